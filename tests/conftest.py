@@ -1,0 +1,18 @@
+import json
+from pathlib import Path
+
+import pytest
+
+DATA_DIR = Path(__file__).parent / "data"
+TRIPLE_FILES = ("fruit_triples.jsonl", "iterater_triples.jsonl", "wiki_triples.jsonl")
+
+
+def read_jsonl(name):
+    with open(DATA_DIR / name, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+@pytest.fixture(scope="session")
+def triples():
+    """Every row of the bundled triples files, keyed by (file name, id)."""
+    return {(name, row["id"]): row for name in TRIPLE_FILES for row in read_jsonl(name)}

@@ -1,0 +1,85 @@
+"""Bad input gets a ValueError that names the field and the example index, at both entry points."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+import update_rouge
+
+MODULE_DIR = Path(update_rouge.__file__).parent
+
+
+@pytest.fixture(scope="module")
+def evaluate_metric(tmp_path_factory):
+    os.environ["HF_EVALUATE_OFFLINE"] = "1"
+    import evaluate
+
+    return evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path_factory.mktemp("evaluate_cache")))
+
+
+@pytest.fixture(params=["package", "evaluate"])
+def compute(request, evaluate_metric):
+    if request.param == "package":
+        return update_rouge.compute
+    return evaluate_metric.compute
+
+
+GOOD = dict(sources=["s.", "s."], predictions=["s. a.", "s. b."], references=["s. a.", "s. c."])
+
+CASES = [
+    (dict(GOOD, predictions=["s. a.", None]), r"predictions\[1\] must be a string, got None"),
+    (dict(GOOD, sources=[b"s.", "s."]), r"sources\[0\] must be a string, got bytes"),
+    (dict(GOOD, predictions=["s. a.", 3]), r"predictions\[1\] must be a string, got a int \(3\)"),
+    (dict(GOOD, predictions=["s. a.", float("nan")]), r"predictions\[1\] must be a string, got a float NaN"),
+    (dict(GOOD, references=["s. a.", None]), r"references\[1\] must be a string, got None"),
+    (dict(GOOD, references=[["s. a."], []]), r"references\[1\] is an empty list"),
+    (dict(GOOD, references=[["s. a."], ["s.", None]]), r"references\[1\]\[1\] must be a string, got None"),
+    (dict(GOOD, references=["s. a.", ["s. c."]]), r"references\[1\] is a list but references\[0\] is a string"),
+    (dict(GOOD, references=[["s. a."], "s. c."]), r"references\[1\] is a string but references\[0\] is a list"),
+    (dict(GOOD, references=["s. a."]), r"same length, got 2 sources, 2 predictions, 1 references"),
+    (dict(GOOD, sources=["s."]), r"same length, got 1 sources, 2 predictions, 2 references"),
+    (dict(sources=[], predictions=[], references=[]), r"empty: there is nothing to score"),
+]
+
+
+@pytest.mark.parametrize("kwargs, message", CASES)
+def test_bad_examples_are_named(compute, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "rouge_types, message",
+    [
+        (["rouge1", "rougeX"], r"unknown rouge type 'rougeX'; valid types are rouge1 to rouge9"),
+        (["rouge0"], r"unknown rouge type 'rouge0'"),
+        (["rougeLSum"], r"unknown rouge type 'rougeLSum'"),
+        ([], r"rouge_types is empty"),
+        ("rouge1", r"rouge_types must be a list"),
+        (["rouge1", "rouge1"], r"rouge_types lists rouge1 more than once"),
+    ],
+)
+def test_bad_rouge_types_list_the_valid_ones(compute, rouge_types, message):
+    with pytest.raises(ValueError, match=message):
+        compute(**GOOD, rouge_types=rouge_types)
+
+
+def test_a_column_that_is_a_string_is_refused():
+    with pytest.raises(ValueError, match=r"predictions must be a list with one entry per example, got a str"):
+        update_rouge.compute(sources=["s."], predictions="s. a.", references=["s."])
+
+
+def test_a_missing_column_is_refused():
+    with pytest.raises(ValueError, match=r"sources is missing"):
+        update_rouge.compute(sources=None, predictions=["s."], references=["s."])
+
+
+def test_add_batch_checks_each_batch(evaluate_metric):
+    with pytest.raises(ValueError, match=r"references\[0\] must be a string, got None"):
+        evaluate_metric.add_batch(sources=["s."], predictions=["s."], references=[None])
+
+
+def test_add_checks_its_example(evaluate_metric):
+    with pytest.raises(ValueError, match=r"predictions\[0\] must be a string, got None"):
+        evaluate_metric.add(sources="s.", prediction=None, reference="s.")

@@ -1,0 +1,96 @@
+"""The evaluate module: loading from a fresh cache, offline, and evaluate's doctest protocol."""
+
+import ast
+import doctest
+import importlib
+import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from unittest.mock import patch
+
+import update_rouge
+
+MODULE_DIR = Path(update_rouge.__file__).parent
+
+
+def relative_imports(module_name):
+    tree = ast.parse((MODULE_DIR / f"{module_name}.py").read_text(encoding="utf-8"))
+    return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
+
+
+def test_the_script_imports_every_module_it_needs_directly():
+    # evaluate copies only the modules the script imports relatively, without following theirs.
+    direct = relative_imports("update_rouge")
+    needed, frontier = set(), set(direct)
+    while frontier:
+        module = frontier.pop()
+        needed.add(module)
+        frontier |= relative_imports(module) - needed
+    assert needed <= direct, f"import these in update_rouge.py too: {sorted(needed - direct)}"
+
+
+LOAD_IN_FRESH_PROCESS = """
+import json, sys
+sys.modules["update_rouge"] = None  # the installed package must not be what evaluate loads
+import evaluate
+metric = evaluate.load(sys.argv[1])
+result = metric.compute(
+    sources=["Dan is a baker."],
+    predictions=["Dan is a baker. Dan loves chocolate chip cookies."],
+    references=["Dan is a baker. Dan loves chocolate cakes."],
+)
+print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, "result": result}))
+"""
+
+
+def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env.pop("HF_MODULES_CACHE", None)
+    completed = subprocess.run(
+        [sys.executable, "-c", LOAD_IN_FRESH_PROCESS, str(MODULE_DIR)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    output = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert output["module_file"].startswith(str(tmp_path / "hf"))
+    assert output["result"]["update_rouge1_precision"] == 3 / 5
+    assert output["result"]["update_rouge1_recall"] == 3 / 4
+
+
+def test_doctests_pass_evaluates_protocol(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    import evaluate
+
+    factory = evaluate.loading.evaluation_module_factory(str(MODULE_DIR), module_type="metric")
+    module = importlib.import_module(factory.module_path)
+    metric_class = evaluate.loading.import_main_class(module.__name__)
+    parameters = inspect.signature(metric_class._compute).parameters
+    assert all(p.kind != p.VAR_KEYWORD for p in parameters.values())
+
+    def load_local(name, *args, **kwargs):
+        assert name == "update_rouge"
+        return evaluate.loading.load(str(MODULE_DIR), *args, **kwargs)
+
+    doctest.ELLIPSIS_MARKER = "[...]"
+    with patch("evaluate.load", side_effect=load_local):
+        results = doctest.testmod(module, verbose=False, raise_on_error=True)
+    assert results.failed == 0
+    assert results.attempted > 1
+
+
+def test_metric_info_declares_both_reference_formats(tmp_path):
+    import evaluate
+
+    metric = evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path))
+    assert metric.name == "update_rouge"
+    reference_types = [type(features["references"]).__name__ for features in metric.features]
+    # datasets 4 and later name a sequence feature "List".
+    assert reference_types in (["Sequence", "Value"], ["List", "Value"])
+    assert all(set(features) == {"sources", "predictions", "references"} for features in metric.features)

@@ -1,0 +1,46 @@
+from conftest import read_jsonl
+
+from update_rouge import extract_additions, split_segments
+
+
+def test_segments_are_stripped_and_keep_their_period():
+    assert split_segments("A cat sat.  It purred. \n And then") == ["A cat sat.", "It purred.", "And then"]
+
+
+def test_periods_without_text_before_them_are_not_segments():
+    # [^.]+ needs one character that is not a period: the leading ".." match nothing.
+    assert split_segments("..  . \n.") == [".", "."]
+
+
+def test_empty_and_whitespace_segments_are_dropped():
+    assert split_segments("   ") == []
+    assert split_segments("") == []
+
+
+def test_regex_splits_inside_decimals_and_abbreviations():
+    assert split_segments("It costs 3.5 dollars in the U.S. today.") == ["It costs 3.", "5 dollars in the U.", "S.", "today."]
+
+
+def test_additions_are_segments_not_in_source_case_sensitive_with_duplicates():
+    source = "The cat sat. It purred."
+    text = "The cat sat. the cat sat. New fact. New fact. It purred."
+    assert extract_additions(text, source) == ["the cat sat.", "New fact.", "New fact."]
+
+
+def test_stripped_segment_is_tested_against_the_source():
+    # The second segment is " It purred." with a leading space; stripped, it occurs in the source
+    # where it starts the text, so it is not an addition.
+    assert extract_additions("Intro. It purred.", "It purred. Intro.") == []
+
+
+def test_segment_that_is_part_of_a_source_sentence_is_not_an_addition():
+    assert extract_additions("big dog.", "The big dog. Then more.") == []
+
+
+def test_additions_match_the_rouge155_golden_additions(triples):
+    golden = read_jsonl("rouge155_golden.jsonl")
+    assert len(golden) == len(triples) == 788
+    for row in golden:
+        triple = triples[(row["file"], row["id"])]
+        assert extract_additions(triple["reference"], triple["source"]) == row["reference_additions"], row["id"]
+        assert extract_additions(triple["prediction"], triple["source"]) == row["prediction_additions"], row["id"]

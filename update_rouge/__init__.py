@@ -1,0 +1,16 @@
+"""UpdateROUGE: ROUGE over what an updated text adds to its source.
+
+Usable without ``evaluate``::
+
+    from update_rouge import compute
+    compute(sources=[...], predictions=[...], references=[...])
+"""
+
+from .aggregation import ExampleScore
+from .extraction import extract_additions, split_segments
+from .pipeline import compute, score_examples
+from .scoring import DEFAULT_ROUGE_TYPES
+
+__version__ = "0.1.0"
+
+__all__ = ["compute", "score_examples", "extract_additions", "split_segments", "ExampleScore", "DEFAULT_ROUGE_TYPES"]

@@ -1,0 +1,33 @@
+"""Extraction of additions: the segments of a text that its source does not contain.
+
+A segment is a match of ``[^.]+\\.?`` (a run of characters up to and including the next
+period), stripped of surrounding white space; empty segments are dropped. A segment is an
+addition when it is not a substring of the source (exact and case-sensitive). Additions keep
+their order and their duplicates.
+"""
+
+import re
+from typing import List
+
+SEGMENT_PATTERN = re.compile(r"[^.]+\.?")
+ADDITION_SEPARATOR = "\n"
+
+
+def split_segments(text: str) -> List[str]:
+    """Return the stripped, non-empty segments of ``text`` in order."""
+    segments = []
+    for match in SEGMENT_PATTERN.finditer(text):
+        segment = match.group(0).strip()
+        if segment:
+            segments.append(segment)
+    return segments
+
+
+def extract_additions(text: str, source: str) -> List[str]:
+    """Return the segments of ``text`` that are not substrings of ``source``, in order."""
+    return [segment for segment in split_segments(text) if segment not in source]
+
+
+def join_additions(additions: List[str]) -> str:
+    """Join additions one per line, the form rouge-score's rougeLsum reads as sentences."""
+    return ADDITION_SEPARATOR.join(additions)

@@ -1,0 +1,79 @@
+"""Checks on what users pass in, with errors that name the field and the example index.
+
+Every check runs before any scoring, so a bad example is reported instead of being dropped,
+truncated or scored as something it is not.
+"""
+
+import math
+from typing import Any, List, Sequence, Tuple
+
+FIELDS = ("sources", "predictions", "references")
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, float) and math.isnan(value):
+        return "a float NaN"
+    if isinstance(value, (bytes, bytearray)):
+        return "bytes (decode them to str first)"
+    return f"a {type(value).__name__} ({value!r:.60})"
+
+
+def _as_list(field: str, column: Any) -> list:
+    if column is None:
+        raise ValueError(f"{field} is missing: expected a list with one entry per example")
+    if isinstance(column, (str, bytes, bytearray, dict, set)) or not hasattr(column, "__len__"):
+        raise ValueError(f"{field} must be a list with one entry per example, got {_describe(column)}")
+    return list(column)
+
+
+def _check_string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be a string, got {_describe(value)}")
+    return value
+
+
+def check_inputs(
+    sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+) -> Tuple[List[str], List[str], List[List[str]]]:
+    """Validate the three input columns and return them as lists.
+
+    ``references`` may hold one string per example or one non-empty list of strings per
+    example (several references), but not a mix of both. The returned references are always
+    a list of lists. Raises ``ValueError`` naming the field and index of the first problem.
+    """
+    columns = {field: _as_list(field, column) for field, column in zip(FIELDS, (sources, predictions, references))}
+    lengths = {field: len(column) for field, column in columns.items()}
+    if len(set(lengths.values())) > 1:
+        counts = ", ".join(f"{n} {field}" for field, n in lengths.items())
+        raise ValueError(f"sources, predictions and references must have the same length, got {counts}")
+    if lengths["sources"] == 0:
+        raise ValueError("sources, predictions and references are empty: there is nothing to score")
+
+    checked_sources = [_check_string(s, f"sources[{i}]") for i, s in enumerate(columns["sources"])]
+    checked_predictions = [_check_string(p, f"predictions[{i}]") for i, p in enumerate(columns["predictions"])]
+
+    raw_references = columns["references"]
+    several = not isinstance(raw_references[0], str) and raw_references[0] is not None
+    checked_references = []
+    for i, reference in enumerate(raw_references):
+        if several:
+            if isinstance(reference, str):
+                raise ValueError(
+                    f"references[{i}] is a string but references[0] is a list: give every example "
+                    "either one reference string or a list of reference strings, not a mix"
+                )
+            if isinstance(reference, (bytes, bytearray, dict, set)) or not hasattr(reference, "__len__"):
+                raise ValueError(f"references[{i}] must be a list of strings, got {_describe(reference)}")
+            if len(reference) == 0:
+                raise ValueError(f"references[{i}] is an empty list: every example needs at least one reference")
+            checked_references.append([_check_string(r, f"references[{i}][{j}]") for j, r in enumerate(reference)])
+        else:
+            if isinstance(reference, (list, tuple)):
+                raise ValueError(
+                    f"references[{i}] is a list but references[0] is a string: give every example "
+                    "either one reference string or a list of reference strings, not a mix"
+                )
+            checked_references.append([_check_string(reference, f"references[{i}]")])
+    return checked_sources, checked_predictions, checked_references
