@@ -2,7 +2,7 @@
 
 The expected values come from outside the package: rouge-score called here on additions
 extracted by this file's own reading of the recipe, and the per-example values of the original
-Perl ROUGE-1.5.5 in tests/data/rouge155_golden.jsonl.
+Perl ROUGE-1.5.5 in tests/data/rouge155_golden.jsonl. Every engine is checked.
 """
 
 import re
@@ -14,6 +14,7 @@ from rouge_score import rouge_scorer
 from update_rouge import compute
 
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
+ENGINES = ["python", "rust", "rouge-score"]
 
 
 def recipe_additions(text, source, joiner="\n"):
@@ -22,80 +23,97 @@ def recipe_additions(text, source, joiner="\n"):
     return joiner.join(segment for segment in stripped if segment and segment not in source)
 
 
+def score_tuples(result, i, types=TYPES):
+    return {t: (result[f"update_{t}_precision"][i], result[f"update_{t}_recall"][i], result[f"update_{t}"][i]) for t in types}
+
+
 @pytest.fixture(scope="module")
-def ours_per_example():
-    """Our per-example scores for every triples file, keyed by file name."""
+def ours():
+    """Per-example scores for every triples file and engine: ours[engine][file name]."""
     results = {}
-    for name in TRIPLE_FILES:
-        rows = read_jsonl(name)
-        results[name] = compute(
-            sources=[r["source"] for r in rows],
-            predictions=[r["prediction"] for r in rows],
-            references=[r["reference"] for r in rows],
-            use_aggregator=False,
-        )
+    for engine in ENGINES:
+        results[engine] = {}
+        for name in TRIPLE_FILES:
+            rows = read_jsonl(name)
+            results[engine][name] = compute(
+                sources=[r["source"] for r in rows],
+                predictions=[r["prediction"] for r in rows],
+                references=[r["reference"] for r in rows],
+                use_aggregator=False,
+                engine=engine,
+            )
     return results
 
 
+@pytest.fixture(scope="module")
+def expected():
+    """rouge-score run directly on the recipe's additions: expected[file name] = list per row."""
+    scorer = rouge_scorer.RougeScorer(TYPES)
+    results = {}
+    for name in TRIPLE_FILES:
+        results[name] = []
+        for row in read_jsonl(name):
+            target = recipe_additions(row["reference"], row["source"])
+            prediction = recipe_additions(row["prediction"], row["source"])
+            if not target and not prediction:
+                scores = {t: (1.0, 1.0, 1.0) for t in TYPES}
+            else:
+                scores = {t: tuple(s) for t, s in scorer.score(target, prediction).items()}
+            results[name].append((len(target), len(prediction), scores))
+    return results
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", TRIPLE_FILES)
-def test_rouge1_and_rouge2_equal_the_space_joined_autometrics_recipe(name, ours_per_example):
+def test_every_triple_equals_rouge_score_run_directly(name, engine, ours, expected):
+    result = ours[engine][name]
+    assert len(result["update_rouge1"]) == len(expected[name])
+    for i, (target_length, prediction_length, scores) in enumerate(expected[name]):
+        assert result["_target_diff_len"][i] == target_length
+        assert result["_prediction_diff_len"][i] == prediction_length
+        assert score_tuples(result, i) == scores, (name, i)
+
+
+@pytest.mark.parametrize("name", TRIPLE_FILES)
+def test_rouge1_and_rouge2_equal_the_space_joined_autometrics_recipe(name, ours):
     # The autometrics implementation joins additions with a space; n-grams do not see the join.
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"])
-    ours = ours_per_example[name]
+    result = ours["python"][name]
     for i, row in enumerate(read_jsonl(name)):
         target = recipe_additions(row["reference"], row["source"], joiner=" ")
         prediction = recipe_additions(row["prediction"], row["source"], joiner=" ")
         if target or prediction:
-            expected = scorer.score(target, prediction)
-            assert ours["update_rouge1"][i] == expected["rouge1"].fmeasure, (name, row["id"])
-            assert ours["update_rouge2"][i] == expected["rouge2"].fmeasure, (name, row["id"])
+            scores = scorer.score(target, prediction)
+            assert result["update_rouge1"][i] == scores["rouge1"].fmeasure, (name, row["id"])
+            assert result["update_rouge2"][i] == scores["rouge2"].fmeasure, (name, row["id"])
 
 
-@pytest.mark.parametrize("name", TRIPLE_FILES)
-def test_every_triple_equals_rouge_score_run_directly(name, ours_per_example):
-    scorer = rouge_scorer.RougeScorer(TYPES)
-    ours = ours_per_example[name]
-    rows = read_jsonl(name)
-    assert len(ours["update_rouge1"]) == len(rows)
-    for i, row in enumerate(rows):
-        target = recipe_additions(row["reference"], row["source"])
-        prediction = recipe_additions(row["prediction"], row["source"])
-        assert ours["_target_diff_len"][i] == len(target)
-        assert ours["_prediction_diff_len"][i] == len(prediction)
-        if not target and not prediction:
-            expected = {t: (1.0, 1.0, 1.0) for t in TYPES}
-        else:
-            expected = {t: tuple(s) for t, s in scorer.score(target, prediction).items()}
-        for t in TYPES:
-            got = (ours[f"update_{t}_precision"][i], ours[f"update_{t}_recall"][i], ours[f"update_{t}"][i])
-            assert got == expected[t], (name, row["id"], t)
-
-
-def test_every_triple_equals_rouge155_without_stemming(ours_per_example):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_triple_equals_rouge155_without_stemming(engine, ours):
     golden = read_jsonl("rouge155_golden.jsonl")
     index = {(name, row["id"]): i for name in TRIPLE_FILES for i, row in enumerate(read_jsonl(name))}
     compared = 0
     for row in golden:
         if not row["reference_additions"] and not row["prediction_additions"]:
             continue  # ROUGE-1.5.5 has no value here; UpdateROUGE defines 1.0 (tested elsewhere)
-        ours = ours_per_example[row["file"]]
-        i = index[(row["file"], row["id"])]
+        got = score_tuples(ours[engine][row["file"]], index[(row["file"], row["id"])])
         for t in TYPES:
-            got = (ours[f"update_{t}_precision"][i], ours[f"update_{t}_recall"][i], ours[f"update_{t}"][i])
-            assert got == pytest.approx(tuple(row["rouge155"][t]), abs=1e-9), (row["id"], t)
+            assert got[t] == pytest.approx(tuple(row["rouge155"][t]), abs=1e-9), (row["id"], t)
         compared += 1
     assert compared > 700
 
 
-def test_several_references_equal_rouge_score_multi():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_several_references_equal_rouge_score_multi(engine):
     rows = read_jsonl("iterater_triples.jsonl") + read_jsonl("fruit_triples.jsonl")
     # Each example gets its own reference and the next example's reference (a harder one).
     references = [[row["reference"], rows[(i + 1) % len(rows)]["reference"]] for i, row in enumerate(rows)]
-    ours = compute(
+    result = compute(
         sources=[r["source"] for r in rows],
         predictions=[r["prediction"] for r in rows],
         references=references,
         use_aggregator=False,
+        engine=engine,
     )
     scorer = rouge_scorer.RougeScorer(TYPES)
     for i, row in enumerate(rows):
@@ -103,7 +121,5 @@ def test_several_references_equal_rouge_score_multi():
         prediction = recipe_additions(row["prediction"], row["source"])
         if not prediction and not all(targets):
             continue  # the no-additions rule decides; tested in test_compute
-        expected = scorer.score_multi(targets, prediction)
-        for t in TYPES:
-            got = (ours[f"update_{t}_precision"][i], ours[f"update_{t}_recall"][i], ours[f"update_{t}"][i])
-            assert got == tuple(expected[t]), (row["id"], t)
+        multi = scorer.score_multi(targets, prediction)
+        assert score_tuples(result, i) == {t: tuple(multi[t]) for t in TYPES}, (row["id"], engine)

@@ -25,7 +25,24 @@ def split_segments(text: str) -> List[str]:
 
 def extract_additions(text: str, source: str) -> List[str]:
     """Return the segments of ``text`` that are not substrings of ``source``, in order."""
-    return [segment for segment in split_segments(text) if segment not in source]
+    return SourceIndex(source).additions(text)
+
+
+class SourceIndex:
+    """A source prepared for extracting the additions of several texts against it.
+
+    Most segments of an updated text are segments of its source; those are found in a set of
+    the source's own segments before the (slower) substring search is tried.
+    """
+
+    def __init__(self, source: str):
+        self.source = source
+        self._segments = set(split_segments(source))
+
+    def additions(self, text: str) -> List[str]:
+        """The segments of ``text`` that are not substrings of the source, in order."""
+        known, source = self._segments, self.source
+        return [segment for segment in split_segments(text) if segment not in known and segment not in source]
 
 
 def join_additions(additions: List[str]) -> str:

@@ -6,8 +6,8 @@ This is the whole metric without ``evaluate``; the evaluate module calls ``compu
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .aggregation import ExampleScore, aggregate, per_example_table
-from .extraction import extract_additions
-from .scoring import best_by_f1, check_rouge_types, make_scorer, score_against_reference
+from .extraction import SourceIndex
+from .scoring import check_rouge_types, score_additions
 from .validation import check_inputs
 
 
@@ -18,26 +18,21 @@ def score_examples(
     rouge_types: Optional[Sequence[str]] = None,
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
+    engine: str = "auto",
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
     sources, predictions, references = check_inputs(sources, predictions, references)
-    scorer = make_scorer(rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
-    examples = []
+    prediction_additions, reference_additions = [], []
     for source, prediction, example_references in zip(sources, predictions, references):
-        prediction_additions = extract_additions(prediction, source)
-        reference_additions = [extract_additions(reference, source) for reference in example_references]
-        per_reference = [score_against_reference(scorer, adds, prediction_additions) for adds in reference_additions]
-        both_empty = not prediction_additions and any(not adds for adds in reference_additions)
-        examples.append(
-            ExampleScore(
-                scores=best_by_f1(per_reference, rouge_types),
-                reference_additions=reference_additions,
-                prediction_additions=prediction_additions,
-                both_empty=both_empty,
-            )
-        )
-    return examples
+        index = SourceIndex(source)
+        prediction_additions.append(index.additions(prediction))
+        reference_additions.append([index.additions(reference) for reference in example_references])
+    scored = score_additions(rouge_types, reference_additions, prediction_additions, use_stemmer, tokenizer, engine)
+    return [
+        ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
+        for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
+    ]
 
 
 def compute(
@@ -48,6 +43,7 @@ def compute(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     use_aggregator: bool = True,
+    engine: str = "auto",
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -59,6 +55,9 @@ def compute(
         use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
         use_aggregator: True for corpus means, False for one value per example.
+        engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
+            "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
+            and exact for the settings, else python). All give bit-identical scores.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -66,6 +65,6 @@ def compute(
         means (a count for ``_both_empty``) or per-example lists in input order.
     """
     rouge_types = check_rouge_types(rouge_types)
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer)
+    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine)
     table = per_example_table(examples, rouge_types)
     return aggregate(table) if use_aggregator else table

@@ -1,18 +1,19 @@
-"""Scoring of one example's additions with Google's rouge-score.
+"""UpdateROUGE's scoring rules on top of an engine that reproduces rouge-score.
 
-Each side's additions are joined one per line and passed to ``RougeScorer.score`` with the
-reference additions as target. The UpdateROUGE rule for examples without additions, and the
-choice among several references, live here too. Scores are rouge-score ``Score`` tuples of
-precision, recall and F1, each in [0, 1].
+Each side's additions are joined one per line and scored as ``RougeScorer.score(target=reference
+additions, prediction=prediction additions)`` would score them. The rule for examples without
+additions and the choice among several references live here. Scores are rouge-score ``Score``
+tuples of precision, recall and F1, each in [0, 1].
 """
 
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from rouge_score import rouge_scorer
 from rouge_score.scoring import Score
 
+from .engines import make_engine
 from .extraction import join_additions
+from .tokenizers import CallableTokenizer, DefaultTokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
@@ -38,43 +39,48 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
     return checked
 
 
-class _CallableTokenizer:
-    """Adapts a callable ``text -> list of tokens`` to rouge-score's tokenizer interface."""
-
-    def __init__(self, tokenize: Callable[[str], List[str]]):
-        self.tokenize = tokenize
-
-
-def make_scorer(
-    rouge_types: Sequence[str], use_stemmer: bool = False, tokenizer: Optional[Callable[[str], List[str]]] = None
-) -> rouge_scorer.RougeScorer:
-    """Build the rouge-score scorer; a custom ``tokenizer`` replaces rouge-score's (and its stemmer)."""
-    return rouge_scorer.RougeScorer(
-        list(rouge_types),
-        use_stemmer=use_stemmer,
-        tokenizer=_CallableTokenizer(tokenizer) if tokenizer is not None else None,
-    )
+def make_tokenizer(use_stemmer: bool = False, tokenizer: Optional[Callable[[str], List[str]]] = None):
+    """rouge-score's tokenizer (optionally Porter-stemming), or the user's callable instead."""
+    if tokenizer is not None:
+        return CallableTokenizer(tokenizer)
+    return DefaultTokenizer(use_stemmer=use_stemmer)
 
 
-def score_against_reference(
-    scorer: rouge_scorer.RougeScorer, reference_additions: List[str], prediction_additions: List[str]
-) -> Dict[str, Score]:
-    """Score one prediction's additions against one reference's additions.
+def score_additions(
+    rouge_types: Sequence[str],
+    reference_additions: List[List[List[str]]],
+    prediction_additions: List[List[str]],
+    use_stemmer: bool = False,
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    engine: str = "auto",
+) -> List[Tuple[Dict[str, Score], bool]]:
+    """Score every example's additions: per example, one list of additions per reference.
 
-    When neither side has additions every type scores ``PERFECT`` (1.0): both texts left the
-    source as it was, which is a perfect match for an update metric.
+    Returns per example the score of each type and whether the no-additions rule applied.
+    A (reference, prediction) pair where neither side has additions scores ``PERFECT`` (1.0):
+    both texts left the source as it was. With several references each type takes the
+    reference with the highest F1, the first one on ties (rouge-score's ``score_multi``).
     """
-    if not reference_additions and not prediction_additions:
-        return {rouge_type: PERFECT for rouge_type in scorer.rouge_types}
-    return scorer.score(target=join_additions(reference_additions), prediction=join_additions(prediction_additions))
+    scorer = make_engine(engine, rouge_types, make_tokenizer(use_stemmer, tokenizer))
+    pairs = [
+        (join_additions(reference), join_additions(prediction))
+        for references, prediction in zip(reference_additions, prediction_additions)
+        for reference in references
+        if reference or prediction
+    ]
+    scored = iter(scorer.score_pairs(pairs))
+    perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
+    results = []
+    for references, prediction in zip(reference_additions, prediction_additions):
+        per_reference = [next(scored) if reference or prediction else perfect for reference in references]
+        both_empty = not prediction and any(not reference for reference in references)
+        results.append((best_by_f1(per_reference, rouge_types), both_empty))
+    return results
 
 
 def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
-    """For each type, the score of the reference with the highest F1 (the first one on ties).
-
-    This is rouge-score's ``score_multi`` rule, applied after the no-additions rule.
-    """
-    best = {}
-    for rouge_type in rouge_types:
-        best[rouge_type] = max((scores[rouge_type] for scores in per_reference), key=lambda s: s.fmeasure)
-    return best
+    """For each type, the score of the reference with the highest F1 (the first one on ties)."""
+    return {
+        rouge_type: max((scores[rouge_type] for scores in per_reference), key=lambda s: s.fmeasure)
+        for rouge_type in rouge_types
+    }

@@ -7,12 +7,15 @@
 import datasets
 import evaluate
 
-# Imported only so that evaluate copies the module. No comment may follow an import line here:
-# evaluate would read it as a URL to fetch the module from.
+# Some names below are imported only so that evaluate copies their module. No comment may follow
+# an import line here: evaluate would read it as a URL to fetch the module from.
 from .aggregation import ExampleScore
+from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
+from .lcs import lcs_length
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
+from .tokenizers import DefaultTokenizer
 from .validation import check_inputs
 
 _CITATION = """\
@@ -63,6 +66,10 @@ Args:
         (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts).
     use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
         one value per example, in input order.
+    engine (`str`, optional): one of {", ".join(repr(e) for e in ENGINES)}: the pure-Python engine, the
+        optional rouge-score-rs accelerator, rouge-score itself (the reference), or "auto"
+        (default: the accelerator where installed and exact, else Python). Scores are
+        bit-identical whichever runs.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -131,7 +138,15 @@ class UpdateRouge(evaluate.Metric):
         super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(
-        self, predictions, references, sources, rouge_types=None, use_stemmer=False, tokenizer=None, use_aggregator=True
+        self,
+        predictions,
+        references,
+        sources,
+        rouge_types=None,
+        use_stemmer=False,
+        tokenizer=None,
+        use_aggregator=True,
+        engine="auto",
     ):
         return compute(
             sources=sources,
@@ -141,4 +156,5 @@ class UpdateRouge(evaluate.Metric):
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             use_aggregator=use_aggregator,
+            engine=engine,
         )
