@@ -16,3 +16,10 @@ def read_jsonl(name):
 def triples():
     """Every row of the bundled triples files, keyed by (file name, id)."""
     return {(name, row["id"]): row for name in TRIPLE_FILES for row in read_jsonl(name)}
+
+
+# Hypothesis draws the same cases on every run and machine: failures reproduce, CI is stable.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("deterministic", derandomize=True, deadline=None, print_blob=True)
+settings.load_profile("deterministic")

@@ -1,0 +1,107 @@
+"""The engines against rouge-score itself: every float equal, on generated and real texts.
+
+Generated texts mix a small vocabulary (repeated tokens, ties in the LCS), case, digits,
+punctuation-only and empty lines, Unicode that lower-cases oddly, and long lines.
+"""
+
+import random
+
+import pytest
+from conftest import read_jsonl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from update_rouge.engines import make_engine, rust_available
+from update_rouge.scoring import make_tokenizer
+
+ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
+WORDS = ["the", "The", "cat", "cats", "running", "ran", "a", "A.", "dog", "dogs", "x", "42", "1990s",
+         "İstanbul", "naïve", "Straße", "中文", "ǅ", "--", "!!", "é", "running,", "generously", "Cat"]
+SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", " \n ", ", ", "\t", "...", "\n!!\n"]
+
+
+@st.composite
+def texts(draw, max_words=40):
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
+    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
+    return "".join(w + s for w, s in zip(words, separators))
+
+
+def reference_scores(types, target, prediction, **scorer_kwargs):
+    return {t: tuple(s) for t, s in rouge_scorer.RougeScorer(types, **scorer_kwargs).score(target, prediction).items()}
+
+
+def engine_scores(engine, types, target, prediction, use_stemmer=False, tokenizer=None):
+    scorer = make_engine(engine, types, make_tokenizer(use_stemmer, tokenizer))
+    return {t: tuple(s) for t, s in scorer.score_pairs([(target, prediction)])[0].items()}
+
+
+@settings(max_examples=4000)
+@given(texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))
+def test_python_engine_equals_rouge_score(target, prediction, types):
+    assert engine_scores("python", types, target, prediction) == reference_scores(types, target, prediction)
+
+
+@settings(max_examples=3000)
+@given(texts(), texts())
+def test_python_engine_equals_rouge_score_with_porter_stemming(target, prediction):
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    expected = reference_scores(types, target, prediction, use_stemmer=True)
+    assert engine_scores("python", types, target, prediction, use_stemmer=True) == expected
+
+
+class WhitespaceTokenizer:
+    def tokenize(self, text):
+        return text.lower().split()
+
+
+@settings(max_examples=2000)
+@given(texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))
+def test_python_engine_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types):
+    expected = reference_scores(types, target, prediction, tokenizer=WhitespaceTokenizer())
+    got = engine_scores("python", types, target, prediction, tokenizer=lambda text: text.lower().split())
+    assert got == expected
+
+
+@settings(max_examples=1500)
+@given(texts(), texts(), st.booleans())
+def test_rust_engine_equals_rouge_score(target, prediction, use_stemmer):
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    expected = reference_scores(types, target, prediction, use_stemmer=use_stemmer)
+    assert engine_scores("rust", types, target, prediction, use_stemmer=use_stemmer) == expected
+
+
+def long_text(rng, n_tokens, n_lines, vocabulary):
+    words = [rng.choice(vocabulary) for _ in range(n_tokens)]
+    breaks = set(rng.sample(range(1, n_tokens), n_lines - 1)) if n_lines > 1 else set()
+    return "".join(("\n" if i in breaks else " ") + w for i, w in enumerate(words)).strip()
+
+
+@pytest.mark.parametrize("n_tokens, n_lines, vocabulary_size", [(1500, 1, 30), (1500, 60, 300), (800, 1, 3)])
+def test_long_lines_equal_rouge_score(n_tokens, n_lines, vocabulary_size):
+    rng = random.Random(n_tokens * 7 + n_lines)
+    vocabulary = [f"w{i}" for i in range(vocabulary_size)]
+    target = long_text(rng, n_tokens, n_lines, vocabulary)
+    prediction = long_text(rng, n_tokens, n_lines, vocabulary)
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert engine_scores("python", types, target, prediction) == reference_scores(types, target, prediction)
+
+
+def test_rust_is_installed_where_its_tests_run():
+    # tests/run.sh installs the [fast] extra, so the accelerator's differential tests really run.
+    assert rust_available()
+
+
+def test_unknown_engine_is_refused():
+    with pytest.raises(ValueError, match="unknown engine 'fast'; valid engines are auto, python, rust, rouge-score"):
+        make_engine("fast", ["rouge1"], make_tokenizer())
+
+
+def test_rust_refuses_a_custom_tokenizer():
+    with pytest.raises(ValueError, match="engine='rust' supports only rouge-score's tokenizer"):
+        make_engine("rust", ["rouge1"], make_tokenizer(tokenizer=str.split))
+
+
+def test_auto_uses_python_for_a_custom_tokenizer():
+    assert make_engine("auto", ["rouge1"], make_tokenizer(tokenizer=str.split)).name == "python"
