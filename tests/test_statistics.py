@@ -276,3 +276,18 @@ def test_a_wider_level_gives_a_wider_interval(with_baseline):
     wider = compute(**DATA, rouge_types=["rouge1"], confidence_level=0.99)
     assert wider["update_rouge1_low"] < with_baseline["update_rouge1_low"]
     assert wider["update_rouge1_high"] > with_baseline["update_rouge1_high"]
+
+
+def test_the_readme_reporting_example(with_baseline):
+    # The numbers README.md's "Reporting a result" shows for these data and options.
+    shown = {
+        "rouge1": (0.5087, 0.4629, 0.5603),
+        "rouge2": (0.3609, 0.3129, 0.4152),
+        "rougeLsum": (0.4932, 0.4455, 0.5467),
+    }
+    for rouge_type, (mean, low, high) in shown.items():
+        key = f"update_{rouge_type}"
+        assert [round(with_baseline[k], 4) for k in (key, f"{key}_low", f"{key}_high", f"{key}_delta")] == [
+            mean, low, high, mean
+        ]
+        assert round(with_baseline[f"{key}_p_value"], 3) == 0.001
