@@ -15,9 +15,9 @@ Method (the contract the outputs are reported under):
   statistics, Hyndman and Fan's definition 7, NumPy's default).
 - Paired test. Per example, ``d = system F1 - baseline F1``. The one-sided p-value that the
   system is not better than the baseline is ``(1 + k) / (n_bootstrap + 1)``, where ``k`` is the
-  number of resamples whose mean ``d`` is ``<= 0``; the ``+ 1`` keeps it above zero, as a
-  finite number of resamples cannot show more. Identical systems get 1.0; a system better on
-  every resample gets ``1 / (n_bootstrap + 1)``, the smallest value.
+  number of resamples whose mean ``d`` is ``<= 0``; the ``+ 1`` keeps it above zero, since
+  ``n_bootstrap`` resamples cannot resolve a smaller probability. Identical systems get 1.0;
+  a system better on every resample gets ``1 / (n_bootstrap + 1)``, the smallest value.
 
 The same inputs and options give the same numbers in every run and process; the resamples come
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
