@@ -65,6 +65,36 @@ def test_bad_rouge_types_list_the_valid_ones(compute, rouge_types, message):
         compute(**GOOD, rouge_types=rouge_types)
 
 
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(confidence_level=0), r"confidence_level must be a number strictly between 0 and 1 .* got 0$"),
+        (dict(confidence_level=1.0), r"confidence_level must be .* got 1.0$"),
+        (dict(confidence_level=95), r"confidence_level must be .* got 95$"),
+        (dict(confidence_level=float("nan")), r"confidence_level must be .* got nan$"),
+        (dict(confidence_level="0.95"), r"confidence_level must be .* got '0.95'$"),
+        (dict(confidence_level=True), r"confidence_level must be .* got True$"),
+        (dict(n_bootstrap=0), r"n_bootstrap must be a positive integer \(e.g. 1000\), got 0$"),
+        (dict(n_bootstrap=100.0), r"n_bootstrap must be a positive integer .* got 100.0$"),
+        (dict(n_bootstrap=True), r"n_bootstrap must be a positive integer .* got True$"),
+        (dict(seed=-1), r"seed must be a non-negative integer, got -1$"),
+        (dict(seed=1.5), r"seed must be a non-negative integer, got 1.5$"),
+        (dict(seed="42"), r"seed must be a non-negative integer, got '42'$"),
+        (dict(seed=None), r"seed must be a non-negative integer, got None$"),
+        (dict(baseline_predictions=["s."]), r"baseline_predictions must have one text per example, got 1 for 2"),
+        (dict(baseline_predictions=["s.", None]), r"baseline_predictions\[1\] must be a string, got None"),
+        (dict(baseline_predictions="s. a."), r"baseline_predictions must be a list with one entry per example"),
+        (
+            dict(baseline_predictions=["s.", "s."], use_aggregator=False),
+            r"baseline_predictions needs use_aggregator=True",
+        ),
+    ],
+)
+def test_bad_statistics_options_are_named(compute, options, message):
+    with pytest.raises(ValueError, match=message):
+        compute(**GOOD, **options)
+
+
 def test_a_column_that_is_a_string_is_refused():
     with pytest.raises(ValueError, match=r"predictions must be a list with one entry per example, got a str"):
         update_rouge.compute(sources=["s."], predictions="s. a.", references=["s."])

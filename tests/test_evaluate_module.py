@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
+
 import update_rouge
 
 MODULE_DIR = Path(update_rouge.__file__).parent
@@ -42,7 +44,21 @@ result = metric.compute(
     predictions=["Dan is a baker. Dan loves chocolate chip cookies."],
     references=["Dan is a baker. Dan loves chocolate cakes."],
 )
-print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, "result": result}))
+statistics = metric.compute(
+    sources=["Dan is a baker.", "Ann is a nurse."],
+    predictions=["Dan is a baker. Dan loves chocolate chip cookies.", "Ann is a nurse. Ann works nights."],
+    references=["Dan is a baker. Dan loves chocolate cakes.", "Ann is a nurse. Ann works at night."],
+    baseline_predictions=["Dan is a baker.", "Ann is a nurse."],
+    rouge_types=["rouge1"],
+    return_signature=True,
+)
+signature = metric.signature(references=[["a.", "b."], ["c."]], rouge_types=["rouge1"], seed=7)
+print(json.dumps({
+    "module_file": sys.modules[type(metric).__module__].__file__,
+    "result": result,
+    "statistics": statistics,
+    "signature": signature,
+}))
 """
 
 
@@ -62,6 +78,19 @@ def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     assert output["module_file"].startswith(str(tmp_path / "hf"))
     assert output["result"]["update_rouge1_precision"] == 3 / 5
     assert output["result"]["update_rouge1_recall"] == 3 / 4
+    # One example: every resample is that example, so the interval is the point itself.
+    result = output["result"]
+    assert result["update_rouge1_low"] == result["update_rouge1_high"] == result["update_rouge1"]
+    assert result["update_rouge1"] == pytest.approx(2 / 3, abs=1e-12)
+    statistics = output["statistics"]
+    assert statistics["update_rouge1_low"] <= statistics["update_rouge1"] <= statistics["update_rouge1_high"]
+    # The baseline adds nothing where both references add text: it scores 0 on both examples.
+    assert statistics["update_rouge1_delta"] == statistics["update_rouge1"]
+    assert statistics["update_rouge1_p_value"] == 1 / 1001
+    assert statistics["signature"].startswith("refs:1|")
+    assert f"|update-rouge:{update_rouge.__version__}|" in statistics["signature"]
+    assert output["signature"].startswith("refs:1-2|")
+    assert "|types:rouge1|" in output["signature"] and "|seed:7|" in output["signature"]
 
 
 def test_doctests_pass_evaluates_protocol(tmp_path, monkeypatch):
@@ -94,3 +123,17 @@ def test_metric_info_declares_both_reference_formats(tmp_path):
     # datasets 4 and later name a sequence feature "List".
     assert reference_types in (["Sequence", "Value"], ["List", "Value"])
     assert all(set(features) == {"sources", "predictions", "references"} for features in metric.features)
+
+
+def test_compute_signature_and_evaluate_take_the_same_options():
+    from update_rouge.update_rouge import UpdateRouge
+
+    data = {"self", "sources", "predictions", "references"}
+
+    def options(function):
+        parameters = inspect.signature(function).parameters
+        assert data - {"self"} <= set(parameters)
+        return {name: parameter.default for name, parameter in parameters.items() if name not in data}
+
+    assert options(UpdateRouge._compute) == options(update_rouge.compute) == options(update_rouge.build_signature)
+    assert options(update_rouge.compute)["seed"] == 12345

@@ -10,7 +10,16 @@ from .aggregation import ExampleScore
 from .extraction import extract_additions, split_segments
 from .pipeline import compute, score_examples
 from .scoring import DEFAULT_ROUGE_TYPES
+from .signature import build_signature
+from .version import __version__
 
-__version__ = "0.1.0"
-
-__all__ = ["compute", "score_examples", "extract_additions", "split_segments", "ExampleScore", "DEFAULT_ROUGE_TYPES"]
+__all__ = [
+    "compute",
+    "build_signature",
+    "score_examples",
+    "extract_additions",
+    "split_segments",
+    "ExampleScore",
+    "DEFAULT_ROUGE_TYPES",
+    "__version__",
+]

@@ -57,6 +57,11 @@ def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[st
     return table
 
 
+def f1_columns(table: Dict[str, list], rouge_types: Sequence[str]) -> Dict[str, list]:
+    """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``."""
+    return {f"update_{rouge_type}": table[f"update_{rouge_type}"] for rouge_type in rouge_types}
+
+
 def mean(values: Sequence[float]) -> float:
     """Plain mean, summed exactly (``math.fsum``) so that it does not depend on example order."""
     return math.fsum(values) / len(values)

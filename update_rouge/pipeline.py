@@ -1,14 +1,23 @@
-"""UpdateROUGE end to end: texts -> additions -> scores -> per-example table or corpus means.
+"""UpdateROUGE end to end: texts -> additions -> scores -> per-example table or corpus means,
+with bootstrap intervals, a paired test against a baseline and the settings signature.
 
 This is the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .aggregation import ExampleScore, aggregate, per_example_table
+from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
 from .scoring import check_rouge_types, score_additions
-from .validation import check_inputs
+from .signature import build_signature
+from .statistics import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_statistics,
+    check_bootstrap_options,
+)
+from .validation import check_baseline_predictions, check_inputs
 
 
 def score_examples(
@@ -43,6 +52,11 @@ def compute(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     use_aggregator: bool = True,
+    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    baseline_predictions: Optional[Sequence[str]] = None,
+    return_signature: bool = False,
     engine: str = "auto",
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
@@ -54,7 +68,15 @@ def compute(
         rouge_types: rouge-score types to compute (default rouge1, rouge2, rougeLsum).
         use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
-        use_aggregator: True for corpus means, False for one value per example.
+        use_aggregator: True for corpus means, False for one value per example (then no
+            intervals and no paired test are computed; ``baseline_predictions`` is an error).
+        confidence_level: in (0, 1); adds a percentile bootstrap interval of each type's mean
+            F1. ``None`` for none.
+        n_bootstrap: the number of bootstrap resamples of the examples (a positive integer).
+        seed: a non-negative integer seeding the local NumPy generator that draws the resamples.
+        baseline_predictions: another system's updated texts for the same examples; adds a
+            paired bootstrap test of the system against it, on the same resamples.
+        return_signature: add the settings signature (a string, see ``signature.py``).
         engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
             "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
             and exact for the settings, else python). All give bit-identical scores.
@@ -62,9 +84,43 @@ def compute(
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
         ``_target_diff_len`` and ``_prediction_diff_len`` in characters, and ``_both_empty``:
-        means (a count for ``_both_empty``) or per-example lists in input order.
+        means (a count for ``_both_empty``) or per-example lists in input order. With
+        ``use_aggregator`` also: ``update_<type>_low`` and ``update_<type>_high``, the interval
+        of the mean F1 (unless ``confidence_level`` is ``None``); with ``baseline_predictions``,
+        ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]) and
+        ``update_<type>_p_value`` (one-sided, that the system is not better; in (0, 1]). The
+        method is in ``statistics.py``. With ``return_signature``, ``signature`` as well.
     """
     rouge_types = check_rouge_types(rouge_types)
+    paired = baseline_predictions is not None
+    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
+    sources, predictions, references = check_inputs(sources, predictions, references)
+    if paired:
+        baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
     examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine)
     table = per_example_table(examples, rouge_types)
-    return aggregate(table) if use_aggregator else table
+    if use_aggregator:
+        result = aggregate(table)
+        baseline_f1 = None
+        if paired:
+            baseline = score_examples(
+                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine
+            )
+            baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
+        f1 = f1_columns(table, rouge_types)
+        result.update(bootstrap_statistics(f1, baseline_f1, confidence_level, n_bootstrap, seed))
+    else:
+        result = table
+    if return_signature:
+        result["signature"] = build_signature(
+            references=references,
+            rouge_types=rouge_types,
+            use_stemmer=use_stemmer,
+            tokenizer=tokenizer,
+            use_aggregator=use_aggregator,
+            confidence_level=confidence_level,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            baseline_predictions=baseline_predictions,
+        )
+    return result

@@ -15,8 +15,11 @@ from .extraction import SEGMENT_PATTERN
 from .lcs import lcs_length
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
+from .signature import build_signature
+from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .tokenizers import DefaultTokenizer
 from .validation import check_inputs
+from .version import __version__
 
 _CITATION = """\
 @inproceedings{iv-etal-2022-fruit,
@@ -65,7 +68,16 @@ Args:
     tokenizer (`callable`, optional): text -> list of tokens, replacing rouge-score's tokenizer
         (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts).
     use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
-        one value per example, in input order.
+        one value per example, in input order, and then no intervals and no paired test.
+    confidence_level (`float` or `None`, optional): defaults to {DEFAULT_CONFIDENCE_LEVEL}; in (0, 1), the
+        level of the percentile bootstrap interval of each type's mean F1; `None` for none.
+    n_bootstrap (`int`, optional): bootstrap resamples of the examples, defaults to {DEFAULT_N_BOOTSTRAP}.
+    seed (`int`, optional): seeds the local NumPy generator of the resamples (the global random
+        states are left alone), defaults to {DEFAULT_SEED}: the same seed gives the same numbers.
+    baseline_predictions (`list` of `str`, optional): another system's texts for the same
+        examples, compared with a paired bootstrap test on the same resamples.
+    return_signature (`bool`, optional): add the settings signature string under `signature`.
+        Defaults to `False`, so that every value is a number. `signature(**kwargs)` returns it.
     engine (`str`, optional): one of {", ".join(repr(e) for e in ENGINES)}: the pure-Python engine, the
         optional rouge-score-rs accelerator, rouge-score itself (the reference), or "auto"
         (default: the accelerator where installed and exact, else Python). Scores are
@@ -74,6 +86,10 @@ Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
     `_both_empty`: the number of examples (per example: whether) neither side added anything.
+    `update_<type>_low`, `update_<type>_high`: the bootstrap interval of the mean F1.
+    `update_<type>_delta`: mean F1 minus the baseline's; `update_<type>_p_value`: one-sided
+        p-value that the system is not better than the baseline, (1 + k) / (n_bootstrap + 1)
+        with k the resamples whose mean difference is <= 0.
 Examples:
     A reference that adds "Dan loves chocolate cakes." and a prediction that adds "Dan loves
     chocolate chip cookies.": 3 of the prediction's 5 words match 3 of the reference's 4.
@@ -105,6 +121,33 @@ Examples:
     ... )
     >>> print([round(score, 4) for score in results["update_rouge1"]], results["_both_empty"])
     [1.0, 0.8889] [True, False]
+
+    A 95% interval for the mean (on by default, seeded, so the same on every run) and a paired
+    test against a baseline that returns its sources unchanged:
+
+    >>> kwargs = dict(
+    ...     sources=["Dan is a baker.", "Ann is a nurse.", "Bo is a cat.", "It rained."],
+    ...     predictions=[
+    ...         "Dan is a baker. Dan loves cakes.", "Ann is a nurse. Ann works nights.",
+    ...         "Bo is a cat. Bo is old.", "It rained. The river rose.",
+    ...     ],
+    ...     references=[
+    ...         "Dan is a baker. Dan loves chocolate cakes.", "Ann is a nurse. Ann works at night.",
+    ...         "Bo is a cat. Bo is ten years old.", "It rained. The river flooded.",
+    ...     ],
+    ...     rouge_types=["rouge1"],
+    ... )
+    >>> results = update_rouge.compute(**kwargs, baseline_predictions=kwargs["sources"])
+    >>> print([round(results[key], 4) for key in ["update_rouge1", "update_rouge1_low", "update_rouge1_high"]])
+    [0.7113, 0.6161, 0.8095]
+    >>> print(round(results["update_rouge1_delta"], 4), round(results["update_rouge1_p_value"], 4))
+    0.7113 0.001
+
+    The signature of these settings (its last three fields are the versions of update-rouge,
+    rouge-score and numpy):
+
+    >>> print(update_rouge.signature(**kwargs).rsplit("|", 3)[0])
+    refs:1|seg:[^.]+\\.?|join:\\n|tok:rouge-score|stem:none|types:rouge1|multiref:max_f1|agg:mean|boot:1000|seed:12345|ci:0.95
 """
 
 _STRING = datasets.Value("string", id="sequence")
@@ -146,6 +189,11 @@ class UpdateRouge(evaluate.Metric):
         use_stemmer=False,
         tokenizer=None,
         use_aggregator=True,
+        confidence_level=DEFAULT_CONFIDENCE_LEVEL,
+        n_bootstrap=DEFAULT_N_BOOTSTRAP,
+        seed=DEFAULT_SEED,
+        baseline_predictions=None,
+        return_signature=False,
         engine="auto",
     ):
         return compute(
@@ -157,4 +205,17 @@ class UpdateRouge(evaluate.Metric):
             tokenizer=tokenizer,
             use_aggregator=use_aggregator,
             engine=engine,
+            confidence_level=confidence_level,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            baseline_predictions=baseline_predictions,
+            return_signature=return_signature,
         )
+
+    def signature(self, **compute_kwargs):
+        """The settings signature of ``compute(**compute_kwargs)``, one string (see README).
+
+        Pass the same keyword arguments as to ``compute``; with ``references=`` the signature
+        states the number of references per example, without them ``refs:unknown``.
+        """
+        return build_signature(**compute_kwargs)

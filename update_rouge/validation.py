@@ -77,3 +77,13 @@ def check_inputs(
                 )
             checked_references.append([_check_string(reference, f"references[{i}]")])
     return checked_sources, checked_predictions, checked_references
+
+
+def check_baseline_predictions(baseline_predictions: Sequence[str], n_examples: int) -> List[str]:
+    """Validate the baseline system's texts (one string per example) and return them as a list."""
+    column = _as_list("baseline_predictions", baseline_predictions)
+    if len(column) != n_examples:
+        raise ValueError(
+            f"baseline_predictions must have one text per example, got {len(column)} for {n_examples} examples"
+        )
+    return [_check_string(p, f"baseline_predictions[{i}]") for i, p in enumerate(column)]

@@ -1,0 +1,117 @@
+"""The settings signature: its exact form, and that it changes whenever a setting does."""
+
+import importlib.metadata
+import re
+import tomllib
+from pathlib import Path
+
+import numpy
+import pytest
+
+import update_rouge
+from update_rouge import build_signature, compute
+from update_rouge import signature as signature_module
+
+DEFAULT = (
+    "refs:1|seg:[^.]+\\.?|join:\\n|tok:rouge-score|stem:none|types:rouge1,rouge2,rougeLsum|multiref:max_f1"
+    "|agg:mean|boot:1000|seed:12345|ci:0.95"
+    f"|update-rouge:{update_rouge.__version__}|rouge-score:{importlib.metadata.version('rouge-score')}|numpy:{numpy.__version__}"
+)
+DATA = dict(sources=["s.", "s."], predictions=["s. a b.", "s. c."], references=["s. a c.", "s. c."])
+
+
+def test_default_signature_states_every_setting():
+    assert build_signature(**DATA) == DEFAULT
+
+
+def test_compute_adds_the_signature_only_when_asked():
+    result = compute(**DATA, return_signature=True)
+    assert result["signature"] == DEFAULT
+    assert "signature" not in compute(**DATA)
+
+
+def test_signature_without_references_says_their_number_is_unknown():
+    assert build_signature() == DEFAULT.replace("refs:1|", "refs:unknown|")
+
+
+def test_number_of_references_per_example():
+    assert build_signature(references=[["a."], ["b.", "c."], ["d.", "e.", "f."]]).startswith("refs:1-3|")
+    assert build_signature(references=[["a.", "b."], ["c.", "d."]]).startswith("refs:2|")
+    several = compute(
+        sources=["s.", "s."], predictions=["s. a.", "s. b."], references=[["s. a."], ["s. b.", "s. c."]],
+        return_signature=True,
+    )
+    assert several["signature"].startswith("refs:1-2|")
+
+
+def custom_tokenizer(text):
+    return text.split()
+
+
+# Each setting changed alone, and the field that must show it.
+CHANGES = [
+    (dict(references=[["s. a c.", "s. d."], ["s. c."]]), "refs:1-2"),
+    (dict(tokenizer=custom_tokenizer), "tok:custom"),
+    (dict(use_stemmer=True), "stem:porter"),
+    (dict(rouge_types=["rouge1", "rougeL"]), "types:rouge1,rougeL"),
+    (dict(rouge_types=["rougeLsum", "rouge1", "rouge2"]), "types:rougeLsum,rouge1,rouge2"),
+    (dict(use_aggregator=False), "agg:none|boot:none|ci:none"),
+    (dict(n_bootstrap=2000), "boot:2000"),
+    (dict(seed=1), "seed:1"),
+    (dict(confidence_level=0.9), "ci:0.9"),
+    (dict(confidence_level=None), "agg:mean|boot:none|ci:none"),
+    (dict(confidence_level=None, baseline_predictions=["s.", "s."]), "boot:1000|seed:12345|ci:none"),
+]
+
+
+@pytest.mark.parametrize("change, field", CHANGES)
+def test_signature_changes_with_each_setting(change, field):
+    changed = build_signature(**{**DATA, **change})
+    assert changed != DEFAULT
+    assert f"|{field}|" in f"|{changed}|"
+    assert compute(**{**DATA, **change}, return_signature=True)["signature"] == changed
+
+
+def test_every_change_gives_a_distinct_signature():
+    signatures = {build_signature(**{**DATA, **change}) for change, _ in CHANGES}
+    assert len(signatures) == len(CHANGES)
+
+
+def test_a_custom_tokenizer_makes_the_stemmer_irrelevant():
+    # rouge-score ignores use_stemmer when a tokenizer is given; the scores agree, and so does the signature.
+    kwargs = dict(DATA, tokenizer=custom_tokenizer, rouge_types=["rouge1"])
+    assert compute(**kwargs, use_stemmer=True) == compute(**kwargs)
+    assert build_signature(**kwargs, use_stemmer=True) == build_signature(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "name, value, field",
+    [
+        ("SEGMENT_PATTERN", re.compile(r"[^.!?]+[.!?]?"), "seg:[^.!?]+[.!?]?"),
+        ("ADDITION_SEPARATOR", " ", "join: "),
+        ("MULTI_REFERENCE_RULE", "pooled", "multiref:pooled"),
+        ("__version__", "9.9.9", "update-rouge:9.9.9"),
+    ],
+)
+def test_signature_follows_the_fixed_settings_and_versions(monkeypatch, name, value, field):
+    monkeypatch.setattr(signature_module, name, value)
+    assert f"|{field}|" in build_signature(**DATA)
+
+
+def test_library_versions_come_from_the_installed_libraries(monkeypatch):
+    monkeypatch.setattr(signature_module, "version", lambda name: {"rouge-score": "0.0.9"}[name])
+    monkeypatch.setattr(numpy, "__version__", "1.0.0")
+    assert build_signature(**DATA).endswith("|rouge-score:0.0.9|numpy:1.0.0")
+
+
+def test_the_package_version_has_one_home():
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "update_rouge.version.__version__"}
+    assert update_rouge.__version__ == update_rouge.version.__version__ == "0.1.0"
+
+
+def test_signature_rejects_what_compute_rejects():
+    with pytest.raises(ValueError, match="confidence_level"):
+        build_signature(confidence_level=1.0)
+    with pytest.raises(ValueError, match="unknown rouge type"):
+        build_signature(rouge_types=["rouge0"])

@@ -1,0 +1,93 @@
+"""A one-line signature of every setting that can change an UpdateROUGE number.
+
+In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, in this order:
+
+- ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
+  ``unknown`` when no references were given (the count is known only from the data);
+- ``seg``: the segmentation regular expression; ``join``: the separator between additions;
+- ``tok``: ``rouge-score`` (its default tokenizer) or ``custom`` (a ``tokenizer=`` callable);
+- ``stem``: ``none`` or ``porter`` (rouge-score's Porter stemmer);
+- ``types``: the rouge types, comma-separated; ``multiref``: how one of several references is
+  chosen (``max_f1``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
+- ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
+  computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
+- ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
+  libraries that compute the scores and draw the resamples.
+"""
+
+import json
+from importlib.metadata import version
+from typing import Any, Callable, List, Optional, Sequence
+
+import numpy as np
+
+from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
+from .scoring import check_rouge_types
+from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .version import __version__
+
+MULTI_REFERENCE_RULE = "max_f1"
+
+
+def stemmer_name(use_stemmer: bool, tokenizer: Optional[Callable[[str], List[str]]]) -> str:
+    """The stemmer the scores are computed with: ``porter`` or ``none``.
+
+    A custom tokenizer replaces rouge-score's tokenizer together with its stemmer, so
+    ``use_stemmer`` has no effect then and the name is ``none``.
+    """
+    return "porter" if use_stemmer and tokenizer is None else "none"
+
+
+def references_per_example(references: Optional[Sequence[Any]]) -> str:
+    """``1``, ``<min>-<max>`` when examples have different numbers of references, or ``unknown``."""
+    if references is None:
+        return "unknown"
+    counts = [1 if isinstance(reference, str) else len(reference) for reference in references]
+    low, high = min(counts), max(counts)
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def build_signature(
+    sources: Optional[Sequence[str]] = None,
+    predictions: Optional[Sequence[str]] = None,
+    references: Optional[Sequence[Any]] = None,
+    rouge_types: Optional[Sequence[str]] = None,
+    use_stemmer: bool = False,
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    use_aggregator: bool = True,
+    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    baseline_predictions: Optional[Sequence[str]] = None,
+    return_signature: bool = False,
+    engine: str = "auto",
+) -> str:
+    """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
+
+    Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
+    ``sources``, ``predictions``, ``return_signature`` and ``engine`` (every engine gives
+    bit-identical scores) do not change it, ``references`` gives
+    the ``refs`` field and ``baseline_predictions`` only whether a paired test uses the bootstrap.
+    Raises ``ValueError`` for options ``compute`` would reject.
+    """
+    rouge_types = check_rouge_types(rouge_types)
+    paired = baseline_predictions is not None
+    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
+    intervals = use_aggregator and confidence_level is not None
+    bootstrap = intervals or paired
+    fields = [
+        ("refs", references_per_example(references)),
+        ("seg", SEGMENT_PATTERN.pattern),
+        ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
+        ("tok", "rouge-score" if tokenizer is None else "custom"),
+        ("stem", stemmer_name(use_stemmer, tokenizer)),
+        ("types", ",".join(rouge_types)),
+        ("multiref", MULTI_REFERENCE_RULE),
+        ("agg", "mean" if use_aggregator else "none"),
+        *([("boot", str(n_bootstrap)), ("seed", str(seed))] if bootstrap else [("boot", "none")]),
+        ("ci", repr(float(confidence_level)) if intervals else "none"),
+        ("update-rouge", __version__),
+        ("rouge-score", version("rouge-score")),
+        ("numpy", np.__version__),
+    ]
+    return "|".join(f"{name}:{value}" for name, value in fields)

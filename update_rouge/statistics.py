@@ -1,0 +1,137 @@
+"""Bootstrap confidence intervals and a paired bootstrap test over examples, deterministic by seed.
+
+Method (the contract the outputs are reported under):
+
+- Resamples. ``n_bootstrap`` resamples of the ``n`` examples, each ``n`` examples drawn
+  uniformly with replacement, as an ``n_bootstrap x n`` matrix of example indices from
+  ``np.random.default_rng(seed).integers(0, n, size=(n_bootstrap, n))``. The generator is local:
+  NumPy's and Python's global random states are neither read nor changed. The matrix is drawn
+  in blocks of rows to bound memory; consecutive draws continue the same stream, so the blocks
+  are the rows of that one matrix. Every statistic of one call (every rouge type, both systems
+  of the paired test) is computed on the same resamples.
+- Interval. The percentile bootstrap: with ``alpha = 1 - confidence_level``, the interval is
+  the ``alpha / 2`` and ``1 - alpha / 2`` quantiles of the ``n_bootstrap`` resample means,
+  computed by ``np.quantile(..., method="linear")`` (linear interpolation between order
+  statistics, Hyndman and Fan's definition 7, NumPy's default).
+- Paired test. Per example, ``d = system F1 - baseline F1``. The one-sided p-value that the
+  system is not better than the baseline is ``(1 + k) / (n_bootstrap + 1)``, where ``k`` is the
+  number of resamples whose mean ``d`` is ``<= 0``; the ``+ 1`` keeps it above zero, since
+  ``n_bootstrap`` resamples cannot resolve a smaller probability. Identical systems get 1.0;
+  a system better on every resample gets ``1 / (n_bootstrap + 1)``, the smallest value.
+
+The same inputs and options give the same numbers in every run and process; the resamples come
+from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
+"""
+
+import numbers
+from typing import Dict, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .aggregation import mean
+
+DEFAULT_CONFIDENCE_LEVEL = 0.95
+DEFAULT_N_BOOTSTRAP = 1000
+DEFAULT_SEED = 12345
+_INDICES_PER_BLOCK = 1 << 22
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_bootstrap_options(
+    confidence_level: Optional[float], n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
+) -> None:
+    """Raise ``ValueError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap``
+    is a positive integer, ``seed`` a non-negative integer (booleans are not integers here) and,
+    for a ``paired`` test against a baseline, ``use_aggregator`` is true."""
+    if paired and not use_aggregator:
+        raise ValueError(
+            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
+            "and per-example values (use_aggregator=False) come without intervals or tests"
+        )
+    if confidence_level is not None:
+        if (
+            not isinstance(confidence_level, numbers.Real)
+            or isinstance(confidence_level, bool)
+            or not 0 < confidence_level < 1
+        ):
+            raise ValueError(
+                f"confidence_level must be a number strictly between 0 and 1 (e.g. 0.95), or None for no "
+                f"intervals, got {confidence_level!r}"
+            )
+    if not _is_int(n_bootstrap) or n_bootstrap < 1:
+        raise ValueError(f"n_bootstrap must be a positive integer (e.g. 1000), got {n_bootstrap!r}")
+    if not _is_int(seed) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+
+
+def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int) -> np.ndarray:
+    """Mean of each row of ``columns`` (shape ``k x n``: k per-example columns over n examples)
+    in each of the same ``n_bootstrap`` resamples of the n examples; shape ``k x n_bootstrap``.
+
+    These are NumPy floating-point means (pairwise summation), not ``math.fsum`` ones: they can
+    differ from ``aggregation.mean`` in the last bits (about 1e-16), which shows only when every
+    resample has the same mean, e.g. a column of equal values.
+    """
+    n_columns, n_examples = columns.shape
+    rng = np.random.default_rng(seed)
+    means = np.empty((n_columns, n_bootstrap))
+    rows_per_block = max(1, _INDICES_PER_BLOCK // n_examples)
+    for start in range(0, n_bootstrap, rows_per_block):
+        stop = min(start + rows_per_block, n_bootstrap)
+        indices = rng.integers(0, n_examples, size=(stop - start, n_examples))
+        for row, column in enumerate(columns):
+            means[row, start:stop] = column[indices].mean(axis=1)
+    return means
+
+
+def percentile_intervals(means: np.ndarray, confidence_level: float) -> Tuple[np.ndarray, np.ndarray]:
+    """Low and high percentile bootstrap bounds of each row of resample ``means`` (``k x B``)."""
+    alpha = 1.0 - confidence_level
+    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=1, method="linear")
+    return low, high
+
+
+def p_values_not_better(mean_differences: np.ndarray) -> np.ndarray:
+    """One-sided p-value per row of resample mean differences (``k x B``, system minus baseline):
+    ``(1 + number of resamples <= 0) / (B + 1)``, in (0, 1]."""
+    n_bootstrap = mean_differences.shape[1]
+    return (1 + np.count_nonzero(mean_differences <= 0, axis=1)) / (n_bootstrap + 1)
+
+
+def bootstrap_statistics(
+    system: Mapping[str, Sequence[float]],
+    baseline: Optional[Mapping[str, Sequence[float]]],
+    confidence_level: Optional[float],
+    n_bootstrap: int,
+    seed: int,
+) -> Dict[str, float]:
+    """Intervals and paired tests for each key of ``system`` (a per-example column, e.g. F1).
+
+    ``system`` maps an output key such as ``update_rouge1`` to its per-example values;
+    ``baseline``, if given, maps the same keys to the baseline's values on the same examples.
+    Returns ``<key>_low`` and ``<key>_high`` (unless ``confidence_level`` is ``None``) and, with
+    a baseline, ``<key>_delta`` (exact mean of the system minus exact mean of the baseline) and
+    ``<key>_p_value``, all plain floats, all from one set of resamples (see the module docstring).
+    """
+    interval_keys = list(system) if confidence_level is not None else []
+    test_keys = list(system) if baseline is not None else []
+    columns = [np.asarray(system[key], dtype=float) for key in interval_keys]
+    columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
+    if not columns:
+        return {}
+    means = resample_means(np.vstack(columns), n_bootstrap, seed)
+    results: Dict[str, float] = {}
+    if interval_keys:
+        low, high = percentile_intervals(means[: len(interval_keys)], confidence_level)
+        for key, key_low, key_high in zip(interval_keys, low, high):
+            results[f"{key}_low"] = float(key_low)
+            results[f"{key}_high"] = float(key_high)
+    if test_keys:
+        p_values = p_values_not_better(means[len(interval_keys) :])
+        for key, p_value in zip(test_keys, p_values):
+            results[f"{key}_delta"] = mean(system[key]) - mean(baseline[key])
+            results[f"{key}_p_value"] = float(p_value)
+    return results
