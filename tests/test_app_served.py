@@ -1,0 +1,309 @@
+"""The demo as `python app.py` serves it: its address, gradio_client calls, a real headless browser.
+
+The app runs in a subprocess on a free loopback port. Its HTTP(S) proxy is a local trap that
+records every connection, so a request that gradio or a library it uses sends to any other
+host at start or while serving is seen; the browser records every request to a non-loopback
+host. The browser is Debian's chromium driven by Playwright (tests/run.sh installs both).
+Expected scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import DATA_DIR, read_jsonl
+from gradio_client import Client, handle_file
+from playwright.sync_api import expect, sync_playwright
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT = 180
+UI_TIMEOUT_MS = 60_000
+DAN = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
+# Hand counts: 3 of the prediction's 5 words match 3 of the reference's 4; 2 of 4 bigrams match 2 of 3.
+DAN_SCORES = [
+    ["rouge1", "0.6000", "0.7500", "0.6667"],
+    ["rouge2", "0.5000", "0.6667", "0.5714"],
+    ["rougeLsum", "0.6000", "0.7500", "0.6667"],
+]
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+class ConnectionTrap:
+    """A TCP listener on loopback that accepts and records connections, for use as a proxy."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.port = self.server.getsockname()[1]
+        self.connections = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.server.accept()
+            except socket.timeout:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.server.close()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def trap():
+    trap = ConnectionTrap()
+    yield trap
+    trap.close()
+
+
+@pytest.fixture(scope="module")
+def served(trap, tmp_path_factory):
+    """Run `python app.py` until the module's tests are done; yield its URL and port."""
+    port = free_port()
+    proxy = f"http://127.0.0.1:{trap.port}"
+    env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
+    env.update(
+        GRADIO_SERVER_PORT=str(port),
+        HTTP_PROXY=proxy,
+        HTTPS_PROXY=proxy,
+        ALL_PROXY=proxy,
+        http_proxy=proxy,
+        https_proxy=proxy,
+        all_proxy=proxy,
+        NO_PROXY="127.0.0.1,localhost",
+        no_proxy="127.0.0.1,localhost",
+        PYTHONUNBUFFERED="1",
+    )
+    log_path = tmp_path_factory.mktemp("app") / "app.log"
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    try:
+        url = None
+        deadline = time.monotonic() + START_TIMEOUT
+        while url is None:
+            match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
+            if match:
+                url = match.group(1).rstrip("/")
+            elif process.poll() is not None:
+                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
+            elif time.monotonic() > deadline:
+                pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
+            else:
+                time.sleep(0.5)
+        yield {"url": url, "port": port}
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    """A fresh page on the app; ``page.outside_requests`` lists requests to non-loopback hosts."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.outside_requests = []
+    page.on(
+        "request",
+        lambda request: page.outside_requests.append(request.url)
+        if urlparse(request.url).scheme in ("http", "https", "ws", "wss")
+        and urlparse(request.url).hostname not in LOOPBACK
+        else None,
+    )
+    page.goto(served["url"], timeout=UI_TIMEOUT_MS)
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def client(served):
+    return Client(served["url"], verbose=False)
+
+
+@pytest.fixture(scope="module")
+def golden():
+    """ROUGE-1.5.5's additions and [P, R, F1] for each FRUIT sample, in file order."""
+    return [row for row in read_jsonl("rouge155_golden.jsonl") if row["file"] == "fruit_triples.jsonl"]
+
+
+def grid_rows(locator, count):
+    """The cell texts of a gradio Dataframe's body rows, once it shows ``count`` of them."""
+    rows = locator.locator('[role="row"]:has([role="gridcell"])')
+    expect(rows).to_have_count(count, timeout=UI_TIMEOUT_MS)
+    return [[cell.strip() for cell in rows.nth(i).locator('[role="gridcell"]').all_inner_texts()] for i in range(count)]
+
+
+def test_serves_on_loopback_at_the_port_from_the_environment(served):
+    assert served["url"] == f"http://127.0.0.1:{served['port']}"
+
+
+def test_client_scores_one_example(client):
+    reference_view, prediction_view, scores, note = client.predict(
+        *DAN, ["rouge2", "rouge1", "rougeLsum"], "none", api_name="/score_one"
+    )
+    assert prediction_view == [
+        {"token": "Dan is a baker. ", "class_or_confidence": None},
+        {"token": "Dan loves chocolate chip cookies.", "class_or_confidence": "added"},
+    ]
+    assert [piece["token"] for piece in reference_view if piece["class_or_confidence"] == "added"] == [
+        "Dan loves chocolate cakes."
+    ]
+    assert scores["headers"] == ["rouge type", "precision", "recall", "F1"]
+    assert scores["data"] == DAN_SCORES
+    assert note == "The reference adds 1 segment(s) to the source, the prediction 1."
+
+
+def test_client_scores_a_file_and_downloads_its_csv(client, golden):
+    status, corpus, per_example, histogram, _, csv_path = client.predict(
+        handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", api_name="/score_file"
+    )
+    assert status == "Scored 3 examples from fruit_triples.jsonl."
+    corpus_values = dict(corpus["data"])
+    assert corpus_values["update_rouge1"] == "0.5243"
+    assert [row[1] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
+    assert [row for row in histogram["data"] if row[1]] == [["0.4-0.5", 1], ["0.5-0.6", 2]]
+    lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("line,update_rouge1,update_rouge1_precision,update_rouge1_recall")
+    assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
+        [row["rouge155"]["rouge1"][2] for row in golden], abs=1e-9
+    )
+
+
+def test_client_gets_the_line_of_a_malformed_file_and_no_csv(client, tmp_path):
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n{"source": \n', encoding="utf-8")
+    status, corpus, per_example, histogram, _, csv_path = client.predict(
+        handle_file(str(path)), ["rouge1"], "none", api_name="/score_file"
+    )
+    assert status.startswith("**Error:** line 2: not valid JSON")
+    assert csv_path is None
+
+
+def highlighted(page, elem_id):
+    view = page.locator(f"#{elem_id}")
+    return [
+        [text.strip() for text in view.locator(selector).all_inner_texts()]
+        for selector in (".token.highlighted .text", ".text.unlabeled")
+    ]
+
+
+def test_browser_scores_a_typed_example(page, tmp_path):
+    page.get_by_label("Source").fill(DAN[0])
+    page.get_by_label("Reference").fill(DAN[1])
+    page.get_by_label("Prediction").fill(DAN[2])
+    page.get_by_role("button", name="Score", exact=True).click()
+    expect(page.locator("#note")).to_contain_text("The reference adds 1 segment(s)", timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3) == DAN_SCORES
+    assert highlighted(page, "reference-view") == [["Dan loves chocolate cakes."], ["Dan is a baker."]]
+    assert highlighted(page, "prediction-view") == [["Dan loves chocolate chip cookies."], ["Dan is a baker."]]
+    screenshot = tmp_path / "update_rouge_demo.png"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshot))
+    print(f"screenshot: {screenshot}")
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.outside_requests == []
+
+
+def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_additions(page, golden):
+    row = read_jsonl("fruit_triples.jsonl")[1]
+    page.get_by_text("fruit-sample-1", exact=True).click()
+    expect(page.get_by_label("Source")).to_have_value(row["source"])
+    expect(page.get_by_label("Reference")).to_have_value(row["reference"])
+    expect(page.get_by_label("Prediction")).to_have_value(row["prediction"])
+    page.get_by_role("button", name="Score", exact=True).click()
+    expect(page.locator("#note")).to_contain_text("The reference adds", timeout=UI_TIMEOUT_MS)
+    expected = golden[1]
+    assert grid_rows(page.locator("#scores"), 3) == [
+        [rouge_type, *(f"{value:.4f}" for value in expected["rouge155"][rouge_type])]
+        for rouge_type in ("rouge1", "rouge2", "rougeLsum")
+    ]
+    assert highlighted(page, "reference-view")[0] == expected["reference_additions"]
+    assert highlighted(page, "prediction-view")[0] == expected["prediction_additions"]
+    assert page.outside_requests == []
+
+
+def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, browser, served, golden):
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(page.locator("#batch-status")).to_have_text("Scored 3 examples from fruit_triples.jsonl.", timeout=UI_TIMEOUT_MS)
+    corpus = dict(grid_rows(page.locator("#corpus-scores"), 12))
+    assert [corpus[f"update_{t}"] for t in ("rouge1", "rouge2", "rougeLsum")] == ["0.5243", "0.4573", "0.5202"]
+    link = page.locator("#download").get_by_role("link")
+    expect(link).to_have_attribute("href", re.compile(r"/update_rouge_per_example\.csv$"))
+    lines = page.request.get(link.get_attribute("href")).text().splitlines()
+    assert lines[0].split(",")[:2] == ["line", "update_rouge1"]
+    assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
+        [row["rouge155"]["rouge1"][2] for row in golden], abs=1e-9
+    )
+    expect(page.locator("#histogram canvas, #histogram svg").first).to_be_visible()
+
+    other = browser.new_page()
+    other.set_default_timeout(UI_TIMEOUT_MS)
+    other.goto(served["url"], timeout=UI_TIMEOUT_MS)
+    other.get_by_role("tab", name="A file of examples").click()
+    other.locator("#batch-file input[type=file]").set_input_files(
+        {"name": "broken.csv", "mimeType": "text/csv", "buffer": b"source,reference,prediction\na.,a. b.,a. c.\nx.,y.\n"}
+    )
+    other.get_by_role("button", name="Score file", exact=True).click()
+    expect(other.locator("#batch-status")).to_have_text(
+        "Error: line 3: 2 cells, but the header has 3", timeout=UI_TIMEOUT_MS
+    )
+    expect(other.locator("#download")).to_be_hidden()
+    expect(other.locator("#corpus-scores")).to_be_hidden()
+    other.close()
+    assert page.outside_requests == []
+
+
+def test_nothing_was_fetched_from_the_network(page, served, trap):
+    # The page, its assets and its API calls were served above; the app's proxy saw nothing.
+    page.get_by_role("button", name="Score", exact=True).click()
+    expect(page.locator("#note")).to_contain_text("The reference adds 0 segment(s)", timeout=UI_TIMEOUT_MS)
+    assert page.outside_requests == []
+    assert trap.connections == 0
