@@ -80,21 +80,15 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
     n_bytes = (position + 7) // 8
     token_bits = ((1 << position) - 1) ^ guards
     forward_masks = {token: sum(1 << i for i in indices) for token, indices in forward_positions.items()}
-    mirrored_masks: Dict[Hashable, int] = {}
-
-    def mirrored(token: Hashable) -> int:
-        mask = mirrored_masks.get(token)
-        if mask is None:
-            mask = mirrored_masks[token] = _reverse_bits(forward_masks.get(token, 0), n_bytes)
-        return mask
-
+    shared = {token for line in candidate_lines for token in line if token in forward_masks}
+    mirrored_masks = {token: _reverse_bits(forward_masks[token], n_bytes) for token in shared}
     guards_m = _reverse_bits(guards, n_bytes)
     bottoms_m = _reverse_bits(bottoms, n_bytes)
     start_m = _reverse_bits(token_bits, n_bytes)
     union_m = 0
 
     for line in candidate_lines:
-        if not any(token in forward_masks for token in line):
+        if shared.isdisjoint(line):
             continue
         columns = []
         state = token_bits
@@ -105,9 +99,12 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
                 state = ((state + kept) | (state - kept)) & token_bits
             columns.append(state)
         allowed = start_m  # rows each reference line's walk may still visit, mirrored
+        last_state, increase_m = None, 0
         for j in range(len(line) - 1, -1, -1):
-            match_m = mirrored(line[j])
-            increase_m = _reverse_bits(token_bits ^ columns[j], n_bytes)
+            match_m = mirrored_masks.get(line[j], 0)
+            if columns[j] is not last_state:  # a column equals its left neighbour after a non-match
+                last_state = columns[j]
+                increase_m = _reverse_bits(token_bits ^ last_state, n_bytes)
             candidates = ((match_m | increase_m) & allowed) | guards_m
             lowest = candidates & ~(candidates - bottoms_m)
             stops = lowest & ~guards_m
@@ -119,8 +116,4 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
     candidate_counts = Counter(token for line in candidate_lines for token in line)
-    return sum(
-        min((union_m & mirrored(token)).bit_count(), count)
-        for token, count in candidate_counts.items()
-        if token in forward_masks
-    )
+    return sum(min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token]) for token in shared)
