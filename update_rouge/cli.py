@@ -1,63 +1,163 @@
-"""Command line: score a JSONL file of examples and print the corpus scores as JSON.
+"""Command line: score a file of examples, print the corpus scores as JSON.
 
-Each line of the file is a JSON object with ``source``, ``reference`` (a string or a list of
-strings) and ``prediction``. Exit status 2 for unusable input, with the file and line named.
+Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
+line-aligned text files; see ``input_files``. The examples are read, scored and written in
+chunks, so memory does not grow with the number of examples, and the corpus means are exact
+running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
+example, written to a temporary file that replaces FILE only when every example was scored.
+Exit status 0 on success, 2 for unusable input or options (the message names file and line).
 """
 
 import argparse
+import contextlib
+import functools
 import json
+import os
 import sys
-from typing import List, Optional
+import tempfile
+from collections import deque
+from typing import Any, Dict, Iterator, List, Optional, TextIO
 
+from tqdm import tqdm
+
+from .aggregation import RunningTotals
+from .input_files import Row, read_csv, read_jsonl, read_text_files
+from .parallel import check_num_proc, starmap_in_order
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
 
-FIELDS = ("source", "reference", "prediction")
-
-
-def read_examples(path: str):
-    """Read the examples of a JSONL file; raise ``ValueError`` naming the file and line."""
-    sources, references, predictions = [], [], []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
-            missing = [field for field in FIELDS if not isinstance(row, dict) or field not in row]
-            if missing:
-                raise ValueError(f"{path}:{number}: missing field(s) {', '.join(missing)}")
-            sources.append(row["source"])
-            references.append(row["reference"])
-            predictions.append(row["prediction"])
-    return sources, predictions, references
+CHUNK_SIZE = 1000
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="update-rouge", description="Score what updated texts add to their sources.")
-    parser.add_argument("file", help="JSONL file, one object per line with source, reference and prediction")
-    parser.add_argument(
-        "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
+    parser = argparse.ArgumentParser(
+        prog="update-rouge",
+        description="Score what updated texts add to their sources; print the corpus scores as JSON.",
     )
-    parser.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
+    inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and prediction")
+    inputs.add_argument("--format", choices=["jsonl", "csv"], help="format of FILE (default: from its extension)")
+    inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
+    inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
+    inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
+
+    # The arguments of compute; compute_options maps each one to its keyword.
+    scoring = parser.add_argument_group("scoring (the arguments of compute)")
+    scoring.add_argument("--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum")
+    scoring.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+
+    running = parser.add_argument_group("output and running")
+    running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
+    running.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
+    running.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="progress bar on stderr (default: only when stderr is a terminal, after a second)",
+    )
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` given on the command line."""
+    return {
+        "rouge_types": args.rouge_types,
+        "use_stemmer": args.use_stemmer,
+    }
+
+
+def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The input files named on the command line and a function ``advance -> rows`` reading them."""
+    text_files = (args.sources, args.references, args.predictions)
+    if args.file is not None:
+        if any(text_files):
+            parser.error("give either FILE or --sources, --references and --predictions, not both")
+        file_format = args.format or FORMATS.get(os.path.splitext(args.file)[1].lower())
+        if file_format is None:
+            parser.error(f"cannot tell the format of {args.file} from its extension: pass --format jsonl or csv")
+        read = read_csv if file_format == "csv" else read_jsonl
+        return [args.file], functools.partial(read, args.file)
+    if not all(text_files):
+        parser.error("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
+    return list(text_files), functools.partial(read_text_files, *text_files)
+
+
+def score_rows(
+    rows: Iterator[Row], options: Dict[str, Any], num_proc: int = 1, per_example: Optional[TextIO] = None,
+    chunk_size: int = CHUNK_SIZE,
+) -> RunningTotals:
+    """Score ``rows`` chunk by chunk with ``compute(**options)``; return the running corpus totals.
+
+    With ``per_example``, one JSON object per example is written to it in input order: the
+    example's ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
+    """
+    score_chunk = functools.partial(compute, use_aggregator=False, **options)
+    lines_in_flight: deque = deque()
+
+    def chunks():
+        chunk: List[Row] = []
+        for row in rows:
+            chunk.append(row)
+            if len(chunk) == chunk_size:
+                lines_in_flight.append([r.line for r in chunk])
+                yield [r.source for r in chunk], [r.prediction for r in chunk], [r.references for r in chunk]
+                chunk = []
+        if chunk:
+            lines_in_flight.append([r.line for r in chunk])
+            yield [r.source for r in chunk], [r.prediction for r in chunk], [r.references for r in chunk]
+
+    totals = RunningTotals()
+    for table in starmap_in_order(score_chunk, chunks(), num_proc):
+        totals.add(table)
+        lines = lines_in_flight.popleft()
+        if per_example is not None:
+            for index, line in enumerate(lines):
+                per_example.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
+                per_example.write("\n")
+    return totals
+
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[TextIO]:
+    """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
+    handle = tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=os.path.dirname(os.path.abspath(path)),
+        prefix=f".{os.path.basename(path)}.", suffix=".tmp", delete=False,
+    )
     try:
-        sources, predictions, references = read_examples(args.file)
-        result = compute(
-            sources=sources,
-            predictions=predictions,
-            references=references,
-            rouge_types=args.rouge_types,
-            use_stemmer=args.use_stemmer,
-        )
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)
+        os.replace(handle.name, path)
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    paths, read_rows = _reader(args, parser)
+    try:
+        num_proc = check_num_proc(args.num_proc)
+        total_bytes = sum(os.path.getsize(path) for path in paths)
+        disable = None if args.progress is None else not args.progress
+        with tqdm(
+            total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, disable=disable, delay=0 if args.progress else 1
+        ) as bar:
+            with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
+                totals = score_rows(read_rows(bar.update), compute_options(args), num_proc, per_example)
+                if totals.count == 0:
+                    raise ValueError(f"{', '.join(paths)}: no examples to score")
     except (OSError, ValueError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(result, indent=2))
+    except RuntimeError as error:
+        print(f"update-rouge: error: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(totals.result(), indent=2))
     return 0

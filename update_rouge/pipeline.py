@@ -3,10 +3,13 @@
 This is the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
+import functools
+import math
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .aggregation import ExampleScore, aggregate, per_example_table
 from .extraction import extract_additions
+from .parallel import check_num_proc, starmap_in_order
 from .scoring import best_by_f1, check_rouge_types, make_scorer, score_against_reference
 from .validation import check_inputs
 
@@ -18,10 +21,20 @@ def score_examples(
     rouge_types: Optional[Sequence[str]] = None,
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
+    num_proc: int = 1,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
+    num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
+    if num_proc > 1:
+        score_chunk = functools.partial(score_examples, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
+        size = math.ceil(len(sources) / (4 * num_proc))
+        chunks = [
+            (sources[start : start + size], predictions[start : start + size], references[start : start + size])
+            for start in range(0, len(sources), size)
+        ]
+        return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
     scorer = make_scorer(rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
     examples = []
     for source, prediction, example_references in zip(sources, predictions, references):
@@ -48,6 +61,7 @@ def compute(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     use_aggregator: bool = True,
+    num_proc: int = 1,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -59,6 +73,9 @@ def compute(
         use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
         use_aggregator: True for corpus means, False for one value per example.
+        num_proc: worker processes to score in (chunks of the examples, reassembled in input
+            order); the results are identical to ``num_proc=1``. See ``parallel`` for what
+            worker processes need.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -66,6 +83,6 @@ def compute(
         means (a count for ``_both_empty``) or per-example lists in input order.
     """
     rouge_types = check_rouge_types(rouge_types)
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer)
+    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, num_proc)
     table = per_example_table(examples, rouge_types)
     return aggregate(table) if use_aggregator else table

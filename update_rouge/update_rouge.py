@@ -11,6 +11,7 @@ import evaluate
 # evaluate would read it as a URL to fetch the module from.
 from .aggregation import ExampleScore
 from .extraction import SEGMENT_PATTERN
+from .parallel import starmap_in_order
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
 from .validation import check_inputs
@@ -63,6 +64,8 @@ Args:
         (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts).
     use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
         one value per example, in input order.
+    num_proc (`int`, optional): worker processes to score in; results are identical to the
+        default 1. A script using it needs an `if __name__ == "__main__":` guard.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -131,7 +134,15 @@ class UpdateRouge(evaluate.Metric):
         super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(
-        self, predictions, references, sources, rouge_types=None, use_stemmer=False, tokenizer=None, use_aggregator=True
+        self,
+        predictions,
+        references,
+        sources,
+        rouge_types=None,
+        use_stemmer=False,
+        tokenizer=None,
+        use_aggregator=True,
+        num_proc=1,
     ):
         return compute(
             sources=sources,
@@ -141,4 +152,5 @@ class UpdateRouge(evaluate.Metric):
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             use_aggregator=use_aggregator,
+            num_proc=num_proc,
         )
