@@ -129,18 +129,24 @@ def test_progress_bar_on_stderr_when_asked(capsys):
 GOOD = json.dumps({"source": "a.", "reference": "a. b.", "prediction": "a. c."})
 
 
+def line(source="a", reference="b", prediction="c"):
+    return json.dumps({"source": source, "reference": reference, "prediction": prediction}) + "\n"
+
+
+
 @pytest.mark.parametrize(
     "name, text, message",
     [
         ("bad.jsonl", GOOD + "\n{not json\n", ":2: not valid JSON"),
         ("bad.jsonl", GOOD + '\n\n{"source": "a"}\n', ":3: missing field(s) reference, prediction"),
         ("bad.jsonl", GOOD + "\n[1, 2]\n", ":2: expected a JSON object"),
-        ("bad.jsonl", '{"source": "a", "reference": null, "prediction": "b"}\n', ":1: reference must be a string or"),
-        ("bad.jsonl", '{"source": "a", "reference": [], "prediction": "b"}\n', ":1: reference must be a string or a non-empty array of strings, got an empty array"),
-        ("bad.jsonl", '{"source": "a", "reference": ["b", 3], "prediction": "b"}\n', ":1: reference[1] must be a string, got a number"),
-        ("bad.jsonl", GOOD + '\n{"source": 1.5, "reference": "b", "prediction": "b"}\n', ":2: source must be a string, got a number"),
+        ("bad.jsonl", line(reference=None), ":1: reference must be a string or a non-empty array of strings, got null"),
+        ("bad.jsonl", line(reference=[]), ":1: reference must be a string or a non-empty array of strings, got an empty"),
+        ("bad.jsonl", line(reference=["b", 3]), ":1: reference[1] must be a string, got a number"),
+        ("bad.jsonl", line() + line(prediction={}), ":2: prediction must be a string, got an object"),
+        ("bad.jsonl", line() + line(source=1.5), ":2: source must be a string, got a number"),
         ("bad.csv", "source,reference\na,b\n", ":1: the header row lacks the column(s) prediction"),
-        ("bad.csv", 'source,reference,prediction\na,b,c\n"multi\nline",b,c\nd,e\n', ":5: 2 cells, but the header row has 3"),
+        ("bad.csv", 'source,reference,prediction\na,b,c\n"multi\nline",b,c\nd,e\n', ":5: 2 cells, but the header has 3"),
         ("bad.csv", 'source,reference,prediction\na,"[""b"", 2]",c\n', ":2: reference[1] must be a string, got a number"),
         ("empty.jsonl", "\n\n", ": no examples to score"),
     ],
@@ -165,9 +171,8 @@ def test_invalid_utf8_names_the_line(tmp_path, capsys):
 def test_text_files_of_different_lengths(tmp_path, capsys):
     for name, text in (("s.txt", "a.\nb.\n"), ("r.txt", "a. x.\nb. y.\nc.\n"), ("p.txt", "a.\nb.\n")):
         (tmp_path / name).write_text(text, encoding="utf-8")
-    status, _, stderr = run_main(
-        ["--sources", tmp_path / "s.txt", "--references", tmp_path / "r.txt", "--predictions", tmp_path / "p.txt"], capsys
-    )
+    argv = ["--sources", tmp_path / "s.txt", "--references", tmp_path / "r.txt", "--predictions", tmp_path / "p.txt"]
+    status, _, stderr = run_main(argv, capsys)
     assert status == 2
     assert f"{tmp_path / 'r.txt'}:3: has more lines than {tmp_path / 's.txt'} (2 lines)" in stderr
 

@@ -160,7 +160,9 @@ def test_raw_sources_instead_of_inputs(seq2seq, tokenizer, expected):
 def test_the_helper_imports_neither_torch_nor_transformers():
     import subprocess
     import sys
+    from pathlib import Path
 
     code = "import sys, update_rouge.trainer; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    repo = Path(__file__).parent.parent
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=repo)
     assert completed.stdout.strip() == "[]", completed.stderr

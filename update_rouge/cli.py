@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # The arguments of compute; compute_options maps each one to its keyword.
     scoring = parser.add_argument_group("scoring (the arguments of compute)")
-    scoring.add_argument("--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum")
+    scoring.add_argument(
+        "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
+    )
     scoring.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
 
     running = parser.add_argument_group("output and running")
@@ -142,22 +144,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     paths, read_rows = _reader(args, parser)
+    # tqdm's disable=None: a bar only when stderr is a terminal.
+    bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     try:
         num_proc = check_num_proc(args.num_proc)
         total_bytes = sum(os.path.getsize(path) for path in paths)
-        disable = None if args.progress is None else not args.progress
-        with tqdm(
-            total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, disable=disable, delay=0 if args.progress else 1
-        ) as bar:
+        with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
             with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
                 totals = score_rows(read_rows(bar.update), compute_options(args), num_proc, per_example)
                 if totals.count == 0:
                     raise ValueError(f"{', '.join(paths)}: no examples to score")
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)
-        return 2
-    except RuntimeError as error:
-        print(f"update-rouge: error: {error}", file=sys.stderr)
-        return 1
+        return 1 if isinstance(error, RuntimeError) else 2
     print(json.dumps(totals.result(), indent=2))
     return 0

@@ -20,7 +20,9 @@ import json
 from typing import BinaryIO, Callable, Iterator, List, NamedTuple, Optional
 
 COLUMNS = ("source", "reference", "prediction")
-_JSON_TYPES = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"}
+_JSON_TYPES = {
+    type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"
+}
 
 
 class Row(NamedTuple):
@@ -52,17 +54,21 @@ def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) 
             raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
 
 
+def _json_type(value: object) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
 def _text(value: object, path: str, line: int, field: str) -> str:
     if isinstance(value, str):
         return value
-    raise InputFileError(path, line, f"{field} must be a string, got {_JSON_TYPES.get(type(value), type(value).__name__)}")
+    raise InputFileError(path, line, f"{field} must be a string, got {_json_type(value)}")
 
 
 def _reference_list(value: object, path: str, line: int) -> List[str]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list) or not value:
-        got = "an empty array" if value == [] else _JSON_TYPES.get(type(value), type(value).__name__)
+        got = "an empty array" if value == [] else _json_type(value)
         raise InputFileError(path, line, f"reference must be a string or a non-empty array of strings, got {got}")
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
@@ -120,7 +126,7 @@ def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterat
                 if not record:
                     continue
                 if len(record) != len(header):
-                    raise InputFileError(path, line, f"{len(record)} cells, but the header row has {len(header)}")
+                    raise InputFileError(path, line, f"{len(record)} cells, but the header has {len(header)}")
                 source, reference, prediction = (record[position] for position in positions)
                 yield Row(line, source, _csv_reference_list(reference, path, line), prediction)
         except csv.Error as error:

@@ -28,7 +28,9 @@ def score_examples(
     num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
     if num_proc > 1:
-        score_chunk = functools.partial(score_examples, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
+        score_chunk = functools.partial(
+            score_examples, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer
+        )
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
             (sources[start : start + size], predictions[start : start + size], references[start : start + size])

@@ -115,7 +115,10 @@ class UpdateRougeMetrics:
 
 
 def make_compute_metrics(
-    processing_class: Any, sources: Optional[Sequence[str]] = None, task_prefix: Optional[str] = None, **compute_kwargs: Any
+    processing_class: Any,
+    sources: Optional[Sequence[str]] = None,
+    task_prefix: Optional[str] = None,
+    **compute_kwargs: Any,
 ) -> UpdateRougeMetrics:
     """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
 
