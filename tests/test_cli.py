@@ -41,9 +41,10 @@ def run_main(argv, capsys):
     return status, captured.out, captured.err
 
 
-def test_main_job_prints_the_same_scores_as_compute():
+@pytest.mark.parametrize("num_proc", ["1", "2"])
+def test_main_job_prints_the_same_scores_as_compute(num_proc):
     completed = subprocess.run(
-        [sys.executable, "-m", "update_rouge", str(DATA_DIR / "fruit_triples.jsonl")],
+        [sys.executable, "-m", "update_rouge", str(DATA_DIR / "fruit_triples.jsonl"), "--num-proc", num_proc],
         capture_output=True, text=True, timeout=300, cwd=REPO,
     )
     assert completed.returncode == 0, completed.stderr

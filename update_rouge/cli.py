@@ -5,18 +5,20 @@ line-aligned text files; see ``input_files``. The examples are read, scored and 
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example, written to a temporary file that replaces FILE only when every example was scored.
-Exit status 0 on success, 2 for unusable input or options (the message names file and line).
+Exit status 0 on success, 2 for unusable input or options (the message names file and line),
+1 when a worker process fails.
 """
 
 import argparse
 import contextlib
 import functools
+import itertools
 import json
 import os
 import sys
 import tempfile
 from collections import deque
-from typing import Any, Dict, Iterator, List, Optional, TextIO
+from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
 
 from tqdm import tqdm
 
@@ -85,7 +87,10 @@ def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
 
 
 def score_rows(
-    rows: Iterator[Row], options: Dict[str, Any], num_proc: int = 1, per_example: Optional[TextIO] = None,
+    rows: Iterable[Row],
+    options: Dict[str, Any],
+    num_proc: int = 1,
+    per_example: Optional[TextIO] = None,
     chunk_size: int = CHUNK_SIZE,
 ) -> RunningTotals:
     """Score ``rows`` chunk by chunk with ``compute(**options)``; return the running corpus totals.
@@ -97,16 +102,10 @@ def score_rows(
     lines_in_flight: deque = deque()
 
     def chunks():
-        chunk: List[Row] = []
-        for row in rows:
-            chunk.append(row)
-            if len(chunk) == chunk_size:
-                lines_in_flight.append([r.line for r in chunk])
-                yield [r.source for r in chunk], [r.prediction for r in chunk], [r.references for r in chunk]
-                chunk = []
-        if chunk:
-            lines_in_flight.append([r.line for r in chunk])
-            yield [r.source for r in chunk], [r.prediction for r in chunk], [r.references for r in chunk]
+        remaining = iter(rows)
+        while chunk := list(itertools.islice(remaining, chunk_size)):
+            lines_in_flight.append([row.line for row in chunk])
+            yield [row.source for row in chunk], [row.prediction for row in chunk], [row.references for row in chunk]
 
     totals = RunningTotals()
     for table in starmap_in_order(score_chunk, chunks(), num_proc):
@@ -122,9 +121,9 @@ def score_rows(
 @contextlib.contextmanager
 def atomic_output(path: str) -> Iterator[TextIO]:
     """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
+    directory, name = os.path.split(os.path.abspath(path))
     handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=os.path.dirname(os.path.abspath(path)),
-        prefix=f".{os.path.basename(path)}.", suffix=".tmp", delete=False,
+        "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
     )
     try:
         with handle:
