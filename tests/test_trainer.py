@@ -90,6 +90,15 @@ def test_no_inputs_and_no_sources_is_an_error(tokenizer):
         make_compute_metrics(tokenizer)(eval_prediction)
 
 
+@pytest.mark.parametrize("sources", [["a ."], ["a .", "b .", "c ."]])
+def test_sources_must_match_the_eval_set(tokenizer, sources):
+    eval_prediction = EvalPrediction(
+        predictions=padded(ids(tokenizer, ["Dan .", "Dan ."])), label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."]))
+    )
+    with pytest.raises(ValueError, match=f"sources has {len(sources)} entries but the evaluation has 2 examples"):
+        make_compute_metrics(tokenizer, sources=sources)(eval_prediction)
+
+
 def test_use_aggregator_cannot_be_passed(tokenizer):
     with pytest.raises(ValueError, match="use_aggregator cannot be set"):
         make_compute_metrics(tokenizer, use_aggregator=False)

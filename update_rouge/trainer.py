@@ -17,7 +17,7 @@ IGNORED_ID = -100
 
 def _as_ids(array: Any) -> np.ndarray:
     """Token ids as a 2-D numpy array; a tuple gives its first element, a tensor is moved to the CPU."""
-    if isinstance(array, (tuple, list)):
+    if isinstance(array, tuple):
         array = array[0]
     if hasattr(array, "detach"):
         array = array.detach().cpu().numpy()
@@ -53,7 +53,9 @@ class UpdateRougeMetrics:
         if not self.task_prefix:
             return texts
         prefix_ids = self.processing_class(self.task_prefix, add_special_tokens=False)["input_ids"]
-        forms = {self.task_prefix.strip(), self.processing_class.decode(prefix_ids, skip_special_tokens=True).strip()}
+        decoded_prefix = self.processing_class.decode(prefix_ids, skip_special_tokens=True)
+        # The longest form first, so that a form that is a prefix of the other cannot leave a remnant.
+        forms = sorted({self.task_prefix.strip(), decoded_prefix.strip()}, key=len, reverse=True)
         stripped = []
         for index, text in enumerate(texts):
             form = next((form for form in forms if text.startswith(form)), None)
@@ -65,26 +67,27 @@ class UpdateRougeMetrics:
             stripped.append(text[len(form) :].lstrip())
         return stripped
 
-    def _sources(self, inputs: Any, count: int) -> List[str]:
+    def _sources(self, inputs: Any, count: int, last: bool) -> List[str]:
         if self.sources is not None:
-            if self._offset + count > len(self.sources):
+            end = self._offset + count
+            if end > len(self.sources) or (last and end != len(self.sources)):
                 raise ValueError(
-                    f"sources has {len(self.sources)} entries but the evaluation reached example "
-                    f"{self._offset + count}: give one source per example of the eval dataset, in its order"
+                    f"sources has {len(self.sources)} entries but the evaluation has {end if last else 'more'} "
+                    "examples: give one source per example of the eval dataset, in its order"
                 )
-            return self.sources[self._offset : self._offset + count]
+            return self.sources[self._offset : end]
         if inputs is None:
             raise ValueError(
                 'no sources: set include_for_metrics=["inputs"] in the training arguments, or pass sources='
             )
-        if isinstance(inputs, dict) or hasattr(inputs, "keys"):
+        if hasattr(inputs, "keys"):  # batch_eval_metrics passes the whole batch of model inputs
             inputs = inputs[self.processing_class.model_input_names[0]]
         return self._strip_prefix(self._decode(inputs))
 
-    def _table(self, eval_prediction: Any) -> Dict[str, list]:
+    def _table(self, eval_prediction: Any, last: bool) -> Dict[str, list]:
         predictions = self._decode(eval_prediction.predictions)
         references = self._decode(eval_prediction.label_ids)
-        sources = self._sources(eval_prediction.inputs, len(predictions))
+        sources = self._sources(eval_prediction.inputs, len(predictions), last)
         table = compute(sources, predictions, references, use_aggregator=False, **self.compute_kwargs)
         self._offset += len(predictions)
         return table
@@ -99,7 +102,7 @@ class UpdateRougeMetrics:
         (an empty dict before it).
         """
         try:
-            self._totals.add(self._table(eval_prediction))
+            self._totals.add(self._table(eval_prediction, last=compute_result is not False))
         except BaseException:
             self._reset()
             raise
