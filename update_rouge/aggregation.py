@@ -7,7 +7,7 @@ Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type
 
 import math
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, Iterable, List, Sequence
 
 from rouge_score.scoring import Score
 
@@ -70,3 +70,49 @@ def mean(values: Sequence[float]) -> float:
 def aggregate(table: Dict[str, list]) -> Dict[str, object]:
     """Means of a per-example table; ``_both_empty`` becomes the number of examples it applied to."""
     return {key: (sum(values) if key == "_both_empty" else mean(values)) for key, values in table.items()}
+
+
+def exact_terms(values: Iterable[float]) -> List[float]:
+    """A few floats whose exact sum is the exact sum of ``values`` (finite floats).
+
+    The first term is the correctly rounded sum (``math.fsum``), each next one the correctly
+    rounded remainder; the remainder shrinks by about 2**-53 a step and, the exact sum of
+    floats being a multiple of 2**-1074, reaches zero after a handful of steps.
+    """
+    values = list(values)
+    terms: List[float] = []
+    while True:
+        remainder = math.fsum(values + [-term for term in terms])
+        if remainder == 0.0:
+            return terms
+        terms.append(remainder)
+
+
+class RunningTotals:
+    """Corpus means of a per-example table that arrives in chunks, in constant memory.
+
+    Each key keeps the exact sum of its values so far as a few floats (``exact_terms``), so
+    ``result()`` equals ``aggregate`` of the whole table bit for bit, however it was chunked.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._terms: Dict[str, List[float]] = {}
+        self._both_empty = 0
+
+    def add(self, table: Dict[str, list]) -> None:
+        """Add the rows of a per-example table (``per_example_table`` or ``compute(use_aggregator=False)``)."""
+        for key, values in table.items():
+            if key == "_both_empty":
+                self._both_empty += sum(values)
+            else:
+                self._terms[key] = exact_terms(self._terms.get(key, []) + list(values))
+        self.count += len(table["_both_empty"])
+
+    def result(self) -> Dict[str, object]:
+        """Means so far, under the keys of ``aggregate``; raises ``ValueError`` before any row."""
+        if self.count == 0:
+            raise ValueError("no examples were added: there is nothing to aggregate")
+        means: Dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
+        means["_both_empty"] = self._both_empty
+        return means

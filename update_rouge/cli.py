@@ -1,63 +1,230 @@
-"""Command line: score a JSONL file of examples and print the corpus scores as JSON.
+"""Command line: score a file of examples, print the corpus scores as JSON.
 
-Each line of the file is a JSON object with ``source``, ``reference`` (a string or a list of
-strings) and ``prediction``. Exit status 2 for unusable input, with the file and line named.
+Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
+line-aligned text files; see ``input_files``. The examples are read, scored and written in
+chunks, so memory does not grow with the number of examples, and the corpus means are exact
+running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
+example, written to a temporary file that replaces FILE only when every example was scored.
+Exit status 0 on success, 2 for unusable input or options (the message names file and line),
+1 when a worker process fails.
 """
 
 import argparse
+import contextlib
+import functools
+import itertools
 import json
+import os
 import sys
-from typing import List, Optional
+import tempfile
+from array import array
+from collections import deque
+from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
 
+from tqdm import tqdm
+
+from .aggregation import RunningTotals
+from .engines import ENGINES
+from .input_files import Row, read_csv, read_jsonl, read_text_files
+from .parallel import check_num_proc, starmap_in_order
 from .pipeline import compute
-from .scoring import DEFAULT_ROUGE_TYPES
+from .scoring import DEFAULT_ROUGE_TYPES, check_rouge_types
+from .signature import build_signature
+from .statistics import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_statistics,
+    check_bootstrap_options,
+)
 
-FIELDS = ("source", "reference", "prediction")
-
-
-def read_examples(path: str):
-    """Read the examples of a JSONL file; raise ``ValueError`` naming the file and line."""
-    sources, references, predictions = [], [], []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from None
-            missing = [field for field in FIELDS if not isinstance(row, dict) or field not in row]
-            if missing:
-                raise ValueError(f"{path}:{number}: missing field(s) {', '.join(missing)}")
-            sources.append(row["source"])
-            references.append(row["reference"])
-            predictions.append(row["prediction"])
-    return sources, predictions, references
+CHUNK_SIZE = 1000
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="update-rouge", description="Score what updated texts add to their sources.")
-    parser.add_argument("file", help="JSONL file, one object per line with source, reference and prediction")
-    parser.add_argument(
+    parser = argparse.ArgumentParser(
+        prog="update-rouge",
+        description="Score what updated texts add to their sources; print the corpus scores as JSON.",
+    )
+    inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
+    inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and prediction")
+    inputs.add_argument("--format", choices=["jsonl", "csv"], help="format of FILE (default: from its extension)")
+    inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
+    inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
+    inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
+
+    # The arguments of compute; compute_options maps each one to its keyword.
+    scoring = parser.add_argument_group("scoring (the arguments of compute)")
+    scoring.add_argument(
         "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
     )
-    parser.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    scoring.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
+
+    statistics = parser.add_argument_group("statistics and reporting")
+    statistics.add_argument(
+        "--confidence-level",
+        type=_level,
+        default=DEFAULT_CONFIDENCE_LEVEL,
+        help=f"bootstrap interval level in (0, 1), or 'none' (default {DEFAULT_CONFIDENCE_LEVEL})",
+    )
+    statistics.add_argument("--n-bootstrap", type=int, default=DEFAULT_N_BOOTSTRAP, help="bootstrap resamples")
+    statistics.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the bootstrap resamples")
+    statistics.add_argument("--signature", action="store_true", help="add the settings signature to the output")
+
+    running = parser.add_argument_group("output and running")
+    running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
+    running.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
+    running.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="progress bar on stderr (default: only when stderr is a terminal, after a second)",
+    )
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+def _level(text: str) -> Optional[float]:
+    return None if text.lower() == "none" else float(text)
+
+
+def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` that score each example, given on the command line."""
+    return {
+        "rouge_types": args.rouge_types,
+        "use_stemmer": args.use_stemmer,
+        "engine": args.engine,
+    }
+
+
+def statistics_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` for intervals, given on the command line."""
+    return {"confidence_level": args.confidence_level, "n_bootstrap": args.n_bootstrap, "seed": args.seed}
+
+
+class Corpus:
+    """What the corpus result needs of every scored chunk: exact running means, the per-example
+    F1 of each type for the bootstrap (8 bytes per example and type), the reference counts."""
+
+    def __init__(self, rouge_types: List[str]):
+        self.totals = RunningTotals()
+        self.f1 = {f"update_{rouge_type}": array("d") for rouge_type in rouge_types}
+        self.reference_counts: set = set()
+
+    def add(self, table: Dict[str, list], references: List[List[str]]) -> None:
+        self.totals.add(table)
+        for key, column in self.f1.items():
+            column.extend(table[key])
+        self.reference_counts.update(map(len, references))
+
+    def result(
+        self,
+        confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
+        n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+        seed: int = DEFAULT_SEED,
+    ) -> Dict[str, Any]:
+        """The corpus result ``compute`` gives for all the examples with these options."""
+        result = self.totals.result()
+        result.update(bootstrap_statistics(self.f1, None, confidence_level, n_bootstrap, seed))
+        return result
+
+    def signature(self, **options: Any) -> str:
+        """The signature of ``compute(**options)`` on all the examples."""
+        # The signature reads only how many references examples have: the fewest and the most.
+        references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
+        return build_signature(references=references, **options)
+
+
+def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The input files named on the command line and a function ``advance -> rows`` reading them."""
+    text_files = (args.sources, args.references, args.predictions)
+    if args.file is not None:
+        if any(text_files):
+            parser.error("give either FILE or --sources, --references and --predictions, not both")
+        file_format = args.format or FORMATS.get(os.path.splitext(args.file)[1].lower())
+        if file_format is None:
+            parser.error(f"cannot tell the format of {args.file} from its extension: pass --format jsonl or csv")
+        read = read_csv if file_format == "csv" else read_jsonl
+        return [args.file], functools.partial(read, args.file)
+    if not all(text_files):
+        parser.error("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
+    return list(text_files), functools.partial(read_text_files, *text_files)
+
+
+def score_rows(
+    rows: Iterable[Row],
+    options: Dict[str, Any],
+    num_proc: int = 1,
+    per_example: Optional[TextIO] = None,
+    chunk_size: int = CHUNK_SIZE,
+) -> Corpus:
+    """Score ``rows`` chunk by chunk with ``compute(**options)``; return what the corpus result needs.
+
+    With ``per_example``, one JSON object per example is written to it in input order: the
+    example's ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
+    """
+    score_chunk = functools.partial(compute, use_aggregator=False, **options)
+    in_flight: deque = deque()
+
+    def chunks():
+        remaining = iter(rows)
+        while chunk := list(itertools.islice(remaining, chunk_size)):
+            references = [row.references for row in chunk]
+            in_flight.append(([row.line for row in chunk], references))
+            yield [row.source for row in chunk], [row.prediction for row in chunk], references
+
+    corpus = Corpus(check_rouge_types(options.get("rouge_types")))
+    for table in starmap_in_order(score_chunk, chunks(), num_proc):
+        lines, references = in_flight.popleft()
+        corpus.add(table, references)
+        if per_example is not None:
+            for index, line in enumerate(lines):
+                per_example.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
+                per_example.write("\n")
+    return corpus
+
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[TextIO]:
+    """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
+    directory, name = os.path.split(os.path.abspath(path))
+    handle = tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
+    )
     try:
-        sources, predictions, references = read_examples(args.file)
-        result = compute(
-            sources=sources,
-            predictions=predictions,
-            references=references,
-            rouge_types=args.rouge_types,
-            use_stemmer=args.use_stemmer,
-        )
-    except (OSError, ValueError) as error:
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)
+        os.replace(handle.name, path)
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    paths, read_rows = _reader(args, parser)
+    # tqdm's disable=None: a bar only when stderr is a terminal.
+    bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
+    try:
+        num_proc = check_num_proc(args.num_proc)
+        check_bootstrap_options(**statistics_options(args), use_aggregator=True, paired=False)
+        total_bytes = sum(os.path.getsize(path) for path in paths)
+        with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
+            with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
+                corpus = score_rows(read_rows(bar.update), compute_options(args), num_proc, per_example)
+                if corpus.totals.count == 0:
+                    raise ValueError(f"{', '.join(paths)}: no examples to score")
+                result = corpus.result(**statistics_options(args))
+                if args.signature:
+                    result["signature"] = corpus.signature(**compute_options(args), **statistics_options(args))
+    except (OSError, ValueError, RuntimeError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(error, RuntimeError) else 2
     print(json.dumps(result, indent=2))
     return 0

@@ -4,10 +4,13 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 This is the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
+import functools
+import math
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
+from .parallel import check_num_proc, starmap_in_order
 from .scoring import check_rouge_types, score_additions
 from .signature import build_signature
 from .statistics import (
@@ -28,10 +31,22 @@ def score_examples(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
+    num_proc: int = 1,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
+    num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
+    if num_proc > 1:
+        score_chunk = functools.partial(
+            score_examples, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, engine=engine
+        )
+        size = math.ceil(len(sources) / (4 * num_proc))
+        chunks = [
+            (sources[start : start + size], predictions[start : start + size], references[start : start + size])
+            for start in range(0, len(sources), size)
+        ]
+        return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
     prediction_additions, reference_additions = [], []
     for source, prediction, example_references in zip(sources, predictions, references):
         index = SourceIndex(source)
@@ -58,6 +73,7 @@ def compute(
     baseline_predictions: Optional[Sequence[str]] = None,
     return_signature: bool = False,
     engine: str = "auto",
+    num_proc: int = 1,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -80,6 +96,9 @@ def compute(
         engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
             "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
             and exact for the settings, else python). All give bit-identical scores.
+        num_proc: worker processes to score in (chunks of the examples, reassembled in input
+            order); the results are identical to ``num_proc=1``. See ``parallel`` for what
+            worker processes need.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -97,14 +116,14 @@ def compute(
     sources, predictions, references = check_inputs(sources, predictions, references)
     if paired:
         baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine)
+    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine, num_proc)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
         result = aggregate(table)
         baseline_f1 = None
         if paired:
             baseline = score_examples(
-                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine
+                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine, num_proc
             )
             baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
         f1 = f1_columns(table, rouge_types)

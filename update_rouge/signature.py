@@ -61,12 +61,13 @@ def build_signature(
     baseline_predictions: Optional[Sequence[str]] = None,
     return_signature: bool = False,
     engine: str = "auto",
+    num_proc: int = 1,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
     Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
-    ``sources``, ``predictions``, ``return_signature`` and ``engine`` (every engine gives
-    bit-identical scores) do not change it, ``references`` gives
+    ``sources``, ``predictions``, ``return_signature``, ``engine`` (every engine gives
+    bit-identical scores) and ``num_proc`` do not change it, ``references`` gives
     the ``refs`` field and ``baseline_predictions`` only whether a paired test uses the bootstrap.
     Raises ``ValueError`` for options ``compute`` would reject.
     """

@@ -13,6 +13,7 @@ from .aggregation import ExampleScore
 from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
 from .lcs import lcs_length
+from .parallel import starmap_in_order
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
 from .signature import build_signature
@@ -82,6 +83,8 @@ Args:
         optional rouge-score-rs accelerator, rouge-score itself (the reference), or "auto"
         (default: the accelerator where installed and exact, else Python). Scores are
         bit-identical whichever runs.
+    num_proc (`int`, optional): worker processes to score in; results are identical to the
+        default 1. A script using it needs an `if __name__ == "__main__":` guard.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -195,6 +198,7 @@ class UpdateRouge(evaluate.Metric):
         baseline_predictions=None,
         return_signature=False,
         engine="auto",
+        num_proc=1,
     ):
         return compute(
             sources=sources,
@@ -210,6 +214,7 @@ class UpdateRouge(evaluate.Metric):
             seed=seed,
             baseline_predictions=baseline_predictions,
             return_signature=return_signature,
+            num_proc=num_proc,
         )
 
     def signature(self, **compute_kwargs):

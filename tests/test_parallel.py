@@ -1,0 +1,146 @@
+"""Several processes: num_proc, evaluate's distributed mode, and datasets' map, all equal to one process."""
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import read_jsonl
+
+import update_rouge
+from update_rouge import compute
+
+MODULE_DIR = Path(update_rouge.__file__).parent
+REPO = MODULE_DIR.parent
+
+
+@pytest.fixture(scope="module")
+def iterater():
+    rows = read_jsonl("iterater_triples.jsonl")
+    return {
+        "sources": [r["source"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["reference"] for r in rows],
+    }
+
+
+def exit_at_once(text):
+    os._exit(3)
+
+
+def test_two_processes_give_the_same_per_example_scores(iterater):
+    one = compute(**iterater, use_aggregator=False)
+    two = compute(**iterater, use_aggregator=False, num_proc=2)
+    assert two == one
+    assert len(two["update_rouge1"]) == 40
+
+
+def test_a_custom_tokenizer_reaches_the_workers(iterater):
+    multi = {**iterater, "references": [[r, p] for r, p in zip(iterater["references"], iterater["predictions"][::-1])]}
+    one = compute(**multi, tokenizer=str.split, num_proc=1)
+    assert compute(**multi, tokenizer=str.split, num_proc=3) == one
+    assert one["update_rouge1"] != compute(**multi)["update_rouge1"]
+
+
+def test_an_unpicklable_tokenizer_falls_back_to_one_process_with_a_warning(iterater):
+    with pytest.warns(UserWarning, match=r"num_proc=2 ignored, scoring in this process: .*lambda"):
+        result = compute(**iterater, tokenizer=lambda text: text.lower().split(), num_proc=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert result == compute(**iterater, tokenizer=lambda text: text.lower().split())
+
+
+def test_a_dying_worker_is_a_clear_error(iterater):
+    with pytest.raises(RuntimeError, match="a worker process could not start or died"):
+        compute(**iterater, tokenizer=exit_at_once, num_proc=2)
+
+
+@pytest.mark.parametrize("num_proc", [0, -1, 1.5, "2", True, None])
+def test_num_proc_must_be_a_whole_number(iterater, num_proc):
+    with pytest.raises(ValueError, match="num_proc must be a whole number of processes"):
+        compute(**iterater, num_proc=num_proc)
+
+
+def test_the_evaluate_module_takes_num_proc(iterater, tmp_path):
+    import evaluate
+
+    metric = evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path))
+    assert metric.compute(**iterater, num_proc=2) == compute(**iterater)
+
+
+DISTRIBUTED_WORKER = """
+import json, sys
+import evaluate
+
+module_dir, cache_dir, rank, half_file = sys.argv[1:]
+metric = evaluate.load(module_dir, num_process=2, process_id=int(rank), experiment_id="two-halves", cache_dir=cache_dir)
+with open(half_file, encoding="utf-8") as handle:
+    half = json.load(handle)
+metric.add_batch(sources=half["sources"], predictions=half["predictions"], references=half["references"])
+print(json.dumps(metric.compute()))
+"""
+
+
+def test_evaluate_distributed_mode_with_two_real_processes(iterater, tmp_path):
+    cache_dir = tmp_path / "shared_cache"
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
+    workers = []
+    for rank, part in enumerate((slice(0, 17), slice(17, None))):
+        half_file = tmp_path / f"half{rank}.json"
+        half_file.write_text(json.dumps({key: values[part] for key, values in iterater.items()}), encoding="utf-8")
+        command = [sys.executable, "-c", DISTRIBUTED_WORKER, str(MODULE_DIR), str(cache_dir), str(rank), str(half_file)]
+        workers.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
+    outputs = [worker.communicate(timeout=600) for worker in workers]
+    for worker, (_, stderr) in zip(workers, outputs):
+        assert worker.returncode == 0, stderr
+    assert json.loads(outputs[0][0].strip().splitlines()[-1]) == compute(**iterater)
+    assert outputs[1][0].strip().splitlines()[-1] == "null"
+
+
+def add_update_rouge(batch):
+    return compute(
+        sources=batch["source"], predictions=batch["prediction"], references=batch["reference"], use_aggregator=False
+    )
+
+
+def test_datasets_map_with_two_processes(iterater):
+    from datasets import Dataset
+
+    dataset = Dataset.from_dict(
+        {"source": iterater["sources"], "prediction": iterater["predictions"], "reference": iterater["references"]}
+    )
+    scored = dataset.map(add_update_rouge, batched=True, batch_size=8, num_proc=2)
+    one = compute(**iterater, use_aggregator=False)
+    for key, values in one.items():
+        assert list(scored[key]) == values
+    assert math.fsum(scored["update_rouge2"]) / len(scored) == compute(**iterater)["update_rouge2"]
+
+
+def readme_block(containing):
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), flags=re.S)
+    (block,) = [b for b in blocks if containing in b]
+    return block
+
+
+def test_the_readme_datasets_map_example_runs_as_written(tmp_path):
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env["PYTHONPATH"] = str(REPO)
+    script = tmp_path / "map_example.py"
+    script.write_text(readme_block("dataset.map("), encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, str(script)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert completed.returncode == 0, completed.stderr
+    rows = read_jsonl("fruit_triples.jsonl")
+    expected = compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        use_aggregator=False,
+    )
+    assert completed.stdout.strip() == str(expected["update_rouge1"])

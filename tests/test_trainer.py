@@ -1,0 +1,177 @@
+"""compute_metrics for Seq2SeqTrainer: decoding, prefixes, sources, batches, and a real evaluate()."""
+
+import numpy as np
+import pytest
+import torch  # tests/run.sh installs torch==2.13.0 (CPU), transformers and accelerate
+from datasets import Dataset
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+from transformers import (
+    DataCollatorForSeq2Seq,
+    EvalPrediction,
+    PreTrainedTokenizerFast,
+    Seq2SeqTrainer,
+    Seq2SeqTrainingArguments,
+    T5Config,
+    T5ForConditionalGeneration,
+)
+
+from update_rouge import compute
+from update_rouge.trainer import make_compute_metrics
+
+# Texts already in the word-level tokenizer's spacing, so that decoding gives them back unchanged.
+SOURCES = [
+    "Dan is a baker .",
+    "Paris is in France .",
+    "The sky is blue .",
+    "Ann plays the piano .",
+    "The river is long . It runs north .",
+]
+REFERENCES = [
+    "Dan is a baker . Dan loves chocolate cakes .",
+    "Paris is in France . It is the capital .",
+    "The sky is blue .",
+    "Ann plays the piano . She plays every day .",
+    "The river is long . It runs north . Fish live in it .",
+]
+PREFIX = "update: "
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    words = Tokenizer(models.WordLevel(unk_token="[UNK]"))
+    words.pre_tokenizer = pre_tokenizers.Whitespace()
+    trainer = trainers.WordLevelTrainer(special_tokens=["[PAD]", "[UNK]", "[EOS]"])
+    words.train_from_iterator(SOURCES + REFERENCES + [PREFIX, "chip cookies"], trainer=trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=words, pad_token="[PAD]", unk_token="[UNK]", eos_token="[EOS]")
+
+
+def padded(rows, value=-100):
+    width = max(len(row) for row in rows)
+    return np.array([row + [value] * (width - len(row)) for row in rows])
+
+
+def ids(tokenizer, texts):
+    return [tokenizer(text, add_special_tokens=False)["input_ids"] for text in texts]
+
+
+def test_decodes_minus_100_padding_tuples_and_prefixes(tokenizer):
+    predictions = ["Dan is a baker . Dan loves chocolate chip cookies .", "The sky is blue ."]
+    references = ["Dan is a baker . Dan loves chocolate cakes .", "The sky is blue ."]
+    inputs = [PREFIX + "Dan is a baker .", PREFIX + "The sky is blue ."]
+    eval_prediction = EvalPrediction(
+        predictions=(padded(ids(tokenizer, predictions)), np.zeros((2, 3, 4))),
+        label_ids=padded(ids(tokenizer, references)),
+        inputs=padded(ids(tokenizer, inputs)),
+    )
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, rouge_types=["rouge1"])(eval_prediction)
+    # Example 1 adds 5 words against 4 with 3 shared (P 3/5, R 3/4); example 2 adds nothing: 1.0.
+    assert metrics["update_rouge1_precision"] == (3 / 5 + 1.0) / 2
+    assert metrics["update_rouge1_recall"] == (3 / 4 + 1.0) / 2
+    assert metrics["_both_empty"] == 1.0
+    assert metrics["_prediction_diff_len"] == len("Dan loves chocolate chip cookies .") / 2
+    assert all(type(value) is float for value in metrics.values())
+
+
+def test_inputs_without_the_prefix_are_an_error(tokenizer):
+    eval_prediction = EvalPrediction(
+        predictions=padded(ids(tokenizer, ["Dan is a baker ."])),
+        label_ids=padded(ids(tokenizer, ["Dan is a baker ."])),
+        inputs=padded(ids(tokenizer, ["Dan is a baker ."])),
+    )
+    with pytest.raises(ValueError, match="decoded input 0 does not start with task_prefix 'update: '"):
+        make_compute_metrics(tokenizer, task_prefix=PREFIX)(eval_prediction)
+
+
+def test_no_inputs_and_no_sources_is_an_error(tokenizer):
+    eval_prediction = EvalPrediction(
+        predictions=padded(ids(tokenizer, ["Dan ."])), label_ids=padded(ids(tokenizer, ["Dan ."]))
+    )
+    with pytest.raises(ValueError, match=r'include_for_metrics=\["inputs"\]'):
+        make_compute_metrics(tokenizer)(eval_prediction)
+
+
+@pytest.mark.parametrize("sources", [["a ."], ["a .", "b .", "c ."]])
+def test_sources_must_match_the_eval_set(tokenizer, sources):
+    eval_prediction = EvalPrediction(
+        predictions=padded(ids(tokenizer, ["Dan .", "Dan ."])), label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."]))
+    )
+    with pytest.raises(ValueError, match=f"sources has {len(sources)} entries but the evaluation has 2 examples"):
+        make_compute_metrics(tokenizer, sources=sources)(eval_prediction)
+
+
+def test_use_aggregator_cannot_be_passed(tokenizer):
+    with pytest.raises(ValueError, match="use_aggregator cannot be set"):
+        make_compute_metrics(tokenizer, use_aggregator=False)
+
+
+@pytest.fixture(scope="module")
+def seq2seq(tokenizer, tmp_path_factory):
+    torch.manual_seed(0)
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=16, d_ff=32, d_kv=8, num_layers=1, num_decoder_layers=1, num_heads=2,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.pad_token_id,
+    )
+    model = T5ForConditionalGeneration(config).eval()
+    features = {
+        "input_ids": ids(tokenizer, [PREFIX + source for source in SOURCES]),
+        "labels": ids(tokenizer, REFERENCES),
+    }
+    features["attention_mask"] = [[1] * len(row) for row in features["input_ids"]]
+    return model, Dataset.from_dict(features), tmp_path_factory.mktemp("trainer")
+
+
+def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
+    model, dataset, output_dir = seq2seq
+    args = Seq2SeqTrainingArguments(
+        output_dir=str(output_dir), per_device_eval_batch_size=2, predict_with_generate=True,
+        generation_max_length=10, report_to=[], use_cpu=True, **arguments,
+    )
+    trainer = Seq2SeqTrainer(
+        model=model, args=args, eval_dataset=dataset, processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model), compute_metrics=compute_metrics,
+    )
+    return trainer, trainer.evaluate()
+
+
+@pytest.fixture(scope="module")
+def expected(seq2seq, tokenizer):
+    """UpdateROUGE of the texts the model generates, decoded here one row at a time."""
+    trainer, _ = evaluate_with(seq2seq, tokenizer, None)
+    generated = trainer.predict(seq2seq[1]).predictions
+    predictions = [tokenizer.decode([i for i in row if i >= 0], skip_special_tokens=True) for row in generated]
+    return compute(sources=SOURCES, predictions=predictions, references=REFERENCES)
+
+
+def test_evaluate_reports_update_rouge(seq2seq, tokenizer, expected):
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX)
+    _, results = evaluate_with(seq2seq, tokenizer, metrics, include_for_metrics=["inputs"])
+    for key, value in expected.items():
+        assert results[f"eval_{key}"] == value
+    assert 0.0 < results["eval_update_rouge1_recall"] < 1.0
+    assert all(type(results[f"eval_{key}"]) is float for key in expected)
+
+
+def test_batch_eval_metrics_give_the_same_scores(seq2seq, tokenizer, expected):
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX)
+    _, results = evaluate_with(seq2seq, tokenizer, metrics, include_for_metrics=["inputs"], batch_eval_metrics=True)
+    for key, value in expected.items():
+        assert results[f"eval_{key}"] == value
+
+
+def test_raw_sources_instead_of_inputs(seq2seq, tokenizer, expected):
+    metrics = make_compute_metrics(tokenizer, sources=SOURCES)
+    _, results = evaluate_with(seq2seq, tokenizer, metrics, batch_eval_metrics=True)
+    for key, value in expected.items():
+        assert results[f"eval_{key}"] == value
+
+
+def test_the_helper_imports_neither_torch_nor_transformers():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, update_rouge.trainer; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
+    repo = Path(__file__).parent.parent
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=repo)
+    assert completed.stdout.strip() == "[]", completed.stderr

@@ -1,0 +1,81 @@
+"""Running a function over chunks of work in worker processes, results in input order.
+
+Workers are started with the ``spawn`` method on every platform, so the behaviour is the same
+on Linux, macOS and Windows and safe in a process that already runs threads (PyTorch, a
+Trainer, a Gradio server). Under ``spawn`` a script that uses ``num_proc > 1`` must guard its
+entry point with ``if __name__ == "__main__":``, and the function (with everything bound to
+it, such as a custom tokenizer) must be importable in a fresh Python process: defined at the
+top level of a module or script file, not a lambda, not in a notebook cell.
+"""
+
+import multiprocessing
+import pickle
+import warnings
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+_worker_function: Optional[Callable[..., Any]] = None
+
+
+def check_num_proc(num_proc: Any) -> int:
+    """Return ``num_proc`` if it is a whole number of processes >= 1; raise ``ValueError`` otherwise."""
+    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
+        raise ValueError(f"num_proc must be a whole number of processes, 1 or more, got {num_proc!r}")
+    return num_proc
+
+
+def _install(function: Callable[..., Any]) -> None:
+    global _worker_function
+    _worker_function = function
+
+
+def _call(arguments: tuple) -> Any:
+    return _worker_function(*arguments)
+
+
+def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Iterator[Any]:
+    """Yield ``function(*item)`` for each item, in the order of ``items``.
+
+    With ``num_proc > 1``, ``num_proc`` spawned worker processes do the calls; ``function`` is
+    sent to each worker once, and at most ``2 * num_proc`` items are in flight, so a long
+    iterable streams through in bounded memory. A ``function`` that cannot be pickled (a
+    lambda tokenizer, say) runs in this process instead, with a ``UserWarning``: the results
+    are the same, only slower. A worker that cannot start or dies raises ``RuntimeError``.
+    """
+    if num_proc > 1:
+        try:
+            pickle.dumps(function)
+        except Exception as error:
+            warnings.warn(
+                f"num_proc={num_proc} ignored, scoring in this process: {error}. Worker processes need "
+                "a picklable function; define a custom tokenizer at the top level of a module, not as "
+                "a lambda or a local function.",
+                UserWarning,
+                stacklevel=3,
+            )
+            num_proc = 1
+    if num_proc == 1:
+        for item in items:
+            yield function(*item)
+        return
+    pool = ProcessPoolExecutor(
+        num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
+    )
+    try:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(_call, item))
+            if len(pending) >= 2 * num_proc:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BrokenProcessPool as error:
+        raise RuntimeError(
+            "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
+            'point with `if __name__ == "__main__":` and a custom tokenizer must be importable in a new '
+            "Python process (defined in a module or script file, not in a notebook or `python -c`)."
+        ) from error
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

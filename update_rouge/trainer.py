@@ -1,0 +1,143 @@
+"""A ``compute_metrics`` for transformers' ``Seq2SeqTrainer`` with ``predict_with_generate=True``.
+
+Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
+model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
+prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from .aggregation import RunningTotals
+from .pipeline import compute
+
+IGNORED_ID = -100
+
+
+def _as_ids(array: Any) -> np.ndarray:
+    """Token ids as a 2-D numpy array; a tuple gives its first element, a tensor is moved to the CPU."""
+    if isinstance(array, tuple):
+        array = array[0]
+    if hasattr(array, "detach"):
+        array = array.detach().cpu().numpy()
+    return np.asarray(array)
+
+
+class UpdateRougeMetrics:
+    """Callable ``compute_metrics``; see ``make_compute_metrics``."""
+
+    def __init__(
+        self,
+        processing_class: Any,
+        sources: Optional[Sequence[str]] = None,
+        task_prefix: Optional[str] = None,
+        **compute_kwargs: Any,
+    ):
+        if "use_aggregator" in compute_kwargs:
+            raise ValueError("use_aggregator cannot be set: a Trainer needs corpus means (one float per key)")
+        if sources is not None and task_prefix is not None:
+            raise ValueError("give sources= or task_prefix=, not both: task_prefix applies to decoded inputs only")
+        self.processing_class = processing_class
+        self.sources = None if sources is None else list(sources)
+        self.task_prefix = task_prefix
+        self.compute_kwargs = compute_kwargs
+        self._reset()
+
+    def _decode(self, ids: Any) -> List[str]:
+        ids = _as_ids(ids)
+        ids = np.where(ids == IGNORED_ID, self.processing_class.pad_token_id, ids)
+        return self.processing_class.batch_decode(ids, skip_special_tokens=True)
+
+    def _strip_prefix(self, texts: List[str]) -> List[str]:
+        if not self.task_prefix:
+            return texts
+        prefix_ids = self.processing_class(self.task_prefix, add_special_tokens=False)["input_ids"]
+        decoded_prefix = self.processing_class.decode(prefix_ids, skip_special_tokens=True)
+        # The longest form first, so that a form that is a prefix of the other cannot leave a remnant.
+        forms = sorted({self.task_prefix.strip(), decoded_prefix.strip()}, key=len, reverse=True)
+        stripped = []
+        for index, text in enumerate(texts):
+            form = next((form for form in forms if text.startswith(form)), None)
+            if form is None:
+                raise ValueError(
+                    f"decoded input {self._offset + index} does not start with task_prefix {self.task_prefix!r}: "
+                    f"{text[:60]!r}; pass the prefix your preprocessing adds, or sources="
+                )
+            stripped.append(text[len(form) :].lstrip())
+        return stripped
+
+    def _sources(self, inputs: Any, count: int, last: bool) -> List[str]:
+        if self.sources is not None:
+            end = self._offset + count
+            if end > len(self.sources) or (last and end != len(self.sources)):
+                raise ValueError(
+                    f"sources has {len(self.sources)} entries but the evaluation has {end if last else 'more'} "
+                    "examples: give one source per example of the eval dataset, in its order"
+                )
+            return self.sources[self._offset : end]
+        if inputs is None:
+            raise ValueError(
+                'no sources: set include_for_metrics=["inputs"] in the training arguments, or pass sources='
+            )
+        if hasattr(inputs, "keys"):  # batch_eval_metrics passes the whole batch of model inputs
+            inputs = inputs[self.processing_class.model_input_names[0]]
+        return self._strip_prefix(self._decode(inputs))
+
+    def _table(self, eval_prediction: Any, last: bool) -> Dict[str, list]:
+        predictions = self._decode(eval_prediction.predictions)
+        references = self._decode(eval_prediction.label_ids)
+        sources = self._sources(eval_prediction.inputs, len(predictions), last)
+        table = compute(sources, predictions, references, use_aggregator=False, **self.compute_kwargs)
+        self._offset += len(predictions)
+        return table
+
+    def __call__(self, eval_prediction: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
+        """Scores of an ``EvalPrediction``: corpus means as floats, keys ``update_<type>`` etc.
+
+        Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
+        set. With ``batch_eval_metrics=True`` the Trainer passes one batch at a time and
+        ``compute_result=True`` with the last one: batches are scored and added to exact
+        running totals, and the means of all of them are returned with the last batch
+        (an empty dict before it).
+        """
+        try:
+            self._totals.add(self._table(eval_prediction, last=compute_result is not False))
+        except BaseException:
+            self._reset()
+            raise
+        if compute_result is False:
+            return {}
+        result = {key: float(value) for key, value in self._totals.result().items()}
+        self._reset()
+        return result
+
+    def _reset(self) -> None:
+        self._totals = RunningTotals()
+        self._offset = 0
+
+
+def make_compute_metrics(
+    processing_class: Any,
+    sources: Optional[Sequence[str]] = None,
+    task_prefix: Optional[str] = None,
+    **compute_kwargs: Any,
+) -> UpdateRougeMetrics:
+    """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
+
+    Args:
+        processing_class: the tokenizer the Trainer got as ``processing_class=``; it decodes
+            predictions, labels and inputs after -100 is replaced by its pad id.
+        sources: the raw source text of each eval example, in eval dataset order; use it
+            when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
+        task_prefix: a prefix your preprocessing put before each input (``"update: "``),
+            removed from the decoded inputs; an input without it raises ``ValueError``.
+        **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``use_stemmer``,
+            ``tokenizer``, ``num_proc``); not ``use_aggregator``.
+
+    Returns:
+        A callable taking an ``EvalPrediction`` (and ``compute_result`` for
+        ``batch_eval_metrics=True``) and returning ``{"update_rouge1": float, ...}``; the Trainer
+        reports them as ``eval_update_rouge1`` and so on, ``_both_empty`` as a float count.
+    """
+    return UpdateRougeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
