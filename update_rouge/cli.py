@@ -11,6 +11,7 @@ from typing import List, Optional
 
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES
+from .stemming import STEMMERS
 
 FIELDS = ("source", "reference", "prediction")
 
@@ -41,7 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
     )
-    parser.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    parser.add_argument(
+        "--stemmer",
+        choices=STEMMERS,
+        help="none (default), porter (rouge-score's Porter stemmer) or rouge155 (ROUGE-1.5.5 -m, equal to the Perl original)",
+    )
+    parser.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
     return parser
 
 
@@ -55,6 +61,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             references=references,
             rouge_types=args.rouge_types,
             use_stemmer=args.use_stemmer,
+            stemmer=args.stemmer,
         )
     except (OSError, ValueError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .aggregation import ExampleScore, aggregate, per_example_table
 from .extraction import extract_additions
 from .scoring import best_by_f1, check_rouge_types, make_scorer, score_against_reference
+from .stemming import resolve_stemmer
 from .validation import check_inputs
 
 
@@ -18,11 +19,13 @@ def score_examples(
     rouge_types: Optional[Sequence[str]] = None,
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
+    stemmer: Optional[str] = None,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
+    stemmer = resolve_stemmer(use_stemmer, stemmer, tokenizer)
     sources, predictions, references = check_inputs(sources, predictions, references)
-    scorer = make_scorer(rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer)
+    scorer = make_scorer(rouge_types, stemmer=stemmer, tokenizer=tokenizer)
     examples = []
     for source, prediction, example_references in zip(sources, predictions, references):
         prediction_additions = extract_additions(prediction, source)
@@ -48,6 +51,7 @@ def compute(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     use_aggregator: bool = True,
+    stemmer: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -56,9 +60,12 @@ def compute(
         predictions: the system's updated text of each example.
         references: the reference updated text of each example, or a non-empty list of them.
         rouge_types: rouge-score types to compute (default rouge1, rouge2, rougeLsum).
-        use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
-        tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
+        use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
+        tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
+            any stemmer: combining it with one raises ``ValueError``).
         use_aggregator: True for corpus means, False for one value per example.
+        stemmer: ``"none"`` (default), ``"porter"`` (rouge-score's Porter stemmer) or
+            ``"rouge155"`` (ROUGE-1.5.5's tokens and ``-m`` stemming, equal to the Perl original).
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -66,6 +73,6 @@ def compute(
         means (a count for ``_both_empty``) or per-example lists in input order.
     """
     rouge_types = check_rouge_types(rouge_types)
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer)
+    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, stemmer)
     table = per_example_table(examples, rouge_types)
     return aggregate(table) if use_aggregator else table

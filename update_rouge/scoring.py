@@ -13,11 +13,13 @@ from rouge_score import rouge_scorer
 from rouge_score.scoring import Score
 
 from .extraction import join_additions
+from .rouge155 import Rouge155Tokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
 VALID_ROUGE_TYPES_TEXT = "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines)"
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
+ROUGE155_TOKENIZER = Rouge155Tokenizer()
 
 
 def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
@@ -46,14 +48,20 @@ class _CallableTokenizer:
 
 
 def make_scorer(
-    rouge_types: Sequence[str], use_stemmer: bool = False, tokenizer: Optional[Callable[[str], List[str]]] = None
+    rouge_types: Sequence[str], stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None
 ) -> rouge_scorer.RougeScorer:
-    """Build the rouge-score scorer; a custom ``tokenizer`` replaces rouge-score's (and its stemmer)."""
-    return rouge_scorer.RougeScorer(
-        list(rouge_types),
-        use_stemmer=use_stemmer,
-        tokenizer=_CallableTokenizer(tokenizer) if tokenizer is not None else None,
-    )
+    """Build the rouge-score scorer for a stemmer name resolved by ``stemming.resolve_stemmer``.
+
+    ``"rouge155"`` scores ROUGE-1.5.5 ``-m`` tokens; a custom ``tokenizer`` (only with ``"none"``)
+    replaces rouge-score's tokenizer.
+    """
+    if stemmer == "rouge155":
+        tokenizer_object = ROUGE155_TOKENIZER
+    elif tokenizer is not None:
+        tokenizer_object = _CallableTokenizer(tokenizer)
+    else:
+        tokenizer_object = None
+    return rouge_scorer.RougeScorer(list(rouge_types), use_stemmer=stemmer == "porter", tokenizer=tokenizer_object)
 
 
 def score_against_reference(

@@ -12,8 +12,12 @@ import evaluate
 from .aggregation import ExampleScore
 from .extraction import SEGMENT_PATTERN
 from .pipeline import compute
+from .rouge155 import Rouge155Tokenizer
+from .rouge155_porter import porter_stem
 from .scoring import DEFAULT_ROUGE_TYPES
+from .stemming import STEMMERS
 from .validation import check_inputs
+from .wordnet_exceptions import EXCEPTION_LISTS
 
 _CITATION = """\
 @inproceedings{iv-etal-2022-fruit,
@@ -58,11 +62,18 @@ Args:
         used for each rouge type, as in rouge-score's `score_multi`).
     rouge_types (`list` of `str`, optional): defaults to {list(DEFAULT_ROUGE_TYPES)}; any type
         rouge-score accepts: `rouge1` to `rouge9`, `rougeL`, `rougeLsum`.
-    use_stemmer (`bool`, optional): apply rouge-score's Porter stemmer. Defaults to `False`.
+    use_stemmer (`bool`, optional): `True` is an alias of `stemmer="porter"`, as in evaluate's
+        rouge. Defaults to `False`.
     tokenizer (`callable`, optional): text -> list of tokens, replacing rouge-score's tokenizer
-        (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts).
+        (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts); it cannot
+        be combined with a stemmer.
     use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
         one value per example, in input order.
+    stemmer (`str`, optional): one of {", ".join(f"`{name}`" for name in STEMMERS)}. `none` (the
+        default) does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs
+        from the original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m`
+        (WordNet 2.0 exception lists, then its Porter variant), so stemmed scores equal the
+        Perl original's.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -131,7 +142,15 @@ class UpdateRouge(evaluate.Metric):
         super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(
-        self, predictions, references, sources, rouge_types=None, use_stemmer=False, tokenizer=None, use_aggregator=True
+        self,
+        predictions,
+        references,
+        sources,
+        rouge_types=None,
+        use_stemmer=False,
+        tokenizer=None,
+        use_aggregator=True,
+        stemmer=None,
     ):
         return compute(
             sources=sources,
@@ -141,4 +160,5 @@ class UpdateRouge(evaluate.Metric):
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             use_aggregator=use_aggregator,
+            stemmer=stemmer,
         )
