@@ -35,3 +35,23 @@ def test_invalid_json_exits_2(tmp_path, capsys):
     path.write_text("{not json\n", encoding="utf-8")
     assert main([str(path)]) == 2
     assert f"{path}:1: not valid JSON" in capsys.readouterr().err
+
+
+def test_stemmer_option_scores_like_compute(capsys):
+    path = DATA_DIR / "fruit_triples.jsonl"
+    assert main([str(path), "--stemmer", "rouge155"]) == 0
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    expected = compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        stemmer="rouge155",
+    )
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == expected
+    assert printed != compute(sources=[r["source"] for r in rows], predictions=[r["prediction"] for r in rows], references=[r["reference"] for r in rows])
+
+
+def test_use_stemmer_with_another_stemmer_exits_2(capsys):
+    assert main([str(DATA_DIR / "fruit_triples.jsonl"), "--use-stemmer", "--stemmer", "rouge155"]) == 2
+    assert "contradicts stemmer='rouge155'" in capsys.readouterr().err
