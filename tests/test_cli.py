@@ -213,3 +213,23 @@ def test_unusable_options_exit_2(argv, message, capsys):
     status, stdout, stderr = run_main(argv, capsys)
     assert status == 2
     assert message in stderr and stdout == ""
+
+
+def test_stemmer_option_scores_like_compute(capsys):
+    path = DATA_DIR / "fruit_triples.jsonl"
+    assert main([str(path), "--stemmer", "rouge155"]) == 0
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    expected = compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        stemmer="rouge155",
+    )
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == expected
+    assert printed != compute(sources=[r["source"] for r in rows], predictions=[r["prediction"] for r in rows], references=[r["reference"] for r in rows])
+
+
+def test_use_stemmer_with_another_stemmer_exits_2(capsys):
+    assert main([str(DATA_DIR / "fruit_triples.jsonl"), "--use-stemmer", "--stemmer", "rouge155"]) == 2
+    assert "contradicts stemmer='rouge155'" in capsys.readouterr().err

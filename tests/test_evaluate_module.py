@@ -93,6 +93,40 @@ def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     assert "|types:rouge1|" in output["signature"] and "|seed:7|" in output["signature"]
 
 
+STEM_IN_FRESH_PROCESS = """
+import json, sys
+sys.modules["update_rouge"] = None  # the installed package must not be what evaluate loads
+import evaluate
+metric = evaluate.load(sys.argv[1])
+result = metric.compute(
+    sources=["s."],
+    predictions=["s. The children wrote."],
+    references=["s. The child writes."],
+    rouge_types=["rouge1"],
+    stemmer="rouge155",
+)
+print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, "result": result}))
+"""
+
+
+def test_rouge155_stemming_finds_its_word_lists_when_loaded_from_an_empty_cache(tmp_path):
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env.pop("HF_MODULES_CACHE", None)
+    completed = subprocess.run(
+        [sys.executable, "-c", STEM_IN_FRESH_PROCESS, str(MODULE_DIR)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    output = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert output["module_file"].startswith(str(tmp_path / "hf"))
+    # children -> child and wrote -> write come from the WordNet lists; without them recall is 1/3.
+    assert output["result"]["update_rouge1_recall"] == 1.0
+
+
 def test_doctests_pass_evaluates_protocol(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
     import evaluate

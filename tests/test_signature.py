@@ -53,6 +53,7 @@ CHANGES = [
     (dict(references=[["s. a c.", "s. d."], ["s. c."]]), "refs:1-2"),
     (dict(tokenizer=custom_tokenizer), "tok:custom"),
     (dict(use_stemmer=True), "stem:porter"),
+    (dict(stemmer="rouge155"), "stem:rouge155"),
     (dict(rouge_types=["rouge1", "rougeL"]), "types:rouge1,rougeL"),
     (dict(rouge_types=["rougeLsum", "rouge1", "rouge2"]), "types:rougeLsum,rouge1,rouge2"),
     (dict(use_aggregator=False), "agg:none|boot:none|ci:none"),
@@ -77,11 +78,11 @@ def test_every_change_gives_a_distinct_signature():
     assert len(signatures) == len(CHANGES)
 
 
-def test_a_custom_tokenizer_makes_the_stemmer_irrelevant():
-    # rouge-score ignores use_stemmer when a tokenizer is given; the scores agree, and so does the signature.
+def test_a_custom_tokenizer_with_a_stemmer_is_refused_by_the_signature_too():
+    # A custom tokenizer replaces the stemmer; compute refuses both together, and so does the signature.
     kwargs = dict(DATA, tokenizer=custom_tokenizer, rouge_types=["rouge1"])
-    assert compute(**kwargs, use_stemmer=True) == compute(**kwargs)
-    assert build_signature(**kwargs, use_stemmer=True) == build_signature(**kwargs)
+    with pytest.raises(ValueError, match="cannot be combined"):
+        build_signature(**kwargs, use_stemmer=True)
 
 
 @pytest.mark.parametrize(

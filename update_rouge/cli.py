@@ -30,6 +30,7 @@ from .parallel import check_num_proc, starmap_in_order
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES, check_rouge_types
 from .signature import build_signature
+from .stemming import STEMMERS
 from .statistics import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BOOTSTRAP,
@@ -59,7 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     scoring.add_argument(
         "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
     )
-    scoring.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    scoring.add_argument(
+        "--stemmer",
+        choices=STEMMERS,
+        help="none (default), porter (rouge-score's Porter stemmer) or rouge155 (ROUGE-1.5.5 -m, equal to the Perl original)",
+    )
+    scoring.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
     scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
 
     statistics = parser.add_argument_group("statistics and reporting")
@@ -93,6 +99,7 @@ def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
     return {
         "rouge_types": args.rouge_types,
         "use_stemmer": args.use_stemmer,
+        "stemmer": args.stemmer,
         "engine": args.engine,
     }
 

@@ -13,6 +13,7 @@ from .extraction import SourceIndex
 from .parallel import check_num_proc, starmap_in_order
 from .scoring import check_rouge_types, score_additions
 from .signature import build_signature
+from .stemming import resolve_stemmer
 from .statistics import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BOOTSTRAP,
@@ -32,14 +33,16 @@ def score_examples(
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
     num_proc: int = 1,
+    stemmer: Optional[str] = None,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
+    stemmer = resolve_stemmer(use_stemmer, stemmer, tokenizer)
     num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
     if num_proc > 1:
         score_chunk = functools.partial(
-            score_examples, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, engine=engine
+            score_examples, rouge_types=rouge_types, tokenizer=tokenizer, engine=engine, stemmer=stemmer
         )
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
@@ -52,7 +55,7 @@ def score_examples(
         index = SourceIndex(source)
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
-    scored = score_additions(rouge_types, reference_additions, prediction_additions, use_stemmer, tokenizer, engine)
+    scored = score_additions(rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine)
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
         for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
@@ -74,6 +77,7 @@ def compute(
     return_signature: bool = False,
     engine: str = "auto",
     num_proc: int = 1,
+    stemmer: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -82,8 +86,9 @@ def compute(
         predictions: the system's updated text of each example.
         references: the reference updated text of each example, or a non-empty list of them.
         rouge_types: rouge-score types to compute (default rouge1, rouge2, rougeLsum).
-        use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
-        tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
+        use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
+        tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
+            any stemmer: combining it with one raises ``ValueError``).
         use_aggregator: True for corpus means, False for one value per example (then no
             intervals and no paired test are computed; ``baseline_predictions`` is an error).
         confidence_level: in (0, 1); adds a percentile bootstrap interval of each type's mean
@@ -99,6 +104,8 @@ def compute(
         num_proc: worker processes to score in (chunks of the examples, reassembled in input
             order); the results are identical to ``num_proc=1``. See ``parallel`` for what
             worker processes need.
+        stemmer: ``"none"`` (default), ``"porter"`` (rouge-score's Porter stemmer) or
+            ``"rouge155"`` (ROUGE-1.5.5's tokens and ``-m`` stemming, equal to the Perl original).
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -116,15 +123,21 @@ def compute(
     sources, predictions, references = check_inputs(sources, predictions, references)
     if paired:
         baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine, num_proc)
+    scoring = dict(
+        rouge_types=rouge_types,
+        use_stemmer=use_stemmer,
+        stemmer=stemmer,
+        tokenizer=tokenizer,
+        engine=engine,
+        num_proc=num_proc,
+    )
+    examples = score_examples(sources, predictions, references, **scoring)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
         result = aggregate(table)
         baseline_f1 = None
         if paired:
-            baseline = score_examples(
-                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine, num_proc
-            )
+            baseline = score_examples(sources, baseline_predictions, references, **scoring)
             baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
         f1 = f1_columns(table, rouge_types)
         result.update(bootstrap_statistics(f1, baseline_f1, confidence_level, n_bootstrap, seed))
@@ -135,6 +148,7 @@ def compute(
             references=references,
             rouge_types=rouge_types,
             use_stemmer=use_stemmer,
+            stemmer=stemmer,
             tokenizer=tokenizer,
             use_aggregator=use_aggregator,
             confidence_level=confidence_level,

@@ -13,12 +13,14 @@ from rouge_score.scoring import Score
 
 from .engines import make_engine
 from .extraction import join_additions
+from .rouge155 import Rouge155Tokenizer
 from .tokenizers import CallableTokenizer, DefaultTokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
 VALID_ROUGE_TYPES_TEXT = "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines)"
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
+ROUGE155_TOKENIZER = Rouge155Tokenizer()
 
 
 def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
@@ -39,18 +41,25 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
     return checked
 
 
-def make_tokenizer(use_stemmer: bool = False, tokenizer: Optional[Callable[[str], List[str]]] = None):
-    """rouge-score's tokenizer (optionally Porter-stemming), or the user's callable instead."""
+def make_tokenizer(stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None):
+    """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
+
+    ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
+    ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
+    ``"none"``) replaces them.
+    """
+    if stemmer == "rouge155":
+        return ROUGE155_TOKENIZER
     if tokenizer is not None:
         return CallableTokenizer(tokenizer)
-    return DefaultTokenizer(use_stemmer=use_stemmer)
+    return DefaultTokenizer(use_stemmer=stemmer == "porter")
 
 
 def score_additions(
     rouge_types: Sequence[str],
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
-    use_stemmer: bool = False,
+    stemmer: str = "none",
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
 ) -> List[Tuple[Dict[str, Score], bool]]:
@@ -61,7 +70,7 @@ def score_additions(
     both texts left the source as it was. With several references each type takes the
     reference with the highest F1, the first one on ties (rouge-score's ``score_multi``).
     """
-    scorer = make_engine(engine, rouge_types, make_tokenizer(use_stemmer, tokenizer))
+    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer))
     pairs = [
         (join_additions(reference), join_additions(prediction))
         for references, prediction in zip(reference_additions, prediction_additions)

@@ -6,7 +6,8 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   ``unknown`` when no references were given (the count is known only from the data);
 - ``seg``: the segmentation regular expression; ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer) or ``custom`` (a ``tokenizer=`` callable);
-- ``stem``: ``none`` or ``porter`` (rouge-score's Porter stemmer);
+- ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer) or ``rouge155`` (ROUGE-1.5.5's
+  ``-m``), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated; ``multiref``: how one of several references is
   chosen (``max_f1``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
@@ -23,19 +24,11 @@ import numpy as np
 
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .scoring import check_rouge_types
+from .stemming import resolve_stemmer
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .version import __version__
 
 MULTI_REFERENCE_RULE = "max_f1"
-
-
-def stemmer_name(use_stemmer: bool, tokenizer: Optional[Callable[[str], List[str]]]) -> str:
-    """The stemmer the scores are computed with: ``porter`` or ``none``.
-
-    A custom tokenizer replaces rouge-score's tokenizer together with its stemmer, so
-    ``use_stemmer`` has no effect then and the name is ``none``.
-    """
-    return "porter" if use_stemmer and tokenizer is None else "none"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -62,6 +55,7 @@ def build_signature(
     return_signature: bool = False,
     engine: str = "auto",
     num_proc: int = 1,
+    stemmer: Optional[str] = None,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
@@ -81,7 +75,7 @@ def build_signature(
         ("seg", SEGMENT_PATTERN.pattern),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", "rouge-score" if tokenizer is None else "custom"),
-        ("stem", stemmer_name(use_stemmer, tokenizer)),
+        ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer)),
         ("types", ",".join(rouge_types)),
         ("multiref", MULTI_REFERENCE_RULE),
         ("agg", "mean" if use_aggregator else "none"),

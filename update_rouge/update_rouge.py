@@ -15,12 +15,16 @@ from .extraction import SEGMENT_PATTERN
 from .lcs import lcs_length
 from .parallel import starmap_in_order
 from .pipeline import compute
+from .rouge155 import Rouge155Tokenizer
+from .rouge155_porter import porter_stem
 from .scoring import DEFAULT_ROUGE_TYPES
 from .signature import build_signature
+from .stemming import STEMMERS
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .tokenizers import DefaultTokenizer
 from .validation import check_inputs
 from .version import __version__
+from .wordnet_exceptions import EXCEPTION_LISTS
 
 _CITATION = """\
 @inproceedings{iv-etal-2022-fruit,
@@ -65,9 +69,11 @@ Args:
         used for each rouge type, as in rouge-score's `score_multi`).
     rouge_types (`list` of `str`, optional): defaults to {list(DEFAULT_ROUGE_TYPES)}; any type
         rouge-score accepts: `rouge1` to `rouge9`, `rougeL`, `rougeLsum`.
-    use_stemmer (`bool`, optional): apply rouge-score's Porter stemmer. Defaults to `False`.
+    use_stemmer (`bool`, optional): `True` is an alias of `stemmer="porter"`, as in evaluate's
+        rouge. Defaults to `False`.
     tokenizer (`callable`, optional): text -> list of tokens, replacing rouge-score's tokenizer
-        (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts).
+        (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts); it cannot
+        be combined with a stemmer.
     use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
         one value per example, in input order, and then no intervals and no paired test.
     confidence_level (`float` or `None`, optional): defaults to {DEFAULT_CONFIDENCE_LEVEL}; in (0, 1), the
@@ -85,6 +91,11 @@ Args:
         bit-identical whichever runs.
     num_proc (`int`, optional): worker processes to score in; results are identical to the
         default 1. A script using it needs an `if __name__ == "__main__":` guard.
+    stemmer (`str`, optional): one of {", ".join(f"`{name}`" for name in STEMMERS)}. `none` (the
+        default) does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs
+        from the original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m`
+        (WordNet 2.0 exception lists, then its Porter variant), so stemmed scores equal the
+        Perl original's.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -199,6 +210,7 @@ class UpdateRouge(evaluate.Metric):
         return_signature=False,
         engine="auto",
         num_proc=1,
+        stemmer=None,
     ):
         return compute(
             sources=sources,
@@ -215,6 +227,7 @@ class UpdateRouge(evaluate.Metric):
             baseline_predictions=baseline_predictions,
             return_signature=return_signature,
             num_proc=num_proc,
+            stemmer=stemmer,
         )
 
     def signature(self, **compute_kwargs):
