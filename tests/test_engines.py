@@ -33,7 +33,7 @@ def reference_scores(types, target, prediction, **scorer_kwargs):
 
 
 def engine_scores(engine, types, target, prediction, use_stemmer=False, tokenizer=None):
-    scorer = make_engine(engine, types, make_tokenizer(use_stemmer, tokenizer))
+    scorer = make_engine(engine, types, make_tokenizer("porter" if use_stemmer else "none", tokenizer))
     return {t: tuple(s) for t, s in scorer.score_pairs([(target, prediction)])[0].items()}
 
 

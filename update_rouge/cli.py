@@ -17,27 +17,19 @@ import json
 import os
 import sys
 import tempfile
-from array import array
 from collections import deque
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
 
 from tqdm import tqdm
 
-from .aggregation import RunningTotals
+from .accumulation import STATISTICS_OPTIONS, Corpus
 from .engines import ENGINES
 from .input_files import Row, read_csv, read_jsonl, read_text_files
 from .parallel import check_num_proc, starmap_in_order
 from .pipeline import compute
 from .scoring import DEFAULT_ROUGE_TYPES, check_rouge_types
-from .signature import build_signature
 from .stemming import STEMMERS
-from .statistics import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_BOOTSTRAP,
-    DEFAULT_SEED,
-    bootstrap_statistics,
-    check_bootstrap_options,
-)
+from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 
 CHUNK_SIZE = 1000
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
@@ -106,40 +98,7 @@ def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
 
 def statistics_options(args: argparse.Namespace) -> Dict[str, Any]:
     """The keyword arguments of ``compute`` for intervals, given on the command line."""
-    return {"confidence_level": args.confidence_level, "n_bootstrap": args.n_bootstrap, "seed": args.seed}
-
-
-class Corpus:
-    """What the corpus result needs of every scored chunk: exact running means, the per-example
-    F1 of each type for the bootstrap (8 bytes per example and type), the reference counts."""
-
-    def __init__(self, rouge_types: List[str]):
-        self.totals = RunningTotals()
-        self.f1 = {f"update_{rouge_type}": array("d") for rouge_type in rouge_types}
-        self.reference_counts: set = set()
-
-    def add(self, table: Dict[str, list], references: List[List[str]]) -> None:
-        self.totals.add(table)
-        for key, column in self.f1.items():
-            column.extend(table[key])
-        self.reference_counts.update(map(len, references))
-
-    def result(
-        self,
-        confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-        n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-        seed: int = DEFAULT_SEED,
-    ) -> Dict[str, Any]:
-        """The corpus result ``compute`` gives for all the examples with these options."""
-        result = self.totals.result()
-        result.update(bootstrap_statistics(self.f1, None, confidence_level, n_bootstrap, seed))
-        return result
-
-    def signature(self, **options: Any) -> str:
-        """The signature of ``compute(**options)`` on all the examples."""
-        # The signature reads only how many references examples have: the fewest and the most.
-        references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
-        return build_signature(references=references, **options)
+    return {name: getattr(args, name) for name in STATISTICS_OPTIONS}
 
 
 def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):

@@ -9,8 +9,10 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .aggregation import RunningTotals
+from .accumulation import Corpus, split_options
 from .pipeline import compute
+from .scoring import check_rouge_types
+from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 
 IGNORED_ID = -100
 
@@ -34,14 +36,22 @@ class UpdateRougeMetrics:
         task_prefix: Optional[str] = None,
         **compute_kwargs: Any,
     ):
-        if "use_aggregator" in compute_kwargs:
-            raise ValueError("use_aggregator cannot be set: a Trainer needs corpus means (one float per key)")
+        for name in ("use_aggregator", "baseline_predictions", "return_signature"):
+            if name in compute_kwargs:
+                raise ValueError(f"{name} cannot be set: a Trainer logs corpus means and intervals, one float per key")
         if sources is not None and task_prefix is not None:
             raise ValueError("give sources= or task_prefix=, not both: task_prefix applies to decoded inputs only")
         self.processing_class = processing_class
         self.sources = None if sources is None else list(sources)
         self.task_prefix = task_prefix
-        self.compute_kwargs = compute_kwargs
+        self.scoring_kwargs, statistics_kwargs = split_options(compute_kwargs)
+        self.statistics_kwargs = {
+            "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
+            "n_bootstrap": DEFAULT_N_BOOTSTRAP,
+            "seed": DEFAULT_SEED,
+            **statistics_kwargs,
+        }
+        check_bootstrap_options(**self.statistics_kwargs, use_aggregator=True, paired=False)
         self._reset()
 
     def _decode(self, ids: Any) -> List[str]:
@@ -84,36 +94,37 @@ class UpdateRougeMetrics:
             inputs = inputs[self.processing_class.model_input_names[0]]
         return self._strip_prefix(self._decode(inputs))
 
-    def _table(self, eval_prediction: Any, last: bool) -> Dict[str, list]:
+    def _add(self, eval_prediction: Any, last: bool) -> None:
         predictions = self._decode(eval_prediction.predictions)
         references = self._decode(eval_prediction.label_ids)
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
-        table = compute(sources, predictions, references, use_aggregator=False, **self.compute_kwargs)
+        table = compute(sources, predictions, references, use_aggregator=False, **self.scoring_kwargs)
+        self._corpus.add(table, references)
         self._offset += len(predictions)
-        return table
 
     def __call__(self, eval_prediction: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
         """Scores of an ``EvalPrediction``: corpus means as floats, keys ``update_<type>`` etc.
 
         Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
         set. With ``batch_eval_metrics=True`` the Trainer passes one batch at a time and
-        ``compute_result=True`` with the last one: batches are scored and added to exact
-        running totals, and the means of all of them are returned with the last batch
-        (an empty dict before it).
+        ``compute_result=True`` with the last one: batches are scored and accumulated
+        (``accumulation.Corpus``), and the means and intervals of all of them, equal to
+        ``compute``'s on the whole eval set, are returned with the last batch (an empty dict
+        before it).
         """
         try:
-            self._totals.add(self._table(eval_prediction, last=compute_result is not False))
+            self._add(eval_prediction, last=compute_result is not False)
         except BaseException:
             self._reset()
             raise
         if compute_result is False:
             return {}
-        result = {key: float(value) for key, value in self._totals.result().items()}
+        result = {key: float(value) for key, value in self._corpus.result(**self.statistics_kwargs).items()}
         self._reset()
         return result
 
     def _reset(self) -> None:
-        self._totals = RunningTotals()
+        self._corpus = Corpus(check_rouge_types(self.scoring_kwargs.get("rouge_types")))
         self._offset = 0
 
 
@@ -132,8 +143,10 @@ def make_compute_metrics(
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
             removed from the decoded inputs; an input without it raises ``ValueError``.
-        **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``use_stemmer``,
-            ``tokenizer``, ``num_proc``); not ``use_aggregator``.
+        **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``stemmer``,
+            ``tokenizer``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``engine``,
+            ``num_proc``, ...); not ``use_aggregator``, ``baseline_predictions`` or
+            ``return_signature``.
 
     Returns:
         A callable taking an ``EvalPrediction`` (and ``compute_result`` for
