@@ -10,7 +10,7 @@ import sys
 from typing import List, Optional
 
 from .pipeline import compute
-from .scoring import DEFAULT_ROUGE_TYPES
+from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES
 
 FIELDS = ("source", "reference", "prediction")
 
@@ -39,9 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="update-rouge", description="Score what updated texts add to their sources.")
     parser.add_argument("file", help="JSONL file, one object per line with source, reference and prediction")
     parser.add_argument(
-        "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
+        "--rouge-types",
+        nargs="+",
+        default=list(DEFAULT_ROUGE_TYPES),
+        help="rouge1 to rouge9, rougeL, rougeLsum, rougeS, rougeSU, rougeS<d>, rougeSU<d> (e.g. rougeSU4)",
     )
     parser.add_argument("--use-stemmer", action="store_true", help="apply rouge-score's Porter stemmer")
+    parser.add_argument(
+        "--multi-ref",
+        choices=MULTI_REF_MODES,
+        default=DEFAULT_MULTI_REF,
+        help="how several references combine: rouge-score's best F1, or ROUGE-1.5.5's pooled (-f A) or best recall (-f B)",
+    )
     return parser
 
 
@@ -55,6 +64,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             references=references,
             rouge_types=args.rouge_types,
             use_stemmer=args.use_stemmer,
+            multi_ref=args.multi_ref,
         )
     except (OSError, ValueError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)

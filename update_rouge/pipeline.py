@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
-from .scoring import check_rouge_types, score_additions
+from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, score_additions
 from .signature import build_signature
 from .statistics import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -28,16 +28,20 @@ def score_examples(
     use_stemmer: bool = False,
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
+    multi_ref = check_multi_ref(multi_ref)
     sources, predictions, references = check_inputs(sources, predictions, references)
     prediction_additions, reference_additions = [], []
     for source, prediction, example_references in zip(sources, predictions, references):
         index = SourceIndex(source)
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
-    scored = score_additions(rouge_types, reference_additions, prediction_additions, use_stemmer, tokenizer, engine)
+    scored = score_additions(
+        rouge_types, reference_additions, prediction_additions, use_stemmer, tokenizer, engine, multi_ref
+    )
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
         for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
@@ -58,6 +62,7 @@ def compute(
     baseline_predictions: Optional[Sequence[str]] = None,
     return_signature: bool = False,
     engine: str = "auto",
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -65,7 +70,9 @@ def compute(
         sources: the shared source text of each example.
         predictions: the system's updated text of each example.
         references: the reference updated text of each example, or a non-empty list of them.
-        rouge_types: rouge-score types to compute (default rouge1, rouge2, rougeLsum).
+        rouge_types: rouge types to compute (default rouge1, rouge2, rougeLsum): rouge-score's
+            rouge1 to rouge9, rougeL, rougeLsum, and ROUGE-1.5.5's skip-bigram types rougeS,
+            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``).
         use_stemmer: apply rouge-score's Porter stemmer (ignored with a custom tokenizer).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer.
         use_aggregator: True for corpus means, False for one value per example (then no
@@ -79,7 +86,13 @@ def compute(
         return_signature: add the settings signature (a string, see ``signature.py``).
         engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
             "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
-            and exact for the settings, else python). All give bit-identical scores.
+            and exact for the settings, else python). All give bit-identical scores. Skip-bigram
+            types and the ROUGE-1.5.5 multi-reference modes run on python only ("auto" picks it).
+        multi_ref: how several references of an example combine: "max_f1" (rouge-score's
+            ``score_multi``: per type the reference with the best F1), "pooled" (ROUGE-1.5.5
+            ``-f A``: counts summed over the references) or "best_recall" (ROUGE-1.5.5 ``-f B``:
+            per type the reference with the best recall). See ``scoring.score_additions``, also
+            for what the no-additions rule means in each.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -92,19 +105,22 @@ def compute(
         method is in ``statistics.py``. With ``return_signature``, ``signature`` as well.
     """
     rouge_types = check_rouge_types(rouge_types)
+    multi_ref = check_multi_ref(multi_ref)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     sources, predictions, references = check_inputs(sources, predictions, references)
     if paired:
         baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
-    examples = score_examples(sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine)
+    examples = score_examples(
+        sources, predictions, references, rouge_types, use_stemmer, tokenizer, engine, multi_ref
+    )
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
         result = aggregate(table)
         baseline_f1 = None
         if paired:
             baseline = score_examples(
-                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine
+                sources, baseline_predictions, references, rouge_types, use_stemmer, tokenizer, engine, multi_ref
             )
             baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
         f1 = f1_columns(table, rouge_types)
@@ -122,5 +138,6 @@ def compute(
             n_bootstrap=n_bootstrap,
             seed=seed,
             baseline_predictions=baseline_predictions,
+            multi_ref=multi_ref,
         )
     return result

@@ -7,8 +7,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``seg``: the segmentation regular expression; ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer) or ``custom`` (a ``tokenizer=`` callable);
 - ``stem``: ``none`` or ``porter`` (rouge-score's Porter stemmer);
-- ``types``: the rouge types, comma-separated; ``multiref``: how one of several references is
-  chosen (``max_f1``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
+- ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
+  distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
+  ``pooled`` or ``best_recall``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
 - ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
@@ -22,11 +23,9 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .scoring import check_rouge_types
+from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .version import __version__
-
-MULTI_REFERENCE_RULE = "max_f1"
 
 
 def stemmer_name(use_stemmer: bool, tokenizer: Optional[Callable[[str], List[str]]]) -> str:
@@ -61,6 +60,7 @@ def build_signature(
     baseline_predictions: Optional[Sequence[str]] = None,
     return_signature: bool = False,
     engine: str = "auto",
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
@@ -71,6 +71,7 @@ def build_signature(
     Raises ``ValueError`` for options ``compute`` would reject.
     """
     rouge_types = check_rouge_types(rouge_types)
+    multi_ref = check_multi_ref(multi_ref)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     intervals = use_aggregator and confidence_level is not None
@@ -82,7 +83,7 @@ def build_signature(
         ("tok", "rouge-score" if tokenizer is None else "custom"),
         ("stem", stemmer_name(use_stemmer, tokenizer)),
         ("types", ",".join(rouge_types)),
-        ("multiref", MULTI_REFERENCE_RULE),
+        ("multiref", multi_ref),
         ("agg", "mean" if use_aggregator else "none"),
         *([("boot", str(n_bootstrap)), ("seed", str(seed))] if bootstrap else [("boot", "none")]),
         ("ci", repr(float(confidence_level)) if intervals else "none"),
