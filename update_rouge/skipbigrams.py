@@ -11,7 +11,9 @@ Rouge type names: ``rougeS`` and ``rougeSU`` (unlimited distance), ``rougeS<d>``
 
 Counting is per distinct token pair, not per position pair: only tokens present in both texts
 can make a hit, and for m such positions over V such distinct tokens the pair counts of a text
-come from prefix counts of each token in O(m * V) vectorized integer operations (exact).
+come from prefix counts of each token in O(m * V) vectorized integer operations (exact), a few
+first tokens at a time to bound memory. A window shorter than V is cheaper to list: its
+n * (d + 1) position pairs, coded as integers and counted with ``np.unique``.
 """
 
 import re
