@@ -55,6 +55,9 @@ def test_bad_examples_are_named(compute, kwargs, message):
         (["rouge1", "rougeX"], r"unknown rouge type 'rougeX'; valid types are rouge1 to rouge9"),
         (["rouge0"], r"unknown rouge type 'rouge0'"),
         (["rougeLSum"], r"unknown rouge type 'rougeLSum'"),
+        (["rougeS04"], r"unknown rouge type 'rougeS04'; valid types are .* rougeS<d> and rougeSU<d>"),
+        (["rougeSU-1"], r"unknown rouge type 'rougeSU-1'"),
+        (["rougeW"], r"unknown rouge type 'rougeW'"),
         ([], r"rouge_types is empty"),
         ("rouge1", r"rouge_types must be a list"),
         (["rouge1", "rouge1"], r"rouge_types lists rouge1 more than once"),
@@ -74,6 +77,8 @@ def test_bad_rouge_types_list_the_valid_ones(compute, rouge_types, message):
         (dict(confidence_level=float("nan")), r"confidence_level must be .* got nan$"),
         (dict(confidence_level="0.95"), r"confidence_level must be .* got '0.95'$"),
         (dict(confidence_level=True), r"confidence_level must be .* got True$"),
+        (dict(multi_ref="A"), r"unknown multi_ref 'A'; valid values are max_f1, pooled, best_recall$"),
+        (dict(multi_ref=None), r"unknown multi_ref None; valid values are max_f1, pooled, best_recall$"),
         (dict(n_bootstrap=0), r"n_bootstrap must be a positive integer \(e.g. 1000\), got 0$"),
         (dict(n_bootstrap=100.0), r"n_bootstrap must be a positive integer .* got 100.0$"),
         (dict(n_bootstrap=True), r"n_bootstrap must be a positive integer .* got True$"),
@@ -90,7 +95,7 @@ def test_bad_rouge_types_list_the_valid_ones(compute, rouge_types, message):
         ),
     ],
 )
-def test_bad_statistics_options_are_named(compute, options, message):
+def test_bad_options_are_named(compute, options, message):
     with pytest.raises(ValueError, match=message):
         compute(**GOOD, **options)
 

@@ -233,3 +233,18 @@ def test_stemmer_option_scores_like_compute(capsys):
 def test_use_stemmer_with_another_stemmer_exits_2(capsys):
     assert main([str(DATA_DIR / "fruit_triples.jsonl"), "--use-stemmer", "--stemmer", "rouge155"]) == 2
     assert "contradicts stemmer='rouge155'" in capsys.readouterr().err
+
+
+def test_rouge155_options_reach_compute(tmp_path, capsys):
+    path = tmp_path / "two_references.jsonl"
+    path.write_text('{"source": "s.", "reference": ["s. a b c.", "s. a d."], "prediction": "s. a b d."}\n', encoding="utf-8")
+    assert main([str(path), "--rouge-types", "rouge1", "rougeSU4", "--multi-ref", "pooled"]) == 0
+    expected = compute(
+        sources=["s."], predictions=["s. a b d."], references=[["s. a b c.", "s. a d."]],
+        rouge_types=["rouge1", "rougeSU4"], multi_ref="pooled",
+    )
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == expected
+    # Pooled ROUGE-1: hits 2 + 2 of 3 + 2 reference tokens; 3 prediction tokens counted twice.
+    assert printed["update_rouge1_recall"] == 4 / 5
+    assert printed["update_rouge1_precision"] == 4 / 6

@@ -56,6 +56,10 @@ CHANGES = [
     (dict(stemmer="rouge155"), "stem:rouge155"),
     (dict(rouge_types=["rouge1", "rougeL"]), "types:rouge1,rougeL"),
     (dict(rouge_types=["rougeLsum", "rouge1", "rouge2"]), "types:rougeLsum,rouge1,rouge2"),
+    (dict(rouge_types=["rougeS4", "rougeSU"]), "types:rougeS4,rougeSU"),
+    (dict(rouge_types=["rougeS9"]), "types:rougeS9"),
+    (dict(multi_ref="pooled"), "multiref:pooled"),
+    (dict(multi_ref="best_recall"), "multiref:best_recall"),
     (dict(use_aggregator=False), "agg:none|boot:none|ci:none"),
     (dict(n_bootstrap=2000), "boot:2000"),
     (dict(seed=1), "seed:1"),
@@ -90,7 +94,6 @@ def test_a_custom_tokenizer_with_a_stemmer_is_refused_by_the_signature_too():
     [
         ("SEGMENT_PATTERN", re.compile(r"[^.!?]+[.!?]?"), "seg:[^.!?]+[.!?]?"),
         ("ADDITION_SEPARATOR", " ", "join: "),
-        ("MULTI_REFERENCE_RULE", "pooled", "multiref:pooled"),
         ("__version__", "9.9.9", "update-rouge:9.9.9"),
     ],
 )
@@ -116,3 +119,5 @@ def test_signature_rejects_what_compute_rejects():
         build_signature(confidence_level=1.0)
     with pytest.raises(ValueError, match="unknown rouge type"):
         build_signature(rouge_types=["rouge0"])
+    with pytest.raises(ValueError, match="unknown multi_ref 'A'"):
+        build_signature(multi_ref="A")

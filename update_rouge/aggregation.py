@@ -18,7 +18,8 @@ class ExampleScore:
 
     ``scores`` maps each rouge type to precision, recall and F1 in [0, 1];
     ``reference_additions`` holds one list of additions per reference;
-    ``both_empty`` is True when the prediction and the chosen reference have no additions.
+    ``both_empty`` is True when the no-additions rule scored the example 1.0 (the prediction
+    adds nothing, and neither does some reference, or every reference under ``pooled``).
     """
 
     scores: Dict[str, Score]

@@ -27,7 +27,7 @@ from .engines import ENGINES
 from .input_files import Row, read_csv, read_jsonl, read_text_files
 from .parallel import check_num_proc, starmap_in_order
 from .pipeline import compute
-from .scoring import DEFAULT_ROUGE_TYPES, check_rouge_types
+from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
 from .stemming import STEMMERS
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 
@@ -50,7 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     # The arguments of compute; compute_options maps each one to its keyword.
     scoring = parser.add_argument_group("scoring (the arguments of compute)")
     scoring.add_argument(
-        "--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="rouge1 to rouge9, rougeL, rougeLsum"
+        "--rouge-types",
+        nargs="+",
+        default=list(DEFAULT_ROUGE_TYPES),
+        help="rouge1 to rouge9, rougeL, rougeLsum, rougeS, rougeSU, rougeS<d>, rougeSU<d> (e.g. rougeSU4)",
     )
     scoring.add_argument(
         "--stemmer",
@@ -58,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="none (default), porter (rouge-score's Porter stemmer) or rouge155 (ROUGE-1.5.5 -m, equal to the Perl original)",
     )
     scoring.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
+    scoring.add_argument(
+        "--multi-ref",
+        choices=MULTI_REF_MODES,
+        default=DEFAULT_MULTI_REF,
+        help="how several references combine: rouge-score's best F1, or ROUGE-1.5.5's pooled (-f A) or best recall (-f B)",
+    )
     scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
 
     statistics = parser.add_argument_group("statistics and reporting")
@@ -92,6 +101,7 @@ def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
         "rouge_types": args.rouge_types,
         "use_stemmer": args.use_stemmer,
         "stemmer": args.stemmer,
+        "multi_ref": args.multi_ref,
         "engine": args.engine,
     }
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
 from .parallel import check_num_proc, starmap_in_order
-from .scoring import check_rouge_types, score_additions
+from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, score_additions
 from .signature import build_signature
 from .stemming import resolve_stemmer
 from .statistics import (
@@ -34,15 +34,22 @@ def score_examples(
     engine: str = "auto",
     num_proc: int = 1,
     stemmer: Optional[str] = None,
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     rouge_types = check_rouge_types(rouge_types)
     stemmer = resolve_stemmer(use_stemmer, stemmer, tokenizer)
+    multi_ref = check_multi_ref(multi_ref)
     num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
     if num_proc > 1:
         score_chunk = functools.partial(
-            score_examples, rouge_types=rouge_types, tokenizer=tokenizer, engine=engine, stemmer=stemmer
+            score_examples,
+            rouge_types=rouge_types,
+            tokenizer=tokenizer,
+            engine=engine,
+            stemmer=stemmer,
+            multi_ref=multi_ref,
         )
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
@@ -55,7 +62,9 @@ def score_examples(
         index = SourceIndex(source)
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
-    scored = score_additions(rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine)
+    scored = score_additions(
+        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref
+    )
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
         for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
@@ -78,6 +87,7 @@ def compute(
     engine: str = "auto",
     num_proc: int = 1,
     stemmer: Optional[str] = None,
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -85,7 +95,9 @@ def compute(
         sources: the shared source text of each example.
         predictions: the system's updated text of each example.
         references: the reference updated text of each example, or a non-empty list of them.
-        rouge_types: rouge-score types to compute (default rouge1, rouge2, rougeLsum).
+        rouge_types: rouge types to compute (default rouge1, rouge2, rougeLsum): rouge-score's
+            rouge1 to rouge9, rougeL, rougeLsum, and ROUGE-1.5.5's skip-bigram types rougeS,
+            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``).
         use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
             any stemmer: combining it with one raises ``ValueError``).
@@ -100,12 +112,18 @@ def compute(
         return_signature: add the settings signature (a string, see ``signature.py``).
         engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
             "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
-            and exact for the settings, else python). All give bit-identical scores.
+            and exact for the settings, else python). All give bit-identical scores. Skip-bigram
+            types and the ROUGE-1.5.5 multi-reference modes run on python only ("auto" picks it).
         num_proc: worker processes to score in (chunks of the examples, reassembled in input
             order); the results are identical to ``num_proc=1``. See ``parallel`` for what
             worker processes need.
         stemmer: ``"none"`` (default), ``"porter"`` (rouge-score's Porter stemmer) or
             ``"rouge155"`` (ROUGE-1.5.5's tokens and ``-m`` stemming, equal to the Perl original).
+        multi_ref: how several references of an example combine: "max_f1" (rouge-score's
+            ``score_multi``: per type the reference with the best F1), "pooled" (ROUGE-1.5.5
+            ``-f A``: counts summed over the references) or "best_recall" (ROUGE-1.5.5 ``-f B``:
+            per type the reference with the best recall). See ``scoring.score_additions``, also
+            for what the no-additions rule means in each.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -118,6 +136,7 @@ def compute(
         method is in ``statistics.py``. With ``return_signature``, ``signature`` as well.
     """
     rouge_types = check_rouge_types(rouge_types)
+    multi_ref = check_multi_ref(multi_ref)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     sources, predictions, references = check_inputs(sources, predictions, references)
@@ -130,6 +149,7 @@ def compute(
         tokenizer=tokenizer,
         engine=engine,
         num_proc=num_proc,
+        multi_ref=multi_ref,
     )
     examples = score_examples(sources, predictions, references, **scoring)
     table = per_example_table(examples, rouge_types)
@@ -155,5 +175,6 @@ def compute(
             n_bootstrap=n_bootstrap,
             seed=seed,
             baseline_predictions=baseline_predictions,
+            multi_ref=multi_ref,
         )
     return result

@@ -11,16 +11,24 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
-from .engines import make_engine
+from .engines import Counts, make_engine, score_from_counts
 from .extraction import join_additions
 from .rouge155 import Rouge155Tokenizer
+from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .tokenizers import CallableTokenizer, DefaultTokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
-_ROUGE_TYPE_PATTERN = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
-VALID_ROUGE_TYPES_TEXT = "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines)"
+_ROUGE_TYPE_PATTERN = re.compile(rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}")
+VALID_ROUGE_TYPES_TEXT = (
+    "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines), "
+    "rougeS and rougeSU (skip-bigrams at any distance, SU adding unigrams), "
+    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ..., e.g. rougeSU4)"
+)
+MULTI_REF_MODES = ("max_f1", "pooled", "best_recall")
+DEFAULT_MULTI_REF = "max_f1"
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
 ROUGE155_TOKENIZER = Rouge155Tokenizer()
+_LCS_TYPES = ("rougeL", "rougeLsum")
 
 
 def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
@@ -55,6 +63,13 @@ def make_tokenizer(stemmer: str = "none", tokenizer: Optional[Callable[[str], Li
     return DefaultTokenizer(use_stemmer=stemmer == "porter")
 
 
+def check_multi_ref(multi_ref: str) -> str:
+    """Return ``multi_ref`` if it names a multi-reference mode; raise ``ValueError`` otherwise."""
+    if not isinstance(multi_ref, str) or multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"unknown multi_ref {multi_ref!r}; valid values are {', '.join(MULTI_REF_MODES)}")
+    return multi_ref
+
+
 def score_additions(
     rouge_types: Sequence[str],
     reference_additions: List[List[List[str]]],
@@ -62,28 +77,48 @@ def score_additions(
     stemmer: str = "none",
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
 
     Returns per example the score of each type and whether the no-additions rule applied.
-    A (reference, prediction) pair where neither side has additions scores ``PERFECT`` (1.0):
-    both texts left the source as it was. With several references each type takes the
-    reference with the highest F1, the first one on ties (rouge-score's ``score_multi``).
+    ``multi_ref`` combines an example's references (for one reference all three agree):
+
+    - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
+      the first one on ties.
+    - ``pooled`` (ROUGE-1.5.5 ``-f A``): hits and reference grams summed over the references,
+      the prediction's grams counted once per reference: ``pooled_scores``.
+    - ``best_recall`` (ROUGE-1.5.5 ``-f B``): per type, the reference with the highest recall
+      as ROUGE-1.5.5 compares them: ``best_recall_index``.
+
+    The no-additions rule: when the prediction has no additions and neither has some reference
+    (every reference, for ``pooled``) the example scores ``PERFECT`` (1.0) in every type. Under
+    ``max_f1`` and ``best_recall`` that is the reference the rule would pick anyway (a
+    reference that left the source as it was, like the prediction); under ``pooled`` a
+    reference without additions is one more reference the prediction recovers nothing of.
     """
-    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer))
+    multi_ref = check_multi_ref(multi_ref)
+    counted = multi_ref != "max_f1"
+    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer), needs_counts=counted)
+    rule_applies = [
+        not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
+        for references, prediction in zip(reference_additions, prediction_additions)
+    ]
     pairs = [
         (join_additions(reference), join_additions(prediction))
-        for references, prediction in zip(reference_additions, prediction_additions)
+        for references, prediction, rule in zip(reference_additions, prediction_additions, rule_applies)
+        if not rule
         for reference in references
-        if reference or prediction
     ]
-    scored = iter(scorer.score_pairs(pairs))
+    scored = iter(scorer.count_pairs(pairs) if counted else scorer.score_pairs(pairs))
+    combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     results = []
-    for references, prediction in zip(reference_additions, prediction_additions):
-        per_reference = [next(scored) if reference or prediction else perfect for reference in references]
-        both_empty = not prediction and any(not reference for reference in references)
-        results.append((best_by_f1(per_reference, rouge_types), both_empty))
+    for references, rule in zip(reference_additions, rule_applies):
+        if rule:
+            results.append((perfect, True))
+        else:
+            results.append((combine([next(scored) for _ in references], rouge_types), False))
     return results
 
 
@@ -93,3 +128,37 @@ def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]
         rouge_type: max((scores[rouge_type] for scores in per_reference), key=lambda s: s.fmeasure)
         for rouge_type in rouge_types
     }
+
+
+def pooled_scores(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+    """ROUGE-1.5.5's ``-f A``: per type, the score of the counts summed over the references.
+
+    Recall is total hits / total reference grams; precision is total hits / (number of
+    references x prediction grams), as the prediction's count is added once per reference, so
+    a reference without tokens still lowers the precision.
+    """
+    return {
+        rouge_type: score_from_counts(Counts(*map(sum, zip(*(counts[rouge_type] for counts in per_reference)))))
+        for rouge_type in rouge_types
+    }
+
+
+def best_recall_index(per_reference: List[Counts], rouge_type: str) -> int:
+    """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties.
+
+    Recall hits / reference grams (0 without grams), compared rounded to 5 decimals (as
+    ROUGE-1.5.5 formats it, ``%7.5f``) except for rougeL and rougeLsum, compared exactly.
+    """
+    recalls = [counts.hits / counts.target if counts.target else 0.0 for counts in per_reference]
+    if rouge_type not in _LCS_TYPES:
+        recalls = [float(f"{recall:.5f}") for recall in recalls]
+    return recalls.index(max(recalls))
+
+
+def best_by_recall(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+    """ROUGE-1.5.5's ``-f B``: per type, the score of the reference ``best_recall_index`` picks."""
+    scores = {}
+    for rouge_type in rouge_types:
+        counts = [reference_counts[rouge_type] for reference_counts in per_reference]
+        scores[rouge_type] = score_from_counts(counts[best_recall_index(counts, rouge_type)])
+    return scores

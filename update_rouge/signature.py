@@ -8,8 +8,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``tok``: ``rouge-score`` (its default tokenizer) or ``custom`` (a ``tokenizer=`` callable);
 - ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer) or ``rouge155`` (ROUGE-1.5.5's
   ``-m``), as ``stemming.resolve_stemmer`` names it;
-- ``types``: the rouge types, comma-separated; ``multiref``: how one of several references is
-  chosen (``max_f1``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
+- ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
+  distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
+  ``pooled`` or ``best_recall``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
 - ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
@@ -23,12 +24,10 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .scoring import check_rouge_types
+from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
 from .stemming import resolve_stemmer
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .version import __version__
-
-MULTI_REFERENCE_RULE = "max_f1"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -56,6 +55,7 @@ def build_signature(
     engine: str = "auto",
     num_proc: int = 1,
     stemmer: Optional[str] = None,
+    multi_ref: str = DEFAULT_MULTI_REF,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
@@ -66,6 +66,7 @@ def build_signature(
     Raises ``ValueError`` for options ``compute`` would reject.
     """
     rouge_types = check_rouge_types(rouge_types)
+    multi_ref = check_multi_ref(multi_ref)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     intervals = use_aggregator and confidence_level is not None
@@ -77,7 +78,7 @@ def build_signature(
         ("tok", "rouge-score" if tokenizer is None else "custom"),
         ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer)),
         ("types", ",".join(rouge_types)),
-        ("multiref", MULTI_REFERENCE_RULE),
+        ("multiref", multi_ref),
         ("agg", "mean" if use_aggregator else "none"),
         *([("boot", str(n_bootstrap)), ("seed", str(seed))] if bootstrap else [("boot", "none")]),
         ("ci", repr(float(confidence_level)) if intervals else "none"),

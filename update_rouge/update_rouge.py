@@ -17,9 +17,10 @@ from .parallel import starmap_in_order
 from .pipeline import compute
 from .rouge155 import Rouge155Tokenizer
 from .rouge155_porter import porter_stem
-from .scoring import DEFAULT_ROUGE_TYPES
+from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES
 from .signature import build_signature
 from .stemming import STEMMERS
+from .skipbigrams import parse_skip_bigram_type
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .tokenizers import DefaultTokenizer
 from .validation import check_inputs
@@ -65,10 +66,11 @@ Args:
     sources (`list` of `str`): the text each example starts from.
     predictions (`list` of `str`): the system's updated texts.
     references (`list` of `str`, or `list` of `list` of `str`): the reference updated texts,
-        one per example or a non-empty list per example (the reference with the highest F1 is
-        used for each rouge type, as in rouge-score's `score_multi`).
+        one per example or a non-empty list per example (combined as `multi_ref` says).
     rouge_types (`list` of `str`, optional): defaults to {list(DEFAULT_ROUGE_TYPES)}; any type
-        rouge-score accepts: `rouge1` to `rouge9`, `rougeL`, `rougeLsum`.
+        rouge-score accepts: `rouge1` to `rouge9`, `rougeL`, `rougeLsum`; and ROUGE-1.5.5's
+        skip-bigram types: `rougeS` and `rougeSU` (any distance; SU adds unigrams), `rougeS<d>`
+        and `rougeSU<d>` (skip distance d = 0, 1, 2, ...; `rougeSU4` is the common one).
     use_stemmer (`bool`, optional): `True` is an alias of `stemmer="porter"`, as in evaluate's
         rouge. Defaults to `False`.
     tokenizer (`callable`, optional): text -> list of tokens, replacing rouge-score's tokenizer
@@ -88,7 +90,8 @@ Args:
     engine (`str`, optional): one of {", ".join(repr(e) for e in ENGINES)}: the pure-Python engine, the
         optional rouge-score-rs accelerator, rouge-score itself (the reference), or "auto"
         (default: the accelerator where installed and exact, else Python). Scores are
-        bit-identical whichever runs.
+        bit-identical whichever runs. Skip-bigram types and the ROUGE-1.5.5 multi-reference
+        modes run on the pure-Python engine only.
     num_proc (`int`, optional): worker processes to score in; results are identical to the
         default 1. A script using it needs an `if __name__ == "__main__":` guard.
     stemmer (`str`, optional): one of {", ".join(f"`{name}`" for name in STEMMERS)}. `none` (the
@@ -96,10 +99,18 @@ Args:
         from the original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m`
         (WordNet 2.0 exception lists, then its Porter variant), so stemmed scores equal the
         Perl original's.
+    multi_ref (`str`, optional): one of {", ".join(repr(m) for m in MULTI_REF_MODES)}, defaults to {DEFAULT_MULTI_REF!r}: how several
+        references of an example combine. `max_f1`: per type the reference with the highest
+        F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference
+        grams summed over the references, the prediction's grams counted once per reference.
+        `best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall
+        (rounded to 5 decimals, except for rougeL and rougeLsum), the first one on ties. The
+        no-additions rule (score 1.0) applies when the prediction and some reference add
+        nothing; with `pooled`, only when every reference adds nothing.
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
-    `_both_empty`: the number of examples (per example: whether) neither side added anything.
+    `_both_empty`: the number of examples (per example: whether) the no-additions rule applied.
     `update_<type>_low`, `update_<type>_high`: the bootstrap interval of the mean F1.
     `update_<type>_delta`: mean F1 minus the baseline's; `update_<type>_p_value`: one-sided
         p-value that the system is not better than the baseline, (1 + k) / (n_bootstrap + 1)
@@ -135,6 +146,20 @@ Examples:
     ... )
     >>> print([round(score, 4) for score in results["update_rouge1"]], results["_both_empty"])
     [1.0, 0.8889] [True, False]
+
+    ROUGE-1.5.5's pooled references (`-f A`): with an empty source the texts are the additions.
+    The prediction matches 5 of the first reference's 9 words and 7 of the second's 8, so the
+    pooled recall is 12/17 and the precision 12 / (2 x 9):
+
+    >>> results = update_rouge.compute(
+    ...     sources=[""],
+    ...     predictions=["The quick brown fox jumps over the lazy dog"],
+    ...     references=[["A fast brown dog jumps over a sleeping fox", "A quick brown dog jumps over the fox"]],
+    ...     rouge_types=["rouge1"],
+    ...     multi_ref="pooled",
+    ... )
+    >>> print(round(results["update_rouge1_recall"], 5), round(results["update_rouge1_precision"], 5))
+    0.70588 0.66667
 
     A 95% interval for the mean (on by default, seeded, so the same on every run) and a paired
     test against a baseline that returns its sources unchanged:
@@ -211,6 +236,7 @@ class UpdateRouge(evaluate.Metric):
         engine="auto",
         num_proc=1,
         stemmer=None,
+        multi_ref=DEFAULT_MULTI_REF,
     ):
         return compute(
             sources=sources,
@@ -228,6 +254,7 @@ class UpdateRouge(evaluate.Metric):
             return_signature=return_signature,
             num_proc=num_proc,
             stemmer=stemmer,
+            multi_ref=multi_ref,
         )
 
     def signature(self, **compute_kwargs):
