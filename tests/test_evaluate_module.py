@@ -62,11 +62,12 @@ print(json.dumps({
 """
 
 
-def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
+def run_offline_with_an_empty_cache(script, tmp_path):
+    """Run ``script`` (given the module directory) in a fresh offline process; its last JSON line."""
     env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
     env.pop("HF_MODULES_CACHE", None)
     completed = subprocess.run(
-        [sys.executable, "-c", LOAD_IN_FRESH_PROCESS, str(MODULE_DIR)],
+        [sys.executable, "-c", script, str(MODULE_DIR)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -76,6 +77,11 @@ def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     assert completed.returncode == 0, completed.stderr
     output = json.loads(completed.stdout.strip().splitlines()[-1])
     assert output["module_file"].startswith(str(tmp_path / "hf"))
+    return output
+
+
+def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
+    output = run_offline_with_an_empty_cache(LOAD_IN_FRESH_PROCESS, tmp_path)
     assert output["result"]["update_rouge1_precision"] == 3 / 5
     assert output["result"]["update_rouge1_recall"] == 3 / 4
     # One example: every resample is that example, so the interval is the point itself.
@@ -110,19 +116,7 @@ print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, 
 
 
 def test_rouge155_stemming_finds_its_word_lists_when_loaded_from_an_empty_cache(tmp_path):
-    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
-    env.pop("HF_MODULES_CACHE", None)
-    completed = subprocess.run(
-        [sys.executable, "-c", STEM_IN_FRESH_PROCESS, str(MODULE_DIR)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert completed.returncode == 0, completed.stderr
-    output = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert output["module_file"].startswith(str(tmp_path / "hf"))
+    output = run_offline_with_an_empty_cache(STEM_IN_FRESH_PROCESS, tmp_path)
     # children -> child and wrote -> write come from the WordNet lists; without them recall is 1/3.
     assert output["result"]["update_rouge1_recall"] == 1.0
 
