@@ -17,17 +17,20 @@ import pandas as pd
 
 from app_batch_file import BatchFileError, read_batch_file
 from update_rouge import DEFAULT_ROUGE_TYPES, compute, score_examples
-from update_rouge.aggregation import aggregate
+from update_rouge.accumulation import Corpus
 from update_rouge.extraction import SEGMENT_PATTERN
 
 HERE = Path(__file__).parent
 EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
-ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4")
 # Each stemmer choice and the keyword arguments it adds to score_examples() and compute().
 STEMMERS = {
     "none": {},
     "porter": {"use_stemmer": True},
+    "rouge155": {"stemmer": "rouge155"},
 }
+# Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
+CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 ADDED = "added"
 SCORE_HEADERS = ["rouge type", "precision", "recall", "F1"]
 HISTOGRAM_BINS = 10
@@ -127,11 +130,12 @@ def write_csv_atomically(table: pd.DataFrame, directory: Path) -> Path:
     return path
 
 
-def score_file(path: Optional[str], rouge_types: Sequence[str], stemmer: str):
+def score_file(path: Optional[str], rouge_types: Sequence[str], stemmer: str, confidence_level: str = "0.95"):
     """Score every example of an uploaded JSONL or CSV file (see ``app_batch_file``).
 
     Returns a status message, an update showing or hiding the results, the corpus scores
-    (every key ``compute`` returns), the per-example scores to 4 decimals, the F1 histogram
+    (every key ``compute`` returns, with bootstrap intervals at ``confidence_level``, a key of
+    ``CONFIDENCE_LEVELS``), the per-example scores to 4 decimals, the F1 histogram
     (``f1_histogram``) of the first rouge type, an update of the histogram's rouge type choice,
     the per-example scores at full precision (for later histograms) and the path of a CSV of
     them. On a problem the message names it (and the line, for the file's content), the
@@ -152,8 +156,11 @@ def score_file(path: Optional[str], rouge_types: Sequence[str], stemmer: str):
         )
     except (BatchFileError, ValueError) as error:
         return _failed(f"**Error:** {error}")
+    scored = Corpus(types)
+    scored.add(table, examples.references)
+    corpus_result = scored.result(confidence_level=CONFIDENCE_LEVELS[confidence_level])
     corpus = pd.DataFrame(
-        [[key, fmt(value) if key.startswith("update_") else f"{value:g}"] for key, value in aggregate(table).items()],
+        [[key, fmt(value) if key.startswith("update_") else f"{value:g}"] for key, value in corpus_result.items()],
         columns=["key", "value"],
     )
     per_example = pd.DataFrame({"line": examples.lines, **table})
@@ -243,6 +250,9 @@ def build_demo() -> gr.Blocks:
                 'several references, e.g. `["first", "second"]`.'
             )
             upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
+            confidence = gr.Radio(
+                list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
+            )
             file_button = gr.Button("Score file", variant="primary")
             status = gr.Markdown(label="status", elem_id="batch-status")
             with gr.Column(visible=False) as results:
@@ -263,7 +273,7 @@ def build_demo() -> gr.Blocks:
         )
         file_button.click(
             score_file,
-            [upload, rouge_types, stemmer],
+            [upload, rouge_types, stemmer, confidence],
             [status, results, corpus, per_example, histogram, histogram_of, per_example_state, download],
             api_name="score_file",
         )

@@ -260,3 +260,32 @@ def test_demo_builds_without_analytics():
     demo = app.build_demo()
     assert isinstance(demo, gradio.Blocks)
     assert demo.analytics_enabled is False
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_rouge155_stemmer_in_the_demo_matches_rouge155_with_stemming(index, golden):
+    row = read_jsonl("fruit_triples.jsonl")[index]
+    _, _, scores, _ = app.score_one(row["source"], row["reference"], row["prediction"], DEFAULT_TYPES, "rouge155")
+    assert table_rows(scores) == [
+        [rouge_type, *(f"{value:.4f}" for value in golden[index]["rouge155_stem"][rouge_type])]
+        for rouge_type in DEFAULT_TYPES
+    ]
+
+
+def test_score_file_reports_the_bootstrap_interval_of_the_chosen_level():
+    rows = read_jsonl("iterater_triples.jsonl")
+    columns = dict(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1"],
+    )
+    path = str(DATA_DIR / "iterater_triples.jsonl")
+    for level, value in (("0.90", 0.90), ("0.99", 0.99)):
+        _, _, corpus, *_ = app.score_file(path, ["rouge1"], "none", level)
+        expected = app.compute(**columns, confidence_level=value)
+        shown = dict(table_rows(corpus))
+        assert shown["update_rouge1_low"] == f"{expected['update_rouge1_low']:.4f}"
+        assert shown["update_rouge1_high"] == f"{expected['update_rouge1_high']:.4f}"
+    _, _, corpus, *_ = app.score_file(path, ["rouge1"], "none", "none")
+    assert "update_rouge1_low" not in dict(table_rows(corpus))

@@ -201,7 +201,7 @@ def test_client_scores_one_example(client):
 
 def test_client_scores_a_file_and_downloads_its_csv(client, golden):
     status, corpus, per_example, histogram, _, csv_path = client.predict(
-        handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", api_name="/score_file"
+        handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status == "Scored 3 examples from fruit_triples.jsonl."
     corpus_values = dict(corpus["data"])
@@ -219,7 +219,7 @@ def test_client_gets_the_line_of_a_malformed_file_and_no_csv(client, tmp_path):
     path = tmp_path / "broken.jsonl"
     path.write_text('{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n{"source": \n', encoding="utf-8")
     status, corpus, per_example, histogram, _, csv_path = client.predict(
-        handle_file(str(path)), ["rouge1"], "none", api_name="/score_file"
+        handle_file(str(path)), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status.startswith("**Error:** line 2: not valid JSON")
     assert csv_path is None
