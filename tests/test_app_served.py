@@ -273,8 +273,10 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
     page.get_by_role("button", name="Score file", exact=True).click()
     expect(page.locator("#batch-status")).to_have_text("Scored 3 examples from fruit_triples.jsonl.", timeout=UI_TIMEOUT_MS)
-    corpus = dict(grid_rows(page.locator("#corpus-scores"), 12))
+    # 12 means and counts, and a 95% interval (low, high) for each of the 3 types.
+    corpus = dict(grid_rows(page.locator("#corpus-scores"), 18))
     assert [corpus[f"update_{t}"] for t in ("rouge1", "rouge2", "rougeLsum")] == ["0.5243", "0.4573", "0.5202"]
+    assert float(corpus["update_rouge1_low"]) <= 0.5243 <= float(corpus["update_rouge1_high"])
     link = page.locator("#download").get_by_role("link")
     expect(link).to_have_attribute("href", re.compile(r"/update_rouge_per_example\.csv$"))
     lines = page.request.get(link.get_attribute("href")).text().splitlines()
