@@ -22,6 +22,7 @@ from .signature import build_signature
 from .stemming import STEMMERS
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .tokenizers import DefaultTokenizer
+from .tokenless import NoTokensWarning
 from .validation import check_inputs
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
