@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Tuple, Union
 
+from update_rouge.validation import lone_surrogate
+
 FIELDS = ("source", "reference", "prediction")
 SUFFIXES = (".jsonl", ".csv")
 
@@ -109,6 +111,13 @@ def _text(row: dict, field: str, line: int) -> str:
     value = row[field]
     if not isinstance(value, str):
         raise BatchFileError(f"line {line}: {field} must be a string, got {type(value).__name__}")
+    return _unicode(value, field, line)
+
+
+def _unicode(value: str, field: str, line: int) -> str:
+    problem = lone_surrogate(value)
+    if problem:
+        raise BatchFileError(f"line {line}: {field} {problem}")
     return value
 
 
@@ -119,7 +128,7 @@ def _references(value: object, line: int, from_csv: bool) -> List[str]:
         except json.JSONDecodeError:
             pass  # a reference text that happens to start with "[", such as wiki markup
     if isinstance(value, str):
-        return [value]
+        return [_unicode(value, "reference", line)]
     if not isinstance(value, list) or not value or not all(isinstance(item, str) for item in value):
         raise BatchFileError(f"line {line}: reference must be a string or a non-empty list of strings")
-    return value
+    return [_unicode(item, "reference", line) for item in value]

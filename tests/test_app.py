@@ -197,6 +197,13 @@ BAD_FILES = [
     ("bad.csv", 'source,reference,prediction\na.,"[""x"", 1]",c.\n', "line 2: reference must be"),
     ("bad.csv", 'source,reference,prediction\na.,"b.\n', "not valid CSV"),
     ("bad.txt", "whatever", "bad.txt: expected a .jsonl or .csv file, got .txt"),
+    (
+        "bad.jsonl",
+        GOOD_LINE + '{"source": "a", "reference": "b", "prediction": "c \\ud800"}\n',
+        "line 2: prediction contains a lone surrogate (U+D800) at character 2",
+    ),
+    ("bad.jsonl", '{"source": "a", "reference": ["b", "\\udfff"], "prediction": "c"}\n', "line 1: reference contains"),
+    ("bad.csv", 'source,reference,prediction\na,"[""\\udc00""]",c\n', "line 2: reference contains a lone surrogate"),
 ]
 
 
@@ -222,6 +229,25 @@ def test_csv_reference_starting_with_a_bracket_that_is_not_json_is_one_reference
     path.write_text("source,reference,prediction\nA.,A. [[B]] c.,A. [[B]] c.\n", encoding="utf-8")
     _, _, _, shown, *_ = app.score_file(str(path), ["rouge1"], "none")
     assert list(shown["update_rouge1"]) == ["1.0000"]
+
+
+@pytest.mark.parametrize(
+    "texts, message",
+    [
+        (("s.", "s. a.", None), "predictions[0] must be a string, got None"),
+        (("s.", "s. \ud800.", "s."), "references[0] contains a lone surrogate (U+D800)"),
+    ],
+)
+def test_score_one_reports_bad_text_as_a_message(texts, message):
+    with pytest.raises(gradio.Error) as raised:
+        app.score_one(*texts, DEFAULT_TYPES, "none")
+    assert message in str(raised.value)
+
+
+def test_score_one_on_white_space_scores_the_both_empty_rule():
+    _, _, scores, note = app.score_one("", " \n ", "\t", DEFAULT_TYPES, "none")
+    assert list(scores["F1"]) == ["1.0000"] * len(DEFAULT_TYPES)
+    assert "Neither adds anything" in note
 
 
 def test_no_upload_asks_for_a_file():

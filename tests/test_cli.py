@@ -150,6 +150,9 @@ def line(source="a", reference="b", prediction="c"):
         ("bad.csv", 'source,reference,prediction\na,b,c\n"multi\nline",b,c\nd,e\n', ":5: 2 cells, but the header has 3"),
         ("bad.csv", 'source,reference,prediction\na,"[""b"", 2]",c\n', ":2: reference[1] must be a string, got a number"),
         ("empty.jsonl", "\n\n", ": no examples to score"),
+        ("bad.jsonl", line() + line(prediction="b \ud800."), ":2: prediction contains a lone surrogate (U+D800) at character 2"),
+        ("bad.jsonl", line(reference=["b", "\udfff"]), ":1: reference[1] contains a lone surrogate (U+DFFF)"),
+        ("bad.csv", 'source,reference,prediction\na,"[""b"", ""\\udc00""]",c\n', ":2: reference[1] contains a lone surrogate"),
     ],
 )
 def test_unusable_input_names_file_and_line_and_exits_2(tmp_path, capsys, name, text, message):
@@ -178,13 +181,14 @@ def test_text_files_of_different_lengths(tmp_path, capsys):
     assert f"{tmp_path / 'r.txt'}:3: has more lines than {tmp_path / 's.txt'} (2 lines)" in stderr
 
 
-def test_a_failed_run_leaves_the_per_example_file_alone(tmp_path, capsys):
+@pytest.mark.parametrize("bad_line", ["{broken", '{"source": "a", "reference": "b", "prediction": "\\ud800"}'])
+def test_a_failed_run_leaves_the_per_example_file_alone(tmp_path, capsys, bad_line):
     data = tmp_path / "data.jsonl"
-    data.write_text((GOOD + "\n") * 1500 + "{broken\n", encoding="utf-8")
+    data.write_text((GOOD + "\n") * 1500 + bad_line + "\n", encoding="utf-8")
     out = tmp_path / "scores.jsonl"
     out.write_text("old results\n", encoding="utf-8")
     status, _, stderr = run_main([data, "--per-example", out], capsys)
-    assert status == 2 and f"{data}:1501: not valid JSON" in stderr
+    assert status == 2 and f"{data}:1501: " in stderr
     assert out.read_text(encoding="utf-8") == "old results\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data.jsonl", "scores.jsonl"]
 

@@ -1,6 +1,13 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from conftest import read_jsonl
 
 from update_rouge import extract_additions, split_segments
+
+REPO = Path(__file__).parent.parent
 
 
 def test_segments_are_stripped_and_keep_their_period():
@@ -44,3 +51,38 @@ def test_additions_match_the_rouge155_golden_additions(triples):
         triple = triples[(row["file"], row["id"])]
         assert extract_additions(triple["reference"], triple["source"]) == row["reference_additions"], row["id"]
         assert extract_additions(triple["prediction"], triple["source"]) == row["prediction_additions"], row["id"]
+
+
+ADVERSARIAL = r"""
+import json, sys
+from update_rouge.extraction import SourceIndex
+source = "The cat sat on the mat. " * 42_000
+texts = {
+    "no period": "word " * 200_000,
+    "a. repeated": "a." * 500_000,
+    "zq. repeated": "zq." * 333_333,
+    "only periods": "." * 1_000_000,
+    "white-space run": "a" + " " * 1_000_000 + "b.",
+    "the source again": source * 2,
+}
+index = SourceIndex(source)
+json.dump({name: [[a[:3], len(a)] for a in index.additions(text)][:3] + [len(index.additions(text))]
+           for name, text in texts.items()}, sys.stdout)
+"""
+
+
+def test_adversarial_texts_against_a_1_mb_source_finish_with_the_right_additions():
+    # Each text is about 1 MB. Searching the source once per "zq." segment (333,333 searches of
+    # 1 MB) took minutes; remembering each distinct segment's answer makes it one search.
+    completed = subprocess.run(
+        [sys.executable, "-c", ADVERSARIAL], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == {
+        "no period": [["wor", 999_999], 1],
+        "a. repeated": [["a.", 2]] * 3 + [500_000],
+        "zq. repeated": [["zq.", 3]] * 3 + [333_333],
+        "only periods": [0],
+        "white-space run": [["a  ", 1_000_003], 1],
+        "the source again": [0],
+    }

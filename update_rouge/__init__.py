@@ -11,6 +11,7 @@ from .extraction import extract_additions, split_segments
 from .pipeline import compute, score_examples
 from .scoring import DEFAULT_ROUGE_TYPES
 from .signature import build_signature
+from .tokenless import NoTokensWarning
 from .version import __version__
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "extract_additions",
     "split_segments",
     "ExampleScore",
+    "NoTokensWarning",
     "DEFAULT_ROUGE_TYPES",
     "__version__",
 ]

@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections import deque
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
 
@@ -30,6 +31,7 @@ from .pipeline import compute
 from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
 from .stemming import STEMMERS
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .tokenless import NoTokensWarning, warn_tokenless
 
 CHUNK_SIZE = 1000
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
@@ -127,6 +129,23 @@ def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
     return list(text_files), functools.partial(read_text_files, *text_files)
 
 
+def score_chunk(sources: List[str], predictions: List[str], references: List[Any], **options: Any):
+    """``compute(use_aggregator=False, **options)`` on one chunk, and its number of tokenless examples.
+
+    The chunk's ``NoTokensWarning`` is taken in, so that a run warns once for all its chunks.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = compute(sources, predictions, references, use_aggregator=False, **options)
+    tokenless = 0
+    for warning in caught:
+        if isinstance(warning.message, NoTokensWarning):
+            tokenless += warning.message.count
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return table, tokenless
+
+
 def score_rows(
     rows: Iterable[Row],
     options: Dict[str, Any],
@@ -138,8 +157,8 @@ def score_rows(
 
     With ``per_example``, one JSON object per example is written to it in input order: the
     example's ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
+    Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for the whole run.
     """
-    score_chunk = functools.partial(compute, use_aggregator=False, **options)
     in_flight: deque = deque()
 
     def chunks():
@@ -150,13 +169,16 @@ def score_rows(
             yield [row.source for row in chunk], [row.prediction for row in chunk], references
 
     corpus = Corpus(check_rouge_types(options.get("rouge_types")))
-    for table in starmap_in_order(score_chunk, chunks(), num_proc):
+    tokenless = 0
+    for table, chunk_tokenless in starmap_in_order(functools.partial(score_chunk, **options), chunks(), num_proc):
         lines, references = in_flight.popleft()
         corpus.add(table, references)
+        tokenless += chunk_tokenless
         if per_example is not None:
             for index, line in enumerate(lines):
                 per_example.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
                 per_example.write("\n")
+    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
     return corpus
 
 

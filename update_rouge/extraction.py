@@ -7,7 +7,7 @@ their order and their duplicates.
 """
 
 import re
-from typing import List
+from typing import List, Set
 
 SEGMENT_PATTERN = re.compile(r"[^.]+\.?")
 ADDITION_SEPARATOR = "\n"
@@ -32,17 +32,30 @@ class SourceIndex:
     """A source prepared for extracting the additions of several texts against it.
 
     Most segments of an updated text are segments of its source; those are found in a set of
-    the source's own segments before the (slower) substring search is tried.
+    the source's own segments before the (slower) substring search is tried. The answer of
+    every substring search is remembered, so a segment repeated any number of times costs one
+    search of the source: the work is linear in the texts' length for each distinct segment.
     """
 
     def __init__(self, source: str):
         self.source = source
-        self._segments = set(split_segments(source))
+        self._present = set(split_segments(source))
+        self._absent: Set[str] = set()
+
+    def _is_addition(self, segment: str) -> bool:
+        if segment in self._present:
+            return False
+        if segment in self._absent:
+            return True
+        if segment in self.source:
+            self._present.add(segment)
+            return False
+        self._absent.add(segment)
+        return True
 
     def additions(self, text: str) -> List[str]:
         """The segments of ``text`` that are not substrings of the source, in order."""
-        known, source = self._segments, self.source
-        return [segment for segment in split_segments(text) if segment not in known and segment not in source]
+        return [segment for segment in split_segments(text) if self._is_addition(segment)]
 
 
 def join_additions(additions: List[str]) -> str:

@@ -19,6 +19,8 @@ import csv
 import json
 from typing import BinaryIO, Callable, Iterator, List, NamedTuple, Optional
 
+from .validation import lone_surrogate
+
 COLUMNS = ("source", "reference", "prediction")
 _JSON_TYPES = {
     type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"
@@ -59,9 +61,12 @@ def _json_type(value: object) -> str:
 
 
 def _text(value: object, path: str, line: int, field: str) -> str:
-    if isinstance(value, str):
-        return value
-    raise InputFileError(path, line, f"{field} must be a string, got {_json_type(value)}")
+    if not isinstance(value, str):
+        raise InputFileError(path, line, f"{field} must be a string, got {_json_type(value)}")
+    problem = lone_surrogate(value)
+    if problem:
+        raise InputFileError(path, line, f"{field} {problem}")
+    return value
 
 
 def _reference_list(value: object, path: str, line: int) -> List[str]:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
 from .parallel import check_num_proc, starmap_in_order
-from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, score_additions
+from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, make_tokenizer, score_additions
 from .signature import build_signature
 from .stemming import resolve_stemmer
 from .statistics import (
@@ -21,6 +21,7 @@ from .statistics import (
     bootstrap_statistics,
     check_bootstrap_options,
 )
+from .tokenless import tokenless_examples, warn_tokenless
 from .validation import check_baseline_predictions, check_inputs
 
 
@@ -152,17 +153,21 @@ def compute(
         multi_ref=multi_ref,
     )
     examples = score_examples(sources, predictions, references, **scoring)
+    active_tokenizer = make_tokenizer(resolve_stemmer(use_stemmer, stemmer, tokenizer), tokenizer)
+    tokenless = tokenless_examples(examples, active_tokenizer)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
         result = aggregate(table)
         baseline_f1 = None
         if paired:
             baseline = score_examples(sources, baseline_predictions, references, **scoring)
+            tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, active_tokenizer))]
             baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
         f1 = f1_columns(table, rouge_types)
         result.update(bootstrap_statistics(f1, baseline_f1, confidence_level, n_bootstrap, seed))
     else:
         result = table
+    warn_tokenless(sum(tokenless), len(examples))
     if return_signature:
         result["signature"] = build_signature(
             references=references,

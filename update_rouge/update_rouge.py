@@ -23,6 +23,7 @@ from .stemming import STEMMERS
 from .skipbigrams import parse_skip_bigram_type
 from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .tokenizers import DefaultTokenizer
+from .tokenless import NoTokensWarning
 from .validation import check_inputs
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS

@@ -5,9 +5,29 @@ truncated or scored as something it is not.
 """
 
 import math
-from typing import Any, List, Sequence, Tuple
+import re
+from typing import Any, List, Optional, Sequence, Tuple
 
 FIELDS = ("sources", "predictions", "references")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> Optional[str]:
+    """What is wrong with ``text`` if it holds a lone surrogate (no Unicode text does), else None.
+
+    Such strings come from bytes decoded with ``errors="surrogateescape"`` or from JSON escapes
+    like ``"\\ud800"``; they cannot be written as UTF-8 (nor stored by ``evaluate``), so they are
+    refused at every entry point rather than scored here and crashing elsewhere.
+    """
+    if text.isascii():
+        return None
+    match = _SURROGATE.search(text)
+    if match is None:
+        return None
+    return (
+        f"contains a lone surrogate (U+{ord(match.group()):04X}) at character {match.start()}, which is not "
+        "Unicode text: decode the data with errors='replace' or fix it"
+    )
 
 
 def _describe(value: Any) -> str:
@@ -31,6 +51,9 @@ def _as_list(field: str, column: Any) -> list:
 def _check_string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{where} must be a string, got {_describe(value)}")
+    problem = lone_surrogate(value)
+    if problem:
+        raise ValueError(f"{where} {problem}")
     return value
 
 

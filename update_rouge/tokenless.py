@@ -1,0 +1,62 @@
+"""Warning for additions the tokenizer cannot see, which would otherwise score a silent 0.
+
+rouge-score's tokenizer keeps only the characters a-z and 0-9 (after lower-casing), so an
+addition in Chinese, Hindi, Arabic and most other scripts yields no token, and the example
+scores 0 even when the prediction equals the reference. An example is *tokenless* when its prediction, or one of its references, has
+additions of which none yields a token. ``compute`` counts such examples and warns once.
+"""
+
+import re
+import warnings
+from typing import List, Sequence
+
+from .aggregation import ExampleScore
+from .tokenizers import DefaultTokenizer
+
+_ASCII_TOKEN_CHARACTER = re.compile(r"[a-z0-9]")
+
+
+class NoTokensWarning(UserWarning):
+    """Some additions yield no token with the active tokenizer; pass ``tokenizer=`` to score them.
+
+    ``count`` is the number of tokenless examples, ``total`` the number of examples scored.
+    """
+
+    def __init__(self, count: int, total: int):
+        super().__init__(
+            f"{count} of {total} examples have additions in which the tokenizer finds no token, so they "
+            "score 0 even against an identical reference (rouge-score's tokenizer keeps only a-z and 0-9 and "
+            "drops most non-Latin scripts); pass tokenizer= (a callable text -> list of tokens) to score them"
+        )
+        self.count = count
+        self.total = total
+
+
+def _yields_tokens(tokenizer, text: str) -> bool:
+    if type(tokenizer) is DefaultTokenizer and not tokenizer.use_stemmer:
+        # A lower-case letter or digit is a token as it is; only without one is lower() needed.
+        return bool(_ASCII_TOKEN_CHARACTER.search(text) or _ASCII_TOKEN_CHARACTER.search(text.lower()))
+    return bool(tokenizer.tokenize(text))
+
+
+def _tokenless(tokenizer, additions: List[str]) -> bool:
+    """True when there are additions and none yields a token (stops at the first that does)."""
+    return bool(additions) and not any(_yields_tokens(tokenizer, addition) for addition in additions)
+
+
+def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> List[bool]:
+    """Per example, whether it is tokenless; ``tokenizer`` is a ``tokenizers``-style object."""
+    return [
+        _tokenless(tokenizer, example.prediction_additions)
+        or any(_tokenless(tokenizer, additions) for additions in example.reference_additions)
+        for example in examples
+    ]
+
+
+def warn_tokenless(count: int, total: int, stacklevel: int = 3) -> None:
+    """Emit one ``NoTokensWarning`` for ``count`` tokenless examples out of ``total`` (none for 0).
+
+    ``stacklevel`` 3 attributes the warning to the caller of the function that calls this one.
+    """
+    if count:
+        warnings.warn(NoTokensWarning(count, total), stacklevel=stacklevel)
