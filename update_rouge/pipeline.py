@@ -38,18 +38,40 @@ def score_examples(
     multi_ref: str = DEFAULT_MULTI_REF,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
-    rouge_types = check_rouge_types(rouge_types)
-    stemmer = resolve_stemmer(use_stemmer, stemmer, tokenizer)
-    multi_ref = check_multi_ref(multi_ref)
-    num_proc = check_num_proc(num_proc)
     sources, predictions, references = check_inputs(sources, predictions, references)
+    return _score_checked(
+        sources,
+        predictions,
+        references,
+        rouge_types=check_rouge_types(rouge_types),
+        stemmer=resolve_stemmer(use_stemmer, stemmer, tokenizer),
+        tokenizer=tokenizer,
+        engine=engine,
+        num_proc=check_num_proc(num_proc),
+        multi_ref=check_multi_ref(multi_ref),
+    )
+
+
+def _score_checked(
+    sources: List[str],
+    predictions: List[str],
+    references: List[List[str]],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    tokenizer: Optional[Callable[[str], List[str]]],
+    engine: str,
+    num_proc: int,
+    multi_ref: str,
+) -> List[ExampleScore]:
+    """``score_examples`` on inputs and options that are already checked (and the stemmer resolved)."""
     if num_proc > 1:
         score_chunk = functools.partial(
-            score_examples,
+            _score_checked,
             rouge_types=rouge_types,
+            stemmer=stemmer,
             tokenizer=tokenizer,
             engine=engine,
-            stemmer=stemmer,
+            num_proc=1,
             multi_ref=multi_ref,
         )
         size = math.ceil(len(sources) / (4 * num_proc))
@@ -143,24 +165,24 @@ def compute(
     sources, predictions, references = check_inputs(sources, predictions, references)
     if paired:
         baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
+    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer)
     scoring = dict(
         rouge_types=rouge_types,
-        use_stemmer=use_stemmer,
-        stemmer=stemmer,
+        stemmer=stemmer_name,
         tokenizer=tokenizer,
         engine=engine,
-        num_proc=num_proc,
+        num_proc=check_num_proc(num_proc),
         multi_ref=multi_ref,
     )
-    examples = score_examples(sources, predictions, references, **scoring)
-    active_tokenizer = make_tokenizer(resolve_stemmer(use_stemmer, stemmer, tokenizer), tokenizer)
+    examples = _score_checked(sources, predictions, references, **scoring)
+    active_tokenizer = make_tokenizer(stemmer_name, tokenizer)
     tokenless = tokenless_examples(examples, active_tokenizer)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
         result = aggregate(table)
         baseline_f1 = None
         if paired:
-            baseline = score_examples(sources, baseline_predictions, references, **scoring)
+            baseline = _score_checked(sources, baseline_predictions, references, **scoring)
             tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, active_tokenizer))]
             baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
         f1 = f1_columns(table, rouge_types)

@@ -2,8 +2,9 @@
 
 rouge-score's tokenizer keeps only the characters a-z and 0-9 (after lower-casing), so an
 addition in Chinese, Hindi, Arabic and most other scripts yields no token, and the example
-scores 0 even when the prediction equals the reference. An example is *tokenless* when its prediction, or one of its references, has
-additions of which none yields a token. ``compute`` counts such examples and warns once.
+scores 0 even when the prediction equals the reference. An example is *tokenless* when its
+prediction, or one of its references, has additions of which none yields a token. ``compute``
+counts such examples and warns once.
 """
 
 import re
