@@ -17,7 +17,7 @@ import pandas as pd
 
 from app_batch_file import BatchFileError, read_batch_file
 from update_rouge import DEFAULT_ROUGE_TYPES, compute, score_examples
-from update_rouge.accumulation import Corpus
+from update_rouge.corpus_stream import Corpus
 from update_rouge.extraction import SEGMENT_PATTERN
 
 HERE = Path(__file__).parent

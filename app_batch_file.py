@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Tuple, Union
 
-from update_rouge.validation import lone_surrogate
+from update_rouge.inputs import lone_surrogate
 
 FIELDS = ("source", "reference", "prediction")
 SUFFIXES = (".jsonl", ".csv")

@@ -26,7 +26,7 @@ from rouge_score.tokenizers import DefaultTokenizer
 
 from update_rouge import compute, extract_additions
 from update_rouge.extraction import join_additions
-from update_rouge.rouge155 import Rouge155Tokenizer, clear_cache
+from update_rouge.rouge155_tokens import Rouge155Tokenizer, clear_cache
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "wiki_triples.jsonl"
 STEMMERS = ("none", "rouge155", "porter")

@@ -13,7 +13,7 @@ import time
 import numpy as np
 from rouge_score.scoring import BootstrapAggregator, Score
 
-from update_rouge.statistics import bootstrap_statistics
+from update_rouge.bootstrap import bootstrap_statistics
 
 N_EXAMPLES, N_BOOTSTRAP, REPETITIONS = 5000, 1000, 5
 TYPES = ("rouge1", "rouge2", "rougeLsum")

@@ -13,7 +13,7 @@ from conftest import DATA_DIR, read_jsonl
 
 from update_rouge import compute
 from update_rouge.cli import main, score_rows
-from update_rouge.input_files import read_jsonl as read_rows
+from update_rouge.files import read_jsonl as read_rows
 
 REPO = Path(__file__).parent.parent
 

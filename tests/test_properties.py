@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from update_rouge import compute, extract_additions, split_segments
 
-# Arbitrary text often has additions without a token; the warning is tested in test_tokenless.
+# Arbitrary text often has additions without a token; the warning is tested in test_no_tokens.
 pytestmark = pytest.mark.filterwarnings("ignore::update_rouge.NoTokensWarning")
 
 N_GRAM_TYPES = ("rouge1", "rouge2", "rougeL")

@@ -6,12 +6,12 @@ Usable without ``evaluate``::
     compute(sources=[...], predictions=[...], references=[...])
 """
 
-from .aggregation import ExampleScore
+from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
-from .pipeline import compute, score_examples
+from .scorer import compute, score_examples
 from .scoring import DEFAULT_ROUGE_TYPES
 from .signature import build_signature
-from .tokenless import NoTokensWarning
+from .no_tokens import NoTokensWarning
 from .version import __version__
 
 __all__ = [

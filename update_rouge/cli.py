@@ -1,7 +1,7 @@
 """Command line: score a file of examples, print the corpus scores as JSON.
 
 Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
-line-aligned text files; see ``input_files``. The examples are read, scored and written in
+line-aligned text files; see ``files``. The examples are read, scored and written in
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example, written to a temporary file that replaces FILE only when every example was scored.
@@ -23,15 +23,15 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
 
 from tqdm import tqdm
 
-from .accumulation import STATISTICS_OPTIONS, Corpus
+from .corpus_stream import STATISTICS_OPTIONS, Corpus
 from .engines import ENGINES
-from .input_files import Row, read_csv, read_jsonl, read_text_files
+from .files import Row, read_csv, read_jsonl, read_text_files
 from .parallel import check_num_proc, starmap_in_order
-from .pipeline import compute
+from .scorer import compute
 from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
 from .stemming import STEMMERS
-from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
-from .tokenless import NoTokensWarning, warn_tokenless
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .no_tokens import NoTokensWarning, warn_tokenless
 
 CHUNK_SIZE = 1000
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}

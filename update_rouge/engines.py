@@ -22,7 +22,7 @@ from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits
 from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
-from .tokenizers import DefaultTokenizer
+from .tokens import DefaultTokenizer
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
 
@@ -83,7 +83,7 @@ def _summary_totals(target_lines: List[List[Hashable]], prediction_lines: List[L
 
 
 class PythonEngine:
-    """Pure-Python engine; ``tokenizer`` is a ``tokenizers`` object.
+    """Pure-Python engine; ``tokenizer`` is a ``tokens`` object.
 
     Besides rouge-score's types it computes the skip-bigram types (``skipbigrams``), and it gives
     raw counts (``count_pairs``) from which its scores are derived.

@@ -13,9 +13,9 @@ from rouge_score.scoring import Score
 
 from .engines import Counts, make_engine, score_from_counts
 from .extraction import join_additions
-from .rouge155 import Rouge155Tokenizer
+from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
-from .tokenizers import CallableTokenizer, DefaultTokenizer
+from .tokens import CallableTokenizer, DefaultTokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}")

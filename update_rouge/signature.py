@@ -26,7 +26,7 @@ import numpy as np
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
 from .stemming import resolve_stemmer
-from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .version import __version__
 
 

@@ -5,7 +5,7 @@ Stemmer names:
 - ``"none"``: rouge-score's tokens, no stemming;
 - ``"porter"``: rouge-score's Porter stemmer (NLTK), what ``use_stemmer=True`` selects, as in
   evaluate's ``rouge``;
-- ``"rouge155"``: ROUGE-1.5.5's own tokens and ``-m`` stemming (``rouge155.py``), the only one
+- ``"rouge155"``: ROUGE-1.5.5's own tokens and ``-m`` stemming (``rouge155_tokens.py``), the only one
   whose stemmed scores equal the original Perl ROUGE-1.5.5.
 """
 

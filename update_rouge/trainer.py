@@ -9,10 +9,10 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .accumulation import Corpus, split_options
-from .pipeline import compute
+from .corpus_stream import Corpus, split_options
+from .scorer import compute
 from .scoring import check_rouge_types
-from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 
 IGNORED_ID = -100
 
@@ -108,7 +108,7 @@ class UpdateRougeMetrics:
         Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
         set. With ``batch_eval_metrics=True`` the Trainer passes one batch at a time and
         ``compute_result=True`` with the last one: batches are scored and accumulated
-        (``accumulation.Corpus``), and the means and intervals of all of them, equal to
+        (``corpus_stream.Corpus``), and the means and intervals of all of them, equal to
         ``compute``'s on the whole eval set, are returned with the last batch (an empty dict
         before it).
         """

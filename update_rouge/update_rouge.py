@@ -9,22 +9,22 @@ import evaluate
 
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
-from .aggregation import ExampleScore
+from .corpus import ExampleScore
 from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
 from .lcs import lcs_length
 from .parallel import starmap_in_order
-from .pipeline import compute
-from .rouge155 import Rouge155Tokenizer
+from .scorer import compute
+from .rouge155_tokens import Rouge155Tokenizer
 from .rouge155_porter import porter_stem
 from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES
 from .signature import build_signature
 from .stemming import STEMMERS
 from .skipbigrams import parse_skip_bigram_type
-from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
-from .tokenizers import DefaultTokenizer
-from .tokenless import NoTokensWarning
-from .validation import check_inputs
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
+from .tokens import DefaultTokenizer
+from .no_tokens import NoTokensWarning
+from .inputs import check_inputs
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
 

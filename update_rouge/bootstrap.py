@@ -28,7 +28,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .aggregation import mean
+from .corpus import mean
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_N_BOOTSTRAP = 1000
@@ -72,7 +72,7 @@ def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int) -> np.ndarr
     in each of the same ``n_bootstrap`` resamples of the n examples; shape ``k x n_bootstrap``.
 
     These are NumPy floating-point means (pairwise summation), not ``math.fsum`` ones: they can
-    differ from ``aggregation.mean`` in the last bits (about 1e-16), which shows only when every
+    differ from ``corpus.mean`` in the last bits (about 1e-16), which shows only when every
     resample has the same mean, e.g. a column of equal values.
     """
     n_columns, n_examples = columns.shape

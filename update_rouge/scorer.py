@@ -8,21 +8,21 @@ import functools
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .aggregation import ExampleScore, aggregate, f1_columns, per_example_table
+from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
 from .parallel import check_num_proc, starmap_in_order
 from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, make_tokenizer, score_additions
 from .signature import build_signature
 from .stemming import resolve_stemmer
-from .statistics import (
+from .bootstrap import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BOOTSTRAP,
     DEFAULT_SEED,
     bootstrap_statistics,
     check_bootstrap_options,
 )
-from .tokenless import tokenless_examples, warn_tokenless
-from .validation import check_baseline_predictions, check_inputs
+from .no_tokens import tokenless_examples, warn_tokenless
+from .inputs import check_baseline_predictions, check_inputs
 
 
 def score_examples(
@@ -156,7 +156,7 @@ def compute(
         of the mean F1 (unless ``confidence_level`` is ``None``); with ``baseline_predictions``,
         ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]) and
         ``update_<type>_p_value`` (one-sided, that the system is not better; in (0, 1]). The
-        method is in ``statistics.py``. With ``return_signature``, ``signature`` as well.
+        method is in ``bootstrap.py``. With ``return_signature``, ``signature`` as well.
     """
     rouge_types = check_rouge_types(rouge_types)
     multi_ref = check_multi_ref(multi_ref)

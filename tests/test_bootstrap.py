@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from conftest import read_jsonl
 
-from update_rouge import compute, statistics
-from update_rouge.statistics import bootstrap_statistics
+from update_rouge import bootstrap, compute
+from update_rouge.bootstrap import bootstrap_statistics
 
 ROWS = read_jsonl("iterater_triples.jsonl")
 DATA = dict(
@@ -69,9 +69,9 @@ def test_p_value_is_the_documented_fraction_with_plus_one():
 
 def test_drawing_the_resamples_in_blocks_does_not_change_them(monkeypatch):
     values = np.random.default_rng(0).random(50)
-    whole = statistics.resample_means(values[None, :], 1000, 99)
-    monkeypatch.setattr(statistics, "_INDICES_PER_BLOCK", 50 * 7)  # 143 blocks of 7 resamples
-    assert np.array_equal(statistics.resample_means(values[None, :], 1000, 99), whole)
+    whole = bootstrap.resample_means(values[None, :], 1000, 99)
+    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 50 * 7)  # 143 blocks of 7 resamples
+    assert np.array_equal(bootstrap.resample_means(values[None, :], 1000, 99), whole)
 
 
 def test_intervals_contain_the_mean_for_every_type(with_baseline):

@@ -11,8 +11,8 @@ import re
 import warnings
 from typing import List, Sequence
 
-from .aggregation import ExampleScore
-from .tokenizers import DefaultTokenizer
+from .corpus import ExampleScore
+from .tokens import DefaultTokenizer
 
 _ASCII_TOKEN_CHARACTER = re.compile(r"[a-z0-9]")
 

@@ -1,7 +1,7 @@
 """Corpus results of examples scored in chunks (the CLI's stream, the Trainer's batches).
 
 ``Corpus`` keeps what ``compute``'s corpus result needs of every chunk: exact running means
-(``aggregation.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes
+(``corpus.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes
 per example and type) and how many references examples have (for the signature). Its result
 equals ``compute`` on all the examples at once, bit for bit (a paired test needs both systems'
 per-example scores and is not offered here).
@@ -10,9 +10,9 @@ per-example scores and is not offered here).
 from array import array
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .aggregation import RunningTotals
+from .corpus import RunningTotals
 from .signature import build_signature
-from .statistics import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, bootstrap_statistics
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, bootstrap_statistics
 
 STATISTICS_OPTIONS = ("confidence_level", "n_bootstrap", "seed")
 

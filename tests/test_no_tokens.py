@@ -11,7 +11,7 @@ from conftest import read_jsonl
 
 from update_rouge import NoTokensWarning, compute
 from update_rouge.cli import score_rows
-from update_rouge.input_files import Row
+from update_rouge.files import Row
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

@@ -19,7 +19,7 @@ import csv
 import json
 from typing import BinaryIO, Callable, Iterator, List, NamedTuple, Optional
 
-from .validation import lone_surrogate
+from .inputs import lone_surrogate
 
 COLUMNS = ("source", "reference", "prediction")
 _JSON_TYPES = {

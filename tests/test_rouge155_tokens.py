@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
 from rouge_score.tokenizers import DefaultTokenizer
 
-from update_rouge import rouge155
-from update_rouge.rouge155 import Rouge155Tokenizer, exception_table
+from update_rouge import rouge155_tokens
+from update_rouge.rouge155_tokens import Rouge155Tokenizer, exception_table
 from update_rouge.rouge155_porter import porter_stem
 from update_rouge.wordnet_exceptions import WORDNET_LICENSE
 
@@ -169,11 +169,11 @@ def test_stems_are_memoized(monkeypatch):
         calls.append(word)
         return porter_stem(word)
 
-    monkeypatch.setattr(rouge155, "porter_stem", counting_stem)
-    rouge155.clear_cache()
+    monkeypatch.setattr(rouge155_tokens, "porter_stem", counting_stem)
+    rouge155_tokens.clear_cache()
     try:
         assert TOKENIZER.tokenize("walking walker walking") == ["walk", "walker", "walk"]
         assert TOKENIZER.tokenize("walker walking running said") == ["walker", "walk", "run", "say"]
         assert calls == ["walking", "walker"]  # once each; listed forms never reach Porter
     finally:
-        rouge155.clear_cache()
+        rouge155_tokens.clear_cache()
