@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from evaluate import __version__ as evaluate_version
-from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
+from conftest import TRIPLE_FILES, read_jsonl
 from publishing import NAME, NAMESPACE, FakeHub, clean_env
 from test_app_served import ConnectionTrap
 
