@@ -126,7 +126,9 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
         "requirements.txt",
         "tests/data/fruit_triples.jsonl",
         "tests/data/NOTICE.md",
+        *(f"docs/{page.name}" for page in (REPO / "docs").glob("*.md")),
     }
+    assert "docs/publishing.md" in written
     for name in written - {"requirements.txt"}:
         origin = REPO / "update_rouge" / name if name in imported | {"update_rouge.py"} else REPO / name
         assert (out / name).read_bytes() == origin.read_bytes(), name
@@ -135,7 +137,9 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     card = (out / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\n") and "\nsdk: gradio\n" in card and "\napp_file: app.py\n" in card
     # Flat on sys.path in the Space, no module may shadow the standard library.
-    assert not {Path(name).stem for name in written} & set(sys.stdlib_module_names)
+    modules = {Path(name).stem for name in written if name.endswith(".py") and "/" not in name}
+    assert len(modules) == len(imported) + 4
+    assert not modules & set(sys.stdlib_module_names)
     with pytest.raises(FileExistsError, match="not empty"):
         write_space(out)
 

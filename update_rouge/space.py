@@ -11,7 +11,9 @@ holds, at its root:
   demo, which scores through the module ``evaluate.load`` makes of that script;
 - ``README.md``: the metric card, with the Space's YAML header;
 - ``requirements.txt``: the package's dependencies and its ``demo`` extra, from pyproject.toml;
-- the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout.
+- the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
+- ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
+  the demo renders only the card).
 
 Nothing is kept twice in the repository: the folder is generated from it. Name the folder
 ``update_rouge`` if it is to be loaded with ``evaluate.load(OUT_DIR)`` (evaluate looks for
@@ -103,6 +105,7 @@ def write_space(out_dir: Path) -> List[Path]:
     if len(copies) != len(modules):
         raise ValueError("a module of app.py and a module of the evaluate script have the same name")
     copies.update({relative: REPO / relative for relative in DEMO_DATA})
+    copies.update({f"docs/{page.name}": page for page in sorted((REPO / "docs").glob("*.md"))})
     copies["README.md"] = CARD
     written = []
     for relative, source in copies.items():
