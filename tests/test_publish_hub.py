@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from evaluate import __version__ as evaluate_version
 from conftest import TRIPLE_FILES, read_jsonl
+from evaluate import __version__ as evaluate_version
 from publishing import NAME, NAMESPACE, FakeHub, clean_env
 from test_app_served import ConnectionTrap
 
 from update_rouge import compute, metric_path
-from update_rouge.space import metric_modules, requirements, write_space
+from update_rouge.space import main, metric_modules, requirements, write_space
 
 REPO = Path(__file__).resolve().parent.parent
 ALL_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeS", "rougeSU", "rougeSU4"]
@@ -144,18 +144,13 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
         write_space(out)
 
 
-def test_the_command_writes_the_folder(tmp_path):
-    completed = subprocess.run(
-        [sys.executable, "-m", "update_rouge.space", str(tmp_path / NAME)],
-        cwd=REPO,
-        env=clean_env(PYTHONPATH=str(REPO)),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout == f"wrote {len(list((tmp_path / NAME).rglob('*.*')))} files to {tmp_path / NAME}\n"
-    assert (tmp_path / NAME / "update_rouge.py").read_bytes() == Path(metric_path()).read_bytes()
+def test_the_command_writes_the_folder_and_refuses_a_non_empty_one(tmp_path, capsys):
+    out = tmp_path / NAME
+    assert main([str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {sum(1 for path in out.rglob('*') if path.is_file())} files to {out}\n"
+    assert (out / "update_rouge.py").read_bytes() == Path(metric_path()).read_bytes()
+    assert main([str(out)]) == 2
+    assert capsys.readouterr().err == f"error: OUT_DIR {out} is not empty\n"
 
 
 def test_metric_modules_refuses_a_module_the_folder_would_lack(tmp_path):
@@ -168,17 +163,19 @@ def test_metric_modules_refuses_a_module_the_folder_would_lack(tmp_path):
 
 @pytest.mark.slow
 def test_evaluate_load_from_the_hub_scores_as_the_package_and_revisions_pin(tmp_path):
-    main = tmp_path / "main" / NAME
-    write_space(main)
+    space = tmp_path / "main" / NAME
+    command = [sys.executable, "-m", "update_rouge.space", str(space)]
+    written = subprocess.run(command, cwd=REPO, env=clean_env(PYTHONPATH=str(REPO)), capture_output=True, timeout=300)
+    assert written.returncode == 0, written.stderr
     second = tmp_path / "v2" / NAME
-    shutil.copytree(main, second)
+    shutil.copytree(space, second)
     script = (second / "update_rouge.py").read_text(encoding="utf-8")
     assert script.count(DEFAULT_TYPES_LINE) == 1
     (second / "update_rouge.py").write_text(script.replace(DEFAULT_TYPES_LINE, REVISION_2_LINE), encoding="utf-8")
 
     job = {
         "space": f"{NAMESPACE}/{NAME}",
-        "folder": str(main),
+        "folder": str(space),
         "cases": cases(),
         "default_case": fruit_case(),
         "revisions": ["v1", "v2"],
@@ -190,7 +187,7 @@ def test_evaluate_load_from_the_hub_scores_as_the_package_and_revisions_pin(tmp_
     trap = ConnectionTrap()
     proxy = f"http://127.0.0.1:{trap.port}"
     try:
-        with FakeHub({"main": main, "v1": main, "v2": second}) as hub:
+        with FakeHub({"main": space, "v1": space, "v2": second}) as hub:
             env = clean_env(
                 HF_ENDPOINT=hub.endpoint,
                 HF_HOME=str(tmp_path / "hf"),
