@@ -16,11 +16,17 @@ import gradio as gr
 import pandas as pd
 
 from app_batch_file import BatchFileError, read_batch_file
-from update_rouge import DEFAULT_ROUGE_TYPES, compute, score_examples
-from update_rouge.corpus_stream import Corpus
-from update_rouge.extraction import SEGMENT_PATTERN
+from app_metric import package_module
+
+# The scoring code evaluate.load gives users (see app_metric).
+compute = package_module("scorer").compute
+score_examples = package_module("scorer").score_examples
+DEFAULT_ROUGE_TYPES = package_module("scoring").DEFAULT_ROUGE_TYPES
+Corpus = package_module("corpus_stream").Corpus
+SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 
 HERE = Path(__file__).parent
+# The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
 EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4")
 # Each stemmer choice and the keyword arguments it adds to score_examples() and compute().

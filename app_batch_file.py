@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Tuple, Union
 
-from update_rouge.inputs import lone_surrogate
+from app_metric import package_module
+
+lone_surrogate = package_module("inputs").lone_surrogate
 
 FIELDS = ("source", "reference", "prediction")
 SUFFIXES = (".jsonl", ".csv")

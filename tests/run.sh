@@ -15,4 +15,7 @@ python -m pip install --quiet --disable-pip-version-check torch==2.13.0
 python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast]"
 # Trainer (tests/test_trainer.py) needs accelerate; it depends on torch, so it is not in the test extra.
 python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
+# The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
+# fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
+# makes every run after the first fast.
 python -m pytest "$@"

@@ -1,7 +1,10 @@
 """The demo as `python app.py` serves it: its address, gradio_client calls, a real headless browser.
 
-The app runs in a subprocess on a free loopback port. Its HTTP(S) proxy is a local trap that
-records every connection, so a request that gradio or a library it uses sends to any other
+Every test runs twice: against the checkout's app.py, and (slow) as a Space runs it: from
+inside the folder `python -m update_rouge.space` writes, with a fresh virtual environment
+holding only what the folder's requirements.txt lists (installed from PyPI; pip's cache makes
+repeats fast). The app runs in a subprocess on a free loopback port. Its HTTP(S) proxy is a
+local trap that records every connection, so a request that gradio or a library it uses sends to any other
 host at start or while serving is seen; the browser records every request to a non-loopback
 host. The browser is Debian's chromium driven by Playwright (tests/run.sh installs both).
 Expected scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
@@ -21,6 +24,9 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect, sync_playwright
+from publishing import clean_env, make_venv
+
+from update_rouge.space import write_space
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -89,12 +95,24 @@ def trap():
     trap.close()
 
 
-@pytest.fixture(scope="module")
-def served(trap, tmp_path_factory):
+def space_app(tmp_path_factory):
+    """Write the Space folder and a venv with its requirements; return (python, folder, env)."""
+    space = tmp_path_factory.mktemp("space") / "update_rouge"
+    write_space(space)
+    python = make_venv(tmp_path_factory.mktemp("venv"), ["-r", str(space / "requirements.txt")])
+    return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
+
+
+@pytest.fixture(scope="module", params=["checkout", pytest.param("space", marks=pytest.mark.slow)])
+def served(request, trap, tmp_path_factory):
     """Run `python app.py` until the module's tests are done; yield its URL and port."""
     port = free_port()
     proxy = f"http://127.0.0.1:{trap.port}"
-    env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
+    if request.param == "checkout":
+        python, cwd = sys.executable, REPO
+        env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
+    else:
+        python, cwd, env = space_app(tmp_path_factory)
     env.update(
         GRADIO_SERVER_PORT=str(port),
         HTTP_PROXY=proxy,
@@ -110,7 +128,7 @@ def served(trap, tmp_path_factory):
     log_path = tmp_path_factory.mktemp("app") / "app.log"
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+            [str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
         )
     try:
         url = None

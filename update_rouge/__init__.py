@@ -4,7 +4,11 @@ Usable without ``evaluate``::
 
     from update_rouge import compute
     compute(sources=[...], predictions=[...], references=[...])
+
+As an evaluate metric from the installed package: ``evaluate.load(update_rouge.metric_path())``.
 """
+
+from pathlib import Path
 
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
@@ -14,7 +18,15 @@ from .signature import build_signature
 from .no_tokens import NoTokensWarning
 from .version import __version__
 
+
+
+def metric_path() -> str:
+    """The path of the evaluate script inside this package, for ``evaluate.load(metric_path())``."""
+    return str(Path(__file__).with_name("update_rouge.py"))
+
+
 __all__ = [
+    "metric_path",
     "compute",
     "build_signature",
     "score_examples",

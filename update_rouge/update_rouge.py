@@ -10,6 +10,7 @@ import evaluate
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
 from .corpus import ExampleScore
+from .corpus_stream import Corpus
 from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
 from .lcs import lcs_length

@@ -1,0 +1,138 @@
+"""Write the Hugging Face Space of UpdateROUGE from a checkout: ``python -m update_rouge.space OUT_DIR``.
+
+evaluate's Hub loader (``evaluate.load("<namespace>/update_rouge")``) fetches
+``update_rouge.py`` from the root of the Space repository and then, for every relative import
+``from .x import y`` in it, ``x.py`` from the same root, and nothing else. So the Space folder
+holds, at its root:
+
+- ``update_rouge.py``, the evaluate script, and every module it imports, flat beside it (the
+  list is read from the script with evaluate's own import parser, so it cannot drift);
+- ``app.py`` and the root modules it imports (``app_batch_file.py``, ``app_metric.py``): the
+  demo, which scores through the module ``evaluate.load`` makes of that script;
+- ``README.md``: the metric card, with the Space's YAML header;
+- ``requirements.txt``: the package's dependencies and its ``demo`` extra, from pyproject.toml;
+- the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
+- ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
+  the demo renders only the card).
+
+Nothing is kept twice in the repository: the folder is generated from it. Name the folder
+``update_rouge`` if it is to be loaded with ``evaluate.load(OUT_DIR)`` (evaluate looks for
+``<folder name>.py`` in a folder). The generator needs a checkout (it reads app.py, README.md
+and pyproject.toml beside the package), not an installed wheel.
+"""
+
+import argparse
+import ast
+import shutil
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from evaluate.loading import get_imports
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO = PACKAGE_DIR.parent
+SCRIPT = PACKAGE_DIR / "update_rouge.py"
+APP = REPO / "app.py"
+CARD = REPO / "README.md"
+PYPROJECT = REPO / "pyproject.toml"
+# Files of the checkout the demo reads at run time, as paths relative to the repository root.
+DEMO_DATA = ("tests/data/fruit_triples.jsonl", "tests/data/NOTICE.md")
+
+
+def metric_modules(script: Path = SCRIPT) -> List[Path]:
+    """The script and every module it imports relatively, as evaluate's Hub loader finds them.
+
+    Raises ``ValueError`` for an import evaluate would fetch from elsewhere (a ``# From:`` URL)
+    and ``FileNotFoundError`` for an imported module that is not beside the script.
+    """
+    modules = [script]
+    for import_type, name, path, _ in get_imports(str(script)):
+        if import_type == "external":
+            raise ValueError(f"{script.name} imports {name} from {path}: a Space must hold its modules")
+        if import_type == "internal":
+            module = script.parent / f"{path}.py"
+            if not module.is_file():
+                raise FileNotFoundError(f"{script.name} imports .{name}, but {module} does not exist")
+            modules.append(module)
+    return modules
+
+
+def app_modules(app: Path = APP) -> List[Path]:
+    """``app`` and the modules beside it that it imports, directly or through them, in order."""
+    found: List[Path] = []
+    pending = [app]
+    while pending:
+        module = pending.pop(0)
+        if module in found:
+            continue
+        found.append(module)
+        for node in ast.parse(module.read_text(encoding="utf-8")).body:
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                sibling = module.parent / f"{name.split('.')[0]}.py"
+                if sibling.is_file():
+                    pending.append(sibling)
+    return found
+
+
+def requirements(pyproject: Path = PYPROJECT) -> List[str]:
+    """The Space's pip requirements: the package's dependencies, then its ``demo`` extra."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        import tomli as tomllib
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return [*project["dependencies"], *project["optional-dependencies"]["demo"]]
+
+
+def write_space(out_dir: Path) -> List[Path]:
+    """Write the Space folder into ``out_dir`` (created; it must not exist or be empty).
+
+    Returns the written files, relative to ``out_dir``. Raises ``FileExistsError`` for a
+    non-empty ``out_dir`` (a stale module left there would be uploaded too) and ``ValueError``
+    when two files would land on the same name.
+    """
+    out_dir = Path(out_dir)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise FileExistsError(f"OUT_DIR {out_dir} is not empty")
+    modules = [*metric_modules(), *app_modules()]
+    copies = {module.name: module for module in modules}
+    if len(copies) != len(modules):
+        raise ValueError("a module of app.py and a module of the evaluate script have the same name")
+    copies.update({relative: REPO / relative for relative in DEMO_DATA})
+    copies.update({f"docs/{page.name}": page for page in sorted((REPO / "docs").glob("*.md"))})
+    copies["README.md"] = CARD
+    written = []
+    for relative, source in copies.items():
+        target = out_dir / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        written.append(Path(relative))
+    (out_dir / "requirements.txt").write_text("".join(f"{line}\n" for line in requirements()), encoding="utf-8")
+    written.append(Path("requirements.txt"))
+    return written
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m update_rouge.space",
+        description="Write the Hugging Face Space folder (evaluate script, its modules, demo, card).",
+    )
+    parser.add_argument("out_dir", metavar="OUT_DIR", type=Path, help="a new or empty folder, e.g. build/update_rouge")
+    args = parser.parse_args(argv)
+    try:
+        written = write_space(args.out_dir)
+    except (FileExistsError, FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(written)} files to {args.out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
