@@ -57,7 +57,10 @@ def _check_string(value: Any, where: str) -> str:
 
 
 def check_inputs(
-    sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any], predictions_field: str = "predictions"
+    sources: Sequence[str],
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    predictions_field: str = "predictions",
 ) -> Tuple[List[str], List[str], List[List[str]]]:
     """Validate the three input columns and return them as lists.
 

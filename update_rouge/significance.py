@@ -82,16 +82,17 @@ def exact_permutation_p_value(differences: Sequence[float]) -> float:
     Raises ``ValueError`` for more than ``MAX_EXACT_EXAMPLES`` examples (``2**n`` patterns).
     """
     values = [Fraction(float(d)) for d in differences]
-    if not 1 <= len(values) <= MAX_EXACT_EXAMPLES:
-        raise ValueError(f"the exact test enumerates 2**n swaps: n must be 1 to {MAX_EXACT_EXAMPLES}, got {len(values)}")
+    n = len(values)
+    if not 1 <= n <= MAX_EXACT_EXAMPLES:
+        raise ValueError(f"the exact test enumerates 2**n swaps: n must be 1 to {MAX_EXACT_EXAMPLES}, got {n}")
     scale = max(value.denominator for value in values)
     integers = [value.numerator * (scale // value.denominator) for value in values]
     observed = sum(integers)
     at_least = sum(
         sum(sign * d for sign, d in zip(signs, integers)) >= observed
-        for signs in itertools.product((1, -1), repeat=len(integers))
+        for signs in itertools.product((1, -1), repeat=n)
     )
-    return at_least / 2 ** len(integers)
+    return at_least / 2**n
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
