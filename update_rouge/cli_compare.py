@@ -49,9 +49,10 @@ def build_compare_parser() -> argparse.ArgumentParser:
         action="append",
         required=True,
         metavar="NAME=FILE",
-        help="a system: NAME=FILE (text file, one prediction per line) or, with FILE, NAME or NAME=COLUMN; repeat it",
+        help="a system: NAME=FILE (text file, one prediction per line) or, with FILE, NAME or NAME=COLUMN; "
+        "repeat it",
     )
-    inputs.add_argument("--baseline", metavar="NAME", help="the system the others are compared with (default: the first)")
+    inputs.add_argument("--baseline", metavar="NAME", help="the system compared with (default: the first --system)")
 
     test = parser.add_argument_group("comparison")
     test.add_argument("--method", choices=METHODS, default="bootstrap", help="paired test (default bootstrap)")

@@ -41,9 +41,10 @@ class Method:
         else:
             test = f"paired approximate randomization test ({self.n_trials} trials)"
         adjusted = "Holm-adjusted" if self.correction == "holm" else "not adjusted"
+        comparisons = f"{n_comparisons} comparison{'s' if n_comparisons != 1 else ''} per type"
         return (
             f"Mean F1 with {intervals}; {test}, one-sided p-values that a system is not better than the "
-            f"baseline ({n_comparisons} comparison{'s' if n_comparisons != 1 else ''} per type, {adjusted}); {MARK} p < {self.level:g}."
+            f"baseline ({comparisons}, {adjusted}); {MARK} p < {self.level:g}."
         )
 
 
