@@ -38,7 +38,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
         "paired tests, a table and the signature.",
     )
     inputs = parser.add_argument_group(
-        "input: three kinds of text files, or one JSONL or CSV file with one column per system"
+        "input: text files (--sources, --references, one per system), or one JSONL or CSV FILE with a column per system"
     )
     inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and one column per system")
     inputs.add_argument("--input-format", choices=["jsonl", "csv"], help="format of FILE (default: its extension)")
