@@ -17,7 +17,8 @@ from conftest import DATA_DIR, read_jsonl
 from update_rouge import compute
 from update_rouge.bootstrap import p_values_not_better, resample_means
 from update_rouge.cli import main
-from update_rouge.compare import compare, compare_scores
+from update_rouge import compare
+from update_rouge.comparison import compare_scores
 from update_rouge import significance
 from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
 

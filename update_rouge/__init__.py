@@ -4,8 +4,11 @@ Usable without ``evaluate``::
 
     from update_rouge import compute
     compute(sources=[...], predictions=[...], references=[...])
+
+and several systems against a baseline with ``compare`` (see ``comparison``).
 """
 
+from .comparison import compare
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
 from .scorer import compute, score_examples
@@ -16,6 +19,7 @@ from .version import __version__
 
 __all__ = [
     "compute",
+    "compare",
     "build_signature",
     "score_examples",
     "extract_additions",

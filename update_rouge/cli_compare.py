@@ -2,7 +2,7 @@
 
 Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
 JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
-or ``--system NAME=COLUMN``). The numbers are ``compare.compare``'s, bit for bit; ``--format
+or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit; ``--format
 json`` prints exactly ``compare(..., return_signature=True)``. Exit status 0 on success, 2 for
 unusable input or options (the message names file and line), 1 when a worker process fails,
 141 when the reader of the output goes away (see ``cli.write_stdout``).
@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
 from .cli import FORMATS, _level, atomic_output, compute_options, file_after_rouge_types, write_stdout
-from .compare import CORRECTIONS, METHODS, check_compare_options, compare_scores, comparison_signature, score_systems
+from .comparison import CORRECTIONS, METHODS, check_compare_options, compare_scores, comparison_signature, score_systems
 from .corpus import f1_columns
 from .engines import ENGINES
 from .files import read_systems, read_text_files
