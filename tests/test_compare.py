@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import DATA_DIR, read_jsonl
 
 from update_rouge import compute
@@ -52,6 +54,9 @@ def three_systems(data):
         ([1.0, 1.0, -1.0], 4 / 8),  # sums 1, 3, -1, 1, -1, 1, -3, -1 against 1
         ([0.0, 0.0, 0.0], 1.0),  # identical systems
         ([-0.5], 1.0),  # sums -0.5 and 0.5, both >= -0.5
+        # 0 in real numbers; as floats the observed sum is 5.6e-17 and its negation -5.6e-17, a tie:
+        # 0, 0.6, -0.4, 0.2, -0.2, 0.4, -0.6, 0 against 0.
+        ([0.1, 0.2, -0.3], 5 / 8),
     ],
 )
 def test_exact_permutation_test_hand_values(differences, expected):
@@ -72,6 +77,7 @@ def difference_sets():
     rng = np.random.default_rng(2024)
     sets = [
         [0.25, -0.25, 0.5, 0.0],  # exact ties between sign patterns, and a zero
+        [0.1, 0.2, -0.3],  # ties in real numbers that floating-point sums split (see the hand values)
         rng.choice([-0.2, -0.1, 0.0, 0.1, 0.3], size=8).tolist(),
         rng.choice([-0.5, 0.0, 0.5], size=12).tolist(),
     ]
@@ -86,6 +92,20 @@ def test_randomization_is_within_monte_carlo_error_of_the_exact_test(differences
     # k ~ Binomial(R, exact); (1 + k) / (R + 1) adds at most 1 / (R + 1). Four standard errors.
     error = 4 * math.sqrt(exact * (1 - exact) / TRIALS) + 1 / (TRIALS + 1)
     assert abs(approximate - exact) <= error
+
+
+F1_LIKE = st.builds(
+    lambda a, b, c, d: a / b - c / d,
+    st.integers(0, 12), st.integers(12, 30), st.integers(0, 12), st.integers(12, 30),
+)
+
+
+@settings(max_examples=40)
+@given(st.lists(F1_LIKE, min_size=1, max_size=10))
+def test_randomization_agrees_with_the_exact_test_on_f1_like_differences(differences):
+    exact = exact_permutation_p_value(differences)
+    approximate = randomization_p_values(np.array([differences]), 2000, seed=8)[0]
+    assert abs(approximate - exact) <= 5 * math.sqrt(exact * (1 - exact) / 2000) + 1 / 2001
 
 
 def test_the_exact_values_above_are_not_all_extreme():

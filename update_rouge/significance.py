@@ -23,8 +23,8 @@ The test (the contract ``compare(method="randomization")`` reports under):
   depend on the block size, and every row of ``differences`` (every system and rouge type) is
   tested on the same trials.
 
-``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns in exact arithmetic: it is
-the value the approximate test estimates, ``#{s: T(s) >= D} / 2**n``.
+``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns, its sums exact: it is the
+value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} / 2**n``.
 """
 
 import itertools
@@ -76,8 +76,9 @@ def randomization_p_values(differences: np.ndarray, n_trials: int, seed: int) ->
 
 
 def exact_permutation_p_value(differences: Sequence[float]) -> float:
-    """The exact paired permutation p-value ``#{s in {+1,-1}^n: sum(s_i d_i) >= sum(d_i)} / 2**n``
-    over all ``2**n`` swap patterns, in exact rational arithmetic (floats are binary fractions).
+    """The exact paired permutation p-value over all ``2**n`` swap patterns:
+    ``#{s in {+1,-1}^n: sum(s_i d_i) >= sum(d_i) - n * eps * sum(|d_i|)} / 2**n``, every sum in
+    exact rational arithmetic (floats are binary fractions), ties as in the module docstring.
 
     Raises ``ValueError`` for more than ``MAX_EXACT_EXAMPLES`` examples (``2**n`` patterns).
     """
@@ -85,12 +86,13 @@ def exact_permutation_p_value(differences: Sequence[float]) -> float:
     n = len(values)
     if not 1 <= n <= MAX_EXACT_EXAMPLES:
         raise ValueError(f"the exact test enumerates 2**n swaps: n must be 1 to {MAX_EXACT_EXAMPLES}, got {n}")
+    # Every float is an integer over a power of two: scaled to integers, the sums are exact and fast.
     scale = max(value.denominator for value in values)
     integers = [value.numerator * (scale // value.denominator) for value in values]
-    observed = sum(integers)
+    tolerance = n * Fraction(np.finfo(float).eps) * sum(abs(value) for value in integers)
+    threshold = sum(integers) - tolerance
     at_least = sum(
-        sum(sign * d for sign, d in zip(signs, integers)) >= observed
-        for signs in itertools.product((1, -1), repeat=n)
+        sum(sign * d for sign, d in zip(signs, integers)) >= threshold for signs in itertools.product((1, -1), repeat=n)
     )
     return at_least / 2**n
 
