@@ -88,6 +88,8 @@ def score_systems(
     """
     rouge_types = check_rouge_types(rouge_types)
     stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer)
+    if not systems:
+        raise ValueError("systems is empty: give a mapping of system names to their predictions")
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     options = dict(

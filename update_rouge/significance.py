@@ -14,8 +14,9 @@ The test (the contract ``compare(method="randomization")`` reports under):
   and the p-value is above zero. Identical systems get 1.0; the smallest value is ``1 / (R + 1)``.
 - Ties. ``T`` and ``D`` are floating-point sums in different orders; a trial counts when
   ``T >= D - n * eps * sum(|d_i|)`` (``eps`` = 2**-52), a bound on the rounding error of the two
-  sums, so sign patterns that tie with the observed one in exact arithmetic (e.g. swaps of
-  examples with ``d_i = 0``) count as ties whatever the summation order.
+  sums, so that sign patterns tying with the observed one in real numbers count as ties
+  whatever the summation order and the representation error (swaps of examples with
+  ``d_i = 0``; ``0.1 + 0.2 - 0.3`` and its negation, both 0 but about +-5.6e-17 as floats).
 - Trials. Trial ``t`` swaps example ``i`` when bit ``i % 64`` of 64-bit word ``i // 64`` of row
   ``t`` of ``np.random.default_rng(seed).integers(0, 2**64 - 1, size=(R, ceil(n / 64)),
   dtype=np.uint64, endpoint=True)`` is 1 (the generator's raw 64-bit outputs). The generator is
