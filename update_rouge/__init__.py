@@ -5,11 +5,14 @@ Usable without ``evaluate``::
     from update_rouge import compute
     compute(sources=[...], predictions=[...], references=[...])
 
+and several systems against a baseline with ``compare`` (see ``comparison``).
+
 As an evaluate metric from the installed package: ``evaluate.load(update_rouge.metric_path())``.
 """
 
 from pathlib import Path
 
+from .comparison import compare
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
 from .scorer import compute, score_examples
@@ -17,7 +20,6 @@ from .scoring import DEFAULT_ROUGE_TYPES
 from .signature import build_signature
 from .no_tokens import NoTokensWarning
 from .version import __version__
-
 
 
 def metric_path() -> str:
@@ -28,6 +30,7 @@ def metric_path() -> str:
 __all__ = [
     "metric_path",
     "compute",
+    "compare",
     "build_signature",
     "score_examples",
     "extract_additions",

@@ -6,7 +6,8 @@ chunks, so memory does not grow with the number of examples, and the corpus mean
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example, written to a temporary file that replaces FILE only when every example was scored.
 Exit status 0 on success, 2 for unusable input or options (the message names file and line),
-1 when a worker process fails.
+1 when a worker process fails, 141 when the reader of the output goes away (``write_stdout``).
+``update-rouge compare ...`` compares systems instead (``cli_compare``).
 """
 
 import argparse
@@ -40,7 +41,8 @@ FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="update-rouge",
-        description="Score what updated texts add to their sources; print the corpus scores as JSON.",
+        description="Score what updated texts add to their sources; print the corpus scores as JSON. "
+        "To compare systems with a baseline: update-rouge compare --help.",
     )
     inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
     inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and prediction")
@@ -95,6 +97,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _level(text: str) -> Optional[float]:
     return None if text.lower() == "none" else float(text)
+
+
+def file_after_rouge_types(args: argparse.Namespace) -> None:
+    """Give back the FILE that ``--rouge-types`` (one or more values) took when FILE followed it:
+    without a FILE or --sources, a last value that is not a rouge type is the FILE."""
+    if args.file is None and args.sources is None and len(args.rouge_types) > 1:
+        try:
+            check_rouge_types(args.rouge_types[-1:])
+        except ValueError:
+            args.file = args.rouge_types.pop()
+
+
+def write_stdout(text: str) -> int:
+    """Write ``text`` to stdout; 0, or 141 (128 + SIGPIPE, what a shell reports for a Unix tool
+    the pipe closed on) without a traceback when the reader has gone, e.g. ``| head -1``."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush cannot fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13
+    return 0
 
 
 def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
@@ -204,8 +229,14 @@ def atomic_output(path: str) -> Iterator[TextIO]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["compare"]:
+        from .cli_compare import main as compare_main
+
+        return compare_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    file_after_rouge_types(args)
     paths, read_rows = _reader(args, parser)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
@@ -224,5 +255,4 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (OSError, ValueError, RuntimeError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
-    print(json.dumps(result, indent=2))
-    return 0
+    return write_stdout(json.dumps(result, indent=2) + "\n")

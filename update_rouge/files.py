@@ -8,6 +8,8 @@ Three layouts, all UTF-8:
   are ignored), then one example per record (quoted cells may span lines). A reference cell
   that starts with ``[`` and parses as a JSON array is a list of references (it must then
   hold one or more strings); any other cell is one reference.
+- For a comparison of systems (``read_systems``), JSONL or CSV with one column of predictions
+  per system instead of ``prediction``, named by the system.
 - Three line-aligned text files of sources, references and predictions: line N of each is
   example N. They must have the same number of lines.
 
@@ -17,11 +19,10 @@ progress bar). Unusable input raises ``InputFileError`` naming the file and line
 
 import csv
 import json
-from typing import BinaryIO, Callable, Iterator, List, NamedTuple, Optional
+from typing import BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .inputs import lone_surrogate
 
-COLUMNS = ("source", "reference", "prediction")
 _JSON_TYPES = {
     type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"
 }
@@ -34,6 +35,16 @@ class Row(NamedTuple):
     source: str
     references: List[str]
     prediction: str
+
+
+class SystemsRow(NamedTuple):
+    """One example scored for several systems: its line, source, references and, per system
+    name, that system's prediction."""
+
+    line: int
+    source: str
+    references: List[str]
+    predictions: Dict[str, str]
 
 
 class InputFileError(ValueError):
@@ -78,8 +89,11 @@ def _reference_list(value: object, path: str, line: int) -> List[str]:
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
 
-def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
-    """Yield the examples of a JSONL file, skipping blank lines."""
+def _jsonl_records(
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]
+) -> Iterator[Tuple[int, str, List[str], List[str]]]:
+    """Line, source, references and the texts of ``prediction_columns`` of each JSONL record."""
+    columns = ("source", "reference", *prediction_columns)
     with open(path, "rb") as handle:
         for number, line in enumerate(_decoded_lines(handle, path, advance), start=1):
             if not line.strip():
@@ -89,16 +103,22 @@ def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iter
             except json.JSONDecodeError as error:
                 raise InputFileError(path, number, f"not valid JSON ({error.msg})") from None
             if not isinstance(row, dict):
-                raise InputFileError(path, number, "expected a JSON object with source, reference and prediction")
-            missing = [column for column in COLUMNS if column not in row]
+                raise InputFileError(path, number, f"expected a JSON object with {', '.join(columns)}")
+            missing = [column for column in columns if column not in row]
             if missing:
                 raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
-            yield Row(
+            yield (
                 number,
                 _text(row["source"], path, number, "source"),
                 _reference_list(row["reference"], path, number),
-                _text(row["prediction"], path, number, "prediction"),
+                [_text(row[column], path, number, column) for column in prediction_columns],
             )
+
+
+def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
+    """Yield the examples of a JSONL file, skipping blank lines."""
+    for number, source, references, (prediction,) in _jsonl_records(path, ("prediction",), advance):
+        yield Row(number, source, references, prediction)
 
 
 def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
@@ -112,19 +132,22 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
     return [cell]
 
 
-def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
-    """Yield the examples of a CSV file with a header row, skipping blank lines."""
+def _csv_records(
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]
+) -> Iterator[Tuple[int, str, List[str], List[str]]]:
+    """Line, source, references and the texts of ``prediction_columns`` of each CSV record."""
+    columns = ("source", "reference", *prediction_columns)
     csv.field_size_limit(2**31 - 1)
     with open(path, "rb") as handle:
         reader = csv.reader(_decoded_lines(handle, path, advance))
         try:
             header = next(reader, None)
             if header is None:
-                raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(COLUMNS)}")
-            missing = [column for column in COLUMNS if column not in header]
+                raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(columns)}")
+            missing = [column for column in columns if column not in header]
             if missing:
                 raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
-            positions = [header.index(column) for column in COLUMNS]
+            positions = [header.index(column) for column in columns]
             start = reader.line_num + 1
             for record in reader:
                 line, start = start, reader.line_num + 1
@@ -132,10 +155,26 @@ def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterat
                     continue
                 if len(record) != len(header):
                     raise InputFileError(path, line, f"{len(record)} cells, but the header has {len(header)}")
-                source, reference, prediction = (record[position] for position in positions)
-                yield Row(line, source, _csv_reference_list(reference, path, line), prediction)
+                source, reference, *predictions = (record[position] for position in positions)
+                yield line, source, _csv_reference_list(reference, path, line), predictions
         except csv.Error as error:
             raise InputFileError(path, reader.line_num, f"not valid CSV ({error})") from None
+
+
+def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
+    """Yield the examples of a CSV file with a header row, skipping blank lines."""
+    for line, source, references, (prediction,) in _csv_records(path, ("prediction",), advance):
+        yield Row(line, source, references, prediction)
+
+
+def read_systems(
+    path: str, file_format: str, systems: Sequence[str], advance: Callable[[int], None] = _no_progress
+) -> Iterator[SystemsRow]:
+    """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
+    one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
+    records = _csv_records if file_format == "csv" else _jsonl_records
+    for line, source, references, predictions in records(path, tuple(systems), advance):
+        yield SystemsRow(line, source, references, dict(zip(systems, predictions)))
 
 
 def read_text_files(

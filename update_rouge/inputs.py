@@ -8,7 +8,6 @@ import math
 import re
 from typing import Any, List, Optional, Sequence, Tuple
 
-FIELDS = ("sources", "predictions", "references")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -58,29 +57,33 @@ def _check_string(value: Any, where: str) -> str:
 
 
 def check_inputs(
-    sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+    sources: Sequence[str],
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    predictions_field: str = "predictions",
 ) -> Tuple[List[str], List[str], List[List[str]]]:
     """Validate the three input columns and return them as lists.
 
     ``references`` may hold one string per example or one non-empty list of strings per
     example (several references), but not a mix of both. The returned references are always
-    a list of lists. Raises ``ValueError`` naming the field and index of the first problem.
+    a list of lists. Raises ``ValueError`` naming the field and index of the first problem;
+    ``predictions_field`` is the name the predictions go by (e.g. ``systems['base']``).
     """
-    columns = {field: _as_list(field, column) for field, column in zip(FIELDS, (sources, predictions, references))}
-    lengths = {field: len(column) for field, column in columns.items()}
+    fields = ("sources", predictions_field, "references")
+    sources, predictions, references = (_as_list(f, c) for f, c in zip(fields, (sources, predictions, references)))
+    lengths = {field: len(column) for field, column in zip(fields, (sources, predictions, references))}
     if len(set(lengths.values())) > 1:
         counts = ", ".join(f"{n} {field}" for field, n in lengths.items())
-        raise ValueError(f"sources, predictions and references must have the same length, got {counts}")
-    if lengths["sources"] == 0:
-        raise ValueError("sources, predictions and references are empty: there is nothing to score")
+        raise ValueError(f"sources, {predictions_field} and references must have the same length, got {counts}")
+    if not sources:
+        raise ValueError(f"sources, {predictions_field} and references are empty: there is nothing to score")
 
-    checked_sources = [_check_string(s, f"sources[{i}]") for i, s in enumerate(columns["sources"])]
-    checked_predictions = [_check_string(p, f"predictions[{i}]") for i, p in enumerate(columns["predictions"])]
+    checked_sources = [_check_string(s, f"sources[{i}]") for i, s in enumerate(sources)]
+    checked_predictions = [_check_string(p, f"{predictions_field}[{i}]") for i, p in enumerate(predictions)]
 
-    raw_references = columns["references"]
-    several = not isinstance(raw_references[0], str) and raw_references[0] is not None
+    several = not isinstance(references[0], str) and references[0] is not None
     checked_references = []
-    for i, reference in enumerate(raw_references):
+    for i, reference in enumerate(references):
         if several:
             if isinstance(reference, str):
                 raise ValueError(

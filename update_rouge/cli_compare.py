@@ -1,0 +1,159 @@
+"""``update-rouge compare``: several systems against a baseline, as a table with its signature.
+
+Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
+JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
+or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit; ``--format
+json`` prints exactly ``compare(..., return_signature=True)``. Exit status 0 on success, 2 for
+unusable input or options (the message names file and line), 1 when a worker process fails,
+141 when the reader of the output goes away (see ``cli.write_stdout``).
+"""
+
+import argparse
+import contextlib
+import os
+import sys
+from typing import Dict, List, Optional, Tuple
+
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
+from .cli import FORMATS, _level, atomic_output, compute_options, file_after_rouge_types, write_stdout
+from .comparison import CORRECTIONS, METHODS, check_compare_options, compare_scores, comparison_signature, score_systems
+from .corpus import f1_columns
+from .engines import ENGINES
+from .files import read_systems, read_text_files
+from .parallel import check_num_proc
+from .report import DEFAULT_LEVEL, Method, per_example_lines, render
+from .report import FORMATS as OUTPUT_FORMATS
+from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
+from .significance import DEFAULT_N_TRIALS
+from .stemming import STEMMERS
+
+PROG = "update-rouge compare"
+
+
+def build_compare_parser() -> argparse.ArgumentParser:
+    """The options of ``update-rouge compare`` (the scoring ones as in ``update-rouge``)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Compare systems with a baseline on the same examples: mean UpdateROUGE F1 with intervals, "
+        "paired tests, a table and the signature.",
+    )
+    inputs = parser.add_argument_group(
+        "input: text files (--sources, --references, one per system), or one JSONL or CSV FILE with a column per system"
+    )
+    inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and one column per system")
+    inputs.add_argument("--input-format", choices=["jsonl", "csv"], help="format of FILE (default: its extension)")
+    inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
+    inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
+    inputs.add_argument(
+        "--system",
+        action="append",
+        required=True,
+        metavar="NAME=FILE",
+        help="a system: NAME=FILE (text file, one prediction per line) or, with FILE, NAME or NAME=COLUMN; "
+        "repeat it",
+    )
+    inputs.add_argument("--baseline", metavar="NAME", help="the system compared with (default: the first --system)")
+
+    test = parser.add_argument_group("comparison")
+    test.add_argument("--method", choices=METHODS, default="bootstrap", help="paired test (default bootstrap)")
+    test.add_argument("--n-trials", type=int, default=DEFAULT_N_TRIALS, help="randomization trials")
+    test.add_argument(
+        "--correction", choices=[c for c in CORRECTIONS if c], help="adjust p-values over the systems compared"
+    )
+    test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
+
+    scoring = parser.add_argument_group("scoring (the arguments of compute)")
+    scoring.add_argument("--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="as in update-rouge")
+    scoring.add_argument("--stemmer", choices=STEMMERS, help="none (default), porter or rouge155")
+    scoring.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
+    scoring.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=DEFAULT_MULTI_REF, help="as in update-rouge")
+    scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
+    scoring.add_argument(
+        "--confidence-level",
+        type=_level,
+        default=DEFAULT_CONFIDENCE_LEVEL,
+        help=f"bootstrap interval level in (0, 1), or 'none' (default {DEFAULT_CONFIDENCE_LEVEL})",
+    )
+    scoring.add_argument("--n-bootstrap", type=int, default=DEFAULT_N_BOOTSTRAP, help="bootstrap resamples")
+    scoring.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the resamples and trials")
+
+    output = parser.add_argument_group("output and running")
+    output.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
+    output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
+    output.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
+    return parser
+
+
+def _systems(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dict[str, str]:
+    """System name -> its text file (text input) or its column (FILE input), in the given order."""
+    systems: Dict[str, str] = {}
+    for given in args.system:
+        name, equals, where = given.partition("=")
+        if not equals:
+            if args.file is None:
+                parser.error(f"--system {given}: give NAME=FILE, the file of that system's predictions")
+            where = name
+        if not name or not where:
+            parser.error(f"--system {given!r}: expected NAME=FILE (or, with FILE, NAME or NAME=COLUMN)")
+        if name in systems:
+            parser.error(f"--system {name} is given twice")
+        systems[name] = where
+    return systems
+
+
+def _read(args, parser, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[List[str]], Dict[str, List[str]]]:
+    """Lines, sources, references and each system's predictions, read from the files named."""
+    text_files = (args.sources, args.references)
+    if args.file is not None:
+        if any(text_files):
+            parser.error("give either FILE or --sources and --references, not both")
+        file_format = args.input_format or FORMATS.get(os.path.splitext(args.file)[1].lower())
+        if file_format is None:
+            parser.error(f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv")
+        rows = list(read_systems(args.file, file_format, list(systems.values())))
+        predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
+        return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
+    if not all(text_files):
+        parser.error("give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE")
+    predictions, rows = {}, []
+    for name, path in systems.items():
+        rows = list(read_text_files(args.sources, args.references, path))
+        predictions[name] = [row.prediction for row in rows]
+    return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_compare_parser()
+    args = parser.parse_args(argv)
+    file_after_rouge_types(args)
+    if not 0 < args.level < 1:
+        parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
+    systems = _systems(args, parser)
+    baseline = args.baseline if args.baseline is not None else next(iter(systems))
+    statistics = {"confidence_level": args.confidence_level, "n_bootstrap": args.n_bootstrap, "seed": args.seed}
+    try:
+        num_proc = check_num_proc(args.num_proc)
+        rouge_types = check_rouge_types(args.rouge_types)
+        check_compare_options(
+            list(systems), baseline, args.method, args.correction, n_trials=args.n_trials, **statistics
+        )
+        lines, sources, references, predictions = _read(args, parser, systems)
+        if not lines:
+            raise ValueError(f"{args.file or args.sources}: no examples to compare")
+        tables = score_systems(sources, references, predictions, num_proc=num_proc, **compute_options(args))
+        with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
+            if per_example is not None:
+                per_example.writelines(per_example_lines(lines, tables))
+        results = compare_scores(
+            {name: f1_columns(table, rouge_types) for name, table in tables.items()},
+            baseline, args.method, args.correction, n_trials=args.n_trials, **statistics,
+        )
+        signature = comparison_signature(
+            references, len(systems), args.method, args.correction, args.n_trials,
+            **compute_options(args), **statistics,
+        )
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1 if isinstance(error, RuntimeError) else 2
+    method = Method(args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level)
+    return write_stdout(render(results, baseline, method, args.format, signature))

@@ -1,0 +1,246 @@
+"""Several systems against one baseline on the same examples: means, intervals and paired tests.
+
+The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``), with the
+methods stated:
+
+- Scores. Each system is scored by ``scorer.score_examples`` with the same options, so its
+  means are ``compute``'s.
+- Intervals. The percentile bootstrap of ``bootstrap.py`` for every system (the baseline too),
+  all on the one resample matrix that ``seed`` draws for the number of examples.
+- ``method="bootstrap"``. ``bootstrap.py``'s paired test of each system against the baseline on
+  those same resamples: with one system it equals ``compute(..., baseline_predictions=...)``
+  bit for bit, and a system's numbers do not depend on which other systems are compared.
+- ``method="randomization"``. ``significance.py``'s paired approximate randomization, every
+  system and type on the same ``n_trials`` trials drawn from ``seed``. Both tests are one-sided,
+  that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
+- ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
+  baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
+"""
+
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .bootstrap import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_statistics,
+    check_bootstrap_options,
+)
+from .corpus import f1_columns, mean, per_example_table
+from .inputs import check_inputs
+from .no_tokens import tokenless_examples, warn_tokenless
+from .scorer import score_examples
+from .scoring import DEFAULT_MULTI_REF, check_rouge_types, make_tokenizer
+from .signature import build_signature
+from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
+from .stemming import resolve_stemmer
+
+METHODS = ("bootstrap", "randomization")
+CORRECTIONS = (None, "holm")
+SIGNATURE_KEY = "signature"
+
+
+def check_compare_options(
+    names: Sequence[Any],
+    baseline: Any,
+    method: str,
+    correction: Optional[str],
+    confidence_level: Optional[float],
+    n_bootstrap: int,
+    n_trials: int,
+    seed: int,
+) -> None:
+    """Raise ``ValueError`` unless the system ``names`` (non-empty strings other than
+    ``"signature"``) include ``baseline`` and at least one other, and the options are valid."""
+    for name in names:
+        if not isinstance(name, str) or not name or name == SIGNATURE_KEY:
+            raise ValueError(f"system names must be non-empty strings other than {SIGNATURE_KEY!r}, got {name!r}")
+    if baseline not in names:
+        raise ValueError(f"baseline {baseline!r} is not one of the systems ({', '.join(map(repr, names))})")
+    if len(names) < 2:
+        raise ValueError("systems must hold the baseline and at least one other system to compare with it")
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; valid values are {', '.join(METHODS)}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; valid values are None and 'holm'")
+    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=method == "bootstrap")
+    check_n_trials(n_trials)
+
+
+def score_systems(
+    sources: Sequence[str],
+    references: Sequence[Any],
+    systems: Mapping[str, Sequence[str]],
+    rouge_types: Optional[Sequence[str]] = None,
+    use_stemmer: bool = False,
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    engine: str = "auto",
+    num_proc: int = 1,
+    stemmer: Optional[str] = None,
+    multi_ref: str = DEFAULT_MULTI_REF,
+) -> Dict[str, Dict[str, list]]:
+    """Per system name, its per-example table (the keys of ``compute(use_aggregator=False)``).
+
+    Every system's texts are checked first (errors name it as ``systems['name'][index]``);
+    examples in which the tokenizer finds no token, for any system, get one ``NoTokensWarning``.
+    """
+    rouge_types = check_rouge_types(rouge_types)
+    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer)
+    if not systems:
+        raise ValueError("systems is empty: give a mapping of system names to their predictions")
+    for name, predictions in systems.items():
+        check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
+    options = dict(
+        rouge_types=rouge_types, stemmer=stemmer_name, tokenizer=tokenizer, engine=engine, num_proc=num_proc,
+        multi_ref=multi_ref,
+    )
+    active_tokenizer = make_tokenizer(stemmer_name, tokenizer)
+    tables, tokenless = {}, None
+    for name, predictions in systems.items():
+        examples = score_examples(sources, predictions, references, **options)
+        flags = tokenless_examples(examples, active_tokenizer)
+        tokenless = flags if tokenless is None else [a or b for a, b in zip(tokenless, flags)]
+        tables[name] = per_example_table(examples, rouge_types)
+    warn_tokenless(sum(tokenless), len(tokenless))
+    return tables
+
+
+def compare_scores(
+    scores: Mapping[str, Mapping[str, Sequence[float]]],
+    baseline: str,
+    method: str = "bootstrap",
+    correction: Optional[str] = None,
+    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    n_trials: int = DEFAULT_N_TRIALS,
+    seed: int = DEFAULT_SEED,
+) -> Dict[str, Dict[str, float]]:
+    """The statistics of ``compare`` from per-example scores (no texts, no scoring).
+
+    ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
+    ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them); every system has
+    the same keys and the same examples. Returns, per system in the order of ``scores``, each
+    key's mean and, unless ``confidence_level`` is ``None``, ``<key>_low`` and ``<key>_high``;
+    for each system other than ``baseline`` also ``<key>_delta`` (mean minus the baseline's
+    mean) and ``<key>_p_value`` (one-sided, Holm-adjusted with ``correction="holm"``).
+    """
+    names = list(scores)
+    check_compare_options(names, baseline, method, correction, confidence_level, n_bootstrap, n_trials, seed)
+    keys = list(scores[baseline])
+    n_examples = len(scores[baseline][keys[0]]) if keys else 0
+    for name in names:
+        if list(scores[name]) != keys or any(len(scores[name][key]) != n_examples for key in keys):
+            raise ValueError(
+                f"scores[{name!r}] must have the keys {keys} of the baseline, each with {n_examples} examples"
+            )
+    if n_examples == 0:
+        raise ValueError("scores hold no examples: there is nothing to compare")
+    others = [name for name in names if name != baseline]
+    results: Dict[str, Dict[str, float]] = {}
+    for name in names:
+        paired = method == "bootstrap" and name != baseline
+        results[name] = {key: mean(scores[name][key]) for key in keys}
+        results[name].update(
+            bootstrap_statistics(
+                scores[name], scores[baseline] if paired else None, confidence_level, n_bootstrap, seed
+            )
+        )
+    if method == "randomization":
+        differences = np.array(
+            [np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
+             for name in others for key in keys]
+        )
+        p_values = randomization_p_values(differences, n_trials, seed).reshape(len(others), len(keys))
+        for name, row in zip(others, p_values):
+            for key, p_value in zip(keys, row):
+                results[name][f"{key}_delta"] = results[name][key] - results[baseline][key]
+                results[name][f"{key}_p_value"] = float(p_value)
+    if correction == "holm":
+        for key in keys:
+            adjusted = holm([results[name][f"{key}_p_value"] for name in others])
+            for name, p_value in zip(others, adjusted):
+                results[name][f"{key}_p_value"] = float(p_value)
+    return results
+
+
+def comparison_signature(
+    references: Optional[Sequence[Any]],
+    n_systems: int,
+    method: str = "bootstrap",
+    correction: Optional[str] = None,
+    n_trials: int = DEFAULT_N_TRIALS,
+    **options: Any,
+) -> str:
+    """The signature of a comparison of ``n_systems`` systems (the baseline included).
+
+    ``build_signature`` of the scoring and bootstrap options (``options``: ``compute``'s keyword
+    arguments), then ``test:paired-bs``, or ``test:paired-ar|trials:<R>`` followed by
+    ``seed:<seed>`` when no bootstrap already states the seed, then ``correction:none|holm``
+    and ``comparisons:<systems - 1>`` (the tests per rouge type).
+    """
+    bootstrap_test = method == "bootstrap"
+    signature = build_signature(references=references, baseline_predictions=[] if bootstrap_test else None, **options)
+    fields = ["test:paired-bs"] if bootstrap_test else ["test:paired-ar", f"trials:{n_trials}"]
+    if not bootstrap_test and options.get("confidence_level", DEFAULT_CONFIDENCE_LEVEL) is None:
+        fields.append(f"seed:{options.get('seed', DEFAULT_SEED)}")
+    fields += [f"correction:{correction or 'none'}", f"comparisons:{n_systems - 1}"]
+    return "|".join([signature, *fields])
+
+
+def compare(
+    sources: Sequence[str],
+    references: Sequence[Any],
+    systems: Mapping[str, Sequence[str]],
+    baseline: str,
+    method: str = "bootstrap",
+    correction: Optional[str] = None,
+    rouge_types: Optional[Sequence[str]] = None,
+    use_stemmer: bool = False,
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    n_trials: int = DEFAULT_N_TRIALS,
+    seed: int = DEFAULT_SEED,
+    return_signature: bool = False,
+    engine: str = "auto",
+    num_proc: int = 1,
+    stemmer: Optional[str] = None,
+    multi_ref: str = DEFAULT_MULTI_REF,
+) -> Dict[str, Any]:
+    """Compare several systems with a baseline on the same examples (see the module docstring).
+
+    Args:
+        sources, references: as for ``compute``, shared by every system.
+        systems: system name -> its predictions (one text per example); names are non-empty
+            strings other than ``"signature"``; ``baseline`` is one of them.
+        method: ``"bootstrap"`` (paired bootstrap, ``n_bootstrap`` resamples) or
+            ``"randomization"`` (paired approximate randomization, ``n_trials`` trials).
+        correction: ``None`` or ``"holm"`` (Holm-Bonferroni over the systems, per rouge type).
+        return_signature: add the signature under the key ``"signature"`` (see
+            ``comparison_signature``).
+        the rest: ``compute``'s options, with the same meaning; ``seed`` also seeds the trials.
+
+    Returns:
+        Per system name, in the order of ``systems``: ``update_<type>`` (mean F1),
+        ``update_<type>_low`` and ``_high`` (its interval, unless ``confidence_level`` is
+        ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
+        and ``update_<type>_p_value`` (in (0, 1]), plain floats.
+    """
+    rouge_types = check_rouge_types(rouge_types)
+    check_compare_options(list(systems), baseline, method, correction, confidence_level, n_bootstrap, n_trials, seed)
+    scoring = dict(
+        rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, stemmer=stemmer, multi_ref=multi_ref
+    )
+    tables = score_systems(sources, references, systems, engine=engine, num_proc=num_proc, **scoring)
+    statistics = dict(confidence_level=confidence_level, n_bootstrap=n_bootstrap, seed=seed)
+    results: Dict[str, Any] = compare_scores(
+        {name: f1_columns(table, rouge_types) for name, table in tables.items()},
+        baseline, method, correction, n_trials=n_trials, **statistics,
+    )
+    if return_signature:
+        results[SIGNATURE_KEY] = comparison_signature(
+            references, len(systems), method, correction, n_trials, **scoring, **statistics
+        )
+    return results

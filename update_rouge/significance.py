@@ -1,0 +1,113 @@
+"""Paired approximate randomization, its exact counterpart, and Holm-Bonferroni adjustment.
+
+The test (the contract ``compare(method="randomization")`` reports under):
+
+- Data. Per example ``i`` of ``n``, ``d_i = system F1 - baseline F1``; the observed statistic
+  is the sum ``D = sum(d_i)`` (``n`` times the mean difference, so the same test).
+- Null hypothesis. The two systems are exchangeable on every example: swapping an example's
+  pair of scores (``d_i -> -d_i``) is as likely as not. A trial swaps each example
+  independently with probability 1/2 and gives ``T = sum(s_i * d_i)`` with ``s_i`` in {+1, -1}.
+- p-value. One-sided, that the system is not better than the baseline (the direction of the
+  paired bootstrap in ``bootstrap.py``): ``(1 + k) / (R + 1)``, where ``k`` is the number of
+  the ``R`` trials with ``T >= D``. The ``+ 1`` counts the observed assignment, one of the
+  equally likely ones under the null, so that ``P(p <= alpha) <= alpha`` holds for every ``R``
+  and the p-value is above zero. Identical systems get 1.0; the smallest value is ``1 / (R + 1)``.
+- Ties. ``T`` and ``D`` are floating-point sums in different orders; a trial counts when
+  ``T >= D - n * eps * sum(|d_i|)`` (``eps`` = 2**-52), a bound on the rounding error of the two
+  sums, so that sign patterns tying with the observed one in real numbers count as ties
+  whatever the summation order and the representation error (swaps of examples with
+  ``d_i = 0``; ``0.1 + 0.2 - 0.3`` and its negation, both 0 but about +-5.6e-17 as floats).
+- Trials. Trial ``t`` swaps example ``i`` when bit ``i % 64`` of 64-bit word ``i // 64`` of row
+  ``t`` of ``np.random.default_rng(seed).integers(0, 2**64 - 1, size=(R, ceil(n / 64)),
+  dtype=np.uint64, endpoint=True)`` is 1 (the generator's raw 64-bit outputs). The generator is
+  local; the matrix is drawn in blocks of rows that continue one stream, so the result does not
+  depend on the block size, and every row of ``differences`` (every system and rouge type) is
+  tested on the same trials.
+
+``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns, its sums exact: it is the
+value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} / 2**n``.
+"""
+
+import itertools
+import math
+import numbers
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+DEFAULT_N_TRIALS = 10000
+MAX_EXACT_EXAMPLES = 16
+_SIGNS_PER_BLOCK = 1 << 22
+_WORD_BITS = 64
+
+
+def check_n_trials(n_trials: int) -> None:
+    """Raise ``ValueError`` unless ``n_trials`` is a positive integer (booleans are not)."""
+    if not isinstance(n_trials, numbers.Integral) or isinstance(n_trials, bool) or n_trials < 1:
+        raise ValueError(f"n_trials must be a positive integer (e.g. {DEFAULT_N_TRIALS}), got {n_trials!r}")
+
+
+def _swap_blocks(n_trials: int, n_examples: int, seed: int):
+    """Consecutive blocks of the ``n_trials x n_examples`` sign matrix (+1 keep, -1 swap), as floats."""
+    rng = np.random.default_rng(seed)
+    words = -(-n_examples // _WORD_BITS)
+    rows_per_block = max(1, _SIGNS_PER_BLOCK // n_examples)
+    for start in range(0, n_trials, rows_per_block):
+        rows = min(rows_per_block, n_trials - start)
+        raw = rng.integers(0, np.iinfo(np.uint64).max, size=(rows, words), dtype=np.uint64, endpoint=True)
+        octets = raw.astype("<u8", copy=False).view(np.uint8).reshape(rows, words * 8)
+        swaps = np.unpackbits(octets, axis=1, count=n_examples, bitorder="little")
+        yield 1.0 - 2.0 * swaps
+
+
+def randomization_p_values(differences: np.ndarray, n_trials: int, seed: int) -> np.ndarray:
+    """One-sided approximate randomization p-value of each row of ``differences`` (``k x n``,
+    per-example system minus baseline), all rows on the same ``n_trials`` trials; see the module
+    docstring. Returns ``k`` floats in ``[1 / (n_trials + 1), 1]``."""
+    differences = np.atleast_2d(np.asarray(differences, dtype=float))
+    n_examples = differences.shape[1]
+    observed = np.array([math.fsum(row) for row in differences])
+    tolerance = n_examples * np.finfo(float).eps * np.abs(differences).sum(axis=1)
+    threshold = observed - tolerance
+    at_least = np.zeros(len(differences), dtype=np.int64)
+    for signs in _swap_blocks(n_trials, n_examples, seed):
+        at_least += np.count_nonzero(signs @ differences.T >= threshold, axis=0)
+    return (1 + at_least) / (n_trials + 1)
+
+
+def exact_permutation_p_value(differences: Sequence[float]) -> float:
+    """The exact paired permutation p-value over all ``2**n`` swap patterns:
+    ``#{s in {+1,-1}^n: sum(s_i d_i) >= sum(d_i) - n * eps * sum(|d_i|)} / 2**n``, every sum in
+    exact rational arithmetic (floats are binary fractions), ties as in the module docstring.
+
+    Raises ``ValueError`` for more than ``MAX_EXACT_EXAMPLES`` examples (``2**n`` patterns).
+    """
+    values = [Fraction(float(d)) for d in differences]
+    n = len(values)
+    if not 1 <= n <= MAX_EXACT_EXAMPLES:
+        raise ValueError(f"the exact test enumerates 2**n swaps: n must be 1 to {MAX_EXACT_EXAMPLES}, got {n}")
+    # Every float is an integer over a power of two: scaled to integers, the sums are exact and fast.
+    scale = max(value.denominator for value in values)
+    integers = [value.numerator * (scale // value.denominator) for value in values]
+    tolerance = n * Fraction(np.finfo(float).eps) * sum(abs(value) for value in integers)
+    threshold = sum(integers) - tolerance
+    at_least = sum(
+        sum(sign * d for sign, d in zip(signs, integers)) >= threshold for signs in itertools.product((1, -1), repeat=n)
+    )
+    return at_least / 2**n
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values of ``m`` tests, in the input order.
+
+    With ``p_(1) <= ... <= p_(m)`` sorted (ties keep their order), the adjusted ``p_(j)`` is
+    ``max over i <= j of min(1, (m - i + 1) * p_(i))``. Rejecting where the adjusted value is
+    below ``alpha`` controls the family-wise error rate at ``alpha``.
+    """
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    return adjusted
