@@ -1,20 +1,41 @@
-"""Longest common subsequences on token lists, bit-parallel on Python integers.
+"""Longest common subsequences on token lists, bit-parallel on Python integers, in linear memory.
 
 ``lcs_length`` gives the LCS length used by rougeL. ``summary_lcs_hits`` gives the hit count of
 rouge-score's summary-level rougeLsum: for each reference line, the union over candidate lines
 of the LCS positions that rouge-score's backtracking picks, clipped by token counts. Both cost
 O(n * m / w) big-integer word operations (w = machine word bits) instead of O(n * m) Python
-steps, and memory O(m) integers of n bits per candidate line.
+steps.
+
+Memory is linear in the text length, whatever its size and vocabulary (bounded by two
+budgets below): the position mask of a token (one integer of n bits) is kept for the tokens the
+candidate uses most, up to ``MASK_BUDGET_BYTES``, and rebuilt from its positions for the others;
+the DP columns the backtracking reads are kept whole while they fit in ``COLUMN_BUDGET_BYTES``,
+otherwise only every k-th one (k = isqrt(m)) is kept and each block of k columns is recomputed
+from its checkpoint when the backtracking reaches it: at most 2 * isqrt(m) + 1 columns at a
+time, for one more forward pass. The columns are the same integers either way, so the positions
+taken are the same.
 
 Bit-parallel LCS (Allison and Dix 1986; Hyyro 2004): the reference tokens are bit positions; after
 reading j candidate tokens, the zero bits of the state V mark the rows i where the DP value
 t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest bits.
 """
 
+import re
 from collections import Counter
-from typing import Dict, Hashable, List, Sequence
+from math import isqrt
+from typing import Callable, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+
+MASK_BUDGET_BYTES = 64 << 20
+"""Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
+
+COLUMN_BUDGET_BYTES = 64 << 20
+"""Bytes of DP columns kept for one candidate line; beyond it, checkpoints and recomputed blocks."""
 
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+_ONE = re.compile("1")
+_GUARD = object()
+
+MaskLookup = Callable[[Hashable], Optional[int]]
 
 
 def _reverse_bits(value: int, n_bytes: int) -> int:
@@ -22,23 +43,97 @@ def _reverse_bits(value: int, n_bytes: int) -> int:
     return int.from_bytes(value.to_bytes(n_bytes, "little").translate(_REVERSED_BYTE), "big")
 
 
-def _position_masks(tokens: Sequence[Hashable]) -> Dict[Hashable, int]:
-    """Map each token to the integer whose set bits are the token's positions."""
+def _bits(positions: Sequence[int], n_bytes: int) -> int:
+    """The integer whose set bits are ``positions`` (each below ``8 * n_bytes``), in O(n_bytes) time."""
+    buffer = bytearray(n_bytes)
+    for position in positions:
+        buffer[position >> 3] |= 1 << (position & 7)
+    return int.from_bytes(buffer, "little")
+
+
+def _positions(tokens: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
+    """Map each token to the ascending list of its indices in ``tokens``."""
     positions: Dict[Hashable, List[int]] = {}
     for index, token in enumerate(tokens):
         positions.setdefault(token, []).append(index)
-    return {token: sum(1 << i for i in indices) for token, indices in positions.items()}
+    return positions
+
+
+def _mask_lookup(positions: Dict[Hashable, List[int]], n_bytes: int, uses: Counter) -> MaskLookup:
+    """``token -> mask of its positions`` (None for a token without positions), like ``dict.get``.
+
+    ``uses`` counts how often each token will be looked up; only tokens with ``uses`` get a
+    mask. The most used masks are built once, up to ``MASK_BUDGET_BYTES`` (each mask takes at
+    most ``n_bytes``); the others are rebuilt at each use.
+    """
+    used = [token for token in uses if token in positions]
+    keep = MASK_BUDGET_BYTES // max(n_bytes, 1)
+    if len(used) <= keep:
+        return {token: _bits(positions[token], n_bytes) for token in used}.get
+    cache = {token: _bits(positions[token], n_bytes) for token in sorted(used, key=uses.__getitem__, reverse=True)[:keep]}
+
+    def lookup(token: Hashable) -> Optional[int]:
+        mask = cache.get(token)
+        if mask is None and token in positions:
+            return _bits(positions[token], n_bytes)
+        return mask
+
+    return lookup
+
+
+def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> List[int]:
+    """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
+
+    ``width`` has a set bit at every position that carries a DP row. A column equal to its left
+    neighbour (no match) is the same object.
+    """
+    columns = []
+    for token in tokens:
+        match = masks(token)
+        if match:
+            kept = state & match
+            state = ((state + kept) | (state - kept)) & width
+        columns.append(state)
+    return columns
+
+
+def _columns_backwards(
+    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
+) -> Iterator[Tuple[Hashable, int]]:
+    """Yield (token, DP column after it) for each token of ``line``, from the last to the first.
+
+    Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
+    a checkpoint every isqrt(len(line)) columns and the block being read, recomputed from its
+    checkpoint.
+    """
+    block = len(line) if len(line) * n_bytes <= COLUMN_BUDGET_BYTES else max(isqrt(len(line)), 1)
+    starts = range(0, len(line), block)
+    checkpoints = []
+    state = start
+    for first in starts:
+        checkpoints.append(state)
+        columns = _advance(state, line[first:first + block], masks, width)
+        state = columns[-1]
+        if first != starts[-1]:
+            del columns
+    for index in range(len(starts) - 1, -1, -1):
+        first = starts[index]
+        if index != len(starts) - 1:
+            columns = _advance(checkpoints[index], line[first:first + block], masks, width)
+        for offset in range(len(columns) - 1, -1, -1):
+            yield line[first + offset], columns[offset]
+        del columns
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Length of a longest common subsequence of ``a`` and ``b``."""
     if len(a) < len(b):
         a, b = b, a
-    masks = _position_masks(a)
+    masks = _mask_lookup(_positions(a), (len(a) + 7) // 8, Counter(b))
     full = (1 << len(a)) - 1
     state = full
     for token in b:
-        match = masks.get(token)
+        match = masks(token)
         if match:
             kept = state & match
             state = ((state + kept) | (state - kept)) & full
@@ -60,51 +155,47 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
     reference lines at once: in a column, the walk moves up over rows that neither match nor
     increase the DP value, so its next stop is the highest such row below its position. In
     bit-mirrored coordinates that is each line's lowest set bit above a position, which one
-    subtraction isolates for all lines together.
+    subtraction isolates for all lines together. Memory: see the module docstring.
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
-    forward_positions: Dict[Hashable, List[int]] = {}
-    guards = bottoms = 0
-    position = 0
+    flat: List[Hashable] = []
     for line in reference_lines:
-        if not line:
-            continue
-        guards |= 1 << position
-        position += 1
-        for token in line:
-            forward_positions.setdefault(token, []).append(position)
-            position += 1
-        bottoms |= 1 << (position - 1)  # the line's last token: lowest bit once mirrored
-    if not position:
+        if line:
+            flat.append(_GUARD)
+            flat.extend(line)
+    if not flat:
         return 0
+    position = len(flat)
     n_bytes = (position + 7) // 8
+    positions = _positions(flat)
+    guard_positions = positions.pop(_GUARD)
+    guards = _bits(guard_positions, n_bytes)
+    bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
-    forward_masks = {token: sum(1 << i for i in indices) for token, indices in forward_positions.items()}
-    shared = {token for line in candidate_lines for token in line if token in forward_masks}
-    mirrored_masks = {token: _reverse_bits(forward_masks[token], n_bytes) for token in shared}
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    shared = candidate_counts.keys() & positions.keys()
+    forward_masks = _mask_lookup(positions, n_bytes, candidate_counts)
+    top = 8 * n_bytes - 1
+    mirrored_masks = _mask_lookup(
+        {token: [top - index for index in positions[token]] for token in shared},
+        n_bytes,
+        candidate_counts,
+    )
     guards_m = _reverse_bits(guards, n_bytes)
-    bottoms_m = _reverse_bits(bottoms, n_bytes)
+    bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
     start_m = _reverse_bits(token_bits, n_bytes)
     union_m = 0
 
     for line in candidate_lines:
         if shared.isdisjoint(line):
             continue
-        columns = []
-        state = token_bits
-        for token in line:
-            match = forward_masks.get(token)
-            if match:
-                kept = state & match
-                state = ((state + kept) | (state - kept)) & token_bits
-            columns.append(state)
         allowed = start_m  # rows each reference line's walk may still visit, mirrored
         last_state, increase_m = None, 0
-        for j in range(len(line) - 1, -1, -1):
-            match_m = mirrored_masks.get(line[j], 0)
-            if columns[j] is not last_state:  # a column equals its left neighbour after a non-match
-                last_state = columns[j]
-                increase_m = _reverse_bits(token_bits ^ last_state, n_bytes)
+        for token, state in _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes):
+            match_m = mirrored_masks(token) or 0
+            if state is not last_state:  # a column equals its left neighbour after a non-match
+                last_state = state
+                increase_m = _reverse_bits(token_bits ^ state, n_bytes)
             candidates = ((match_m | increase_m) & allowed) | guards_m
             lowest = candidates & ~(candidates - bottoms_m)
             stops = lowest & ~guards_m
@@ -115,5 +206,6 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             # A taken match continues above it (strictly); a step left continues from its row.
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    return sum(min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token]) for token in shared)
+    taken_bits = format(_reverse_bits(union_m, n_bytes), "b")[::-1]
+    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(taken_bits))
+    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
