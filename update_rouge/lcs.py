@@ -143,11 +143,22 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
 def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> int:
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
+    rouge-score counts a hit for each token of each reference line's union LCS
+    (``union_lcs_positions``) while both the reference and candidate count of that token last.
+    The hit count is therefore sum over tokens of min(union occurrences, candidate count).
+    """
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    union_positions = union_lcs_positions(reference_lines, candidate_lines)
+    union_counts = Counter(line[i] for line, positions in zip(reference_lines, union_positions) for i in positions)
+    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+
+
+def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> List[List[int]]:
+    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
+
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
-    found by backtracking its DP table from the end (diagonal on equal tokens, otherwise up
-    unless the cell to the left is strictly larger), unions them over c, and counts a hit for
-    each union token while both the reference and candidate count of that token last. The hit
-    count is therefore sum over tokens of min(union occurrences, candidate count).
+    found by backtracking its DP table from the end (``lcs_ind``: diagonal on equal tokens,
+    otherwise up unless the cell to the left is strictly larger), and unions them over c.
 
     All reference lines are packed into one integer, each line's bits preceded by a zero guard
     bit that stops carries, so one pass over a candidate line computes its DP columns against
@@ -164,7 +175,7 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             flat.append(_GUARD)
             flat.extend(line)
     if not flat:
-        return 0
+        return [[] for _ in reference_lines]
     position = len(flat)
     n_bytes = (position + 7) // 8
     positions = _positions(flat)
@@ -207,5 +218,9 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
     taken_bits = format(_reverse_bits(union_m, n_bytes), "b")[::-1]
-    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(taken_bits))
-    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+    guard_of_line = iter(guard_positions)
+    union_positions = []
+    for line in reference_lines:
+        first = next(guard_of_line) + 1 if line else 0
+        union_positions.append([match.start() - first for match in _ONE.finditer(taken_bits, first, first + len(line))])
+    return union_positions
