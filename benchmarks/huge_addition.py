@@ -1,0 +1,141 @@
+"""One huge addition per side: time and peak memory of rougeLsum's LCS in the pure-Python engine.
+
+Each side is a single addition without a period (one segment, one line) made of real Wikipedia
+words (the tokens of ``tests/data/wiki_triples.jsonl``, references then sources, read in a
+cycle: the reference from the start, the prediction from the middle). Every measurement runs
+``compute`` (rouge1, rouge2, rougeLsum; empty source, so each text is all addition) in a fresh
+subprocess, which reports its wall time and peak resident memory (``ru_maxrss``).
+
+- ``--words N`` (default 150,000; the goal: at most 600 MB and 30 s with ``engine="python"``).
+- The same numbers as rouge-score on a pair it can do (``--check-words``, default 3,000).
+- ``--old-lcs FILE``: also run an older ``update_rouge/lcs.py`` (for example
+  ``git show fbd1589:update_rouge/lcs.py > /tmp/old_lcs.py``) on ``--old-words`` words
+  (default 40,000), interleaved with the current one, and compare hits, time and memory.
+- ``--megabytes M``: also run a pair of M MB each (5 for the issue's case) with the Python
+  engine, and ask the explicit ``engine="rust"`` / ``"rouge-score"`` for it (refused up front).
+
+Usage: python benchmarks/huge_addition.py [--words 150000] [--old-lcs FILE] [--megabytes 5]
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "wiki_triples.jsonl"
+
+def wiki_words():
+    """Every token of the bundled Wikipedia triples: references first, then sources."""
+    rows = [json.loads(line) for line in open(DATA, encoding="utf-8")]
+    text = " ".join([r["reference"] for r in rows] + [r["source"] for r in rows]).lower()
+    return re.findall(r"[a-z0-9]+", text)
+
+
+def texts(n_words=None, n_chars=None):
+    """(reference, prediction): period-less texts of ``n_words`` words, or of at least ``n_chars`` characters."""
+    words = wiki_words()
+
+    def text(start):
+        chosen, length = [], -1
+        while (len(chosen) < n_words) if n_chars is None else (length < n_chars):
+            chosen.append(words[(start + len(chosen)) % len(words)])
+            length += len(chosen[-1]) + 1
+        return " ".join(chosen)
+
+    return text(0), text(len(words) // 2)
+
+
+CHILD = """
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from huge_addition import texts
+spec = json.loads(sys.argv[3])
+reference, prediction = texts(spec.get("words"), spec.get("chars"))
+result = {"chars": [len(reference), len(prediction)]}
+start = time.perf_counter()
+try:
+    if spec["mode"] == "compute":
+        from update_rouge import compute
+        scores = compute(sources=[""], predictions=[prediction], references=[reference], engine=spec["engine"],
+                         use_aggregator=False)
+        result["scores"] = {k: v[0] for k, v in scores.items() if k.startswith("rouge")}
+    elif spec["mode"] == "rouge-score":
+        from rouge_score import rouge_scorer
+        score = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"]).score(reference, prediction)
+        result["scores"] = {k: v.fmeasure for k, v in score.items()}
+    else:
+        import importlib.util
+        from update_rouge.tokens import DefaultTokenizer
+        module_spec = importlib.util.spec_from_file_location("lcs_under_test", spec["lcs"])
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        tokenize = DefaultTokenizer().tokenize
+        result["hits"] = module.summary_lcs_hits([tokenize(reference)], [tokenize(prediction)])
+except (ValueError, MemoryError) as error:
+    result["error"] = f"{type(error).__name__}: {error}"
+result["seconds"] = time.perf_counter() - start
+result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(result))
+"""
+
+
+def run(spec):
+    """Run one measurement in a fresh interpreter; its result dict (time, peak RSS, scores or error)."""
+    completed = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ROOT), str(Path(__file__).parent), json.dumps(spec)],
+        capture_output=True, text=True,
+    )
+    if completed.returncode:
+        return {"error": f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}"}
+    return json.loads(completed.stdout)
+
+
+def show(label, result):
+    if "error" in result:
+        print(f"  {label}: {result['error'][:300]} ({result.get('seconds', 0):.2f} s, peak {result.get('peak_mib', 0):.0f} MiB)")
+        return
+    numbers = result.get("scores", result.get("hits"))
+    print(f"  {label}: {result['seconds']:.2f} s, peak RSS {result['peak_mib']:.0f} MiB, {numbers}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--words", type=int, default=150_000)
+    parser.add_argument("--check-words", type=int, default=3_000)
+    parser.add_argument("--old-lcs", type=Path)
+    parser.add_argument("--old-words", type=int, default=40_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--megabytes", type=float)
+    args = parser.parse_args()
+
+    print(f"{args.check_words:,} words each: engine='python' against rouge-score itself")
+    ours, reference = run({"mode": "compute", "engine": "python", "words": args.check_words}), run(
+        {"mode": "rouge-score", "words": args.check_words}
+    )
+    show("python engine", ours)
+    show("rouge-score", reference)
+    print(f"  f-measures equal: {ours.get('scores') == reference.get('scores')}")
+
+    if args.old_lcs:
+        print(f"{args.old_words:,} words each, summary_lcs_hits only, {args.repeats} interleaved runs: old vs current lcs.py")
+        current_file = ROOT / "update_rouge" / "lcs.py"
+        for repeat in range(args.repeats):
+            for label, path in (("old", args.old_lcs), ("current", current_file)):
+                show(f"{label} (run {repeat + 1})", run({"mode": "lcs", "lcs": str(path), "words": args.old_words}))
+
+    print(f"{args.words:,} words each, compute(engine='python'), rouge1 + rouge2 + rougeLsum (f-measures):")
+    show("python engine", run({"mode": "compute", "engine": "python", "words": args.words}))
+
+    if args.megabytes:
+        chars = int(args.megabytes * 1_000_000)
+        print(f"{args.megabytes:g} MB each:")
+        for engine in ("rust", "rouge-score", "python"):
+            show(f"engine={engine!r}", run({"mode": "compute", "engine": engine, "chars": chars}))
+
+
+if __name__ == "__main__":
+    main()
