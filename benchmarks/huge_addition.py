@@ -9,8 +9,9 @@ subprocess, which reports its wall time and peak resident memory (``ru_maxrss``)
 - ``--words N`` (default 150,000; the goal: at most 600 MB and 30 s with ``engine="python"``).
 - The same numbers as rouge-score on a pair it can do (``--check-words``, default 3,000).
 - ``--old-lcs FILE``: also run an older ``update_rouge/lcs.py`` (for example
-  ``git show fbd1589:update_rouge/lcs.py > /tmp/old_lcs.py``) on ``--old-words`` words
-  (default 40,000), interleaved with the current one, and compare hits, time and memory.
+  ``git show fbd1589:update_rouge/lcs.py > /tmp/old_lcs.py``), interleaved with the current
+  one: on ``--old-words`` words (default 40,000; hits, time, memory) and on the small inputs of
+  the engine benchmark (``compute(engine="python")`` on the Wikipedia triples; time, scores).
 - ``--megabytes M``: also run a pair of M MB each (5 for the issue's case) with the Python
   engine, and ask the explicit ``engine="rust"`` / ``"rouge-score"`` for it (refused up front).
 
@@ -20,8 +21,10 @@ Usage: python benchmarks/huge_addition.py [--words 150000] [--old-lcs FILE] [--m
 import argparse
 import json
 import re
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,32 +52,41 @@ def texts(n_words=None, n_chars=None):
 
 
 CHILD = """
-import json, resource, sys, time
+import importlib.util, json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-from huge_addition import texts
+from huge_addition import DATA
+from rouge_score import rouge_scorer
+from update_rouge import compute, engines
+from update_rouge.tokens import DefaultTokenizer
 spec = json.loads(sys.argv[3])
-reference, prediction = texts(spec.get("words"), spec.get("chars"))
-result = {"chars": [len(reference), len(prediction)]}
+if "lcs" in spec:  # an lcs.py to run instead of the package's own
+    module_spec = importlib.util.spec_from_file_location("lcs_under_test", spec["lcs"])
+    lcs = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(lcs)
+    engines.summary_lcs_hits, engines.lcs_length = lcs.summary_lcs_hits, lcs.lcs_length
+if spec["mode"] == "small":
+    rows = [json.loads(line) for line in open(DATA, encoding="utf-8")]
+    sources, predictions, references = ([r[key] for r in rows] for key in ("source", "prediction", "reference"))
+else:
+    with open(spec["texts"], encoding="utf-8") as file:
+        reference, prediction = json.load(file)
+result = {}
 start = time.perf_counter()
 try:
-    if spec["mode"] == "compute":
-        from update_rouge import compute
+    if spec["mode"] == "small":
+        scores = compute(sources=sources, predictions=predictions, references=references, engine="python")
+        result["scores"] = {k: v for k, v in scores.items() if k.startswith("update_rouge")}
+    elif spec["mode"] == "compute":
         scores = compute(sources=[""], predictions=[prediction], references=[reference], engine=spec["engine"],
                          use_aggregator=False)
-        result["scores"] = {k: v[0] for k, v in scores.items() if k.startswith("rouge")}
+        result["scores"] = {k[len("update_"):]: scores[k][0] for k in ("update_rouge1", "update_rouge2", "update_rougeLsum")}
     elif spec["mode"] == "rouge-score":
-        from rouge_score import rouge_scorer
         score = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"]).score(reference, prediction)
         result["scores"] = {k: v.fmeasure for k, v in score.items()}
     else:
-        import importlib.util
-        from update_rouge.tokens import DefaultTokenizer
-        module_spec = importlib.util.spec_from_file_location("lcs_under_test", spec["lcs"])
-        module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
         tokenize = DefaultTokenizer().tokenize
-        result["hits"] = module.summary_lcs_hits([tokenize(reference)], [tokenize(prediction)])
+        result["hits"] = lcs.summary_lcs_hits([tokenize(reference)], [tokenize(prediction)])
 except (ValueError, MemoryError) as error:
     result["error"] = f"{type(error).__name__}: {error}"
 result["seconds"] = time.perf_counter() - start
@@ -84,7 +96,23 @@ print(json.dumps(result))
 
 
 def run(spec):
-    """Run one measurement in a fresh interpreter; its result dict (time, peak RSS, scores or error)."""
+    """Run one measurement in a fresh interpreter; its result dict (time, peak RSS, scores or error).
+
+    The texts (``words`` or ``chars`` in ``spec``) are made here and handed over in a file, so
+    that the child's peak memory is that of reading two texts and scoring them.
+    """
+    if "words" in spec or "chars" in spec:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as file:
+            json.dump(texts(spec.pop("words", None), spec.pop("chars", None)), file)
+        spec["texts"] = file.name
+    try:
+        return _run_child(spec)
+    finally:
+        if "texts" in spec:
+            os.unlink(spec["texts"])
+
+
+def _run_child(spec):
     completed = subprocess.run(
         [sys.executable, "-c", CHILD, str(ROOT), str(Path(__file__).parent), json.dumps(spec)],
         capture_output=True, text=True,
@@ -126,6 +154,14 @@ def main():
         for repeat in range(args.repeats):
             for label, path in (("old", args.old_lcs), ("current", current_file)):
                 show(f"{label} (run {repeat + 1})", run({"mode": "lcs", "lcs": str(path), "words": args.old_words}))
+        print(f"small inputs: compute(engine='python') on the {DATA.name} triples, {args.repeats} interleaved runs")
+        scores = {}
+        for repeat in range(args.repeats):
+            for label, path in (("old", args.old_lcs), ("current", current_file)):
+                result = run({"mode": "small", "lcs": str(path)})
+                scores.setdefault(label, result.get("error") or result["scores"])
+                print(f"  {label} (run {repeat + 1}): {result['seconds']:.2f} s")
+        print(f"  corpus scores and intervals equal: {scores['old'] == scores['current']}")
 
     print(f"{args.words:,} words each, compute(engine='python'), rouge1 + rouge2 + rougeLsum (f-measures):")
     show("python engine", run({"mode": "compute", "engine": "python", "words": args.words}))
