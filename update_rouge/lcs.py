@@ -11,7 +11,7 @@ budgets below): the position mask of a token (one integer of n bits) is kept for
 candidate uses most, up to ``MASK_BUDGET_BYTES``, and rebuilt from its positions for the others;
 the DP columns the backtracking reads are kept whole while they fit in ``COLUMN_BUDGET_BYTES``,
 otherwise only every k-th one (k = isqrt(m)) is kept and each block of k columns is recomputed
-from its checkpoint when the backtracking reaches it: at most 2 * isqrt(m) + 1 columns at a
+from its checkpoint when the backtracking reaches it: about 2 * isqrt(m) columns at a
 time, for one more forward pass. The columns are the same integers either way, so the positions
 taken are the same.
 
@@ -34,6 +34,7 @@ COLUMN_BUDGET_BYTES = 64 << 20
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 _ONE = re.compile("1")
 _GUARD = object()
+_SHIFTS_BYTES = 1 << 12  # below this, summing shifted ones beats filling a buffer
 
 MaskLookup = Callable[[Hashable], Optional[int]]
 
@@ -45,6 +46,8 @@ def _reverse_bits(value: int, n_bytes: int) -> int:
 
 def _bits(positions: Sequence[int], n_bytes: int) -> int:
     """The integer whose set bits are ``positions`` (each below ``8 * n_bytes``), in O(n_bytes) time."""
+    if len(positions) * n_bytes <= _SHIFTS_BYTES:
+        return sum(map((1).__lshift__, positions))
     buffer = bytearray(n_bytes)
     for position in positions:
         buffer[position >> 3] |= 1 << (position & 7)
@@ -100,26 +103,30 @@ def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: i
 def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
 ) -> Iterator[Tuple[Hashable, int]]:
-    """Yield (token, DP column after it) for each token of ``line``, from the last to the first.
+    """(token, DP column after it) for each token of ``line`` (non-empty), from the last to the first.
 
     Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
     a checkpoint every isqrt(len(line)) columns and the block being read, recomputed from its
     checkpoint.
     """
-    block = len(line) if len(line) * n_bytes <= COLUMN_BUDGET_BYTES else max(isqrt(len(line)), 1)
+    if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
+        return zip(reversed(line), reversed(_advance(start, line, masks, width)))
+    return _blocks_backwards(start, line, masks, width, max(isqrt(len(line)), 1))
+
+
+def _blocks_backwards(
+    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int
+) -> Iterator[Tuple[Hashable, int]]:
+    """``_columns_backwards`` from checkpoints every ``block`` columns, one block of columns at a time."""
     starts = range(0, len(line), block)
     checkpoints = []
     state = start
     for first in starts:
         checkpoints.append(state)
-        columns = _advance(state, line[first:first + block], masks, width)
-        state = columns[-1]
-        if first != starts[-1]:
-            del columns
+        state = _advance(state, line[first:first + block], masks, width)[-1]
     for index in range(len(starts) - 1, -1, -1):
         first = starts[index]
-        if index != len(starts) - 1:
-            columns = _advance(checkpoints[index], line[first:first + block], masks, width)
+        columns = _advance(checkpoints[index], line[first:first + block], masks, width)
         for offset in range(len(columns) - 1, -1, -1):
             yield line[first + offset], columns[offset]
         del columns
@@ -148,8 +155,8 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
     The hit count is therefore sum over tokens of min(union occurrences, candidate count).
     """
     candidate_counts = Counter(token for line in candidate_lines for token in line)
-    union_positions = union_lcs_positions(reference_lines, candidate_lines)
-    union_counts = Counter(line[i] for line, positions in zip(reference_lines, union_positions) for i in positions)
+    flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(union))
     return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
 
 
@@ -168,6 +175,25 @@ def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: 
     bit-mirrored coordinates that is each line's lowest set bit above a position, which one
     subtraction isolates for all lines together. Memory: see the module docstring.
     """
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    guard_of_line = iter(guard_positions)
+    union_positions = []
+    for line in reference_lines:
+        first = next(guard_of_line) + 1 if line else 0
+        union_positions.append([match.start() - first for match in _ONE.finditer(union, first, first + len(line))])
+    return union_positions
+
+
+def _union_lcs_bits(
+    reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]], candidate_counts: Counter
+) -> Tuple[List[Hashable], List[int], str]:
+    """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).
+
+    ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
+    guards' indices in it, ``union`` a string of "0" and "1" whose "1"s are the flat indices
+    of the union positions.
+    """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
     flat: List[Hashable] = []
     for line in reference_lines:
@@ -175,7 +201,7 @@ def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: 
             flat.append(_GUARD)
             flat.extend(line)
     if not flat:
-        return [[] for _ in reference_lines]
+        return flat, [], ""
     position = len(flat)
     n_bytes = (position + 7) // 8
     positions = _positions(flat)
@@ -183,7 +209,6 @@ def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: 
     guards = _bits(guard_positions, n_bytes)
     bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
     shared = candidate_counts.keys() & positions.keys()
     forward_masks = _mask_lookup(positions, n_bytes, candidate_counts)
     top = 8 * n_bytes - 1
@@ -217,10 +242,4 @@ def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: 
             # A taken match continues above it (strictly); a step left continues from its row.
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
-    taken_bits = format(_reverse_bits(union_m, n_bytes), "b")[::-1]
-    guard_of_line = iter(guard_positions)
-    union_positions = []
-    for line in reference_lines:
-        first = next(guard_of_line) + 1 if line else 0
-        union_positions.append([match.start() - first for match in _ONE.finditer(taken_bits, first, first + len(line))])
-    return union_positions
+    return flat, guard_positions, format(_reverse_bits(union_m, n_bytes), "b")[::-1]
