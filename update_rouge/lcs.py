@@ -23,7 +23,7 @@ t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest 
 import re
 from collections import Counter
 from math import isqrt
-from typing import Callable, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
 MASK_BUDGET_BYTES = 64 << 20
 """Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
@@ -44,8 +44,15 @@ def _reverse_bits(value: int, n_bytes: int) -> int:
     return int.from_bytes(value.to_bytes(n_bytes, "little").translate(_REVERSED_BYTE), "big")
 
 
-def _bits(positions: Sequence[int], n_bytes: int) -> int:
-    """The integer whose set bits are ``positions`` (each below ``8 * n_bytes``), in O(n_bytes) time."""
+def _bits(positions: Sequence[int], n_bytes: int, mirror: bool = False) -> int:
+    """The integer whose set bits are ``positions`` (each below ``8 * n_bytes``), in O(n_bytes) time.
+
+    With ``mirror``, position p sets bit 8 * n_bytes - 1 - p instead (as ``_reverse_bits``).
+    """
+    if len(positions) == 1:
+        return 1 << (8 * n_bytes - 1 - positions[0] if mirror else positions[0])
+    if mirror:
+        positions = list(map((8 * n_bytes - 1).__sub__, positions))
     if len(positions) * n_bytes <= _SHIFTS_BYTES:
         return sum(map((1).__lshift__, positions))
     buffer = bytearray(n_bytes)
@@ -62,23 +69,25 @@ def _positions(tokens: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
     return positions
 
 
-def _mask_lookup(positions: Dict[Hashable, List[int]], n_bytes: int, uses: Counter) -> MaskLookup:
-    """``token -> mask of its positions`` (None for a token without positions), like ``dict.get``.
+def _mask_lookup(
+    positions: Dict[Hashable, List[int]], tokens: Collection[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
+) -> MaskLookup:
+    """``token -> _bits(positions[token], n_bytes, mirror)`` for ``tokens``, None for others, like ``dict.get``.
 
-    ``uses`` counts how often each token will be looked up; only tokens with ``uses`` get a
-    mask. The most used masks are built once, up to ``MASK_BUDGET_BYTES`` (each mask takes at
-    most ``n_bytes``); the others are rebuilt at each use.
+    ``uses`` counts how often each token will be looked up. The most used masks are built once,
+    up to ``MASK_BUDGET_BYTES`` (each mask takes at most ``n_bytes``); the others are rebuilt
+    at each use.
     """
-    used = [token for token in uses if token in positions]
     keep = MASK_BUDGET_BYTES // max(n_bytes, 1)
-    if len(used) <= keep:
-        return {token: _bits(positions[token], n_bytes) for token in used}.get
-    cache = {token: _bits(positions[token], n_bytes) for token in sorted(used, key=uses.__getitem__, reverse=True)[:keep]}
+    if len(tokens) <= keep:
+        return {token: _bits(positions[token], n_bytes, mirror) for token in tokens}.get
+    kept = sorted(tokens, key=uses.__getitem__, reverse=True)[:keep]
+    cache = {token: _bits(positions[token], n_bytes, mirror) for token in kept}
 
     def lookup(token: Hashable) -> Optional[int]:
         mask = cache.get(token)
-        if mask is None and token in positions:
-            return _bits(positions[token], n_bytes)
+        if mask is None and token in tokens:
+            return _bits(positions[token], n_bytes, mirror)
         return mask
 
     return lookup
@@ -136,7 +145,8 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Length of a longest common subsequence of ``a`` and ``b``."""
     if len(a) < len(b):
         a, b = b, a
-    masks = _mask_lookup(_positions(a), (len(a) + 7) // 8, Counter(b))
+    positions, uses = _positions(a), Counter(b)
+    masks = _mask_lookup(positions, uses.keys() & positions.keys(), uses, (len(a) + 7) // 8)
     full = (1 << len(a)) - 1
     state = full
     for token in b:
@@ -210,13 +220,8 @@ def _union_lcs_bits(
     bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
     shared = candidate_counts.keys() & positions.keys()
-    forward_masks = _mask_lookup(positions, n_bytes, candidate_counts)
-    top = 8 * n_bytes - 1
-    mirrored_masks = _mask_lookup(
-        {token: [top - index for index in positions[token]] for token in shared},
-        n_bytes,
-        candidate_counts,
-    )
+    forward_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes)
+    mirrored_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes, mirror=True)
     guards_m = _reverse_bits(guards, n_bytes)
     bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
     start_m = _reverse_bits(token_bits, n_bytes)
