@@ -4,7 +4,8 @@ Each side is a single addition without a period (one segment, one line) made of 
 words (the tokens of ``tests/data/wiki_triples.jsonl``, references then sources, read in a
 cycle: the reference from the start, the prediction from the middle). Every measurement runs
 ``compute`` (rouge1, rouge2, rougeLsum; empty source, so each text is all addition) in a fresh
-subprocess, which reports its wall time and peak resident memory (``ru_maxrss``).
+subprocess, which reports its wall time, its CPU time (user + system: what matters on a shared
+machine) and its peak resident memory (``ru_maxrss``).
 
 - ``--words N`` (default 150,000; the goal: at most 600 MB and 30 s with ``engine="python"``).
 - The same numbers as rouge-score on a pair it can do (``--check-words``, default 3,000).
@@ -72,6 +73,8 @@ else:
     with open(spec["texts"], encoding="utf-8") as file:
         reference, prediction = json.load(file)
 result = {}
+usage = resource.getrusage(resource.RUSAGE_SELF)
+cpu_start = usage.ru_utime + usage.ru_stime
 start = time.perf_counter()
 try:
     if spec["mode"] == "small":
@@ -90,6 +93,8 @@ try:
 except (ValueError, MemoryError) as error:
     result["error"] = f"{type(error).__name__}: {error}"
 result["seconds"] = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_SELF)
+result["cpu_seconds"] = usage.ru_utime + usage.ru_stime - cpu_start
 result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(result))
 """
@@ -127,7 +132,8 @@ def show(label, result):
         print(f"  {label}: {result['error'][:300]} ({result.get('seconds', 0):.2f} s, peak {result.get('peak_mib', 0):.0f} MiB)")
         return
     numbers = result.get("scores", result.get("hits"))
-    print(f"  {label}: {result['seconds']:.2f} s, peak RSS {result['peak_mib']:.0f} MiB, {numbers}")
+    seconds = f"{result['seconds']:.2f} s ({result['cpu_seconds']:.2f} s CPU)"
+    print(f"  {label}: {seconds}, peak RSS {result['peak_mib']:.0f} MiB, {numbers}")
 
 
 def main():
@@ -160,7 +166,7 @@ def main():
             for label, path in (("old", args.old_lcs), ("current", current_file)):
                 result = run({"mode": "small", "lcs": str(path)})
                 scores.setdefault(label, result.get("error") or result["scores"])
-                print(f"  {label} (run {repeat + 1}): {result['seconds']:.2f} s")
+                print(f"  {label} (run {repeat + 1}): {result['seconds']:.2f} s ({result['cpu_seconds']:.2f} s CPU)")
         print(f"  corpus scores and intervals equal: {scores['old'] == scores['current']}")
 
     print(f"{args.words:,} words each, compute(engine='python'), rouge1 + rouge2 + rougeLsum (f-measures):")
