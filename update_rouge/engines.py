@@ -11,7 +11,18 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
 - ``RustEngine``: the optional compiled ``rouge-score-rs`` package, used only with rouge-score's
   own tokenizer (with or without its Porter stemmer), where it reproduces rouge-score exactly.
 - ``RougeScoreEngine``: rouge-score itself, the reference.
+
+Memory of the LCS types: the Python engine needs memory linear in the text length (``lcs``).
+rouge-score builds a full n x m table for rougeL (whole texts) and for each pair of lines of
+rougeLsum (about 8 bytes a cell, more once values pass 256), rouge-score-rs one for each pair of
+lines of rougeLsum (4 bytes a cell; its rougeL is linear). Before scoring anything, those two
+engines check every pair against ``max_lcs_cells()`` (default ``DEFAULT_MAX_LCS_CELLS``, raised
+with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
+a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
+pair with the Python engine instead (the same numbers).
 """
+
+import os
 
 from collections import Counter
 from itertools import chain
@@ -25,6 +36,9 @@ from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
 from .tokens import DefaultTokenizer
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
+
+DEFAULT_MAX_LCS_CELLS = 25_000_000
+MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
 
 TextPair = Tuple[str, str]
 
@@ -136,6 +150,63 @@ class PythonEngine:
         return [self.score(target, prediction) for target, prediction in pairs]
 
 
+class LcsTableTooLarge(ValueError):
+    """An engine that builds full LCS tables would exceed ``max_lcs_cells()`` on a pair."""
+
+
+def max_lcs_cells() -> int:
+    """The most cells one LCS table of rouge-score or rouge-score-rs may have.
+
+    ``UPDATE_ROUGE_MAX_LCS_CELLS`` (a positive integer) if set, else ``DEFAULT_MAX_LCS_CELLS``
+    (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
+    rouge-score).
+    """
+    raw = os.environ.get(MAX_LCS_CELLS_VARIABLE)
+    if raw is None:
+        return DEFAULT_MAX_LCS_CELLS
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{MAX_LCS_CELLS_VARIABLE}={raw!r}: expected a positive integer (table cells)")
+    return value
+
+
+def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
+    """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
+
+    rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
+    Gives (0, 0) without tokenizing when rouge-score's tokenizer cannot make more than ``limit``
+    cells (it gives at most 2 tokens per character: lower-casing triples a character at most).
+    """
+    if type(tokenizer) is DefaultTokenizer and 4 * len(target) * len(prediction) <= limit:
+        return 0, 0
+    if rouge_type == "rougeL":
+        return len(tokenizer.tokenize(target)), len(tokenizer.tokenize(prediction))
+    return (
+        max(map(len, map(tokenizer.tokenize, _lines(target))), default=0),
+        max(map(len, map(tokenizer.tokenize, _lines(prediction))), default=0),
+    )
+
+
+def _oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> Dict[int, str]:
+    """Index -> reason of each pair on which engine ``name`` would build a table above the limit."""
+    limit = max_lcs_cells()
+    oversized = {}
+    for index, (target, prediction) in enumerate(pairs):
+        for rouge_type in lcs_types:
+            rows, columns = _table_shape(target, prediction, tokenizer, rouge_type, limit)
+            if rows * columns > limit:
+                oversized[index] = (
+                    f"engine={name!r} would build an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}, "
+                    f"more than the limit of {limit:,} cells (raise it with the environment variable {MAX_LCS_CELLS_VARIABLE}); "
+                    "engine='python' or 'auto' scores it identically in linear memory"
+                )
+                break
+    return oversized
+
+
 class RougeScoreEngine:
     """rouge-score's ``RougeScorer`` itself (the reference)."""
 
@@ -143,12 +214,18 @@ class RougeScoreEngine:
 
     def __init__(self, rouge_types: Sequence[str], tokenizer):
         self.rouge_types = tuple(rouge_types)
+        self._tokenizer = tokenizer
         if isinstance(tokenizer, DefaultTokenizer):
             self._scorer = rouge_scorer.RougeScorer(list(rouge_types), use_stemmer=tokenizer.use_stemmer)
         else:
             self._scorer = rouge_scorer.RougeScorer(list(rouge_types), tokenizer=tokenizer)
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
+        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a table is above the limit."""
+        lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
+        oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        if oversized:
+            raise LcsTableTooLarge(next(iter(oversized.values())))
         return [self._scorer.score(target=target, prediction=prediction) for target, prediction in pairs]
 
 
@@ -166,12 +243,15 @@ class RustEngine:
 
     name = "rust"
 
-    def __init__(self, rouge_types: Sequence[str], tokenizer):
+    def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: Optional[PythonEngine] = None):
+        """``fallback`` scores the pairs whose rougeLsum table would pass the limit; without it they raise."""
         if not self.supports(tokenizer):
             raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
         import rouge_score_rs
 
         self.rouge_types = tuple(rouge_types)
+        self._tokenizer = tokenizer
+        self._fallback = fallback
         self._scorer = rouge_score_rs.RougeScorer(list(rouge_types), use_stemmer=tokenizer.use_stemmer)
 
     @staticmethod
@@ -179,15 +259,28 @@ class RustEngine:
         return type(tokenizer) is DefaultTokenizer
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
-        if not pairs:
-            return []
-        targets, predictions = zip(*pairs)
-        results = self._scorer.score_batch(list(targets), list(predictions))
-        return [{t: Score(*result[t]) for t in self.rouge_types} for result in results]
+        """Scores of each pair; pairs above the table limit go to the fallback, or raise before any scoring."""
+        lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
+        oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        if oversized and self._fallback is None:
+            raise LcsTableTooLarge(next(iter(oversized.values())))
+        rest = [pair for index, pair in enumerate(pairs) if index not in oversized]
+        results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
+        scores = []
+        for index, pair in enumerate(pairs):
+            if index in oversized:
+                scores.append(self._fallback.score(*pair))
+            else:
+                result = next(results)
+                scores.append({t: Score(*result[t]) for t in self.rouge_types})
+        return scores
 
 
 def make_engine(name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False):
     """The engine called ``name``; "auto" is the accelerator where installed and exact, else Python.
+
+    Under "auto" the accelerator hands the pairs whose rougeLsum table would pass
+    ``max_lcs_cells()`` to the Python engine.
 
     Skip-bigram types, and raw counts (``needs_counts``, for ``count_pairs``), exist on the
     Python engine only: "auto" then picks it, and "rust" or "rouge-score" raise ``ValueError``.
@@ -195,7 +288,8 @@ def make_engine(name: str, rouge_types: Sequence[str], tokenizer, needs_counts: 
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
     skip_bigram_types = [rouge_type for rouge_type in rouge_types if parse_skip_bigram_type(rouge_type)]
-    if name == "auto":
+    auto = name == "auto"
+    if auto:
         python_only = skip_bigram_types or needs_counts or not RustEngine.supports(tokenizer)
         name = "python" if python_only or not rust_available() else "rust"
     if name != "python" and skip_bigram_types:
@@ -210,5 +304,7 @@ def make_engine(name: str, rouge_types: Sequence[str], tokenizer, needs_counts: 
         )
     if name == "rust" and not rust_available():
         raise ValueError("engine='rust' needs the optional accelerator: pip install 'update-rouge[fast]'")
+    if name == "rust" and auto:
+        return RustEngine(rouge_types, tokenizer, fallback=PythonEngine(rouge_types, tokenizer))
     engine_class = {"python": PythonEngine, "rust": RustEngine, "rouge-score": RougeScoreEngine}[name]
     return engine_class(rouge_types, tokenizer)

@@ -1,20 +1,42 @@
-"""Longest common subsequences on token lists, bit-parallel on Python integers.
+"""Longest common subsequences on token lists, bit-parallel on Python integers, in linear memory.
 
 ``lcs_length`` gives the LCS length used by rougeL. ``summary_lcs_hits`` gives the hit count of
 rouge-score's summary-level rougeLsum: for each reference line, the union over candidate lines
 of the LCS positions that rouge-score's backtracking picks, clipped by token counts. Both cost
 O(n * m / w) big-integer word operations (w = machine word bits) instead of O(n * m) Python
-steps, and memory O(m) integers of n bits per candidate line.
+steps.
+
+Memory is linear in the text length, whatever its size and vocabulary (bounded by two
+budgets below): the position mask of a token (one integer of n bits) is kept for the tokens the
+candidate uses most, up to ``MASK_BUDGET_BYTES``, and rebuilt from its positions for the others;
+the DP columns the backtracking reads are kept whole while they fit in ``COLUMN_BUDGET_BYTES``,
+otherwise only every k-th one (k = isqrt(m)) is kept and each block of k columns is recomputed
+from its checkpoint when the backtracking reaches it: about 2 * isqrt(m) columns at a
+time, for one more forward pass. The columns are the same integers either way, so the positions
+taken are the same.
 
 Bit-parallel LCS (Allison and Dix 1986; Hyyro 2004): the reference tokens are bit positions; after
 reading j candidate tokens, the zero bits of the state V mark the rows i where the DP value
 t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest bits.
 """
 
+import re
 from collections import Counter
-from typing import Dict, Hashable, List, Sequence
+from math import isqrt
+from typing import Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+
+MASK_BUDGET_BYTES = 64 << 20
+"""Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
+
+COLUMN_BUDGET_BYTES = 64 << 20
+"""Bytes of DP columns kept for one candidate line; beyond it, checkpoints and recomputed blocks."""
 
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+_ONE = re.compile("1")
+_GUARD = object()
+_SHIFTS_BYTES = 1 << 12  # below this, summing shifted ones beats filling a buffer
+
+MaskLookup = Callable[[Hashable], Optional[int]]
 
 
 def _reverse_bits(value: int, n_bytes: int) -> int:
@@ -22,23 +44,113 @@ def _reverse_bits(value: int, n_bytes: int) -> int:
     return int.from_bytes(value.to_bytes(n_bytes, "little").translate(_REVERSED_BYTE), "big")
 
 
-def _position_masks(tokens: Sequence[Hashable]) -> Dict[Hashable, int]:
-    """Map each token to the integer whose set bits are the token's positions."""
+def _bits(positions: Sequence[int], n_bytes: int, mirror: bool = False) -> int:
+    """The integer whose set bits are ``positions`` (each below ``8 * n_bytes``), in O(n_bytes) time.
+
+    With ``mirror``, position p sets bit 8 * n_bytes - 1 - p instead (as ``_reverse_bits``).
+    """
+    if len(positions) == 1:
+        return 1 << (8 * n_bytes - 1 - positions[0] if mirror else positions[0])
+    if mirror:
+        positions = list(map((8 * n_bytes - 1).__sub__, positions))
+    if len(positions) * n_bytes <= _SHIFTS_BYTES:
+        return sum(map((1).__lshift__, positions))
+    buffer = bytearray(n_bytes)
+    for position in positions:
+        buffer[position >> 3] |= 1 << (position & 7)
+    return int.from_bytes(buffer, "little")
+
+
+def _positions(tokens: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
+    """Map each token to the ascending list of its indices in ``tokens``."""
     positions: Dict[Hashable, List[int]] = {}
     for index, token in enumerate(tokens):
         positions.setdefault(token, []).append(index)
-    return {token: sum(1 << i for i in indices) for token, indices in positions.items()}
+    return positions
+
+
+def _mask_lookup(
+    positions: Dict[Hashable, List[int]], tokens: Collection[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
+) -> MaskLookup:
+    """``token -> _bits(positions[token], n_bytes, mirror)`` for ``tokens``, None for others, like ``dict.get``.
+
+    ``uses`` counts how often each token will be looked up. The most used masks are built once,
+    up to ``MASK_BUDGET_BYTES`` (each mask takes at most ``n_bytes``); the others are rebuilt
+    at each use.
+    """
+    keep = MASK_BUDGET_BYTES // max(n_bytes, 1)
+    if len(tokens) <= keep:
+        return {token: _bits(positions[token], n_bytes, mirror) for token in tokens}.get
+    kept = sorted(tokens, key=uses.__getitem__, reverse=True)[:keep]
+    cache = {token: _bits(positions[token], n_bytes, mirror) for token in kept}
+
+    def lookup(token: Hashable) -> Optional[int]:
+        mask = cache.get(token)
+        if mask is None and token in tokens:
+            return _bits(positions[token], n_bytes, mirror)
+        return mask
+
+    return lookup
+
+
+def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> List[int]:
+    """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
+
+    ``width`` has a set bit at every position that carries a DP row. A column equal to its left
+    neighbour (no match) is the same object.
+    """
+    columns = []
+    for token in tokens:
+        match = masks(token)
+        if match:
+            kept = state & match
+            state = ((state + kept) | (state - kept)) & width
+        columns.append(state)
+    return columns
+
+
+def _columns_backwards(
+    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
+) -> Iterator[Tuple[Hashable, int]]:
+    """(token, DP column after it) for each token of ``line`` (non-empty), from the last to the first.
+
+    Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
+    a checkpoint every isqrt(len(line)) columns and the block being read, recomputed from its
+    checkpoint.
+    """
+    if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
+        return zip(reversed(line), reversed(_advance(start, line, masks, width)))
+    return _blocks_backwards(start, line, masks, width, max(isqrt(len(line)), 1))
+
+
+def _blocks_backwards(
+    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int
+) -> Iterator[Tuple[Hashable, int]]:
+    """``_columns_backwards`` from checkpoints every ``block`` columns, one block of columns at a time."""
+    starts = range(0, len(line), block)
+    checkpoints = []
+    state = start
+    for first in starts:
+        checkpoints.append(state)
+        state = _advance(state, line[first:first + block], masks, width)[-1]
+    for index in range(len(starts) - 1, -1, -1):
+        first = starts[index]
+        columns = _advance(checkpoints[index], line[first:first + block], masks, width)
+        for offset in range(len(columns) - 1, -1, -1):
+            yield line[first + offset], columns[offset]
+        del columns
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Length of a longest common subsequence of ``a`` and ``b``."""
     if len(a) < len(b):
         a, b = b, a
-    masks = _position_masks(a)
+    positions, uses = _positions(a), Counter(b)
+    masks = _mask_lookup(positions, uses.keys() & positions.keys(), uses, (len(a) + 7) // 8)
     full = (1 << len(a)) - 1
     state = full
     for token in b:
-        match = masks.get(token)
+        match = masks(token)
         if match:
             kept = state & match
             state = ((state + kept) | (state - kept)) & full
@@ -48,11 +160,22 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
 def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> int:
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
+    rouge-score counts a hit for each token of each reference line's union LCS
+    (``union_lcs_positions``) while both the reference and candidate count of that token last.
+    The hit count is therefore sum over tokens of min(union occurrences, candidate count).
+    """
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(union))
+    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+
+
+def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> List[List[int]]:
+    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
+
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
-    found by backtracking its DP table from the end (diagonal on equal tokens, otherwise up
-    unless the cell to the left is strictly larger), unions them over c, and counts a hit for
-    each union token while both the reference and candidate count of that token last. The hit
-    count is therefore sum over tokens of min(union occurrences, candidate count).
+    found by backtracking its DP table from the end (``lcs_ind``: diagonal on equal tokens,
+    otherwise up unless the cell to the left is strictly larger), and unions them over c.
 
     All reference lines are packed into one integer, each line's bits preceded by a zero guard
     bit that stops carries, so one pass over a candidate line computes its DP columns against
@@ -60,51 +183,60 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
     reference lines at once: in a column, the walk moves up over rows that neither match nor
     increase the DP value, so its next stop is the highest such row below its position. In
     bit-mirrored coordinates that is each line's lowest set bit above a position, which one
-    subtraction isolates for all lines together.
+    subtraction isolates for all lines together. Memory: see the module docstring.
+    """
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    guard_of_line = iter(guard_positions)
+    union_positions = []
+    for line in reference_lines:
+        first = next(guard_of_line) + 1 if line else 0
+        union_positions.append([match.start() - first for match in _ONE.finditer(union, first, first + len(line))])
+    return union_positions
+
+
+def _union_lcs_bits(
+    reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]], candidate_counts: Counter
+) -> Tuple[List[Hashable], List[int], str]:
+    """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).
+
+    ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
+    guards' indices in it, ``union`` a string of "0" and "1" whose "1"s are the flat indices
+    of the union positions.
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
-    forward_positions: Dict[Hashable, List[int]] = {}
-    guards = bottoms = 0
-    position = 0
+    flat: List[Hashable] = []
     for line in reference_lines:
-        if not line:
-            continue
-        guards |= 1 << position
-        position += 1
-        for token in line:
-            forward_positions.setdefault(token, []).append(position)
-            position += 1
-        bottoms |= 1 << (position - 1)  # the line's last token: lowest bit once mirrored
-    if not position:
-        return 0
+        if line:
+            flat.append(_GUARD)
+            flat.extend(line)
+    if not flat:
+        return flat, [], ""
+    position = len(flat)
     n_bytes = (position + 7) // 8
+    positions = _positions(flat)
+    guard_positions = positions.pop(_GUARD)
+    guards = _bits(guard_positions, n_bytes)
+    bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
-    forward_masks = {token: sum(1 << i for i in indices) for token, indices in forward_positions.items()}
-    shared = {token for line in candidate_lines for token in line if token in forward_masks}
-    mirrored_masks = {token: _reverse_bits(forward_masks[token], n_bytes) for token in shared}
+    shared = candidate_counts.keys() & positions.keys()
+    forward_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes)
+    mirrored_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes, mirror=True)
     guards_m = _reverse_bits(guards, n_bytes)
-    bottoms_m = _reverse_bits(bottoms, n_bytes)
+    bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
     start_m = _reverse_bits(token_bits, n_bytes)
     union_m = 0
 
     for line in candidate_lines:
         if shared.isdisjoint(line):
             continue
-        columns = []
-        state = token_bits
-        for token in line:
-            match = forward_masks.get(token)
-            if match:
-                kept = state & match
-                state = ((state + kept) | (state - kept)) & token_bits
-            columns.append(state)
         allowed = start_m  # rows each reference line's walk may still visit, mirrored
         last_state, increase_m = None, 0
-        for j in range(len(line) - 1, -1, -1):
-            match_m = mirrored_masks.get(line[j], 0)
-            if columns[j] is not last_state:  # a column equals its left neighbour after a non-match
-                last_state = columns[j]
-                increase_m = _reverse_bits(token_bits ^ last_state, n_bytes)
+        for token, state in _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes):
+            match_m = mirrored_masks(token) or 0
+            if state is not last_state:  # a column equals its left neighbour after a non-match
+                last_state = state
+                increase_m = _reverse_bits(token_bits ^ state, n_bytes)
             candidates = ((match_m | increase_m) & allowed) | guards_m
             lowest = candidates & ~(candidates - bottoms_m)
             stops = lowest & ~guards_m
@@ -115,5 +247,4 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             # A taken match continues above it (strictly); a step left continues from its row.
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    return sum(min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token]) for token in shared)
+    return flat, guard_positions, format(_reverse_bits(union_m, n_bytes), "b")[::-1]

@@ -1,0 +1,172 @@
+"""rougeLsum's LCS hits in linear memory: the same positions as rouge-score, bounded memory,
+and the table limit of the engines that build full LCS tables (rouge-score, rouge-score-rs).
+
+The hit recovery is checked against rouge-score's own functions (``lcs_ind``, ``_union_lcs``,
+``_summary_level_lcs``) with the memory budgets of ``lcs`` forced tiny, so that every candidate
+line is read through checkpoints and recomputed blocks, and every mask is rebuilt at each use.
+"""
+
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from update_rouge import lcs
+from update_rouge.engines import (
+    DEFAULT_MAX_LCS_CELLS,
+    MAX_LCS_CELLS_VARIABLE,
+    LcsTableTooLarge,
+    PythonEngine,
+    make_engine,
+    max_lcs_cells,
+    rust_available,
+)
+from update_rouge.scoring import make_tokenizer
+
+# Few distinct tokens: many repeats, hence many LCS ties for the backtracking to break.
+_line = st.lists(st.sampled_from("abcd"), max_size=30)
+_lines = st.lists(_line, min_size=1, max_size=4)
+
+
+def rouge_score_hits(reference_lines, candidate_lines):
+    """rouge-score's rougeLsum hit count, recovered from its recall (hits / reference tokens)."""
+    score = rouge_scorer._summary_level_lcs(reference_lines, candidate_lines)
+    return round(score.recall * sum(map(len, reference_lines)))
+
+
+@pytest.fixture
+def tiny_budgets(monkeypatch):
+    """Column and mask budgets of a few bytes: checkpoints, recomputed blocks, rebuilt masks."""
+    monkeypatch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
+    monkeypatch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
+
+
+@settings(max_examples=1500)
+@given(reference_lines=_lines, candidate_lines=_lines)
+def test_union_positions_are_rouge_score_backtracking(reference_lines, candidate_lines):
+    """Per reference line, exactly the positions of rouge-score's ``_find_union`` of its ``lcs_ind``s."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
+        patch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
+        positions = lcs.union_lcs_positions(reference_lines, candidate_lines)
+        hits = lcs.summary_lcs_hits(reference_lines, candidate_lines)
+    expected = [
+        rouge_scorer._find_union([rouge_scorer.lcs_ind(reference, candidate) for candidate in candidate_lines])
+        for reference in reference_lines
+    ]
+    assert positions == expected
+    assert hits == rouge_score_hits(reference_lines, candidate_lines)
+
+
+def test_tie_breaking_on_a_known_case(tiny_budgets):
+    # rouge-score's backtracking matches the last 'a' of the reference for the candidate "a",
+    # and "a b" takes positions 0 and 1: the union holds both 'a's, so 3 hits (taking the
+    # first 'a' for "a", as a forward scan would, gives a union of 2 tokens and 2 hits).
+    reference = ["a", "b", "a"]
+    assert rouge_scorer.lcs_ind(reference, ["a"]) == [2]
+    assert rouge_scorer.lcs_ind(reference, ["a", "b"]) == [0, 1]
+    assert lcs.union_lcs_positions([reference], [["a"], ["a", "b"]]) == [[0, 1, 2]]
+    assert lcs.summary_lcs_hits([reference], [["a"], ["a", "b"]]) == 3
+
+
+def test_lcs_length_with_rebuilt_masks(tiny_budgets):
+    rng = random.Random(7)
+    for _ in range(200):
+        a = [rng.choice("abcde") for _ in range(rng.randrange(1, 50))]
+        b = [rng.choice("abcde") for _ in range(rng.randrange(1, 50))]
+        assert lcs.lcs_length(a, b) == rouge_scorer._lcs_table(a, b)[-1][-1]
+
+
+def test_long_single_lines_match_rouge_score(tiny_budgets):
+    """Checkpointed blocks of isqrt(m) columns on lines of 1,500 tokens, against rouge-score."""
+    rng = random.Random(3)
+    words = [f"w{rng.randrange(40)}" for _ in range(3000)]
+    reference, candidate = " ".join(words[:1500]), " ".join(words[1500:])
+    expected = rouge_scorer.RougeScorer(["rougeLsum"]).score(reference, candidate)
+    assert PythonEngine(["rougeLsum"], make_tokenizer()).score(reference, candidate) == expected
+
+
+_MEMORY_PROBE = textwrap.dedent(
+    """
+    import random, resource, sys
+    from update_rouge.engines import PythonEngine
+    from update_rouge.scoring import make_tokenizer
+    rng = random.Random(11)
+    vocabulary = [f"w{i}" for i in range(20000)]
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    n = int(sys.argv[1])
+    target = " ".join(rng.choices(vocabulary, weights, k=n))
+    prediction = " ".join(rng.choices(vocabulary, weights, k=n))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    score = PythonEngine(["rougeLsum"], make_tokenizer()).score(target, prediction)["rougeLsum"]
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(score.recall, (after - before) // 1024)
+    """
+)
+
+
+@pytest.mark.slow
+def test_memory_is_bounded_on_a_huge_single_line(tmp_path):
+    """Two 60,000-token lines: the old all-columns backtracking needed 450 MB of columns alone."""
+    package_root = str(Path(lcs.__file__).resolve().parents[1])  # the code under test, not another install
+    environment = {**os.environ, "PYTHONPATH": package_root}
+    result = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, "60000"], capture_output=True, text=True, check=True, cwd=tmp_path, env=environment
+    )
+    recall, growth_mib = result.stdout.split()
+    assert float(recall) > 0.1
+    # Masks (2 x 64 MiB budget at most) and 2 * isqrt(m) columns of 7.5 kB: well under 250 MiB.
+    assert int(growth_mib) < 250
+
+
+def test_limit_default_and_variable(monkeypatch):
+    monkeypatch.delenv(MAX_LCS_CELLS_VARIABLE, raising=False)
+    assert max_lcs_cells() == DEFAULT_MAX_LCS_CELLS == 25_000_000
+    monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "1000")
+    assert max_lcs_cells() == 1000
+    for bad in ("0", "-5", "lots"):
+        monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, bad)
+        with pytest.raises(ValueError, match=MAX_LCS_CELLS_VARIABLE):
+            max_lcs_cells()
+
+
+def _pairs():
+    small = ("the cat sat", "the cat ran")
+    big = (" ".join(["a", "b", "c"] * 20), " ".join(["c", "a"] * 30))  # one line each: 60 x 60 tokens
+    return [small, big]
+
+
+@pytest.mark.parametrize("engine", ["rouge-score", "rust"])
+def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
+    if engine == "rust" and not rust_available():
+        pytest.skip("rouge-score-rs is not installed")
+    monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
+    scorer = make_engine(engine, ["rouge1", "rougeLsum"], make_tokenizer())
+    with pytest.raises(LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"):
+        scorer.score_pairs(_pairs())
+    monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3600")
+    reference = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"])
+    assert scorer.score_pairs(_pairs()) == [reference.score(*pair) for pair in _pairs()]
+
+
+def test_rouge_score_engine_counts_rougel_on_whole_texts(monkeypatch):
+    monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
+    pair = ("\n".join(["a b c"] * 20), "\n".join(["c a"] * 30))  # lines of 3 and 2 tokens, texts 60 x 60
+    assert make_engine("rouge-score", ["rougeLsum"], make_tokenizer()).score_pairs([pair])
+    with pytest.raises(LcsTableTooLarge, match="for rougeL,"):
+        make_engine("rouge-score", ["rougeL"], make_tokenizer()).score_pairs([pair])
+
+
+def test_auto_scores_oversized_pairs_with_the_python_engine(monkeypatch):
+    monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "100")
+    scorer = make_engine("auto", ["rouge1", "rouge2", "rougeLsum"], make_tokenizer(stemmer="porter"))
+    reference = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)
+    pairs = _pairs() + [("", "x"), ("running dogs", "the dogs ran")]
+    assert scorer.score_pairs(pairs) == [reference.score(*pair) for pair in pairs]
