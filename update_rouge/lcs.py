@@ -12,7 +12,7 @@ t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest 
 """
 
 from collections import Counter
-from typing import Dict, Hashable, List, Sequence
+from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 
@@ -45,8 +45,15 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     return len(a) - state.bit_count()
 
 
-def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> int:
+def summary_lcs_hits(
+    reference_lines: List[List[Hashable]],
+    candidate_lines: List[List[Hashable]],
+    clip_counts: Optional[Tuple[Counter, Counter]] = None,
+) -> int:
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
+
+    ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
+    clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
 
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
     found by backtracking its DP table from the end (diagonal on equal tokens, otherwise up
@@ -115,5 +122,11 @@ def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: Lis
             # A taken match continues above it (strictly); a step left continues from its row.
             allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
 
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    return sum(min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token]) for token in shared)
+    if clip_counts is None:
+        candidate_counts = Counter(token for line in candidate_lines for token in line)
+        return sum(min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token]) for token in shared)
+    reference_counts, candidate_counts = clip_counts
+    return sum(
+        min((union_m & mirrored_masks[token]).bit_count(), candidate_counts[token], reference_counts[token])
+        for token in shared
+    )

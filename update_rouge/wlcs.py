@@ -1,0 +1,223 @@
+"""ROUGE-W: ROUGE-1.5.5's weighted longest common subsequence (``-w weight``), summary level.
+
+Weighting function f(k) = k ** weight (weight > 1; ROUGE's usual 1.2), its inverse
+f^-1(x) = x ** (1 / weight).
+
+For one reference line r and one prediction line c, ROUGE-1.5.5 fills a table c[i][j] over
+r[:i] and c[:j] with run lengths l[i][j]: where r[i-1] equals c[j-1] the cell ALWAYS takes the
+diagonal, c[i][j] = (c[i-1][j-1] + f(k + 1)) - f(k) with k = l[i-1][j-1] and l[i][j] = k + 1
+(even when the cell above or to the left holds more); otherwise it takes the cell above when
+c[i-1][j] >= c[i][j-1], else the one to the left, and l[i][j] = 0. Walking the moves back from
+(len(r), len(c)) marks the reference positions of the diagonal steps. A reference line's marks
+are the union over all prediction lines.
+
+Hits: the reference lines are read in order, each position in order; a marked position whose
+token still has a count left on both sides (counts of the whole, possibly truncated, texts,
+shared by all lines and decremented at each hit) extends the current run; the run is added as
+f(run length) to the hits and restarted when the next position is unmarked or the line ends.
+A marked position whose token has no count left neither extends nor ends the run (so a run
+can continue past it, and a run pending at a line's last position is dropped if that position
+fails): ROUGE-1.5.5's bookkeeping, kept as is.
+
+Totals: ``target`` = sum over reference lines of f(line length), ``prediction`` = the number
+of prediction tokens. Scores: recall f^-1(hits / f(target)), precision
+f^-1(hits / f(prediction)), 0 where the denominator is 0 (ROUGE-1.5.5 dies dividing by zero
+when the reference has no words). Floating-point operations are those of ROUGE-1.5.5, in its
+order, so ties between cells are broken as it breaks them.
+
+Cost: the table is O(len(r) * len(c)) per line pair, computed in pure Python for small tables
+and by anti-diagonals with NumPy for large ones (same operations, same doubles); a pair of
+lines without a shared token marks nothing and is skipped.
+"""
+
+import re
+from collections import Counter
+from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence
+
+import numpy as np
+from rouge_score.scoring import Score, fmeasure
+
+WEIGHTED_LCS_TYPE_PATTERN = re.compile(r"rougeW(?:-([0-9]+(?:\.[0-9]+)?))?")
+DEFAULT_WEIGHT = 1.2
+_DIAGONAL, _UP, _LEFT = 0, 1, 2
+# Tables with more cells than this are filled by anti-diagonals with NumPy.
+_NUMPY_CELLS = 1 << 14
+
+
+class WeightedCounts(NamedTuple):
+    """ROUGE-W totals of one (target, prediction) pair for one weight.
+
+    ``hits``: the sum of f(run length) over the runs; ``target``: the sum over target lines of
+    f(line length); ``prediction``: the number of prediction tokens (an integer);
+    ``weight``: the exponent of f.
+    """
+
+    hits: float
+    target: float
+    prediction: int
+    weight: float
+
+
+def parse_weighted_lcs_type(rouge_type: str) -> Optional[float]:
+    """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>`` (weight > 1), else None.
+
+    A name that matches the pattern with a weight <= 1 raises ``ValueError``.
+    """
+    match = WEIGHTED_LCS_TYPE_PATTERN.fullmatch(rouge_type)
+    if match is None:
+        return None
+    if match.group(1) is None:
+        return DEFAULT_WEIGHT
+    weight = float(match.group(1))
+    if weight <= 1:
+        raise ValueError(f"rouge type {rouge_type!r}: the ROUGE-W weight must be greater than 1")
+    return weight
+
+
+def _weights(size: int, weight: float) -> List[float]:
+    """f(0) .. f(size) as ROUGE-1.5.5 computes them (C pow)."""
+    return [float(k) ** weight for k in range(size + 1)]
+
+
+def _mark_small(reference: Sequence[Hashable], prediction: Sequence[Hashable], weights: List[float], marks: list) -> None:
+    m, n = len(reference), len(prediction)
+    previous_c = [0.0] * (n + 1)
+    previous_l = [0] * (n + 1)
+    moves = [b""]
+    for i in range(1, m + 1):
+        token = reference[i - 1]
+        c = [0.0] * (n + 1)
+        run = [0] * (n + 1)
+        move = bytearray(n + 1)
+        for j in range(1, n + 1):
+            if token == prediction[j - 1]:
+                k = previous_l[j - 1]
+                c[j] = previous_c[j - 1] + weights[k + 1] - weights[k]
+                run[j] = k + 1
+            elif previous_c[j] >= c[j - 1]:
+                c[j] = previous_c[j]
+                move[j] = _UP
+            else:
+                c[j] = c[j - 1]
+                move[j] = _LEFT
+        moves.append(move)
+        previous_c, previous_l = c, run
+    i, j = m, n
+    while i and j:
+        step = moves[i][j]
+        if step == _DIAGONAL:
+            i -= 1
+            j -= 1
+            marks[i] = True
+        elif step == _UP:
+            i -= 1
+        else:
+            j -= 1
+
+
+def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarray, marks: list) -> None:
+    """``_mark_small`` by anti-diagonals d = i + j; arrays are indexed by i."""
+    m, n = len(reference), len(prediction)
+    reversed_prediction = prediction[::-1]
+    c1, c2 = np.zeros(m + 1), np.zeros(m + 1)  # diagonals d - 1 and d - 2
+    l1, l2 = np.zeros(m + 1, dtype=np.int64), np.zeros(m + 1, dtype=np.int64)
+    moves = {}
+    for d in range(2, m + n + 1):
+        lo, hi = max(1, d - n), min(m, d - 1)
+        match = reference[lo - 1 : hi] == reversed_prediction[n - d + lo : n - d + hi + 1]
+        up, left = c1[lo - 1 : hi], c1[lo : hi + 1]
+        k = l2[lo - 1 : hi]
+        go_up = up >= left
+        diagonal = (c2[lo - 1 : hi] + weights[k + 1]) - weights[k]
+        c0, l0 = np.zeros(m + 1), np.zeros(m + 1, dtype=np.int64)
+        c0[lo : hi + 1] = np.where(match, diagonal, np.where(go_up, up, left))
+        l0[lo : hi + 1] = np.where(match, k + 1, 0)
+        moves[d] = (lo, np.where(match, _DIAGONAL, np.where(go_up, _UP, _LEFT)).astype(np.uint8).tolist())
+        c2, c1, l2, l1 = c1, c0, l1, l0
+    i, j = m, n
+    while i and j:
+        lo, move = moves[i + j]
+        step = move[i - lo]
+        if step == _DIAGONAL:
+            i -= 1
+            j -= 1
+            marks[i] = True
+        elif step == _UP:
+            i -= 1
+        else:
+            j -= 1
+
+
+def weighted_lcs_counts(
+    target_lines: List[List[Hashable]],
+    prediction_lines: List[List[Hashable]],
+    target_tokens: Sequence[Hashable],
+    prediction_tokens: Sequence[Hashable],
+    weight: float,
+) -> WeightedCounts:
+    """ROUGE-W totals: lines for the tables, whole-text tokens for the counts that clip hits.
+
+    Without length limits the tokens are the lines' tokens; under ``max_bytes`` ROUGE-1.5.5's
+    lines and tokens differ (see ``rouge155_options``).
+    """
+    weights = _weights(max((len(line) for line in target_lines), default=0), weight)
+    target_total = 0.0
+    for line in target_lines:
+        target_total += weights[len(line)]
+    if not target_total or not prediction_tokens:
+        return WeightedCounts(0.0, target_total, len(prediction_tokens), weight)
+    ids: Dict[Hashable, int] = {}
+    coded_prediction = [[ids.setdefault(token, len(ids)) for token in line] for line in prediction_lines]
+    weight_array = np.array(weights)
+    target_left, prediction_left = Counter(target_tokens), Counter(prediction_tokens)
+    hits = 0.0
+    for line in target_lines:
+        coded = [ids.get(token, -1) for token in line]
+        present = set(coded)
+        marks = [False] * len(line)
+        for other in coded_prediction:
+            if present.isdisjoint(other):
+                continue
+            if len(line) * len(other) > _NUMPY_CELLS:
+                _mark_large(np.array(coded), np.array(other), weight_array, marks)
+            else:
+                _mark_small(coded, other, weights, marks)
+        run = 0
+        last = len(line) - 1
+        for position, token in enumerate(line):
+            if marks[position] and target_left[token] > 0 and prediction_left[token] > 0:
+                run += 1
+                if position == last or not marks[position + 1]:
+                    hits += weights[run]
+                    run = 0
+                target_left[token] -= 1
+                prediction_left[token] -= 1
+    return WeightedCounts(hits, target_total, len(prediction_tokens), weight)
+
+
+def _inverse(ratio: float, weight: float) -> float:
+    return ratio ** (1 / weight)
+
+
+def weighted_score(per_reference: Sequence[WeightedCounts]) -> Score:
+    """Precision, recall and F1 of ROUGE-W from one reference's totals, or several pooled (``-f A``).
+
+    Pooled, as ROUGE-1.5.5 sums them: hits, f(target) and f(prediction) over the references.
+    """
+    hits = target = prediction = 0.0
+    for counts in per_reference:
+        hits += counts.hits
+        target += counts.target ** counts.weight
+        prediction += float(counts.prediction) ** counts.weight
+    weight = per_reference[0].weight
+    precision = _inverse(hits / prediction, weight) if prediction else 0.0
+    recall = _inverse(hits / target, weight) if target else 0.0
+    return Score(precision=precision, recall=recall, fmeasure=fmeasure(precision, recall))
+
+
+def selection_recall(counts: WeightedCounts) -> float:
+    """The recall by which ROUGE-1.5.5's ``-f B`` compares references for ROUGE-W (unrounded).
+
+    It is f^-1(hits / target) with ``target`` the sum of f(line length), not yet weighted again.
+    """
+    return _inverse(counts.hits / counts.target, counts.weight) if counts.target else 0.0
