@@ -26,12 +26,14 @@ when the reference has no words). Floating-point operations are those of ROUGE-1
 order, so ties between cells are broken as it breaks them.
 
 Cost: the table is O(len(r) * len(c)) per line pair, computed in pure Python for small tables
-and by anti-diagonals with NumPy for large ones (same operations, same doubles); a pair of
-lines without a shared token marks nothing and is skipped.
+and by anti-diagonals with NumPy for large ones (same operations, same doubles); a prediction
+line that could only mark reference positions already marked (in particular one without a
+shared token) cannot change the union and is skipped.
 """
 
 import re
 from collections import Counter
+from itertools import accumulate, islice
 from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -79,37 +81,53 @@ def _weights(size: int, weight: float) -> List[float]:
     return [float(k) ** weight for k in range(size + 1)]
 
 
-def _mark_small(reference: Sequence[Hashable], prediction: Sequence[Hashable], weights: List[float], marks: list) -> None:
-    m, n = len(reference), len(prediction)
-    previous_c = [0.0] * (n + 1)
-    previous_l = [0] * (n + 1)
-    moves = [b""]
-    for i in range(1, m + 1):
-        token = reference[i - 1]
-        c = [0.0] * (n + 1)
-        run = [0] * (n + 1)
-        move = bytearray(n + 1)
-        for j in range(1, n + 1):
-            if token == prediction[j - 1]:
-                k = previous_l[j - 1]
-                c[j] = previous_c[j - 1] + weights[k + 1] - weights[k]
-                run[j] = k + 1
-            elif previous_c[j] >= c[j - 1]:
-                c[j] = previous_c[j]
-                move[j] = _UP
-            else:
-                c[j] = c[j - 1]
-                move[j] = _LEFT
-        moves.append(move)
-        previous_c, previous_l = c, run
-    i, j = m, n
+def _mark_small(
+    reference: Sequence[Hashable], prediction: Sequence[Hashable], weights: List[float], marks: list
+) -> None:
+    """Set ``marks[i]`` for the reference positions i on ROUGE-1.5.5's weighted-LCS path.
+
+    A row's cells between two match cells take the running maximum of the row above, started
+    at the left match cell's value (a cell's value does not depend on the tie rule), so each
+    such stretch is one ``accumulate``; the moves are recovered from the stored rows while
+    walking back, by the same comparison ROUGE-1.5.5 makes.
+    """
+    n = len(prediction)
+    positions: Dict[Hashable, List[int]] = {}
+    for j, token in enumerate(prediction, 1):
+        positions.setdefault(token, []).append(j)
+    previous = [0.0] * (n + 1)
+    previous_runs: Dict[int, int] = {}
+    rows = [previous]
+    collapsed = False  # whether ``previous`` is already its own running maximum
+    for token in reference:
+        matches = positions.get(token)
+        if not matches:
+            row = previous if collapsed else list(accumulate(previous, max))
+            collapsed = True
+            runs: Dict[int, int] = {}
+        else:
+            row = [0.0]
+            runs = {}
+            start = 1
+            for j in matches:
+                if j > start:
+                    row.extend(islice(accumulate([row[-1], *previous[start:j]], max), 1, None))
+                k = previous_runs.get(j - 1, 0)
+                row.append(previous[j - 1] + weights[k + 1] - weights[k])
+                runs[j] = k + 1
+                start = j + 1
+            if start <= n:
+                row.extend(islice(accumulate([row[-1], *previous[start:]], max), 1, None))
+            collapsed = False
+        rows.append(row)
+        previous, previous_runs = row, runs
+    i, j = len(reference), n
     while i and j:
-        step = moves[i][j]
-        if step == _DIAGONAL:
+        if reference[i - 1] == prediction[j - 1]:
             i -= 1
             j -= 1
             marks[i] = True
-        elif step == _UP:
+        elif rows[i - 1][j] >= rows[i][j - 1]:
             i -= 1
         else:
             j -= 1
@@ -168,16 +186,20 @@ def weighted_lcs_counts(
         return WeightedCounts(0.0, target_total, len(prediction_tokens), weight)
     ids: Dict[Hashable, int] = {}
     coded_prediction = [[ids.setdefault(token, len(ids)) for token in line] for line in prediction_lines]
+    prediction_sets = [set(line) for line in coded_prediction]
     weight_array = np.array(weights)
     target_left, prediction_left = Counter(target_tokens), Counter(prediction_tokens)
     hits = 0.0
     for line in target_lines:
         coded = [ids.get(token, -1) for token in line]
-        present = set(coded)
         marks = [False] * len(line)
-        for other in coded_prediction:
-            if present.isdisjoint(other):
+        # Only positions whose token a prediction line has can be marked by it: lines with the
+        # most such positions first, then a line is skipped when all of its are marked.
+        candidates = [[i for i, token in enumerate(coded) if token in other_set] for other_set in prediction_sets]
+        for index in sorted(range(len(candidates)), key=lambda index: -len(candidates[index])):
+            if all(marks[i] for i in candidates[index]):
                 continue
+            other = coded_prediction[index]
             if len(line) * len(other) > _NUMPY_CELLS:
                 _mark_large(np.array(coded), np.array(other), weight_array, marks)
             else:
