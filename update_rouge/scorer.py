@@ -222,5 +222,9 @@ def compute(
             seed=seed,
             baseline_predictions=baseline_predictions,
             multi_ref=multi_ref,
+            remove_stopwords=remove_stopwords,
+            max_words=max_words,
+            max_bytes=max_bytes,
+            alpha=alpha,
         )
     return result
