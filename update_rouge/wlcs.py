@@ -134,36 +134,42 @@ def _mark_small(
 
 
 def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarray, marks: list) -> None:
-    """``_mark_small`` by anti-diagonals d = i + j; arrays are indexed by i."""
+    """``_mark_small`` by anti-diagonals d = i + j, each a NumPy vector indexed by i.
+
+    Three buffers hold diagonals d, d - 1 and d - 2 in turn without being cleared: the cells a
+    diagonal reads outside the previous diagonals' interiors are boundary cells (i = 0 or
+    j = 0), at indices no earlier diagonal has written, so they hold 0.
+    """
     m, n = len(reference), len(prediction)
     reversed_prediction = prediction[::-1]
-    c1, c2 = np.zeros(m + 1), np.zeros(m + 1)  # diagonals d - 1 and d - 2
-    l1, l2 = np.zeros(m + 1, dtype=np.int64), np.zeros(m + 1, dtype=np.int64)
-    moves = {}
+    c0, c1, c2 = np.zeros(m + 1), np.zeros(m + 1), np.zeros(m + 1)
+    l0, l1, l2 = (np.zeros(m + 1, dtype=np.int64) for _ in range(3))
+    goes_up = {}
     for d in range(2, m + n + 1):
         lo, hi = max(1, d - n), min(m, d - 1)
-        match = reference[lo - 1 : hi] == reversed_prediction[n - d + lo : n - d + hi + 1]
         up, left = c1[lo - 1 : hi], c1[lo : hi + 1]
-        k = l2[lo - 1 : hi]
-        go_up = up >= left
-        diagonal = (c2[lo - 1 : hi] + weights[k + 1]) - weights[k]
-        c0, l0 = np.zeros(m + 1), np.zeros(m + 1, dtype=np.int64)
-        c0[lo : hi + 1] = np.where(match, diagonal, np.where(go_up, up, left))
-        l0[lo : hi + 1] = np.where(match, k + 1, 0)
-        moves[d] = (lo, np.where(match, _DIAGONAL, np.where(go_up, _UP, _LEFT)).astype(np.uint8).tolist())
-        c2, c1, l2, l1 = c1, c0, l1, l0
+        goes_up[d] = (lo, up >= left)
+        c0[lo : hi + 1] = np.maximum(up, left)
+        l0[lo : hi + 1] = 0
+        found = np.flatnonzero(reference[lo - 1 : hi] == reversed_prediction[n - d + lo : n - d + hi + 1])
+        if found.size:
+            k = l2[lo - 1 + found]
+            c0[lo + found] = (c2[lo - 1 + found] + weights[k + 1]) - weights[k]
+            l0[lo + found] = k + 1
+        c0, c1, c2 = c2, c0, c1
+        l0, l1, l2 = l2, l0, l1
     i, j = m, n
     while i and j:
-        lo, move = moves[i + j]
-        step = move[i - lo]
-        if step == _DIAGONAL:
+        if reference[i - 1] == prediction[j - 1]:
             i -= 1
             j -= 1
             marks[i] = True
-        elif step == _UP:
-            i -= 1
         else:
-            j -= 1
+            lo, up = goes_up[i + j]
+            if up[i - lo]:
+                i -= 1
+            else:
+                j -= 1
 
 
 def weighted_lcs_counts(
