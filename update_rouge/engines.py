@@ -7,7 +7,8 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
   counts n-grams with ``Counter``, and computes rougeL and rougeLsum bit-parallel (``lcs``).
   It alone also computes the skip-bigram types of ROUGE-1.5.5 (``skipbigrams``) and gives the
   raw ``Counts`` behind each score, which ROUGE-1.5.5's ways of combining several references
-  need.
+  need. It alone computes ROUGE-W (``wlcs``) and applies stopword removal and length limits
+  (``rouge155_options``): ``exact_engines`` says which engines are exact for given settings.
 - ``RustEngine``: the optional compiled ``rouge-score-rs`` package, used only with rouge-score's
   own tokenizer (with or without its Porter stemmer), where it reproduces rouge-score exactly.
 - ``RougeScoreEngine``: rouge-score itself, the reference.
@@ -32,8 +33,10 @@ from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits
+from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
 from .tokens import DefaultTokenizer
+from .wlcs import WeightedCounts, parse_weighted_lcs_type, weighted_lcs_counts, weighted_score
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
 
@@ -66,6 +69,13 @@ def score_from_counts(counts: Counts) -> Score:
     return Score(precision=precision, recall=recall, fmeasure=fmeasure(precision, recall))
 
 
+def score_of(counts) -> Score:
+    """The score of one type's counts: ``score_from_counts``, or ``weighted_score`` for ROUGE-W."""
+    if isinstance(counts, WeightedCounts):
+        return weighted_score([counts])
+    return score_from_counts(counts)
+
+
 def _lines(text: str) -> List[str]:
     """rouge-score's rougeLsum sentences: the non-empty lines of the text."""
     return [line for line in text.split("\n") if line]
@@ -89,31 +99,61 @@ def _lcs_totals(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> C
     return Counts(hits, len(target), len(prediction))
 
 
-def _summary_totals(target_lines: List[List[Hashable]], prediction_lines: List[List[Hashable]]) -> Counts:
+def _summary_totals(
+    target_lines: List[List[Hashable]],
+    prediction_lines: List[List[Hashable]],
+    clip_tokens: Optional[Tuple[list, list]] = None,
+) -> Counts:
+    """rougeLsum counts; ``clip_tokens`` (the limited texts' tokens, under a length limit) clip
+    the hits and give the prediction total, as in ROUGE-1.5.5."""
     target_total = sum(map(len, target_lines))
-    prediction_total = sum(map(len, prediction_lines))
-    hits = summary_lcs_hits(target_lines, prediction_lines) if target_total and prediction_total else 0
+    if clip_tokens is None:
+        prediction_total = sum(map(len, prediction_lines))
+        hits = summary_lcs_hits(target_lines, prediction_lines) if target_total and prediction_total else 0
+        return Counts(hits, target_total, prediction_total)
+    prediction_total = len(clip_tokens[1])
+    clip_counts = (Counter(clip_tokens[0]), Counter(clip_tokens[1]))
+    hits = summary_lcs_hits(target_lines, prediction_lines, clip_counts) if target_total and prediction_total else 0
     return Counts(hits, target_total, prediction_total)
 
 
 class PythonEngine:
     """Pure-Python engine; ``tokenizer`` is a ``tokens`` object.
 
-    Besides rouge-score's types it computes the skip-bigram types (``skipbigrams``), and it gives
-    raw counts (``count_pairs``) from which its scores are derived.
+    Besides rouge-score's types it computes the skip-bigram types (``skipbigrams``) and ROUGE-W
+    (``wlcs``), applies ``options`` (stopwords are the tokenizer's), and it gives raw counts
+    (``count_pairs``) from which its scores are derived (``score_of``).
     """
 
     name = "python"
 
-    def __init__(self, rouge_types: Sequence[str], tokenizer):
+    def __init__(self, rouge_types: Sequence[str], tokenizer, options: TextOptions = DEFAULT_OPTIONS):
         self.rouge_types = tuple(rouge_types)
         self._tokenizer = tokenizer
-        self._needs_lines = "rougeLsum" in self.rouge_types
-        self._needs_tokens = any(rouge_type != "rougeLsum" for rouge_type in self.rouge_types)
+        self._options = options
+        self._weighted_types = {t: weight for t in self.rouge_types if (weight := parse_weighted_lcs_type(t))}
+        line_types = {"rougeLsum", *self._weighted_types}
+        self._needs_lines = not line_types.isdisjoint(self.rouge_types)
+        self._needs_tokens = options.limits_length or any(t not in line_types for t in self.rouge_types)
         self._skip_bigram_types = {t: kind for t in self.rouge_types if (kind := parse_skip_bigram_type(t))}
 
     def _tokenize(self, text: str) -> Tuple[Optional[list], Optional[List[list]]]:
-        """The tokens of the whole text and of each line, each only where a type needs it."""
+        """The tokens of the whole text and of each line, each only where a type needs it.
+
+        Under a length limit, the tokens are those of ``limited_text`` and the lines those of
+        ``limited_lines``.
+        """
+        options = self._options
+        if options.limits_length:
+            tokens, _ = self._tokenize_text(limited_text(text, options.max_words, options.max_bytes))
+            lines = None
+            if self._needs_lines:
+                lcs_lines = limited_lines(text, options.max_words, options.max_bytes)
+                lines = [self._tokenizer.tokenize(line) for line in lcs_lines if line]
+            return tokens, lines
+        return self._tokenize_text(text)
+
+    def _tokenize_text(self, text: str) -> Tuple[Optional[list], Optional[List[list]]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
             lines = [tokenize(line) for line in _lines(text)]
@@ -128,12 +168,21 @@ class PythonEngine:
         prediction_tokens, prediction_lines = self._tokenize(prediction)
         kinds = list(self._skip_bigram_types.values())
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
+        limited = self._options.limits_length
         totals = {}
         for rouge_type in self.rouge_types:
             if rouge_type in self._skip_bigram_types:
                 totals[rouge_type] = Counts(*skip_bigram_totals[self._skip_bigram_types[rouge_type]])
+            elif rouge_type in self._weighted_types:
+                if limited:
+                    clip = (target_tokens, prediction_tokens)
+                else:
+                    clip = (list(chain.from_iterable(target_lines)), list(chain.from_iterable(prediction_lines)))
+                weight = self._weighted_types[rouge_type]
+                totals[rouge_type] = weighted_lcs_counts(target_lines, prediction_lines, *clip, weight)
             elif rouge_type == "rougeLsum":
-                totals[rouge_type] = _summary_totals(target_lines, prediction_lines)
+                clip = (target_tokens, prediction_tokens) if limited else None
+                totals[rouge_type] = _summary_totals(target_lines, prediction_lines, clip)
             elif rouge_type == "rougeL":
                 totals[rouge_type] = _lcs_totals(target_tokens, prediction_tokens)
             else:
@@ -144,7 +193,7 @@ class PythonEngine:
         return [self.counts(target, prediction) for target, prediction in pairs]
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
-        return {rouge_type: score_from_counts(c) for rouge_type, c in self.counts(target, prediction).items()}
+        return {rouge_type: score_of(c) for rouge_type, c in self.counts(target, prediction).items()}
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
         return [self.score(target, prediction) for target, prediction in pairs]
@@ -276,35 +325,67 @@ class RustEngine:
         return scores
 
 
-def make_engine(name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False):
-    """The engine called ``name``; "auto" is the accelerator where installed and exact, else Python.
+def inexact_reason(
+    name: str, rouge_types: Sequence[str], needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
+) -> Optional[str]:
+    """Why engine ``name`` ("python", "rust" or "rouge-score") is not exact for the settings, or None.
 
-    Under "auto" the accelerator hands the pairs whose rougeLsum table would pass
-    ``max_lcs_cells()`` to the Python engine.
-
-    Skip-bigram types, and raw counts (``needs_counts``, for ``count_pairs``), exist on the
-    Python engine only: "auto" then picks it, and "rust" or "rouge-score" raise ``ValueError``.
+    Python is exact for every setting (a tokenizer the accelerator cannot run is
+    ``RustEngine.supports``'s matter). The others lack the skip-bigram types, ROUGE-W, raw
+    counts (``needs_counts``), stopword removal and length limits; an F weight ``alpha`` other
+    than 0.5 is exact on every engine (the F is formed from its precision and recall).
     """
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+    if name == "python":
+        return None
     skip_bigram_types = [rouge_type for rouge_type in rouge_types if parse_skip_bigram_type(rouge_type)]
-    auto = name == "auto"
-    if auto:
-        python_only = skip_bigram_types or needs_counts or not RustEngine.supports(tokenizer)
-        name = "python" if python_only or not rust_available() else "rust"
-    if name != "python" and skip_bigram_types:
-        raise ValueError(
+    if skip_bigram_types:
+        return (
             f"engine={name!r} cannot compute {', '.join(skip_bigram_types)}: skip-bigram types run on the "
             "python engine only (engine='python' or 'auto')"
         )
-    if name != "python" and needs_counts:
-        raise ValueError(
+    weighted_types = [rouge_type for rouge_type in rouge_types if parse_weighted_lcs_type(rouge_type)]
+    if weighted_types:
+        return (
+            f"engine={name!r} cannot compute {', '.join(weighted_types)}: ROUGE-W runs on the python engine "
+            "only (engine='python' or 'auto')"
+        )
+    if needs_counts:
+        return (
             f"engine={name!r} gives no raw counts, which multi_ref='pooled' and 'best_recall' need: "
             "use engine='python' or 'auto'"
         )
+    if options.changes_tokens:
+        return (
+            f"engine={name!r} cannot remove stopwords or limit lengths (remove_stopwords, max_words, "
+            "max_bytes): use engine='python' or 'auto'"
+        )
+    return None
+
+
+def make_engine(
+    name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
+):
+    """The engine called ``name``; "auto" is the accelerator where installed and exact, else Python.
+
+    An engine that ``inexact_reason`` rejects for the settings raises ``ValueError`` with the
+    reason; "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
+    accelerator hands the pairs whose rougeLsum table would pass ``max_lcs_cells()`` to the
+    Python engine.
+    """
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+    auto = name == "auto"
+    if auto:
+        exact = inexact_reason("rust", rouge_types, needs_counts, options) is None
+        name = "rust" if exact and RustEngine.supports(tokenizer) and rust_available() else "python"
+    reason = inexact_reason(name, rouge_types, needs_counts, options)
+    if reason is not None:
+        raise ValueError(reason)
     if name == "rust" and not rust_available():
         raise ValueError("engine='rust' needs the optional accelerator: pip install 'update-rouge[fast]'")
+    if name == "python":
+        return PythonEngine(rouge_types, tokenizer, options)
     if name == "rust" and auto:
-        return RustEngine(rouge_types, tokenizer, fallback=PythonEngine(rouge_types, tokenizer))
-    engine_class = {"python": PythonEngine, "rust": RustEngine, "rouge-score": RougeScoreEngine}[name]
+        return RustEngine(rouge_types, tokenizer, fallback=PythonEngine(rouge_types, tokenizer, options))
+    engine_class = {"rust": RustEngine, "rouge-score": RougeScoreEngine}[name]
     return engine_class(rouge_types, tokenizer)

@@ -157,17 +157,29 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     return len(a) - state.bit_count()
 
 
-def summary_lcs_hits(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> int:
+def summary_lcs_hits(
+    reference_lines: List[List[Hashable]],
+    candidate_lines: List[List[Hashable]],
+    clip_counts: Optional[Tuple[Counter, Counter]] = None,
+) -> int:
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
     rouge-score counts a hit for each token of each reference line's union LCS
     (``union_lcs_positions``) while both the reference and candidate count of that token last.
     The hit count is therefore sum over tokens of min(union occurrences, candidate count).
+
+    ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
+    clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
     """
     candidate_counts = Counter(token for line in candidate_lines for token in line)
     flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
     union_counts = Counter(flat[match.start()] for match in _ONE.finditer(union))
-    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+    if clip_counts is None:
+        return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+    reference_counts, clipping_counts = clip_counts
+    return sum(
+        min(count, clipping_counts[token], reference_counts[token]) for token, count in union_counts.items()
+    )
 
 
 def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> List[List[int]]:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
 from .parallel import check_num_proc, starmap_in_order
+from .rouge155_options import DEFAULT_ALPHA, DEFAULT_OPTIONS, TextOptions, check_text_options
 from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, make_tokenizer, score_additions
 from .signature import build_signature
 from .stemming import resolve_stemmer
@@ -36,6 +37,10 @@ def score_examples(
     num_proc: int = 1,
     stemmer: Optional[str] = None,
     multi_ref: str = DEFAULT_MULTI_REF,
+    remove_stopwords: bool = False,
+    max_words: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    alpha: float = DEFAULT_ALPHA,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     sources, predictions, references = check_inputs(sources, predictions, references)
@@ -49,6 +54,7 @@ def score_examples(
         engine=engine,
         num_proc=check_num_proc(num_proc),
         multi_ref=check_multi_ref(multi_ref),
+        options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
     )
 
 
@@ -62,6 +68,7 @@ def _score_checked(
     engine: str,
     num_proc: int,
     multi_ref: str,
+    options: TextOptions = DEFAULT_OPTIONS,
 ) -> List[ExampleScore]:
     """``score_examples`` on inputs and options that are already checked (and the stemmer resolved)."""
     if num_proc > 1:
@@ -73,6 +80,7 @@ def _score_checked(
             engine=engine,
             num_proc=1,
             multi_ref=multi_ref,
+            options=options,
         )
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
@@ -86,7 +94,7 @@ def _score_checked(
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
     scored = score_additions(
-        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref
+        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref, options
     )
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
@@ -111,6 +119,10 @@ def compute(
     num_proc: int = 1,
     stemmer: Optional[str] = None,
     multi_ref: str = DEFAULT_MULTI_REF,
+    remove_stopwords: bool = False,
+    max_words: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    alpha: float = DEFAULT_ALPHA,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -120,7 +132,8 @@ def compute(
         references: the reference updated text of each example, or a non-empty list of them.
         rouge_types: rouge types to compute (default rouge1, rouge2, rougeLsum): rouge-score's
             rouge1 to rouge9, rougeL, rougeLsum, and ROUGE-1.5.5's skip-bigram types rougeS,
-            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``).
+            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``)
+            and ROUGE-W: rougeW (weight 1.2), rougeW-<weight> (weight > 1; see ``wlcs.py``).
         use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
             any stemmer: combining it with one raises ``ValueError``).
@@ -147,6 +160,11 @@ def compute(
             ``-f A``: counts summed over the references) or "best_recall" (ROUGE-1.5.5 ``-f B``:
             per type the reference with the best recall). See ``scoring.score_additions``, also
             for what the no-additions rule means in each.
+        remove_stopwords, max_words, max_bytes, alpha: ROUGE-1.5.5's ``-s``, ``-l``, ``-b``
+            and ``-p``, applied to each side's newline-joined additions exactly as ROUGE-1.5.5
+            applies them (``rouge155_options``; docs/rouge155-options.md). max_words and
+            max_bytes are positive integers (at most one of them), alpha in [0, 1] weighs
+            precision in F (0.5: F1). Stopwords and limits run on the python engine only.
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -173,9 +191,10 @@ def compute(
         engine=engine,
         num_proc=check_num_proc(num_proc),
         multi_ref=multi_ref,
+        options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
     )
     examples = _score_checked(sources, predictions, references, **scoring)
-    active_tokenizer = make_tokenizer(stemmer_name, tokenizer)
+    active_tokenizer = make_tokenizer(stemmer_name, tokenizer, remove_stopwords)
     tokenless = tokenless_examples(examples, active_tokenizer)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
@@ -203,5 +222,9 @@ def compute(
             seed=seed,
             baseline_predictions=baseline_predictions,
             multi_ref=multi_ref,
+            remove_stopwords=remove_stopwords,
+            max_words=max_words,
+            max_bytes=max_bytes,
+            alpha=alpha,
         )
     return result

@@ -11,18 +11,24 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
-from .engines import Counts, make_engine, score_from_counts
+from .engines import Counts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
+from .rouge155_options import DEFAULT_OPTIONS, STOPWORDS, TextOptions, alpha_score
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .tokens import CallableTokenizer, DefaultTokenizer
+from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, WeightedCounts, parse_weighted_lcs_type, selection_recall, weighted_score
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
-_ROUGE_TYPE_PATTERN = re.compile(rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}")
+_ROUGE_TYPE_PATTERN = re.compile(
+    rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}|{WEIGHTED_LCS_TYPE_PATTERN.pattern}"
+)
 VALID_ROUGE_TYPES_TEXT = (
     "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines), "
     "rougeS and rougeSU (skip-bigrams at any distance, SU adding unigrams), "
-    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ..., e.g. rougeSU4)"
+    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ..., e.g. rougeSU4), "
+    "rougeW and rougeW-<weight> (ROUGE-1.5.5's weighted LCS over lines, weight 1.2 or the weight > 1 given, "
+    "e.g. rougeW-1.5)"
 )
 MULTI_REF_MODES = ("max_f1", "pooled", "best_recall")
 DEFAULT_MULTI_REF = "max_f1"
@@ -43,24 +49,29 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
     for rouge_type in checked:
         if not isinstance(rouge_type, str) or not _ROUGE_TYPE_PATTERN.fullmatch(rouge_type):
             raise ValueError(f"unknown rouge type {rouge_type!r}; valid types are {VALID_ROUGE_TYPES_TEXT}")
+        parse_weighted_lcs_type(rouge_type)
     duplicates = sorted({t for t in checked if checked.count(t) > 1})
     if duplicates:
         raise ValueError(f"rouge_types lists {', '.join(duplicates)} more than once")
     return checked
 
 
-def make_tokenizer(stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None):
+def make_tokenizer(
+    stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None, remove_stopwords: bool = False
+):
     """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
 
     ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
     ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
-    ``"none"``) replaces them.
+    ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
+    stemming (from a custom tokenizer's output).
     """
+    stopwords = STOPWORDS if remove_stopwords else frozenset()
     if stemmer == "rouge155":
-        return ROUGE155_TOKENIZER
+        return Rouge155Tokenizer(stopwords) if stopwords else ROUGE155_TOKENIZER
     if tokenizer is not None:
-        return CallableTokenizer(tokenizer)
-    return DefaultTokenizer(use_stemmer=stemmer == "porter")
+        return CallableTokenizer(tokenizer, stopwords)
+    return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
 
 
 def check_multi_ref(multi_ref: str) -> str:
@@ -78,8 +89,14 @@ def score_additions(
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
     multi_ref: str = DEFAULT_MULTI_REF,
+    options: TextOptions = DEFAULT_OPTIONS,
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
+
+    ``options`` (checked, ``rouge155_options.check_text_options``) are ROUGE-1.5.5's stopword
+    removal, length limits (applied to each side's newline-joined additions) and F weight
+    ``alpha``; the F of every score is formed with ``alpha`` (``alpha_score``) before references
+    are compared by it.
 
     Returns per example the score of each type and whether the no-additions rule applied.
     ``multi_ref`` combines an example's references (for one reference all three agree):
@@ -99,7 +116,8 @@ def score_additions(
     """
     multi_ref = check_multi_ref(multi_ref)
     counted = multi_ref != "max_f1"
-    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer), needs_counts=counted)
+    active_tokenizer = make_tokenizer(stemmer, tokenizer, options.remove_stopwords)
+    scorer = make_engine(engine, rouge_types, active_tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
         for references, prediction in zip(reference_additions, prediction_additions)
@@ -110,7 +128,11 @@ def score_additions(
         if not rule
         for reference in references
     ]
-    scored = iter(scorer.count_pairs(pairs) if counted else scorer.score_pairs(pairs))
+    alpha = options.alpha
+    if counted:
+        scored = iter(scorer.count_pairs(pairs))
+    else:
+        scored = iter([{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)])
     combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     results = []
@@ -118,7 +140,10 @@ def score_additions(
         if rule:
             results.append((perfect, True))
         else:
-            results.append((combine([next(scored) for _ in references], rouge_types), False))
+            combined = combine([next(scored) for _ in references], rouge_types)
+            if counted:
+                combined = {t: alpha_score(s, alpha) for t, s in combined.items()}
+            results.append((combined, False))
     return results
 
 
@@ -137,18 +162,26 @@ def pooled_scores(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[
     references x prediction grams), as the prediction's count is added once per reference, so
     a reference without tokens still lowers the precision.
     """
-    return {
-        rouge_type: score_from_counts(Counts(*map(sum, zip(*(counts[rouge_type] for counts in per_reference)))))
-        for rouge_type in rouge_types
-    }
+    scores = {}
+    for rouge_type in rouge_types:
+        per_type = [counts[rouge_type] for counts in per_reference]
+        if isinstance(per_type[0], WeightedCounts):
+            scores[rouge_type] = weighted_score(per_type)
+        else:
+            scores[rouge_type] = score_from_counts(Counts(*map(sum, zip(*per_type))))
+    return scores
 
 
 def best_recall_index(per_reference: List[Counts], rouge_type: str) -> int:
     """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties.
 
     Recall hits / reference grams (0 without grams), compared rounded to 5 decimals (as
-    ROUGE-1.5.5 formats it, ``%7.5f``) except for rougeL and rougeLsum, compared exactly.
+    ROUGE-1.5.5 formats it, ``%7.5f``) except for rougeL and rougeLsum, compared exactly, and
+    ROUGE-W, compared exactly by ``wlcs.selection_recall``.
     """
+    if isinstance(per_reference[0], WeightedCounts):
+        recalls = [selection_recall(counts) for counts in per_reference]
+        return recalls.index(max(recalls))
     recalls = [counts.hits / counts.target if counts.target else 0.0 for counts in per_reference]
     if rouge_type not in _LCS_TYPES:
         recalls = [float(f"{recall:.5f}") for recall in recalls]
@@ -160,5 +193,5 @@ def best_by_recall(per_reference: List[Dict[str, Counts]], rouge_types: Sequence
     scores = {}
     for rouge_type in rouge_types:
         counts = [reference_counts[rouge_type] for reference_counts in per_reference]
-        scores[rouge_type] = score_from_counts(counts[best_recall_index(counts, rouge_type)])
+        scores[rouge_type] = score_of(counts[best_recall_index(counts, rouge_type)])
     return scores

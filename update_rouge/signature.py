@@ -10,7 +10,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   ``-m``), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
   distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
-  ``pooled`` or ``best_recall``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
+  ``pooled`` or ``best_recall``); only when not at their defaults, ROUGE-1.5.5's
+  ``stopwords:rouge155`` (``-s``), ``words:N`` (``-l N``) or ``bytes:N`` (``-b N``) and
+  ``alpha:A`` (``-p A``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
 - ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
@@ -24,6 +26,7 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
+from .rouge155_options import DEFAULT_ALPHA, check_text_options
 from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
 from .stemming import resolve_stemmer
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
@@ -56,6 +59,10 @@ def build_signature(
     num_proc: int = 1,
     stemmer: Optional[str] = None,
     multi_ref: str = DEFAULT_MULTI_REF,
+    remove_stopwords: bool = False,
+    max_words: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    alpha: float = DEFAULT_ALPHA,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
@@ -69,6 +76,7 @@ def build_signature(
     multi_ref = check_multi_ref(multi_ref)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
+    options = check_text_options(remove_stopwords, max_words, max_bytes, alpha)
     intervals = use_aggregator and confidence_level is not None
     bootstrap = intervals or paired
     fields = [
@@ -79,6 +87,10 @@ def build_signature(
         ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer)),
         ("types", ",".join(rouge_types)),
         ("multiref", multi_ref),
+        *([("stopwords", "rouge155")] if options.remove_stopwords else []),
+        *([("words", str(options.max_words))] if options.max_words is not None else []),
+        *([("bytes", str(options.max_bytes))] if options.max_bytes is not None else []),
+        *([("alpha", repr(options.alpha))] if options.alpha != DEFAULT_ALPHA else []),
         ("agg", "mean" if use_aggregator else "none"),
         *([("boot", str(n_bootstrap)), ("seed", str(seed))] if bootstrap else [("boot", "none")]),
         ("ci", repr(float(confidence_level)) if intervals else "none"),

@@ -3,7 +3,8 @@
 ``DefaultTokenizer`` reproduces rouge-score's tokenizer token for token (lower-case, every run of
 characters outside [a-z0-9] separates tokens, tokens of more than 3 characters optionally
 Porter-stemmed with NLTK's stemmer as rouge-score does), with stems memoized.
-``CallableTokenizer`` wraps a user's callable ``text -> list of tokens``.
+``CallableTokenizer`` wraps a user's callable ``text -> list of tokens``. A tokenizer's
+``stopwords`` (empty by default) are dropped from its tokens before stemming.
 
 ``splits_on_newlines`` tells the scoring engine whether the tokens of a text are always the
 concatenation of the tokens of its lines; then each line is tokenized once and rougeLsum and
@@ -12,7 +13,7 @@ the other types share the result.
 
 import re
 from functools import lru_cache
-from typing import Callable, List, Optional
+from typing import Callable, FrozenSet, List, Optional
 
 from nltk.stem import porter
 
@@ -36,11 +37,15 @@ class DefaultTokenizer:
 
     splits_on_newlines = True
 
-    def __init__(self, use_stemmer: bool = False):
+    def __init__(self, use_stemmer: bool = False, stopwords: FrozenSet[str] = frozenset()):
         self.use_stemmer = use_stemmer
+        self.stopwords = stopwords
 
     def tokenize(self, text: str) -> List[str]:
+        """rouge-score's tokens of ``text``; tokens in ``stopwords`` are dropped before stemming."""
         tokens = _TOKEN.findall(text.lower())
+        if self.stopwords:
+            tokens = [token for token in tokens if token not in self.stopwords]
         if not self.use_stemmer:
             return tokens
         stems = map(_porter_stem, tokens)
@@ -52,5 +57,9 @@ class CallableTokenizer:
 
     splits_on_newlines = False
 
-    def __init__(self, tokenize: Callable[[str], List[str]]):
-        self.tokenize = tokenize
+    def __init__(self, tokenize: Callable[[str], List[str]], stopwords: FrozenSet[str] = frozenset()):
+        self.stopwords = stopwords
+        if stopwords:
+            self.tokenize = lambda text: [token for token in tokenize(text) if token not in stopwords]
+        else:
+            self.tokenize = tokenize

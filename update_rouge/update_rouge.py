@@ -18,6 +18,8 @@ from .parallel import starmap_in_order
 from .scorer import compute
 from .rouge155_tokens import Rouge155Tokenizer
 from .rouge155_porter import porter_stem
+from .rouge155_options import DEFAULT_ALPHA
+from .rouge155_stopwords import STOPWORDS_TEXT
 from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES
 from .signature import build_signature
 from .stemming import STEMMERS
@@ -28,6 +30,7 @@ from .no_tokens import NoTokensWarning
 from .inputs import check_inputs
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
+from .wlcs import weighted_lcs_counts
 
 _CITATION = """\
 @inproceedings{iv-etal-2022-fruit,
@@ -109,6 +112,13 @@ Args:
         (rounded to 5 decimals, except for rougeL and rougeLsum), the first one on ties. The
         no-additions rule (score 1.0) applies when the prediction and some reference add
         nothing; with `pooled`, only when every reference adds nothing.
+    remove_stopwords (`bool`, optional): ROUGE-1.5.5 `-s`, remove its stopword list before
+        counting (python engine). Defaults to False.
+    max_words, max_bytes (`int`, optional): ROUGE-1.5.5 `-l N` / `-b N`, keep only the first N
+        words / bytes of each side's additions, cut as ROUGE-1.5.5 cuts them (at most one;
+        python engine). Default None (no limit).
+    alpha (`float`, optional): ROUGE-1.5.5 `-p`, the F weight in [0, 1]: F = 1 / (alpha / P +
+        (1 - alpha) / R). Defaults to 0.5 (F1).
 Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
@@ -239,6 +249,10 @@ class UpdateRouge(evaluate.Metric):
         num_proc=1,
         stemmer=None,
         multi_ref=DEFAULT_MULTI_REF,
+        remove_stopwords=False,
+        max_words=None,
+        max_bytes=None,
+        alpha=DEFAULT_ALPHA,
     ):
         return compute(
             sources=sources,
@@ -257,6 +271,10 @@ class UpdateRouge(evaluate.Metric):
             num_proc=num_proc,
             stemmer=stemmer,
             multi_ref=multi_ref,
+            remove_stopwords=remove_stopwords,
+            max_words=max_words,
+            max_bytes=max_bytes,
+            alpha=alpha,
         )
 
     def signature(self, **compute_kwargs):

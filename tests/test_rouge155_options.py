@@ -1,0 +1,223 @@
+"""ROUGE-1.5.5's ROUGE-W, stopword removal, length limits and F weight, against the Perl original.
+
+The expected values come from outside the package: ROUGE-1.5.5's own doubles for seven command
+lines in tests/data/rouge155_config_golden.jsonl, and small cases worked out by hand from the
+definitions in ROUGE-1.5.5.pl (the arithmetic is written next to each).
+"""
+
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import read_jsonl
+from rouge_score.scoring import Score
+
+from update_rouge import compute
+from update_rouge.engines import inexact_reason, make_engine
+from update_rouge.rouge155_options import (
+    STOPWORDS,
+    alpha_score,
+    check_text_options,
+    limited_lines,
+    limited_text,
+)
+from update_rouge.scoring import make_tokenizer, score_additions
+from update_rouge.wlcs import _mark_large, _mark_small, _weights
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = read_jsonl("rouge155_config_golden.jsonl")
+METRICS = {
+    "ROUGE-1": "rouge1",
+    "ROUGE-2": "rouge2",
+    "ROUGE-L": "rougeLsum",
+    "ROUGE-W-1.2": "rougeW",
+    "ROUGE-SU4": "rougeSU4",
+}
+# key -> the arguments of compute that ask for ROUGE-1.5.5's command line of that key
+SETTINGS = {
+    "w1.2": {},
+    "stopwords": {"remove_stopwords": True},
+    "stem_stopwords": {"remove_stopwords": True, "stemmer": "rouge155"},
+    "words100": {"max_words": 100},
+    "bytes75": {"max_bytes": 75},
+    "alpha0.25": {"alpha": 0.25},
+    "su4_stopwords": {"remove_stopwords": True},
+}
+QUICK_ROWS = 60
+
+
+def _check_golden(key, rows):
+    types = [METRICS[metric] for metric in rows[0][key]]
+    result = compute(
+        sources=[""] * len(rows),
+        predictions=[row["prediction"] for row in rows],
+        references=[row["reference"] for row in rows],
+        rouge_types=types,
+        use_aggregator=False,
+        **SETTINGS[key],
+    )
+    for index, row in enumerate(rows):
+        for metric, expected in row[key].items():
+            name = f"update_{METRICS[metric]}"
+            got = (result[f"{name}_precision"][index], result[f"{name}_recall"][index], result[name][index])
+            assert got == pytest.approx(expected, abs=1e-9, rel=0), (key, row["id"], metric)
+
+
+@pytest.mark.parametrize("key", sorted(SETTINGS))
+def test_rouge155_golden_first_rows(key):
+    _check_golden(key, GOLDEN[:QUICK_ROWS])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(SETTINGS))
+def test_rouge155_golden_every_row(key):
+    _check_golden(key, GOLDEN)
+
+
+def _single(rouge_type, reference, prediction, **options):
+    ((scores, _),) = score_additions(
+        [rouge_type], [[reference]], [prediction], options=check_text_options(**options)
+    )
+    return scores[rouge_type]
+
+
+def test_rouge_w_by_hand():
+    # Reference "a b c d", prediction "a b x d", f(k) = k ** 2: runs "a b" and "d" give
+    # hits f(2) + f(1) = 5; ROUGE-1.5.5 weighs the reference twice, f(f(4)) = 256, the
+    # prediction once more, f(4) = 16: recall sqrt(5 / 256), precision sqrt(5 / 16).
+    score = _single("rougeW-2", ["a b c d"], ["a b x d"])
+    assert score.recall == pytest.approx(math.sqrt(5) / 16, rel=1e-15)
+    assert score.precision == pytest.approx(math.sqrt(5) / 4, rel=1e-15)
+    assert score.fmeasure == pytest.approx(2 * 5 / 64 / (math.sqrt(5) * 5 / 16), rel=1e-12)
+
+
+def test_rouge_w_side_without_words_is_zero_and_no_additions_is_one():
+    assert _single("rougeW", ["!!!"], ["a b"]) == Score(0.0, 0.0, 0.0)
+    assert _single("rougeW", ["a b"], ["..."]) == Score(0.0, 0.0, 0.0)
+    ((scores, rule),) = score_additions(["rougeW"], [[[]]], [[]])
+    assert rule and scores["rougeW"] == Score(1.0, 1.0, 1.0)
+
+
+def test_rouge_w_type_names():
+    with pytest.raises(ValueError, match="greater than 1"):
+        compute(sources=[""], predictions=["a"], references=["a"], rouge_types=["rougeW-1"])
+    with pytest.raises(ValueError, match="unknown rouge type"):
+        compute(sources=[""], predictions=["a"], references=["a"], rouge_types=["rougeW1.5"])
+    # Identical one-line texts of 3 words, f(k) = k ** 1.5: hits f(3); precision
+    # f^-1(f(3) / f(3)) = 1 but recall f^-1(f(3) / f(f(3))) = 3 ** -0.5 (the reference is
+    # weighed twice by ROUGE-1.5.5), so even identical texts score below 1.
+    result = compute(sources=[""], predictions=["a b c"], references=["a b c"], rouge_types=["rougeW-1.5"])
+    assert result["update_rougeW-1.5_precision"] == pytest.approx(1.0, rel=1e-15)
+    assert result["update_rougeW-1.5_recall"] == pytest.approx(3**-0.5, rel=1e-15)
+
+
+def test_rouge_w_pooled_and_best_recall():
+    # Two identical references pooled: hits and both totals double, the ratios do not move.
+    one = score_additions(["rougeW"], [[["a b c d"]]], [["a b x d"]])[0][0]["rougeW"]
+    two = score_additions(["rougeW"], [[["a b c d"], ["a b c d"]]], [["a b x d"]], multi_ref="pooled")
+    assert two[0][0]["rougeW"] == pytest.approx(one, rel=1e-15)
+    best = score_additions(["rougeW"], [[["q r s"], ["a b c d"]]], [["a b x d"]], multi_ref="best_recall")
+    assert best[0][0]["rougeW"] == one
+
+
+def test_numpy_tables_mark_as_python_tables():
+    generator = random.Random(13)
+    weights = _weights(80, 1.2)
+    for _ in range(200):
+        reference = [generator.randrange(4) for _ in range(generator.randrange(1, 60))]
+        prediction = [generator.randrange(4) for _ in range(generator.randrange(1, 60))]
+        small, large = [False] * len(reference), [False] * len(reference)
+        _mark_small(reference, prediction, weights, small)
+        _mark_large(np.array(reference), np.array(prediction), np.array(weights), large)
+        assert small == large
+
+
+def test_limits_by_hand():
+    # Bytes: 5 + 5 reaches 8 at the second line, cut to 8 - 5 = 3 bytes ("ef "); the LCS lines
+    # never add up bytes: every line under 8 bytes is kept whole.
+    assert limited_text("ab cd\nef gh\nij", None, 8) == "ab cd\nef "
+    assert limited_lines("ab cd\nef gh\nij", None, 8) == ["ab cd", "ef gh", "ij"]
+    assert limited_lines("ab\nabcdefghij\nxy", None, 4) == ["ab", "abcd"]
+    # Words: the line that reaches the limit is cut to the words still allowed.
+    assert limited_text("a b c\nd e f", 4, None) == "a b c\nd"
+    assert limited_text("a b c\nd e f", 3, None) == "a b c"
+    assert limited_lines("a b c\nd e f", 4, None) == ["a b c", "d"]
+    # Words are white-space fields before punctuation is removed.
+    assert limited_text("x U.S.-led (see y", 3, None) == "x U.S.-led (see"
+    # Bytes are UTF-8 bytes; a cut character is dropped.
+    assert limited_text("a\u00e9 b", None, 2) == "a"
+
+
+def test_limits_reach_scores():
+    # Prediction "a b c d" cut to 2 words "a b" against reference "a b": all match.
+    assert _single("rouge1", ["a b"], ["a b c d"], max_words=2) == Score(1.0, 1.0, 1.0)
+    assert _single("rouge1", ["a b"], ["a b c d"]).precision == 0.5
+
+
+def test_stopwords_list_and_tokens():
+    lines = (ROOT / "tests/data/rouge155-stopwords/smart_common_words.txt").read_text().splitlines()
+    # 598 lines, "may" and "would" listed twice.
+    assert len(lines) == 598 and len(STOPWORDS) == 596 and STOPWORDS == set(lines)
+    assert make_tokenizer("none", None, True).tokenize("The cat and the hat") == ["cat", "hat"]
+    assert make_tokenizer("porter", None, True).tokenize("The running dogs") == ["run", "dog"]
+    assert make_tokenizer("none", str.split, True).tokenize("the Cat") == ["Cat"]
+    # Under -m -s ROUGE-1.5.5 stems without the WordNet exception lists ("studied" -> "studi").
+    assert make_tokenizer("rouge155", None, True).tokenize("The studied") == ["studi"]
+    assert make_tokenizer("rouge155").tokenize("The studied") == ["the", "study"]
+
+
+def test_generated_stopword_module_is_current():
+    check = subprocess.run([sys.executable, "scripts/generate_rouge155_stopwords.py", "--check"], cwd=ROOT)
+    assert check.returncode == 0
+
+
+def test_alpha_by_hand():
+    # P = 1/2, R = 1/4, alpha = 0.25: F = PR / (0.75 P + 0.25 R) = (1/8) / (7/16) = 2/7.
+    assert alpha_score(Score(0.5, 0.25, 0.0), 0.25).fmeasure == pytest.approx(2 / 7, rel=1e-15)
+    assert alpha_score(Score(0.5, 0.25, 0.0), 1.0).fmeasure == pytest.approx(0.5, rel=1e-15)
+    assert alpha_score(Score(0.5, 0.25, 0.0), 0.0).fmeasure == pytest.approx(0.25, rel=1e-15)
+    assert alpha_score(Score(0.0, 0.0, 0.0), 0.3).fmeasure == 0.0
+
+
+def test_default_alpha_and_engines_with_alpha():
+    rows = GOLDEN[:20]
+    texts = dict(
+        sources=[""] * len(rows),
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+    )
+    assert compute(**texts, use_aggregator=False, alpha=0.5) == compute(**texts, use_aggregator=False)
+    python = compute(**texts, use_aggregator=False, alpha=0.3, engine="python")
+    assert compute(**texts, use_aggregator=False, alpha=0.3, engine="rouge-score") == python
+
+
+def test_engine_choice():
+    tokenizer = make_tokenizer()
+    assert make_engine("auto", ["rougeW"], tokenizer).name == "python"
+    stopwords = check_text_options(remove_stopwords=True)
+    assert make_engine("auto", ["rouge1"], make_tokenizer("none", None, True), options=stopwords).name == "python"
+    with pytest.raises(ValueError, match="ROUGE-W runs on the python engine"):
+        make_engine("rouge-score", ["rouge1", "rougeW"], tokenizer)
+    with pytest.raises(ValueError, match="cannot remove stopwords or limit lengths"):
+        make_engine("rouge-score", ["rouge1"], tokenizer, options=check_text_options(max_bytes=75))
+    assert inexact_reason("rouge-score", ["rouge1"], options=check_text_options(alpha=0.2)) is None
+    assert inexact_reason("python", ["rougeW", "rougeSU4"], True, stopwords) is None
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"max_words": 0}, "max_words must be a positive integer"),
+        ({"max_bytes": 7.5}, "max_bytes must be a positive integer"),
+        ({"max_words": 10, "max_bytes": 75}, "not both"),
+        ({"alpha": 1.5}, r"alpha must be a number in \[0, 1\]"),
+        ({"remove_stopwords": "yes"}, "remove_stopwords must be True or False"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        compute(sources=[""], predictions=["a"], references=["a"], **options)
