@@ -13,6 +13,7 @@ from rouge_score.scoring import Score
 
 from .engines import Counts, make_engine, score_from_counts
 from .extraction import join_additions
+from .languages import LanguageTokenizer
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .tokens import CallableTokenizer, DefaultTokenizer
@@ -49,13 +50,18 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
     return checked
 
 
-def make_tokenizer(stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None):
+def make_tokenizer(
+    stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None, language: Optional[str] = None
+):
     """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
 
     ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
     ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
-    ``"none"``) replaces them.
+    ``"none"``) replaces them. With a ``language`` (``"none"`` or ``"snowball"``): that
+    language's tokens, Snowball-stemmed for ``"snowball"`` (``languages.LanguageTokenizer``).
     """
+    if language is not None:
+        return LanguageTokenizer(language, stem=stemmer == "snowball")
     if stemmer == "rouge155":
         return ROUGE155_TOKENIZER
     if tokenizer is not None:
@@ -78,10 +84,12 @@ def score_additions(
     tokenizer: Optional[Callable[[str], List[str]]] = None,
     engine: str = "auto",
     multi_ref: str = DEFAULT_MULTI_REF,
+    language: Optional[str] = None,
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
 
     Returns per example the score of each type and whether the no-additions rule applied.
+    ``stemmer``, ``tokenizer`` and ``language`` select the tokenizer (``make_tokenizer``).
     ``multi_ref`` combines an example's references (for one reference all three agree):
 
     - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
@@ -99,7 +107,7 @@ def score_additions(
     """
     multi_ref = check_multi_ref(multi_ref)
     counted = multi_ref != "max_f1"
-    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer), needs_counts=counted)
+    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer, language), needs_counts=counted)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
         for references, prediction in zip(reference_additions, prediction_additions)
