@@ -16,6 +16,7 @@ from .extraction import join_additions
 from .languages import LanguageTokenizer
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
+from .stemming import LANGUAGE_STEMMER
 from .tokens import CallableTokenizer, DefaultTokenizer
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
@@ -57,11 +58,11 @@ def make_tokenizer(
 
     ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
     ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
-    ``"none"``) replaces them. With a ``language`` (``"none"`` or ``"snowball"``): that
-    language's tokens, Snowball-stemmed for ``"snowball"`` (``languages.LanguageTokenizer``).
+    ``"none"``) replaces them. With a ``language`` (``"none"`` or ``LANGUAGE_STEMMER``): that
+    language's tokens, Snowball-stemmed for the latter (``languages.LanguageTokenizer``).
     """
     if language is not None:
-        return LanguageTokenizer(language, stem=stemmer == "snowball")
+        return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
     if stemmer == "rouge155":
         return ROUGE155_TOKENIZER
     if tokenizer is not None:
