@@ -84,7 +84,8 @@ def _subtract(ranges: Tuple[Tuple[int, int], ...], *removed: Tuple[Tuple[int, in
     return tuple(result)
 
 
-SENTENCE_PATTERN = re.compile(f"[^{_character_class(SENTENCE_TERMINALS)}]+[{_character_class(SENTENCE_TERMINALS)}]?")
+SENTENCE_TERMINAL = re.compile(f"[{_character_class(SENTENCE_TERMINALS)}]")
+SENTENCE_PATTERN = re.compile(f"[^{_character_class(SENTENCE_TERMINALS)}]+{SENTENCE_TERMINAL.pattern}?")
 _SPACELESS = {"han_kana": HAN_KANA, "thai": THAI, "lao": LAO, "khmer": KHMER, "myanmar": MYANMAR}
 _OTHER_WORD = _subtract(WORD, *_SPACELESS.values())
 _WORD_RUN = re.compile(f"[{_character_class(WORD)}]+")
