@@ -25,10 +25,19 @@ import importlib.util
 import logging
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Callable, Dict, List, Optional, Tuple
 
-from .unicode_tables import HAN_KANA, KHMER, LAO, MARK, MYANMAR, SENTENCE_TERMINALS, THAI, UNICODE_VERSION, WORD
+from .unicode_tables import (
+    HAN_KANA,
+    KHMER,
+    LAO,
+    MARK,
+    MYANMAR,
+    SENTENCE_TERMINALS,
+    THAI,
+    WORD,
+)
 
 # ISO 639-1: the 183 two-letter codes of the ISO 639-2 registration authority's list.
 ISO_639_1 = frozenset(
@@ -182,14 +191,14 @@ def _thai_segmenter():
 _SEGMENTER_LOADERS = {"zh": _quiet_jieba_initialise, "ja": _fugashi_segmenter, "th": _thai_segmenter}
 
 
-@lru_cache(maxsize=None)
+@cache
 def segmenter(language: str) -> Callable[[str], List[str]]:
     """The word segmenter of ``language`` (a key of ``LANGUAGE_NAMES``), loaded once per process."""
     check_segmenter_installed(language)
     return _SEGMENTER_LOADERS[language]()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _snowball(name: str):
     from nltk.stem.snowball import SnowballStemmer
 
