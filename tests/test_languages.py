@@ -171,6 +171,7 @@ def test_a_missing_segmenter_names_the_pip_line(monkeypatch):
     assert "pip install jieba" in str(error.value)
 
 
+@pytest.mark.slow
 def test_the_core_imports_no_segmenter_until_a_language_needs_it():
     code = (
         "import sys; from update_rouge import compute;"
