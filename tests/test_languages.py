@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from update_rouge import NoTokensWarning, compute
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, split_segments
 from update_rouge.languages import (
+    _WORD_RUN,
     ISO_639_1,
     SENTENCE_PATTERN,
+    SENTENCE_TERMINAL,
     SNOWBALL_LANGUAGES,
     LanguageTokenizer,
     check_segmenter_installed,
@@ -86,6 +88,13 @@ def test_the_shipped_tables_equal_the_unicode_data_of_the_regex_module():
         assert all(compiled.match(chr(code)) for code in shipped)
         assert not any(compiled.match(chr(code)) for code in range(0, 0x10000, 7) if code not in shipped)
     assert len([1 for first, last in SENTENCE_TERMINALS for _ in range(first, last + 1)]) == 170
+
+
+@pytest.mark.parametrize("pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (_WORD_RUN, WORD)])
+def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table):
+    members = {code for first, last in table for code in range(first, last + 1)}
+    for code in [*range(0, 0x110000, 5), *members, *(last + 1 for _, last in table)]:
+        assert bool(pattern.fullmatch(chr(code))) == (code in members), hex(code)
 
 
 def test_a_chinese_update_adds_only_its_new_sentence():

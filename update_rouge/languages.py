@@ -75,6 +75,26 @@ def _character_class(ranges: Tuple[Tuple[int, int], ...]) -> str:
     return "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in ranges)
 
 
+_ASTRAL = "\\U00010000-\\U0010FFFF"
+
+
+def _one_of(ranges: Tuple[Tuple[int, int], ...], negate: bool = False) -> str:
+    """A pattern matching one character in ``ranges`` (outside them with ``negate``).
+
+    ``re`` tests characters of the Basic Multilingual Plane against a bitmap but walks the list
+    of ranges above it one by one, so those are tried only for characters above it.
+    """
+    bmp = tuple((first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF)
+    astral = tuple((max(first, 0x10000), last) for first, last in ranges if last > 0xFFFF)
+    if negate:
+        if not astral:
+            return f"[^{_character_class(bmp)}]"
+        return f"(?:[^{_character_class(bmp)}{_ASTRAL}]|(?![{_character_class(astral)}])[{_ASTRAL}])"
+    if not astral:
+        return f"[{_character_class(bmp)}]"
+    return f"(?:[{_character_class(bmp)}]|(?=[{_ASTRAL}])[{_character_class(astral)}])"
+
+
 def _subtract(ranges: Tuple[Tuple[int, int], ...], *removed: Tuple[Tuple[int, int], ...]) -> Tuple[Tuple[int, int], ...]:
     """The code points of ``ranges`` outside every one of ``removed``, as sorted ranges."""
     cut = sorted(pair for table in removed for pair in table)
@@ -93,19 +113,17 @@ def _subtract(ranges: Tuple[Tuple[int, int], ...], *removed: Tuple[Tuple[int, in
     return tuple(result)
 
 
-SENTENCE_TERMINAL = re.compile(f"[{_character_class(SENTENCE_TERMINALS)}]")
-SENTENCE_PATTERN = re.compile(f"[^{_character_class(SENTENCE_TERMINALS)}]+{SENTENCE_TERMINAL.pattern}?")
+SENTENCE_TERMINAL = re.compile(_one_of(SENTENCE_TERMINALS))
+SENTENCE_PATTERN = re.compile(f"{_one_of(SENTENCE_TERMINALS, negate=True)}+{SENTENCE_TERMINAL.pattern}?")
 _SPACELESS = {"han_kana": HAN_KANA, "thai": THAI, "lao": LAO, "khmer": KHMER, "myanmar": MYANMAR}
 _OTHER_WORD = _subtract(WORD, *_SPACELESS.values())
-_WORD_RUN = re.compile(f"[{_character_class(WORD)}]+")
-_ANY_SPACELESS = re.compile("[" + "".join(map(_character_class, _SPACELESS.values())) + "]")
+_WORD_RUN = re.compile(f"{_one_of(WORD)}+")
+_ANY_SPACELESS = re.compile(_one_of(tuple(sorted(pair for table in _SPACELESS.values() for pair in table))))
 # One group per script written without spaces, then the rest of the word characters: each match
 # is a run of one kind, and consecutive matches cut a word run where its script changes.
-_PIECE = re.compile(
-    "|".join(f"([{_character_class(table)}]+)" for table in (*_SPACELESS.values(), _OTHER_WORD))
-)
+_PIECE = re.compile("|".join(f"({_one_of(table)}+)" for table in (*_SPACELESS.values(), _OTHER_WORD)))
 _PIECE_KINDS = (*_SPACELESS, "other")
-_CHARACTER = re.compile(f"[^{_character_class(MARK)}][{_character_class(MARK)}]*|[{_character_class(MARK)}]+")
+_CHARACTER = re.compile(f"{_one_of(MARK, negate=True)}{_one_of(MARK)}*|{_one_of(MARK)}+")
 
 # Per language with a word segmenter: the modules it imports, and the kind of piece it segments.
 _SEGMENTER_MODULES = {"zh": ("jieba",), "ja": ("fugashi", "unidic_lite"), "th": ("pythainlp",)}
