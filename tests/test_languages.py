@@ -90,7 +90,9 @@ def test_the_shipped_tables_equal_the_unicode_data_of_the_regex_module():
     assert len([1 for first, last in SENTENCE_TERMINALS for _ in range(first, last + 1)]) == 170
 
 
-@pytest.mark.parametrize("pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (_WORD_RUN, WORD)])
+@pytest.mark.parametrize(
+    "pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (_WORD_RUN, WORD)], ids=["terminal", "word"]
+)
 def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table):
     members = {code for first, last in table for code in range(first, last + 1)}
     for code in [*range(0, 0x110000, 5), *members, *(last + 1 for _, last in table)]:
