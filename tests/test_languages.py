@@ -99,6 +99,13 @@ def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table
         assert bool(pattern.fullmatch(chr(code))) == (code in members), hex(code)
 
 
+@given(text=st.text(alphabet=st.sampled_from("ab1 .!?,;\n\t\x00\x7f"), max_size=40))
+def test_the_ascii_shortcuts_find_what_the_full_patterns_find(text):
+    assert SENTENCE_PATTERN.findall(text) == SENTENCE_PATTERN.full.findall(text)
+    assert LanguageTokenizer("en").tokenize(text) == _WORD_RUN.findall(text.lower())
+    assert LanguageTokenizer("en").tokenize(text.upper() + "é") == _WORD_RUN.findall(text.lower() + "é")
+
+
 def test_a_chinese_update_adds_only_its_new_sentence():
     source = "北京是中国的首都。"
     updated = "北京是中国的首都。上海是中国最大的城市！你去过吗？"

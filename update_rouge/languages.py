@@ -113,11 +113,40 @@ def _subtract(ranges: Tuple[Tuple[int, int], ...], *removed: Tuple[Tuple[int, in
     return tuple(result)
 
 
+def _ascii_only(ranges: Tuple[Tuple[int, int], ...]) -> Tuple[Tuple[int, int], ...]:
+    return tuple((first, min(last, 0x7F)) for first, last in ranges if first <= 0x7F)
+
+
+class SentencePattern:
+    """``[^T]+T?`` for the sentence terminals T, with the ``finditer`` and ``findall`` of a pattern.
+
+    On ASCII text (``str.isascii``) it runs the same pattern over the ASCII terminals only,
+    which finds the same matches faster.
+    """
+
+    def __init__(self, terminals: Tuple[Tuple[int, int], ...]):
+        self.full = re.compile(f"{_one_of(terminals, negate=True)}+{_one_of(terminals)}?")
+        ascii_terminals = _ascii_only(terminals)
+        self.ascii = re.compile(f"[^{_character_class(ascii_terminals)}]+[{_character_class(ascii_terminals)}]?")
+        self.pattern = self.full.pattern
+
+    def _for(self, text: str) -> "re.Pattern[str]":
+        return self.ascii if text.isascii() else self.full
+
+    def finditer(self, text: str):
+        return self._for(text).finditer(text)
+
+    def findall(self, text: str) -> List[str]:
+        return self._for(text).findall(text)
+
+
 SENTENCE_TERMINAL = re.compile(_one_of(SENTENCE_TERMINALS))
-SENTENCE_PATTERN = re.compile(f"{_one_of(SENTENCE_TERMINALS, negate=True)}+{SENTENCE_TERMINAL.pattern}?")
+SENTENCE_PATTERN = SentencePattern(SENTENCE_TERMINALS)
 _SPACELESS = {"han_kana": HAN_KANA, "thai": THAI, "lao": LAO, "khmer": KHMER, "myanmar": MYANMAR}
 _OTHER_WORD = _subtract(WORD, *_SPACELESS.values())
 _WORD_RUN = re.compile(f"{_one_of(WORD)}+")
+# The word characters of ASCII are [A-Za-z0-9]: on lower-cased ASCII text, rouge-score's pattern.
+_ASCII_WORD_RUN = re.compile(f"[{_character_class(_ascii_only(WORD))}]+")
 _ANY_SPACELESS = re.compile(_one_of(tuple(sorted(pair for table in _SPACELESS.values() for pair in table))))
 # One group per script written without spaces, then the rest of the word characters: each match
 # is a run of one kind, and consecutive matches cut a word run where its script changes.
@@ -165,8 +194,9 @@ def check_stemmer_language(language: str) -> str:
     return SNOWBALL_LANGUAGES[language]
 
 
-def segment_pattern(language: Optional[str]) -> "re.Pattern[str]":
-    """The segment pattern of the extraction: the published ``[^.]+\\.?`` for ``None``."""
+def segment_pattern(language: Optional[str]):
+    """The segment pattern of the extraction (anything with a pattern's ``finditer``): the
+    published ``[^.]+\\.?`` for ``None``, else ``SENTENCE_PATTERN``."""
     from .extraction import SEGMENT_PATTERN
 
     return SEGMENT_PATTERN if language is None else SENTENCE_PATTERN
@@ -250,6 +280,8 @@ class LanguageTokenizer:
 
     def words(self, text: str) -> List[str]:
         """The unstemmed tokens of ``text``."""
+        if text.isascii():
+            return _ASCII_WORD_RUN.findall(text.lower())
         text = unicodedata.normalize("NFKC", text).lower()
         if not _ANY_SPACELESS.search(text):
             return _WORD_RUN.findall(text)
