@@ -59,11 +59,11 @@ def main(folder: str) -> None:
         join = ("" if code in NO_SPACES else " ").join
         source = sentences[0]
         reference = join(sentences[:2])
-        origin = f"pySBD tests/lang/test_{name}.py"
-        print(json.dumps(dict(id=f"{code}-same", language=code, kind="same", source=source, reference=reference, prediction=reference, origin=origin), ensure_ascii=False))
+        row = dict(language=code, source=source, reference=reference, origin=f"pySBD tests/lang/test_{name}.py")
+        print(json.dumps(dict(id=f"{code}-same", kind="same", prediction=reference, **row), ensure_ascii=False))
         if len(sentences) > 2:
             prediction = join([sentences[0], sentences[2]])
-            print(json.dumps(dict(id=f"{code}-other", language=code, kind="other", source=source, reference=reference, prediction=prediction, origin=origin), ensure_ascii=False))
+            print(json.dumps(dict(id=f"{code}-other", kind="other", prediction=prediction, **row), ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -95,7 +95,10 @@ def _one_of(ranges: Tuple[Tuple[int, int], ...], negate: bool = False) -> str:
     return f"(?:[{_character_class(bmp)}]|(?=[{_ASTRAL}])[{_character_class(astral)}])"
 
 
-def _subtract(ranges: Tuple[Tuple[int, int], ...], *removed: Tuple[Tuple[int, int], ...]) -> Tuple[Tuple[int, int], ...]:
+Ranges = Tuple[Tuple[int, int], ...]
+
+
+def _subtract(ranges: Ranges, *removed: Ranges) -> Ranges:
     """The code points of ``ranges`` outside every one of ``removed``, as sorted ranges."""
     cut = sorted(pair for table in removed for pair in table)
     result = []
