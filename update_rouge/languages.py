@@ -69,16 +69,17 @@ SNOWBALL_LANGUAGES: Dict[str, str] = {
 }
 PIP_EXTRA = "pip install 'update-rouge[multilingual]'"
 _STEM_CACHE_SIZE = 1 << 20
+Ranges = Tuple[Tuple[int, int], ...]
 
 
-def _character_class(ranges: Tuple[Tuple[int, int], ...]) -> str:
+def _character_class(ranges: Ranges) -> str:
     return "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in ranges)
 
 
 _ASTRAL = "\\U00010000-\\U0010FFFF"
 
 
-def _one_of(ranges: Tuple[Tuple[int, int], ...], negate: bool = False) -> str:
+def _one_of(ranges: Ranges, negate: bool = False) -> str:
     """A pattern matching one character in ``ranges`` (outside them with ``negate``).
 
     ``re`` tests characters of the Basic Multilingual Plane against a bitmap but walks the list
@@ -93,9 +94,6 @@ def _one_of(ranges: Tuple[Tuple[int, int], ...], negate: bool = False) -> str:
     if not astral:
         return f"[{_character_class(bmp)}]"
     return f"(?:[{_character_class(bmp)}]|(?=[{_ASTRAL}])[{_character_class(astral)}])"
-
-
-Ranges = Tuple[Tuple[int, int], ...]
 
 
 def _subtract(ranges: Ranges, *removed: Ranges) -> Ranges:
@@ -116,7 +114,7 @@ def _subtract(ranges: Ranges, *removed: Ranges) -> Ranges:
     return tuple(result)
 
 
-def _ascii_only(ranges: Tuple[Tuple[int, int], ...]) -> Tuple[Tuple[int, int], ...]:
+def _ascii_only(ranges: Ranges) -> Ranges:
     return tuple((first, min(last, 0x7F)) for first, last in ranges if first <= 0x7F)
 
 
@@ -127,7 +125,7 @@ class SentencePattern:
     which finds the same matches faster.
     """
 
-    def __init__(self, terminals: Tuple[Tuple[int, int], ...]):
+    def __init__(self, terminals: Ranges):
         self.full = re.compile(f"{_one_of(terminals, negate=True)}+{_one_of(terminals)}?")
         ascii_terminals = _ascii_only(terminals)
         self.ascii = re.compile(f"[^{_character_class(ascii_terminals)}]+[{_character_class(ascii_terminals)}]?")
@@ -181,8 +179,8 @@ def check_segmenter_installed(language: str) -> None:
     if missing:
         packages = " ".join(_SEGMENTER_PACKAGES[name] for name in missing)
         raise ImportError(
-            f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages}, which is not "
-            f"installed: {PIP_EXTRA}   (or: pip install {packages})"
+            f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} (not installed); "
+            f"install with: {PIP_EXTRA}   (or: pip install {packages})"
         )
 
 
@@ -205,7 +203,7 @@ def segment_pattern(language: Optional[str]):
     return SEGMENT_PATTERN if language is None else SENTENCE_PATTERN
 
 
-def _quiet_jieba_initialise():
+def _jieba_segmenter():
     import jieba
 
     logger = logging.getLogger("jieba")
@@ -239,7 +237,7 @@ def _thai_segmenter():
     return lambda piece: word_tokenize(piece, engine="newmm", keep_whitespace=False)
 
 
-_SEGMENTER_LOADERS = {"zh": _quiet_jieba_initialise, "ja": _fugashi_segmenter, "th": _thai_segmenter}
+_SEGMENTER_LOADERS = {"zh": _jieba_segmenter, "ja": _fugashi_segmenter, "th": _thai_segmenter}
 
 
 @cache
