@@ -349,3 +349,17 @@ def test_worker_processes_give_the_same_scores():
 def test_every_iso_code_is_accepted_and_the_list_has_183():
     assert len(ISO_639_1) == 183
     assert {"zh", "ja", "hi", "ru", "th", "lo", "km", "my"} <= ISO_639_1
+
+
+def test_the_signature_records_the_language_and_its_rules():
+    result = compute(
+        sources=["a."], predictions=["a. b."], references=["a. b."], language="ru", use_stemmer=True,
+        return_signature=True,
+    )
+    fields = dict(field.split(":", 1) for field in result["signature"].split("|"))
+    assert fields["lang"] == "ru"
+    assert fields["seg"] == r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
+    assert fields["tok"] == "nfkc-lower-lmn-unicode17.0.0"
+    assert fields["stem"] == "snowball"
+    plain = compute(sources=["a."], predictions=["a. b."], references=["a. b."], return_signature=True)
+    assert "lang:" not in plain["signature"] and r"seg:[^.]+\.?|" in plain["signature"]

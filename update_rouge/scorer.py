@@ -216,5 +216,6 @@ def compute(
             seed=seed,
             baseline_predictions=baseline_predictions,
             multi_ref=multi_ref,
+            language=language,
         )
     return result

@@ -25,6 +25,8 @@ from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SE
 from .tokens import DefaultTokenizer
 from .no_tokens import NoTokensWarning
 from .inputs import check_inputs
+from .languages import ISO_639_1
+from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
 
@@ -238,6 +240,7 @@ class UpdateRouge(evaluate.Metric):
         num_proc=1,
         stemmer=None,
         multi_ref=DEFAULT_MULTI_REF,
+        language=None,
     ):
         return compute(
             sources=sources,
@@ -256,6 +259,7 @@ class UpdateRouge(evaluate.Metric):
             num_proc=num_proc,
             stemmer=stemmer,
             multi_ref=multi_ref,
+            language=language,
         )
 
     def signature(self, **compute_kwargs):
