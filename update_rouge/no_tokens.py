@@ -18,7 +18,7 @@ _ASCII_TOKEN_CHARACTER = re.compile(r"[a-z0-9]")
 
 
 class NoTokensWarning(UserWarning):
-    """Some additions yield no token with the active tokenizer; pass ``tokenizer=`` to score them.
+    """Some additions yield no token with the active tokenizer; pass ``language=`` to score them.
 
     ``count`` is the number of tokenless examples, ``total`` the number of examples scored.
     """
@@ -27,7 +27,8 @@ class NoTokensWarning(UserWarning):
         super().__init__(
             f"{count} of {total} examples have additions in which the tokenizer finds no token, so they "
             "score 0 even against an identical reference (rouge-score's tokenizer keeps only a-z and 0-9 and "
-            "drops most non-Latin scripts); pass tokenizer= (a callable text -> list of tokens) to score them"
+            "drops most non-Latin scripts); pass language= (the texts' ISO 639-1 code, e.g. language='zh') to "
+            "score them with that language's segments and tokens, or tokenizer= (a callable text -> list of tokens)"
         )
         self.count = count
         self.total = total

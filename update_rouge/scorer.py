@@ -24,6 +24,7 @@ from .bootstrap import (
 )
 from .no_tokens import tokenless_examples, warn_tokenless
 from .inputs import check_baseline_predictions, check_inputs
+from .languages import check_language, segment_pattern
 
 
 def score_examples(
@@ -41,20 +42,23 @@ def score_examples(
     max_words: Optional[int] = None,
     max_bytes: Optional[int] = None,
     alpha: float = DEFAULT_ALPHA,
+    language: Optional[str] = None,
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
+    language = check_language(language)
     sources, predictions, references = check_inputs(sources, predictions, references)
     return _score_checked(
         sources,
         predictions,
         references,
         rouge_types=check_rouge_types(rouge_types),
-        stemmer=resolve_stemmer(use_stemmer, stemmer, tokenizer),
+        stemmer=resolve_stemmer(use_stemmer, stemmer, tokenizer, language),
         tokenizer=tokenizer,
         engine=engine,
         num_proc=check_num_proc(num_proc),
         multi_ref=check_multi_ref(multi_ref),
         options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
+        language=language,
     )
 
 
@@ -69,6 +73,7 @@ def _score_checked(
     num_proc: int,
     multi_ref: str,
     options: TextOptions = DEFAULT_OPTIONS,
+    language: Optional[str] = None,
 ) -> List[ExampleScore]:
     """``score_examples`` on inputs and options that are already checked (and the stemmer resolved)."""
     if num_proc > 1:
@@ -81,6 +86,7 @@ def _score_checked(
             num_proc=1,
             multi_ref=multi_ref,
             options=options,
+            language=language,
         )
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
@@ -89,12 +95,14 @@ def _score_checked(
         ]
         return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
     prediction_additions, reference_additions = [], []
+    pattern = segment_pattern(language)
     for source, prediction, example_references in zip(sources, predictions, references):
-        index = SourceIndex(source)
+        index = SourceIndex(source, pattern)
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
     scored = score_additions(
-        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref, options
+        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref, options,
+        language,
     )
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
@@ -123,6 +131,7 @@ def compute(
     max_words: Optional[int] = None,
     max_bytes: Optional[int] = None,
     alpha: float = DEFAULT_ALPHA,
+    language: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -165,6 +174,9 @@ def compute(
             applies them (``rouge155_options``; docs/rouge155-options.md). max_words and
             max_bytes are positive integers (at most one of them), alpha in [0, 1] weighs
             precision in F (0.5: F1). Stopwords and limits run on the python engine only.
+        language: ``None`` (the published rules) or an ISO 639-1 code: segments end at every
+            Unicode sentence terminal, and tokens are that language's words in any script,
+            with ``use_stemmer=True`` stemmed by its Snowball stemmer (see ``languages.py``).
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -178,12 +190,13 @@ def compute(
     """
     rouge_types = check_rouge_types(rouge_types)
     multi_ref = check_multi_ref(multi_ref)
+    language = check_language(language)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     sources, predictions, references = check_inputs(sources, predictions, references)
     if paired:
         baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
-    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer)
+    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer, language)
     scoring = dict(
         rouge_types=rouge_types,
         stemmer=stemmer_name,
@@ -192,9 +205,10 @@ def compute(
         num_proc=check_num_proc(num_proc),
         multi_ref=multi_ref,
         options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
+        language=language,
     )
     examples = _score_checked(sources, predictions, references, **scoring)
-    active_tokenizer = make_tokenizer(stemmer_name, tokenizer, remove_stopwords)
+    active_tokenizer = make_tokenizer(stemmer_name, tokenizer, remove_stopwords, language)
     tokenless = tokenless_examples(examples, active_tokenizer)
     table = per_example_table(examples, rouge_types)
     if use_aggregator:
@@ -226,5 +240,6 @@ def compute(
             max_words=max_words,
             max_bytes=max_bytes,
             alpha=alpha,
+            language=language,
         )
     return result

@@ -14,8 +14,10 @@ from rouge_score.scoring import Score
 from .engines import Counts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
 from .rouge155_options import DEFAULT_OPTIONS, STOPWORDS, TextOptions, alpha_score
+from .languages import LanguageTokenizer
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
+from .stemming import LANGUAGE_STEMMER
 from .tokens import CallableTokenizer, DefaultTokenizer
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, WeightedCounts, parse_weighted_lcs_type, selection_recall, weighted_score
 
@@ -57,15 +59,24 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
 
 
 def make_tokenizer(
-    stemmer: str = "none", tokenizer: Optional[Callable[[str], List[str]]] = None, remove_stopwords: bool = False
+    stemmer: str = "none",
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    remove_stopwords: bool = False,
+    language: Optional[str] = None,
 ):
     """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
 
     ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
     ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
     ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
-    stemming (from a custom tokenizer's output).
+    stemming (from a custom tokenizer's output). With a ``language`` (``"none"`` or
+    ``LANGUAGE_STEMMER``): that language's tokens, Snowball-stemmed for the latter
+    (``languages.LanguageTokenizer``); ROUGE-1.5.5's stopword list is English and is refused there.
     """
+    if language is not None:
+        if remove_stopwords:
+            raise ValueError("remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language=")
+        return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
     stopwords = STOPWORDS if remove_stopwords else frozenset()
     if stemmer == "rouge155":
         return Rouge155Tokenizer(stopwords) if stopwords else ROUGE155_TOKENIZER
@@ -90,6 +101,7 @@ def score_additions(
     engine: str = "auto",
     multi_ref: str = DEFAULT_MULTI_REF,
     options: TextOptions = DEFAULT_OPTIONS,
+    language: Optional[str] = None,
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
 
@@ -99,6 +111,7 @@ def score_additions(
     are compared by it.
 
     Returns per example the score of each type and whether the no-additions rule applied.
+    ``stemmer``, ``tokenizer`` and ``language`` select the tokenizer (``make_tokenizer``).
     ``multi_ref`` combines an example's references (for one reference all three agree):
 
     - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
@@ -116,7 +129,7 @@ def score_additions(
     """
     multi_ref = check_multi_ref(multi_ref)
     counted = multi_ref != "max_f1"
-    active_tokenizer = make_tokenizer(stemmer, tokenizer, options.remove_stopwords)
+    active_tokenizer = make_tokenizer(stemmer, tokenizer, options.remove_stopwords, language)
     scorer = make_engine(engine, rouge_types, active_tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)

@@ -4,10 +4,13 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 
 - ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
   ``unknown`` when no references were given (the count is known only from the data);
-- ``seg``: the segmentation regular expression; ``join``: the separator between additions;
-- ``tok``: ``rouge-score`` (its default tokenizer) or ``custom`` (a ``tokenizer=`` callable);
-- ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer) or ``rouge155`` (ROUGE-1.5.5's
-  ``-m``), as ``stemming.resolve_stemmer`` names it;
+- ``lang``: the ``language=`` code, present only when one is given;
+- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
+  ``join``: the separator between additions;
+- ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
+  with a language, ``LANGUAGE_TOKENS`` (the rules and Unicode version of ``languages.py``);
+- ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
+  ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
   distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
   ``pooled`` or ``best_recall``); only when not at their defaults, ROUGE-1.5.5's
@@ -31,6 +34,11 @@ from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
 from .stemming import resolve_stemmer
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .version import __version__
+from .languages import check_language
+from .unicode_tables import UNICODE_VERSION
+
+LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
+LANGUAGE_TOKENS = f"nfkc-lower-lmn-unicode{UNICODE_VERSION}"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -63,6 +71,7 @@ def build_signature(
     max_words: Optional[int] = None,
     max_bytes: Optional[int] = None,
     alpha: float = DEFAULT_ALPHA,
+    language: Optional[str] = None,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
 
@@ -74,6 +83,7 @@ def build_signature(
     """
     rouge_types = check_rouge_types(rouge_types)
     multi_ref = check_multi_ref(multi_ref)
+    language = check_language(language)
     paired = baseline_predictions is not None
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
     options = check_text_options(remove_stopwords, max_words, max_bytes, alpha)
@@ -81,10 +91,11 @@ def build_signature(
     bootstrap = intervals or paired
     fields = [
         ("refs", references_per_example(references)),
-        ("seg", SEGMENT_PATTERN.pattern),
+        *([("lang", language)] if language is not None else []),
+        ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
-        ("tok", "rouge-score" if tokenizer is None else "custom"),
-        ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer)),
+        ("tok", ("rouge-score" if tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
+        ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer, language)),
         ("types", ",".join(rouge_types)),
         ("multiref", multi_ref),
         *([("stopwords", "rouge155")] if options.remove_stopwords else []),

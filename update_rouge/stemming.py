@@ -6,23 +6,51 @@ Stemmer names:
 - ``"porter"``: rouge-score's Porter stemmer (NLTK), what ``use_stemmer=True`` selects, as in
   evaluate's ``rouge``;
 - ``"rouge155"``: ROUGE-1.5.5's own tokens and ``-m`` stemming (``rouge155_tokens.py``), the only one
-  whose stemmed scores equal the original Perl ROUGE-1.5.5.
+  whose stemmed scores equal the original Perl ROUGE-1.5.5;
+- ``"snowball"`` (``LANGUAGE_STEMMER``, not a ``stemmer=`` value): what ``use_stemmer=True``
+  selects with a ``language=``, NLTK's Snowball stemmer of that language on its tokens
+  (``languages.py``).
 """
 
 from typing import Callable, List, Optional
 
 STEMMERS = ("none", "porter", "rouge155")
+LANGUAGE_STEMMER = "snowball"
 
 
 def resolve_stemmer(
-    use_stemmer: bool = False, stemmer: Optional[str] = None, tokenizer: Optional[Callable[[str], List[str]]] = None
+    use_stemmer: bool = False,
+    stemmer: Optional[str] = None,
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    language: Optional[str] = None,
 ) -> str:
-    """The stemmer name in ``STEMMERS`` that the arguments select; ``ValueError`` if they disagree.
+    """The stemmer name (in ``STEMMERS``, or ``LANGUAGE_STEMMER``) that the arguments select;
+    ``ValueError`` if they disagree.
 
-    ``stemmer=None`` means ``"none"``, or ``"porter"`` with ``use_stemmer=True``. A custom
-    ``tokenizer`` does its own stemming, if any, so it resolves to ``"none"`` and cannot be
-    combined with a stemmer.
+    ``stemmer=None`` means ``"none"``, or with ``use_stemmer=True`` ``"porter"``
+    (``LANGUAGE_STEMMER`` when a ``language`` is given). A custom ``tokenizer`` does its own
+    stemming, if any, so it resolves to ``"none"`` and cannot be combined with a stemmer, nor
+    with a language (which brings its own tokens). ``"porter"`` and ``"rouge155"`` stem
+    rouge-score's and ROUGE-1.5.5's English tokens, so they exclude a language.
     """
+    if language is not None:
+        if tokenizer is not None:
+            raise ValueError(
+                f"language={language!r} brings its own tokens, so it cannot be combined with a custom tokenizer; "
+                "give only one of them"
+            )
+        if stemmer in ("porter", "rouge155"):
+            raise ValueError(
+                f"stemmer={stemmer!r} stems rouge-score's English tokens and cannot be combined with "
+                f"language={language!r}; use use_stemmer=True for the language's Snowball stemmer"
+            )
+        if use_stemmer not in (True, False):
+            raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}")
+        if stemmer not in (None, "none"):
+            raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
+        if use_stemmer and stemmer == "none":
+            raise ValueError("use_stemmer=True contradicts stemmer='none'; give only one of them")
+        return LANGUAGE_STEMMER if use_stemmer else "none"
     if stemmer is not None and stemmer not in STEMMERS:
         raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
     if use_stemmer not in (True, False):

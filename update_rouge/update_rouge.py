@@ -28,6 +28,8 @@ from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SE
 from .tokens import DefaultTokenizer
 from .no_tokens import NoTokensWarning
 from .inputs import check_inputs
+from .languages import ISO_639_1
+from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
 from .wlcs import weighted_lcs_counts
@@ -253,6 +255,7 @@ class UpdateRouge(evaluate.Metric):
         max_words=None,
         max_bytes=None,
         alpha=DEFAULT_ALPHA,
+        language=None,
     ):
         return compute(
             sources=sources,
@@ -275,6 +278,7 @@ class UpdateRouge(evaluate.Metric):
             max_words=max_words,
             max_bytes=max_bytes,
             alpha=alpha,
+            language=language,
         )
 
     def signature(self, **compute_kwargs):
