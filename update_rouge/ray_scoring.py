@@ -24,7 +24,10 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import ray
+try:
+    import ray
+except ImportError as error:
+    raise ImportError("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, bootstrap_statistics
 from .corpus import RunningTotals, f1_columns, per_example_table
