@@ -10,9 +10,9 @@ from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
 
 ray = pytest.importorskip("ray")
 
-from update_rouge import compute  # noqa: E402
-from update_rouge.cli import main  # noqa: E402
-from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset  # noqa: E402
+from update_rouge import compute
+from update_rouge.cli import main
+from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
 TESTS = Path(__file__).parent

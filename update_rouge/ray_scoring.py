@@ -24,12 +24,18 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+
 try:
     import ray
 except ImportError as error:
     raise ImportError("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, bootstrap_statistics
+from .bootstrap import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_statistics,
+)
 from .corpus import RunningTotals, f1_columns, per_example_table
 from .corpus_stream import split_options
 from .files import Row
@@ -138,7 +144,8 @@ def _numbers(scored: "ray.data.Dataset", keys: List[str], row_column: str, refer
         )
         return batch.select([row_column, *keys]).append_column(_REFERENCE_COUNT, counts)
 
-    return scored.map_batches(select, batch_format="pyarrow", batch_size=None, zero_copy_batch=True)
+    # A column selection: no CPU reserved, so it cannot wait on CPUs that scorer actors hold.
+    return scored.map_batches(select, batch_format="pyarrow", batch_size=None, zero_copy_batch=True, num_cpus=0)
 
 
 def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, reference_column: str):
