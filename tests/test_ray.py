@@ -122,7 +122,7 @@ def test_a_killed_worker_is_retried_and_the_results_are_identical(cluster, tmp_p
 def test_a_bad_row_is_named(cluster):
     rows = read_jsonl("iterater_triples.jsonl")[:10]
     rows[7] = dict(rows[7], source=None)
-    with pytest.raises(Exception, match=r"row 7: source must be a string, got None"):
+    with pytest.raises(ValueError, match=r"^row 7: source must be a string, got None$"):
         corpus_scores(score_dataset(dataset(rows, 3)))
 
 
@@ -145,7 +145,6 @@ def run_main(argv, capsys):
 
 def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):
     argv = [DATA_DIR / "iterater_triples.jsonl", "--rouge-types", "rouge1", "rougeSU4", "--signature"]
-    assert run_main(argv, capsys)[:2] == (0, run_main(argv, capsys)[1])  # sanity: deterministic
     plain = run_main(argv, capsys)
     on_ray = run_main([*argv, "--ray"], capsys)
     assert on_ray[:2] == plain[:2]

@@ -19,6 +19,7 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 """
 
 import math
+import re
 from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
@@ -154,17 +155,19 @@ def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, refere
     rows: List[np.ndarray] = []
     f1_parts: Dict[str, List[np.ndarray]] = {key: [] for key in f1_keys}
     low, high = math.inf, 0
-    for batch in _numbers(scored, keys, row_column, reference_column).iter_batches(
-        batch_format="pyarrow", batch_size=None
-    ):
-        if batch.num_rows == 0:
-            continue
-        totals.add({key: batch.column(key).to_pylist() for key in keys})
-        rows.append(batch.column(row_column).to_numpy())
-        for key in f1_keys:
-            f1_parts[key].append(batch.column(key).to_numpy())
-        counts = batch.column(_REFERENCE_COUNT)
-        low, high = min(low, pc.min(counts).as_py()), max(high, pc.max(counts).as_py())
+    batches = _numbers(scored, keys, row_column, reference_column).iter_batches(batch_format="pyarrow", batch_size=None)
+    try:
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            totals.add({key: batch.column(key).to_pylist() for key in keys})
+            rows.append(batch.column(row_column).to_numpy())
+            for key in f1_keys:
+                f1_parts[key].append(batch.column(key).to_numpy())
+            counts = batch.column(_REFERENCE_COUNT)
+            low, high = min(low, pc.min(counts).as_py()), max(high, pc.max(counts).as_py())
+    except ray.exceptions.RayTaskError as error:
+        raise _user_error(error) from error
     if totals.count == 0:
         raise ValueError("the dataset has no rows: there is nothing to score")
     row = np.concatenate(rows)
@@ -174,6 +177,14 @@ def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, refere
         raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
     f1 = {key: np.concatenate(parts)[order] for key, parts in f1_parts.items()}
     return totals, row[order], f1, (int(low), int(high))
+
+
+def _user_error(error: Exception) -> Exception:
+    """The ``ValueError`` a worker raised (a bad row, bad options) behind Ray's task error, if one
+    did; else ``RuntimeError`` (a task Ray gave up on). Ray Data keeps only the text of the
+    worker's traceback, whose ``ValueError: ...`` line is the message."""
+    messages = re.findall(r"^ValueError: (.*)$", str(error), re.MULTILINE)
+    return ValueError(messages[-1]) if messages else RuntimeError(str(error))
 
 
 def corpus_scores(
@@ -189,6 +200,8 @@ def corpus_scores(
     predictions (e.g. ``prediction_column="baseline"``), for ``compute``'s paired test.
     ``options`` are ``compute``'s keyword arguments (``use_aggregator`` must stay true; a
     signature is added with ``return_signature=True``). Runs ``scored`` (and ``baseline``) once.
+    A worker's ``ValueError`` (a bad row) is raised here as ``ValueError`` with its message, any
+    other failure of a task that Ray gave up on as ``RuntimeError``.
     """
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
@@ -239,7 +252,6 @@ def _block(rows: List[Row], first: int) -> pa.Table:
     return pa.table(
         {
             ROW_COLUMN: pa.array(range(first, first + len(rows)), pa.int64()),
-            "line": [row.line for row in rows],
             "source": [row.source for row in rows],
             "prediction": [row.prediction for row in rows],
             "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
@@ -253,11 +265,4 @@ def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict
     arguments. Connects (or starts) Ray unless it is already initialized in this process."""
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    scored = score_dataset(rows_dataset(rows), **_scoring_options(options))
-    try:
-        return corpus_scores(scored, **options)
-    except ray.exceptions.RayTaskError as error:
-        cause = error.cause
-        while isinstance(cause.__cause__, Exception) and not isinstance(cause, ValueError):
-            cause = cause.__cause__
-        raise cause if isinstance(cause, ValueError) else RuntimeError(str(error)) from None
+    return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
