@@ -14,7 +14,7 @@ before, per example:
   scorer actor holds.
 
 Every configuration must print the same result (checked). Usage:
-python benchmarks/ray_throughput.py [--rows 50000] [--repeat 3]
+python benchmarks/ray_throughput.py [--rows 50000] [--repeat 3] [--configs cli-1 cli-2 ray-1 ray-2]
 """
 
 import argparse
@@ -76,20 +76,25 @@ def run(kind: str, workers: int, path: Path, rows: int) -> dict:
         [sys.executable, "-c", DRIVER.format(repo=str(REPO)), kind, str(workers), str(path), str(rows)],
         capture_output=True, text=True, env=environment, timeout=3600, check=True,
     )
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    # Ray may print to stdout as the driver exits: the result is the line the driver printed.
+    return json.loads(next(line for line in completed.stdout.splitlines() if line.startswith('{"seconds"')))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--configs", nargs="+", default=["cli-1", "cli-2", "ray-1", "ray-2"], help="which of cli-1 cli-2 ray-1 ray-2"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "wiki_repeated.jsonl"
         write_input(path, args.rows)
         results = None
         print(f"{args.rows} rows, median of {args.repeat}; memory: driver peak RSS growth per example")
-        for kind, workers in (("cli", 1), ("cli", 2), ("ray", 1), ("ray", 2)):
+        for kind, workers in (config.split("-") for config in args.configs):
+            workers = int(workers)
             runs = [run(kind, workers, path, args.rows) for _ in range(args.repeat)]
             for one in runs:
                 results = results or one["result"]
