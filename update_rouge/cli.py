@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     running = parser.add_argument_group("output and running")
     running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
     running.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
+    running.add_argument("--ray", nargs="?", const="", metavar="ADDRESS", help="score on the Ray cluster at ADDRESS (a new local one without ADDRESS); needs update-rouge[ray]")
     running.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -243,6 +244,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         num_proc = check_num_proc(args.num_proc)
         check_bootstrap_options(**statistics_options(args), use_aggregator=True, paired=False)
+        if args.ray is not None:
+            from .ray_scoring import score_file_on_ray
+
+            if args.per_example:
+                parser.error("--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset")
+            options = {**compute_options(args), **statistics_options(args), "return_signature": args.signature}
+            return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
         total_bytes = sum(os.path.getsize(path) for path in paths)
         with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
             with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:

@@ -1,0 +1,167 @@
+"""Scoring on a real Ray cluster (one per test session, 2 CPUs, 127.0.0.1) equals ``compute`` bit for bit."""
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
+
+ray = pytest.importorskip("ray")
+
+from update_rouge import compute
+from update_rouge.cli import main
+from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
+
+pytestmark = pytest.mark.slow
+TESTS = Path(__file__).parent
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py."""
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED")}
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]]))
+    started = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield
+    ray.shutdown()
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    print(f"\nRay session: {time.perf_counter() - started:.1f} s")
+
+
+def numbered(rows):
+    """The rows with their input position in ``row``, as the Ray functions expect."""
+    return [{**row, "row": index} for index, row in enumerate(rows)]
+
+
+def columns(rows, prediction="prediction"):
+    return [r["source"] for r in rows], [r[prediction] for r in rows], [r["reference"] for r in rows]
+
+
+def dataset(rows, blocks):
+    """``rows`` in ``blocks`` blocks whose order is shuffled: only ``row`` tells the input order."""
+    return ray.data.from_items(numbered(rows), override_num_blocks=blocks).randomize_block_order(seed=blocks)
+
+
+def per_example(scored, keys):
+    """The per-example columns of a scored dataset, in ``row`` order."""
+    rows = sorted(scored.take_all(), key=lambda row: row["row"])
+    return {key: [row[key] for row in rows] for key in keys}
+
+
+@pytest.mark.parametrize("blocks", [1, 3, 17])
+def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks):
+    from ray.data.expressions import col
+
+    rows = [dict(row, file=name) for name in TRIPLE_FILES for row in read_jsonl(name)]
+    ds = dataset(rows, blocks).materialize()
+    assert ds.num_blocks() == blocks
+    scored = score_dataset(ds).materialize()
+    keys = output_columns()
+    table = per_example(scored, ["file", *keys])
+    for name in TRIPLE_FILES:
+        file_rows = [row for row in rows if row["file"] == name]
+        expected = compute(*columns(file_rows), return_signature=True)
+        expected_table = compute(*columns(file_rows), use_aggregator=False)
+        of_file = [index for index, file in enumerate(table["file"]) if file == name]
+        assert {key: [table[key][index] for index in of_file] for key in keys} == expected_table
+        # one file's rows keep their order: its row numbers are an offset range
+        assert corpus_scores(scored.filter(expr=col("file") == name), return_signature=True) == expected
+    assert expected["update_rouge1"] == pytest.approx(0.619839, abs=1e-6)  # wiki, as the README reports
+
+
+def several_references(rows):
+    """Each example gets its reference and, as a second one, the next example's prediction."""
+    return [dict(row, reference=[row["reference"], rows[(i + 1) % len(rows)]["prediction"]]) for i, row in enumerate(rows)]
+
+
+@pytest.mark.parametrize("multi_ref", ["max_f1", "pooled"])
+def test_several_references_and_a_paired_baseline(cluster, multi_ref):
+    rows = several_references(read_jsonl("iterater_triples.jsonl"))
+    rows = [dict(row, baseline=row["source"] + " Nothing new.") for row in rows]
+    options = {"multi_ref": multi_ref, "rouge_types": ["rouge1", "rougeL"], "return_signature": True}
+    ds = dataset(rows, 3)
+    scored = score_dataset(ds, **options)
+    baseline = score_dataset(ds, prediction_column="baseline", **options)
+    expected = compute(*columns(rows), baseline_predictions=[r["baseline"] for r in rows], **options)
+    assert expected["signature"].startswith("refs:2|")
+    assert corpus_scores(scored, baseline=baseline, **options) == expected
+
+
+def test_custom_tokenizer_importable_on_workers(cluster):
+    from ray_helpers import whitespace_tokens
+
+    rows = read_jsonl("iterater_triples.jsonl")
+    scored = score_dataset(dataset(rows, 3), tokenizer=whitespace_tokens)
+    expected = compute(*columns(rows), tokenizer=whitespace_tokens, return_signature=True)
+    assert expected != compute(*columns(rows), return_signature=True)
+    assert corpus_scores(scored, tokenizer=whitespace_tokens, return_signature=True) == expected
+
+
+def test_a_killed_worker_is_retried_and_the_results_are_identical(cluster, tmp_path):
+    from ray_helpers import KillOnceScorer
+
+    rows = read_jsonl("iterater_triples.jsonl")
+    marker = tmp_path / "killed"
+    scored = dataset(rows, 3).map_batches(
+        KillOnceScorer, fn_constructor_kwargs={"marker": str(marker)}, batch_format="pyarrow", concurrency=1
+    )
+    assert corpus_scores(scored) == compute(*columns(rows))
+    assert marker.exists()
+    assert int(marker.read_text()) != os.getpid()
+
+
+def test_a_bad_row_is_named(cluster):
+    rows = read_jsonl("iterater_triples.jsonl")[:10]
+    rows[7] = dict(rows[7], source=None)
+    with pytest.raises(ValueError, match=r"^row 7: source must be a string, got None$"):
+        corpus_scores(score_dataset(dataset(rows, 3)))
+
+
+def test_a_repeated_row_number_is_refused(cluster):
+    rows = numbered(read_jsonl("fruit_triples.jsonl"))
+    rows[2]["row"] = 0
+    scored = score_dataset(ray.data.from_items(rows))
+    with pytest.raises(ValueError, match="row 0 occurs more than once"):
+        corpus_scores(scored)
+
+
+def run_main(argv, capsys):
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):
+    argv = [DATA_DIR / "iterater_triples.jsonl", "--rouge-types", "rouge1", "rougeSU4", "--signature"]
+    plain = run_main(argv, capsys)
+    on_ray = run_main([*argv, "--ray"], capsys)
+    assert on_ray[:2] == plain[:2]
+    assert json.loads(on_ray[1])["signature"].startswith("refs:1|")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"source": "a", "reference": "b", "prediction": "c"}\n{"source": 1.5}\n', ":2: missing field(s) reference"),
+        ('{"source": "a", "reference": ["b", 3], "prediction": "c"}\n', ":1: reference[1] must be a string, got a number"),
+    ],
+)
+def test_cli_with_ray_names_file_and_line_of_a_bad_row(cluster, tmp_path, capsys, text, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text, encoding="utf-8")
+    plain = run_main([path], capsys)
+    on_ray = run_main([path, "--ray"], capsys)
+    assert on_ray == plain
+    assert on_ray[0] == 2 and f"{path}{message}" in on_ray[2]

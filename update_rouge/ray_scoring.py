@@ -1,0 +1,268 @@
+"""UpdateROUGE on a Ray cluster: per-example scores as a Ray Data transform, exact corpus results.
+
+Needs the optional extra ``pip install 'update-rouge[ray]'``. Rows of a ``ray.data.Dataset``
+carry ``source``, ``prediction``, ``reference`` (a string, or a list of strings for several
+references) and ``row``: an integer giving the row's place in the input (unique; ascending
+``row`` is the input order). Other names are set with the ``*_column`` arguments.
+
+- ``UpdateRougeScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
+  adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
+  the same names and with the same values.
+- ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
+  options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
+  paired test against a scored baseline) from the F1 columns put back in ``row`` order, and the
+  signature. Equal bit for bit whatever the blocks, their sizes and their order of completion.
+- ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``.
+
+Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
+arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
+"""
+
+import math
+import re
+from typing import Any, Dict, Iterable, List, Optional
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+try:
+    import ray
+except ImportError as error:
+    raise ImportError("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
+
+from .bootstrap import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_N_BOOTSTRAP,
+    DEFAULT_SEED,
+    bootstrap_statistics,
+)
+from .corpus import RunningTotals, f1_columns, per_example_table
+from .corpus_stream import split_options
+from .files import Row
+from .inputs import check_inputs
+from .scorer import compute
+from .scoring import check_rouge_types
+from .signature import build_signature
+
+ROW_COLUMN = "row"
+_REFERENCE_COUNT = "_reference_count"
+_BLOCK_ROWS = 1000
+_WARM_UP = (["a."], ["a. b."], ["a. c."])
+
+
+def _scoring_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` that score each example (no statistics, signature or baseline)."""
+    scoring, _ = split_options(options)
+    return {key: value for key, value in scoring.items() if key not in ("return_signature", "baseline_predictions")}
+
+
+def output_columns(rouge_types: Optional[Iterable[str]] = None) -> List[str]:
+    """Names of the per-example columns ``compute(use_aggregator=False)`` returns for these types."""
+    return list(per_example_table([], check_rouge_types(rouge_types)))
+
+
+class UpdateRougeScorer:
+    """``ds.map_batches(UpdateRougeScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
+
+    Constructed once per Ray actor: it imports the package and scores one tiny example, which
+    checks the options and fills the per-process caches (tokenizer, stems) that every later
+    batch of that actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
+    ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
+    and lengths, and the boolean ``_both_empty``. A bad row raises ``ValueError`` naming its
+    ``row`` value and column, e.g. ``row 7: source must be a string, got None``.
+    """
+
+    def __init__(
+        self,
+        source_column: str = "source",
+        prediction_column: str = "prediction",
+        reference_column: str = "reference",
+        row_column: str = ROW_COLUMN,
+        **options: Any,
+    ):
+        self.columns = (source_column, prediction_column, reference_column)
+        self.row_column = row_column
+        self.options = _scoring_options(options)
+        compute(*_WARM_UP, use_aggregator=False, **self.options)
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        sources, predictions, references = (batch.column(name).to_pylist() for name in self.columns)
+        if batch.num_rows == 0:
+            table = per_example_table([], check_rouge_types(self.options.get("rouge_types")))
+        else:
+            try:
+                table = compute(sources, predictions, references, use_aggregator=False, **self.options)
+            except ValueError:
+                self._raise_for_bad_row(batch, sources, predictions, references)
+                raise
+        for name, values in table.items():
+            if name in batch.column_names:
+                batch = batch.drop_columns([name])
+            batch = batch.append_column(name, pa.array(values, pa.bool_() if name == "_both_empty" else pa.float64()))
+        return batch
+
+    def _raise_for_bad_row(self, batch: pa.Table, sources: list, predictions: list, references: list) -> None:
+        """Raise ``ValueError`` naming the first row whose texts ``compute`` refuses, if one is."""
+        rows = batch.column(self.row_column).to_pylist()
+        for row, example in zip(rows, zip(sources, predictions, references)):
+            try:
+                check_inputs(*([value] for value in example))
+            except ValueError as error:
+                message = str(error)
+                for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
+                    message = message.replace(field, column)
+                raise ValueError(f"{self.row_column} {row}: {message}") from None
+
+
+def score_dataset(
+    ds: "ray.data.Dataset", batch_size: Optional[int] = None, concurrency: Optional[int] = None, **options: Any
+) -> "ray.data.Dataset":
+    """``ds`` with the per-example columns (lazy, as every Ray transform); ``options`` are the
+    ``*_column`` names and ``compute``'s scoring keyword arguments. The options are checked here,
+    on the driver, before anything runs on the cluster."""
+    scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
+    compute(*_WARM_UP, use_aggregator=False, **scoring)
+    return ds.map_batches(
+        UpdateRougeScorer,
+        fn_constructor_kwargs=options,
+        batch_format="pyarrow",
+        batch_size=batch_size,
+        concurrency=concurrency,
+        zero_copy_batch=True,
+    )
+
+
+def _numbers(scored: "ray.data.Dataset", keys: List[str], row_column: str, reference_column: str):
+    """The numeric columns the corpus result needs (``row``, ``keys``, references per example)."""
+
+    def select(batch: pa.Table) -> pa.Table:
+        reference = batch.column(reference_column)
+        counts = (
+            pc.list_value_length(reference)
+            if pa.types.is_list(reference.type) or pa.types.is_large_list(reference.type)
+            else pa.array(np.ones(batch.num_rows, dtype=np.int64))
+        )
+        return batch.select([row_column, *keys]).append_column(_REFERENCE_COUNT, counts)
+
+    # A column selection: no CPU reserved, so it cannot wait on CPUs that scorer actors hold.
+    return scored.map_batches(select, batch_format="pyarrow", batch_size=None, zero_copy_batch=True, num_cpus=0)
+
+
+def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, reference_column: str):
+    """One pass over ``scored``: exact running totals, F1 columns in ``row`` order, reference counts."""
+    totals = RunningTotals()
+    rows: List[np.ndarray] = []
+    f1_parts: Dict[str, List[np.ndarray]] = {key: [] for key in f1_keys}
+    low, high = math.inf, 0
+    batches = _numbers(scored, keys, row_column, reference_column).iter_batches(batch_format="pyarrow", batch_size=None)
+    try:
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            totals.add({key: batch.column(key).to_pylist() for key in keys})
+            rows.append(batch.column(row_column).to_numpy())
+            for key in f1_keys:
+                f1_parts[key].append(batch.column(key).to_numpy())
+            counts = batch.column(_REFERENCE_COUNT)
+            low, high = min(low, pc.min(counts).as_py()), max(high, pc.max(counts).as_py())
+    except ray.exceptions.RayTaskError as error:
+        raise _user_error(error) from error
+    if totals.count == 0:
+        raise ValueError("the dataset has no rows: there is nothing to score")
+    row = np.concatenate(rows)
+    order = np.argsort(row, kind="stable")
+    repeated = np.flatnonzero(np.diff(row[order]) == 0)
+    if repeated.size:
+        raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
+    f1 = {key: np.concatenate(parts)[order] for key, parts in f1_parts.items()}
+    return totals, row[order], f1, (int(low), int(high))
+
+
+def _user_error(error: Exception) -> Exception:
+    """The ``ValueError`` a worker raised (a bad row, bad options) behind Ray's task error, if one
+    did; else ``RuntimeError`` (a task Ray gave up on). Ray Data keeps only the text of the
+    worker's traceback, whose ``ValueError: ...`` line is the message."""
+    messages = re.findall(r"^ValueError: (.*)$", str(error), re.MULTILINE)
+    return ValueError(messages[-1]) if messages else RuntimeError(str(error))
+
+
+def corpus_scores(
+    scored: "ray.data.Dataset",
+    baseline: Optional["ray.data.Dataset"] = None,
+    row_column: str = ROW_COLUMN,
+    reference_column: str = "reference",
+    **options: Any,
+) -> Dict[str, Any]:
+    """What ``compute(sources, predictions, references, **options)`` returns for the rows of
+    ``scored`` (a dataset with the columns ``UpdateRougeScorer`` adds, scored with the same
+    ``options``), bit for bit. ``baseline``: the same rows scored with the baseline system's
+    predictions (e.g. ``prediction_column="baseline"``), for ``compute``'s paired test.
+    ``options`` are ``compute``'s keyword arguments (``use_aggregator`` must stay true; a
+    signature is added with ``return_signature=True``). Runs ``scored`` (and ``baseline``) once.
+    A worker's ``ValueError`` (a bad row) is raised here as ``ValueError`` with its message, any
+    other failure of a task that Ray gave up on as ``RuntimeError``.
+    """
+    if options.get("use_aggregator", True) is not True:
+        raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
+    keys = output_columns(options.get("rouge_types"))
+    f1_keys = list(f1_columns(dict.fromkeys(keys), check_rouge_types(options.get("rouge_types"))))
+    totals, rows, f1, references = _gather(scored, keys, f1_keys, row_column, reference_column)
+    baseline_f1 = None
+    if baseline is not None:
+        _, baseline_rows, baseline_f1, _ = _gather(baseline, keys, f1_keys, row_column, reference_column)
+        if not np.array_equal(rows, baseline_rows):
+            raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
+    result = totals.result()
+    statistics = {
+        "confidence_level": options.get("confidence_level", DEFAULT_CONFIDENCE_LEVEL),
+        "n_bootstrap": options.get("n_bootstrap", DEFAULT_N_BOOTSTRAP),
+        "seed": options.get("seed", DEFAULT_SEED),
+    }
+    result.update(bootstrap_statistics(f1, baseline_f1, **statistics))
+    if options.get("return_signature"):
+        # The signature reads only how many references examples have: the fewest and the most.
+        low, high = references
+        signature_options = {key: value for key, value in options.items() if key != "baseline_predictions"}
+        result["signature"] = build_signature(
+            references=[[""] * low, [""] * high],
+            baseline_predictions=() if baseline is not None else None,
+            **signature_options,
+        )
+    return result
+
+
+def rows_dataset(rows: Iterable[Row], block_rows: int = _BLOCK_ROWS) -> "ray.data.Dataset":
+    """A dataset of the command line's ``Row`` tuples (``row`` numbers them from 0), built block
+    by block in the object store, so the driver holds one block of texts at a time."""
+    refs, block, number = [], [], 0
+    for example in rows:
+        block.append(example)
+        if len(block) == block_rows:
+            refs.append(ray.put(_block(block, number)))
+            number, block = number + len(block), []
+    if block:
+        refs.append(ray.put(_block(block, number)))
+    if not refs:
+        raise ValueError("no examples to score")
+    return ray.data.from_arrow_refs(refs)
+
+
+def _block(rows: List[Row], first: int) -> pa.Table:
+    return pa.table(
+        {
+            ROW_COLUMN: pa.array(range(first, first + len(rows)), pa.int64()),
+            "source": [row.source for row in rows],
+            "prediction": [row.prediction for row in rows],
+            "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
+        }
+    )
+
+
+def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
+    """The command line's result for ``rows`` (read and checked by ``files``), scored on the Ray
+    cluster at ``address`` (a new local one for ``None``); ``options``: ``compute``'s keyword
+    arguments. Connects (or starts) Ray unless it is already initialized in this process."""
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
