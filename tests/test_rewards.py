@@ -3,7 +3,10 @@ several references, weighted mixes, errors naming the column and row, and a real
 
 import json
 import math
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -379,3 +382,17 @@ def test_grpo_trainer_calls_the_reward_with_the_columns_and_logs_its_mean(tmp_pa
         assert entry["rewards/update_rouge_rougeLsum_f1/mean"] == pytest.approx(math.fsum(rewards) / 4, rel=1e-6)
     # Some completion got a reward other than 0: the logged means are not all a constant.
     assert any(value > 0 for _, rewards in calls for value in rewards)
+
+
+@pytest.mark.slow
+def test_the_documented_example_runs(tmp_path):
+    pytest.importorskip("trl")
+    text = (Path(__file__).parent.parent / "docs" / "training-with-a-reward.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent), HF_HUB_OFFLINE="1")
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    means = json.loads(run.stdout.strip().splitlines()[-1])
+    assert len(means) == 3 and all(0.0 <= mean <= 1.0 for mean in means)
