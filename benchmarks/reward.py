@@ -60,7 +60,11 @@ def batches():
     rows = rows[:BATCH]
     assert len(rows) == BATCH, f"only {len(rows)} wiki triples have {WORDS} words on every side"
     realistic = [
-        {"source": row["source"], "reference": first_words(row["reference"]), "completion": first_words(row["prediction"])}
+        {
+            "source": row["source"],
+            "reference": first_words(row["reference"]),
+            "completion": first_words(row["prediction"]),
+        }
         for row in rows
     ]
     worst = [
@@ -151,7 +155,11 @@ def grpo_step_times(realistic, args):
         seed=0,
     )
     trainer = GRPOTrainer(
-        model=model, reward_funcs=timed, args=config, train_dataset=Dataset.from_list(prompts), processing_class=tokenizer
+        model=model,
+        reward_funcs=timed,
+        args=config,
+        train_dataset=Dataset.from_list(prompts),
+        processing_class=tokenizer,
     )
     trainer.train()
     steps = [entry["step_time"] for entry in trainer.state.log_history if "step_time" in entry]
