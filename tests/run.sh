@@ -12,7 +12,7 @@ fi
 # torch first, pinned to the CPU build the machines carry as a local file: anything that needs torch
 # later (accelerate) is then satisfied instead of pulling the newest CUDA build (several GB).
 python -m pip install --quiet --disable-pip-version-check torch==2.13.0
-python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast,multilingual,ray]"
+python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast,multilingual,ray,trl]"
 # Trainer (tests/test_trainer.py) needs accelerate; it depends on torch, so it is not in the test extra.
 python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
 # The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
