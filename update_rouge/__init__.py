@@ -2,20 +2,28 @@
 
 Usable without ``evaluate``::
 
-    from update_rouge import compute
+    from update_rouge import compute, UpdateRouge
     compute(sources=[...], predictions=[...], references=[...])
+    scorer = UpdateRouge(rouge_types=["rouge1"], stemmer="porter")
+    scorer.score(source, prediction, reference)
+    scorer.corpus(sources, predictions, references)
+    scorer.signature(references)
 """
 
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
-from .scorer import compute, score_examples
+from .scorer import UpdateRouge, compute, score_examples
 from .scoring import DEFAULT_ROUGE_TYPES
+from .settings import OPTIONS, Settings
 from .signature import build_signature
 from .no_tokens import NoTokensWarning
 from .version import __version__
 
 __all__ = [
     "compute",
+    "UpdateRouge",
+    "Settings",
+    "OPTIONS",
     "build_signature",
     "score_examples",
     "extract_additions",

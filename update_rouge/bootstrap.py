@@ -40,17 +40,23 @@ def _is_int(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def check_paired(use_aggregator: bool) -> None:
+    """Raise ``ValueError`` unless a paired test against a baseline can be run: it needs ``use_aggregator``."""
+    if not use_aggregator:
+        raise ValueError(
+            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
+            "and per-example values (use_aggregator=False) come without intervals or tests"
+        )
+
+
 def check_bootstrap_options(
     confidence_level: Optional[float], n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
 ) -> None:
     """Raise ``ValueError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap``
     is a positive integer, ``seed`` a non-negative integer (booleans are not integers here) and,
     for a ``paired`` test against a baseline, ``use_aggregator`` is true."""
-    if paired and not use_aggregator:
-        raise ValueError(
-            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
-            "and per-example values (use_aggregator=False) come without intervals or tests"
-        )
+    if paired:
+        check_paired(use_aggregator)
     if confidence_level is not None:
         if (
             not isinstance(confidence_level, numbers.Real)

@@ -186,14 +186,20 @@ class RustEngine:
         return [{t: Score(*result[t]) for t in self.rouge_types} for result in results]
 
 
+def check_engine(name: str) -> str:
+    """Return ``name`` if it is one of ``ENGINES``; raise ``ValueError`` otherwise."""
+    if not isinstance(name, str) or name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+    return name
+
+
 def make_engine(name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False):
     """The engine called ``name``; "auto" is the accelerator where installed and exact, else Python.
 
     Skip-bigram types, and raw counts (``needs_counts``, for ``count_pairs``), exist on the
     Python engine only: "auto" then picks it, and "rust" or "rouge-score" raise ``ValueError``.
     """
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+    name = check_engine(name)
     skip_bigram_types = [rouge_type for rouge_type in rouge_types if parse_skip_bigram_type(rouge_type)]
     if name == "auto":
         python_only = skip_bigram_types or needs_counts or not RustEngine.supports(tokenizer)

@@ -7,7 +7,7 @@ tuples of precision, recall and F1, each in [0, 1].
 """
 
 import re
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
@@ -16,6 +16,9 @@ from .extraction import join_additions
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .tokens import CallableTokenizer, DefaultTokenizer
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}")
@@ -71,15 +74,14 @@ def check_multi_ref(multi_ref: str) -> str:
 
 
 def score_additions(
-    rouge_types: Sequence[str],
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
-    stemmer: str = "none",
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    engine: str = "auto",
-    multi_ref: str = DEFAULT_MULTI_REF,
+    settings: "Settings",
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
+
+    ``settings`` (a ``settings.Settings``) gives the rouge types, tokenizer, stemmer, engine
+    and ``multi_ref``.
 
     Returns per example the score of each type and whether the no-additions rule applied.
     ``multi_ref`` combines an example's references (for one reference all three agree):
@@ -97,9 +99,10 @@ def score_additions(
     reference that left the source as it was, like the prediction); under ``pooled`` a
     reference without additions is one more reference the prediction recovers nothing of.
     """
-    multi_ref = check_multi_ref(multi_ref)
+    rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted = multi_ref != "max_f1"
-    scorer = make_engine(engine, rouge_types, make_tokenizer(stemmer, tokenizer), needs_counts=counted)
+    tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer)
+    scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
         for references, prediction in zip(reference_additions, prediction_additions)
