@@ -118,7 +118,7 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     assert status == "Scored 3 examples from fruit_triples.jsonl."
     assert results == {"__type__": "update", "visible": True}
     corpus_values = dict(table_rows(corpus))
-    for i, rouge_type in enumerate(DEFAULT_TYPES):
+    for _i, rouge_type in enumerate(DEFAULT_TYPES):
         for j, name in enumerate(["", "_precision", "_recall"]):
             values = [row["rouge155"][rouge_type][[2, 0, 1][j]] for row in golden]
             assert corpus_values[f"update_{rouge_type}{name}"] == f"{math.fsum(values) / 3:.4f}"

@@ -7,7 +7,6 @@ punctuation-only and empty lines, Unicode that lower-cases oddly, and long lines
 import random
 
 import pytest
-from conftest import read_jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer

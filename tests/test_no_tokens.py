@@ -11,8 +11,8 @@ from conftest import read_jsonl
 
 from update_rouge import NoTokensWarning, compute
 from update_rouge.cli import score_rows
-from update_rouge.settings import Settings
 from update_rouge.files import Row
+from update_rouge.settings import Settings
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

@@ -12,11 +12,11 @@ Usable without ``evaluate``::
 
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
+from .no_tokens import NoTokensWarning
 from .scorer import UpdateRouge, compute, score_examples
 from .scoring import DEFAULT_ROUGE_TYPES
 from .settings import OPTIONS, Settings
 from .signature import build_signature
-from .no_tokens import NoTokensWarning
 from .version import __version__
 
 __all__ = [

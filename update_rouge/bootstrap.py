@@ -125,17 +125,18 @@ def bootstrap_statistics(
     interval_keys = list(system) if confidence_level is not None else []
     test_keys = list(system) if baseline is not None else []
     columns = [np.asarray(system[key], dtype=float) for key in interval_keys]
-    columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
+    if baseline is not None:
+        columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
     if not columns:
         return {}
     means = resample_means(np.vstack(columns), n_bootstrap, seed)
     results: Dict[str, float] = {}
-    if interval_keys:
+    if confidence_level is not None and interval_keys:
         low, high = percentile_intervals(means[: len(interval_keys)], confidence_level)
         for key, key_low, key_high in zip(interval_keys, low, high):
             results[f"{key}_low"] = float(key_low)
             results[f"{key}_high"] = float(key_high)
-    if test_keys:
+    if baseline is not None and test_keys:
         p_values = p_values_not_better(means[len(interval_keys) :])
         for key, p_value in zip(test_keys, p_values):
             results[f"{key}_delta"] = mean(system[key]) - mean(baseline[key])

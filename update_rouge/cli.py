@@ -20,7 +20,7 @@ import sys
 import tempfile
 import warnings
 from collections import deque
-from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional
 
 from tqdm import tqdm
 
@@ -119,7 +119,7 @@ def score_chunk(scorer: UpdateRouge, sources: List[str], predictions: List[str],
 def score_rows(
     rows: Iterable[Row],
     settings: Settings,
-    per_example: Optional[TextIO] = None,
+    per_example: Optional[IO[str]] = None,
     chunk_size: int = CHUNK_SIZE,
 ) -> Corpus:
     """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
@@ -155,7 +155,7 @@ def score_rows(
 
 
 @contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[TextIO]:
+def atomic_output(path: str) -> Iterator[IO[str]]:
     """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
     directory, name = os.path.split(os.path.abspath(path))
     handle = tempfile.NamedTemporaryFile(

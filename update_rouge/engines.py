@@ -15,7 +15,7 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
 
 from collections import Counter
 from itertools import chain
-from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Hashable, List, NamedTuple, Sequence, Tuple
 
 from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
@@ -98,14 +98,14 @@ class PythonEngine:
         self._needs_tokens = any(rouge_type != "rougeLsum" for rouge_type in self.rouge_types)
         self._skip_bigram_types = {t: kind for t in self.rouge_types if (kind := parse_skip_bigram_type(t))}
 
-    def _tokenize(self, text: str) -> Tuple[Optional[list], Optional[List[list]]]:
-        """The tokens of the whole text and of each line, each only where a type needs it."""
+    def _tokenize(self, text: str) -> Tuple[list, List[list]]:
+        """The tokens of the whole text and of each line, each only where a type needs it (else empty)."""
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
             lines = [tokenize(line) for line in _lines(text)]
             return list(chain.from_iterable(lines)), lines
-        tokens = tokenize(text) if self._needs_tokens else None
-        lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else None
+        tokens = tokenize(text) if self._needs_tokens else []
+        lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else []
         return tokens, lines
 
     def counts(self, target: str, prediction: str) -> Dict[str, Counts]:

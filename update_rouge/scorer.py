@@ -69,8 +69,7 @@ class UpdateRouge:
         if paired:
             check_paired(settings.use_aggregator)
         sources, predictions, references = check_inputs(sources, predictions, references)
-        if paired:
-            baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
+        checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions)) if paired else None
         examples = self._examples(sources, predictions, references)
         tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer)
         tokenless = tokenless_examples(examples, tokenizer)
@@ -79,8 +78,8 @@ class UpdateRouge:
             return table, sum(tokenless), len(examples)
         result: Dict[str, Any] = aggregate(table)
         baseline_f1 = None
-        if paired:
-            baseline = self._examples(sources, baseline_predictions, references)
+        if checked_baseline is not None:
+            baseline = self._examples(sources, checked_baseline, references)
             tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
             baseline_f1 = f1_columns(per_example_table(baseline, settings.rouge_types), settings.rouge_types)
         f1 = f1_columns(table, settings.rouge_types)
@@ -194,8 +193,8 @@ def compute(
         method is in ``bootstrap.py``. With ``return_signature``, ``signature`` as well.
     """
     settings = Settings(
-        rouge_types=rouge_types,
-        stemmer=stemmer,
+        rouge_types=rouge_types,  # type: ignore[arg-type]
+        stemmer=stemmer,  # type: ignore[arg-type]
         use_stemmer=use_stemmer,
         tokenizer=tokenizer,
         multi_ref=multi_ref,

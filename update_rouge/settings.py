@@ -227,8 +227,9 @@ class Settings:
     because they are how a scorer runs.
     """
 
-    rouge_types: Optional[Sequence[str]] = DEFAULTS["rouge_types"]
-    stemmer: Optional[str] = DEFAULTS["stemmer"]
+    # Typed as they are once checked: None (the defaults) is resolved in __post_init__.
+    rouge_types: Tuple[str, ...] = DEFAULTS["rouge_types"]
+    stemmer: str = DEFAULTS["stemmer"]
     tokenizer: Optional[Tokenizer] = DEFAULTS["tokenizer"]
     multi_ref: str = DEFAULTS["multi_ref"]
     engine: str = DEFAULTS["engine"]

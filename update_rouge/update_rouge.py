@@ -189,7 +189,7 @@ class UpdateRouge(evaluate.Metric):
     def _compute(self, predictions, references, sources, **options):
         return compute(sources=sources, predictions=predictions, references=references, **options)
 
-    _compute.__signature__ = compute_parameters(["self", "predictions", "references", "sources"])
+    _compute.__signature__ = compute_parameters(["self", "predictions", "references", "sources"])  # type: ignore[attr-defined]
 
     def signature(self, **compute_kwargs):
         """The settings signature of ``compute(**compute_kwargs)``, one string (see README).
