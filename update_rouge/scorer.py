@@ -6,6 +6,7 @@ rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one 
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
+import functools
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -99,10 +100,12 @@ class UpdateRouge:
             return _score_checked(self.settings, sources, predictions, references)
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
-            (self.settings, sources[start : start + size], predictions[start : start + size], references[start : start + size])
+            (sources[start : start + size], predictions[start : start + size], references[start : start + size])
             for start in range(0, len(sources), size)
         ]
-        return [example for scored in starmap_in_order(_score_checked, chunks, num_proc) for example in scored]
+        # The settings travel with the function, sent to each worker once (and checked to pickle).
+        score_chunk = functools.partial(_score_checked, self.settings)
+        return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
 
 
 def _score_checked(
