@@ -66,6 +66,8 @@ def test_num_proc_must_be_a_whole_number(iterater, num_proc):
         compute(**iterater, num_proc=num_proc)
 
 
+@pytest.mark.slow
+
 def test_the_evaluate_module_takes_num_proc(iterater, tmp_path):
     import evaluate
 
@@ -85,6 +87,8 @@ metric.add_batch(sources=half["sources"], predictions=half["predictions"], refer
 print(json.dumps(metric.compute()))
 """
 
+
+@pytest.mark.slow
 
 def test_evaluate_distributed_mode_with_two_real_processes(iterater, tmp_path):
     cache_dir = tmp_path / "shared_cache"
@@ -126,6 +130,8 @@ def readme_block(containing):
     (block,) = [b for b in blocks if containing in b]
     return block
 
+
+@pytest.mark.slow
 
 def test_the_readme_datasets_map_example_runs_as_written(tmp_path):
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
