@@ -115,6 +115,7 @@ print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, 
 """
 
 
+@pytest.mark.slow
 def test_rouge155_stemming_finds_its_word_lists_when_loaded_from_an_empty_cache(tmp_path):
     output = run_offline_with_an_empty_cache(STEM_IN_FRESH_PROCESS, tmp_path)
     # children -> child and wrote -> write come from the WordNet lists; without them recall is 1/3.
