@@ -6,6 +6,7 @@ are off and the default theme's fonts are bundled with gradio, so nothing is fet
 network. Every score shown is a fraction in [0, 1] with 4 decimals.
 """
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -19,9 +20,10 @@ from app_batch_file import BatchFileError, read_batch_file
 from app_metric import package_module
 
 # The scoring code evaluate.load gives users (see app_metric).
-compute = package_module("scorer").compute
-score_examples = package_module("scorer").score_examples
 DEFAULT_ROUGE_TYPES = package_module("scoring").DEFAULT_ROUGE_TYPES
+OPTIONS = package_module("settings").OPTIONS
+Settings = package_module("settings").Settings
+UpdateRouge = package_module("scorer").UpdateRouge
 Corpus = package_module("corpus_stream").Corpus
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 
@@ -29,12 +31,8 @@ HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
 EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4")
-# Each stemmer choice and the keyword arguments it adds to score_examples() and compute().
-STEMMERS = {
-    "none": {},
-    "porter": {"use_stemmer": True},
-    "rouge155": {"stemmer": "rouge155"},
-}
+# The stemmer choices are the option table's (see update_rouge.settings).
+STEMMER_CHOICES = next(option.choices for option in OPTIONS if option.name == "stemmer")
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 ADDED = "added"
@@ -83,13 +81,8 @@ def score_one(source: str, reference: str, prediction: str, rouge_types: Sequenc
     Raises ``gr.Error`` for unusable options.
     """
     try:
-        example = score_examples(
-            sources=[source],
-            predictions=[prediction],
-            references=[reference],
-            rouge_types=_ordered_types(rouge_types),
-            **STEMMERS[stemmer],
-        )[0]
+        scorer = UpdateRouge(rouge_types=_ordered_types(rouge_types), stemmer=stemmer)
+        example = scorer.score(source, prediction, reference)
     except ValueError as error:
         raise gr.Error(str(error)) from None
     reference_additions = example.reference_additions[0]
@@ -152,19 +145,18 @@ def score_file(path: Optional[str], rouge_types: Sequence[str], stemmer: str, co
     try:
         examples = read_batch_file(path)
         types = _ordered_types(rouge_types)
-        table = compute(
-            sources=examples.sources,
-            predictions=examples.predictions,
-            references=examples.references,
+        settings = Settings(
             rouge_types=types,
-            use_aggregator=False,
-            **STEMMERS[stemmer],
+            stemmer=stemmer,
+            confidence_level=CONFIDENCE_LEVELS[confidence_level],
         )
+        scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
+        table = scorer.corpus(examples.sources, examples.predictions, examples.references)
     except (BatchFileError, ValueError) as error:
         return _failed(f"**Error:** {error}")
-    scored = Corpus(types)
+    scored = Corpus(settings)
     scored.add(table, examples.references)
-    corpus_result = scored.result(confidence_level=CONFIDENCE_LEVELS[confidence_level])
+    corpus_result = scored.result()
     corpus = pd.DataFrame(
         [[key, fmt(value) if key.startswith("update_") else f"{value:g}"] for key, value in corpus_result.items()],
         columns=["key", "value"],
@@ -219,7 +211,7 @@ def build_demo() -> gr.Blocks:
             rouge_types = gr.CheckboxGroup(
                 list(ROUGE_TYPE_CHOICES), value=list(DEFAULT_ROUGE_TYPES), label="Rouge types"
             )
-            stemmer = gr.Radio(list(STEMMERS), value="none", label="Stemmer")
+            stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer")
         with gr.Tab("One example"):
             with gr.Row():
                 source = gr.Textbox(label="Source", lines=6)

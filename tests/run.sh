@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine (Python 3.11, pip, apt) and runs it.
+#   bash tests/run.sh          the quick run: every test not marked slow (about a minute or two)
+#   bash tests/run.sh --all    every test, the slow ones too (what CI runs)
+# Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+marker=()
+if [ "${1:-}" = "--all" ]; then
+    shift
+    # Overrides the "-m 'not slow'" of pyproject.toml's addopts.
+    marker=(-m "slow or not slow")
+fi
 # The demo's browser test drives Debian's chromium (Playwright's own browser download does not work here).
 if [ ! -x /usr/bin/chromium ]; then
+    echo "tests/run.sh: /usr/bin/chromium is missing; installing the Debian package chromium with apt-get" >&2
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
@@ -18,4 +28,5 @@ python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
 # The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
 # fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
 # makes every run after the first fast.
-python -m pytest "$@"
+python -m mypy update_rouge
+python -m pytest "${marker[@]}" "$@"

@@ -15,6 +15,7 @@ from conftest import DATA_DIR, read_jsonl
 from rouge_score import rouge_scorer
 
 import app
+import update_rouge
 
 DAN = (
     "Dan is a baker.",
@@ -117,7 +118,7 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     assert status == "Scored 3 examples from fruit_triples.jsonl."
     assert results == {"__type__": "update", "visible": True}
     corpus_values = dict(table_rows(corpus))
-    for i, rouge_type in enumerate(DEFAULT_TYPES):
+    for _i, rouge_type in enumerate(DEFAULT_TYPES):
         for j, name in enumerate(["", "_precision", "_recall"]):
             values = [row["rouge155"][rouge_type][[2, 0, 1][j]] for row in golden]
             assert corpus_values[f"update_{rouge_type}{name}"] == f"{math.fsum(values) / 3:.4f}"
@@ -309,7 +310,7 @@ def test_score_file_reports_the_bootstrap_interval_of_the_chosen_level():
     path = str(DATA_DIR / "iterater_triples.jsonl")
     for level, value in (("0.90", 0.90), ("0.99", 0.99)):
         _, _, corpus, *_ = app.score_file(path, ["rouge1"], "none", level)
-        expected = app.compute(**columns, confidence_level=value)
+        expected = update_rouge.compute(**columns, confidence_level=value)
         shown = dict(table_rows(corpus))
         assert shown["update_rouge1_low"] == f"{expected['update_rouge1_low']:.4f}"
         assert shown["update_rouge1_high"] == f"{expected['update_rouge1_high']:.4f}"

@@ -71,7 +71,7 @@ class ConnectionTrap:
         while not self.stopping.is_set():
             try:
                 connection, _ = self.server.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             self.connections += 1
             connection.close()

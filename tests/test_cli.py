@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR, read_jsonl
 
-from update_rouge import compute
+import update_rouge
+from update_rouge import Settings, compute
 from update_rouge.cli import main, score_rows
 from update_rouge.files import read_jsonl as read_rows
 
@@ -68,7 +69,7 @@ def test_installed_command_runs_the_cli(tmp_path):
 @pytest.mark.parametrize("chunk_size", [1, 7, 1000])
 def test_streamed_totals_equal_compute_bit_for_bit(iterater, chunk_size):
     rows, expected = iterater
-    corpus = score_rows(read_rows(str(DATA_DIR / "iterater_triples.jsonl")), {}, chunk_size=chunk_size)
+    corpus = score_rows(read_rows(str(DATA_DIR / "iterater_triples.jsonl")), Settings(), chunk_size=chunk_size)
     assert corpus.result() == expected
 
 
@@ -252,3 +253,23 @@ def test_rouge155_options_reach_compute(tmp_path, capsys):
     # Pooled ROUGE-1: hits 2 + 2 of 3 + 2 reference tokens; 3 prediction tokens counted twice.
     assert printed["update_rouge1_recall"] == 4 / 5
     assert printed["update_rouge1_precision"] == 4 / 6
+
+
+def test_version_is_the_package_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"update-rouge {update_rouge.__version__}"
+
+
+def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
+    path = DATA_DIR / "fruit_triples.jsonl"
+    argv = [str(path), "--rouge-types", "rouge1", "--stemmer", "rouge155", "--multi-ref", "pooled", "--engine", "python"]
+    argv += ["--confidence-level", "0.9", "--n-bootstrap", "50", "--seed", "3", "--signature"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = compute(
+        **columns(read_jsonl("fruit_triples.jsonl")), rouge_types=["rouge1"], stemmer="rouge155", multi_ref="pooled", engine="python",
+        confidence_level=0.9, n_bootstrap=50, seed=3, return_signature=True,
+    )
+    assert result == expected

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).parent.parent
 
 SCRIPT = r"""
@@ -45,6 +47,7 @@ def run_with_hash_seed(seed):
     return completed.stdout
 
 
+@pytest.mark.slow
 def test_output_is_identical_across_processes_and_hash_seeds():
     outputs = {seed: run_with_hash_seed(seed) for seed in ["0", "1", "12345", "random"]}
     assert len(outputs["0"]) > 10_000

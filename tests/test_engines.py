@@ -7,8 +7,7 @@ punctuation-only and empty lines, Unicode that lower-cases oddly, and long lines
 import random
 
 import pytest
-from conftest import read_jsonl
-from hypothesis import given, settings
+from conftest import quick_and_full
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
@@ -37,18 +36,25 @@ def engine_scores(engine, types, target, prediction, use_stemmer=False, tokenize
     return {t: tuple(s) for t, s in scorer.score_pairs([(target, prediction)])[0].items()}
 
 
-@settings(max_examples=4000)
-@given(texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))
-def test_python_engine_equals_rouge_score(target, prediction, types):
+def _python_equals_rouge_score(target, prediction, types):
     assert engine_scores("python", types, target, prediction) == reference_scores(types, target, prediction)
 
 
-@settings(max_examples=3000)
-@given(texts(), texts())
-def test_python_engine_equals_rouge_score_with_porter_stemming(target, prediction):
+test_python_engine_equals_rouge_score, test_python_engine_equals_rouge_score_full = quick_and_full(
+    4000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True)
+)(_python_equals_rouge_score)
+
+
+def _python_equals_rouge_score_with_porter_stemming(target, prediction):
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     expected = reference_scores(types, target, prediction, use_stemmer=True)
     assert engine_scores("python", types, target, prediction, use_stemmer=True) == expected
+
+
+(
+    test_python_engine_equals_rouge_score_with_porter_stemming,
+    test_python_engine_equals_rouge_score_with_porter_stemming_full,
+) = quick_and_full(3000, texts(), texts())(_python_equals_rouge_score_with_porter_stemming)
 
 
 class WhitespaceTokenizer:
@@ -56,20 +62,29 @@ class WhitespaceTokenizer:
         return text.lower().split()
 
 
-@settings(max_examples=2000)
-@given(texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))
-def test_python_engine_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types):
+def _python_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types):
     expected = reference_scores(types, target, prediction, tokenizer=WhitespaceTokenizer())
     got = engine_scores("python", types, target, prediction, tokenizer=lambda text: text.lower().split())
     assert got == expected
 
 
-@settings(max_examples=1500)
-@given(texts(), texts(), st.booleans())
-def test_rust_engine_equals_rouge_score(target, prediction, use_stemmer):
+(
+    test_python_engine_equals_rouge_score_with_a_custom_tokenizer,
+    test_python_engine_equals_rouge_score_with_a_custom_tokenizer_full,
+) = quick_and_full(
+    2000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True)
+)(_python_equals_rouge_score_with_a_custom_tokenizer)
+
+
+def _rust_equals_rouge_score(target, prediction, use_stemmer):
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     expected = reference_scores(types, target, prediction, use_stemmer=use_stemmer)
     assert engine_scores("rust", types, target, prediction, use_stemmer=use_stemmer) == expected
+
+
+test_rust_engine_equals_rouge_score, test_rust_engine_equals_rouge_score_full = quick_and_full(
+    1500, texts(), texts(), st.booleans()
+)(_rust_equals_rouge_score)
 
 
 def long_text(rng, n_tokens, n_lines, vocabulary):

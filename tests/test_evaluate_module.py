@@ -115,6 +115,7 @@ print(json.dumps({"module_file": sys.modules[type(metric).__module__].__file__, 
 """
 
 
+@pytest.mark.slow
 def test_rouge155_stemming_finds_its_word_lists_when_loaded_from_an_empty_cache(tmp_path):
     output = run_offline_with_an_empty_cache(STEM_IN_FRESH_PROCESS, tmp_path)
     # children -> child and wrote -> write come from the WordNet lists; without them recall is 1/3.
@@ -153,7 +154,8 @@ def test_metric_info_declares_both_reference_formats(tmp_path):
     assert all(set(features) == {"sources", "predictions", "references"} for features in metric.features)
 
 
-def test_compute_signature_and_evaluate_take_the_same_options():
+def test_compute_signature_and_evaluate_take_the_options_of_the_table():
+    from update_rouge.settings import OPTIONS
     from update_rouge.update_rouge import UpdateRouge
 
     data = {"self", "sources", "predictions", "references"}
@@ -163,5 +165,10 @@ def test_compute_signature_and_evaluate_take_the_same_options():
         assert data - {"self"} <= set(parameters)
         return {name: parameter.default for name, parameter in parameters.items() if name not in data}
 
-    assert options(UpdateRouge._compute) == options(update_rouge.compute) == options(update_rouge.build_signature)
-    assert options(update_rouge.compute)["seed"] == 12345
+    table = {option.name: option.default for option in OPTIONS}
+    assert options(UpdateRouge._compute) == options(update_rouge.compute) == table
+    assert table["seed"] == update_rouge.bootstrap.DEFAULT_SEED
+    for option in OPTIONS:
+        assert f"    {option.name} ({option.type}, optional): " in UpdateRouge._info(None).inputs_description
+    with pytest.raises(TypeError, match="unexpected keyword arguments: colour"):
+        update_rouge.build_signature(colour="red")

@@ -66,6 +66,7 @@ def test_num_proc_must_be_a_whole_number(iterater, num_proc):
         compute(**iterater, num_proc=num_proc)
 
 
+@pytest.mark.slow
 def test_the_evaluate_module_takes_num_proc(iterater, tmp_path):
     import evaluate
 
@@ -86,6 +87,7 @@ print(json.dumps(metric.compute()))
 """
 
 
+@pytest.mark.slow
 def test_evaluate_distributed_mode_with_two_real_processes(iterater, tmp_path):
     cache_dir = tmp_path / "shared_cache"
     env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
@@ -127,6 +129,7 @@ def readme_block(containing):
     return block
 
 
+@pytest.mark.slow
 def test_the_readme_datasets_map_example_runs_as_written(tmp_path):
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
     env["PYTHONPATH"] = str(REPO)

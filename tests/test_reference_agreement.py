@@ -5,6 +5,7 @@ extracted by this file's own reading of the recipe, and the per-example values o
 Perl ROUGE-1.5.5 in tests/data/rouge155_golden.jsonl. Every engine is checked.
 """
 
+import functools
 import re
 
 import pytest
@@ -27,80 +28,91 @@ def score_tuples(result, i, types=TYPES):
     return {t: (result[f"update_{t}_precision"][i], result[f"update_{t}_recall"][i], result[f"update_{t}"][i]) for t in types}
 
 
-@pytest.fixture(scope="module")
-def ours():
-    """Per-example scores for every triples file and engine: ours[engine][file name]."""
-    results = {}
-    for engine in ENGINES:
-        results[engine] = {}
-        for name in TRIPLE_FILES:
-            rows = read_jsonl(name)
-            results[engine][name] = compute(
-                sources=[r["source"] for r in rows],
-                predictions=[r["prediction"] for r in rows],
-                references=[r["reference"] for r in rows],
-                use_aggregator=False,
-                engine=engine,
-            )
-    return results
+# The default run checks a fixed sample: every row of the small files and every SAMPLE_STEP-th row
+# of the large one (rows 0, 50, 100, ...); the full sweep of every row is marked slow (CI runs it).
+SAMPLE_STEP = 50
+SWEEPS = [pytest.param(False, id="sample"), pytest.param(True, id="every-row", marks=pytest.mark.slow)]
 
 
-@pytest.fixture(scope="module")
-def expected():
-    """rouge-score run directly on the recipe's additions: expected[file name] = list per row."""
+@functools.cache
+def rows_of(name, full):
+    rows = read_jsonl(name)
+    return rows if full or len(rows) <= 50 else rows[::SAMPLE_STEP]
+
+
+@functools.cache
+def ours(engine, name, full):
+    """Our per-example scores of the rows of ``name`` (``rows_of``) on ``engine``."""
+    rows = rows_of(name, full)
+    return compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        use_aggregator=False,
+        engine=engine,
+    )
+
+
+@functools.cache
+def expected(name, full):
+    """rouge-score run directly on the recipe's additions: one entry per row of ``rows_of``."""
     scorer = rouge_scorer.RougeScorer(TYPES)
-    results = {}
-    for name in TRIPLE_FILES:
-        results[name] = []
-        for row in read_jsonl(name):
-            target = recipe_additions(row["reference"], row["source"])
-            prediction = recipe_additions(row["prediction"], row["source"])
-            if not target and not prediction:
-                scores = {t: (1.0, 1.0, 1.0) for t in TYPES}
-            else:
-                scores = {t: tuple(s) for t, s in scorer.score(target, prediction).items()}
-            results[name].append((len(target), len(prediction), scores))
+    results = []
+    for row in rows_of(name, full):
+        reference = recipe_additions(row["reference"], row["source"])
+        prediction = recipe_additions(row["prediction"], row["source"])
+        if not reference and not prediction:
+            scores = {t: (1.0, 1.0, 1.0) for t in TYPES}
+        else:
+            scores = {t: tuple(s) for t, s in scorer.score(reference, prediction).items()}
+        results.append((len(reference), len(prediction), scores))
     return results
 
 
+@pytest.mark.parametrize("full", SWEEPS)
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", TRIPLE_FILES)
-def test_every_triple_equals_rouge_score_run_directly(name, engine, ours, expected):
-    result = ours[engine][name]
-    assert len(result["update_rouge1"]) == len(expected[name])
-    for i, (target_length, prediction_length, scores) in enumerate(expected[name]):
-        assert result["_target_diff_len"][i] == target_length
+def test_every_triple_equals_rouge_score_run_directly(name, engine, full):
+    result = ours(engine, name, full)
+    assert len(result["update_rouge1"]) == len(expected(name, full))
+    for i, (reference_length, prediction_length, scores) in enumerate(expected(name, full)):
+        assert result["_target_diff_len"][i] == reference_length
         assert result["_prediction_diff_len"][i] == prediction_length
         assert score_tuples(result, i) == scores, (name, i)
 
 
+@pytest.mark.parametrize("full", SWEEPS)
 @pytest.mark.parametrize("name", TRIPLE_FILES)
-def test_rouge1_and_rouge2_equal_the_space_joined_autometrics_recipe(name, ours):
+def test_rouge1_and_rouge2_equal_the_space_joined_autometrics_recipe(name, full):
     # The autometrics implementation joins additions with a space; n-grams do not see the join.
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"])
-    result = ours["python"][name]
-    for i, row in enumerate(read_jsonl(name)):
-        target = recipe_additions(row["reference"], row["source"], joiner=" ")
+    result = ours("python", name, full)
+    for i, row in enumerate(rows_of(name, full)):
+        reference = recipe_additions(row["reference"], row["source"], joiner=" ")
         prediction = recipe_additions(row["prediction"], row["source"], joiner=" ")
-        if target or prediction:
-            scores = scorer.score(target, prediction)
+        if reference or prediction:
+            scores = scorer.score(reference, prediction)
             assert result["update_rouge1"][i] == scores["rouge1"].fmeasure, (name, row["id"])
             assert result["update_rouge2"][i] == scores["rouge2"].fmeasure, (name, row["id"])
 
 
+@pytest.mark.parametrize("full", SWEEPS)
 @pytest.mark.parametrize("engine", ENGINES)
-def test_every_triple_equals_rouge155_without_stemming(engine, ours):
+def test_every_triple_equals_rouge155_without_stemming(engine, full):
     golden = read_jsonl("rouge155_golden.jsonl")
-    index = {(name, row["id"]): i for name in TRIPLE_FILES for i, row in enumerate(read_jsonl(name))}
+    index = {(name, row["id"]): (name, i) for name in TRIPLE_FILES for i, row in enumerate(rows_of(name, full))}
     compared = 0
     for row in golden:
+        if (row["file"], row["id"]) not in index:
+            continue  # not in the sample
         if not row["reference_additions"] and not row["prediction_additions"]:
             continue  # ROUGE-1.5.5 has no value here; UpdateROUGE defines 1.0 (tested elsewhere)
-        got = score_tuples(ours[engine][row["file"]], index[(row["file"], row["id"])])
+        name, i = index[(row["file"], row["id"])]
+        got = score_tuples(ours(engine, name, full), i)
         for t in TYPES:
             assert got[t] == pytest.approx(tuple(row["rouge155"][t]), abs=1e-9), (row["id"], t)
         compared += 1
-    assert compared > 700
+    assert compared > (700 if full else 50)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -12,6 +12,7 @@ from update_rouge import compute
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
 
 
+@pytest.mark.slow
 def test_every_triple_equals_rouge155_with_stemming():
     ours = {}
     for name in TRIPLE_FILES:

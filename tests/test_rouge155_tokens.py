@@ -18,8 +18,8 @@ from nltk.stem.porter import PorterStemmer
 from rouge_score.tokenizers import DefaultTokenizer
 
 from update_rouge import rouge155_tokens
-from update_rouge.rouge155_tokens import Rouge155Tokenizer, exception_table
 from update_rouge.rouge155_porter import porter_stem
+from update_rouge.rouge155_tokens import Rouge155Tokenizer, exception_table
 from update_rouge.wordnet_exceptions import WORDNET_LICENSE
 
 ROOT = Path(__file__).resolve().parent.parent

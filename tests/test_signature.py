@@ -116,7 +116,9 @@ def test_library_versions_come_from_the_installed_libraries(monkeypatch):
 def test_the_package_version_has_one_home():
     pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "update_rouge.version.__version__"}
-    assert update_rouge.__version__ == update_rouge.version.__version__ == "0.1.0"
+    assert update_rouge.__version__ == update_rouge.version.__version__
+    # A release version as PEP 440 writes it (the value itself lives only in version.py).
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", update_rouge.__version__)
 
 
 def test_signature_rejects_what_compute_rejects():

@@ -27,6 +27,7 @@ def test_the_recording_covers_every_row():
     assert {record["rouge_score"] for record in RECORDED} == {"0.1.2"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["python", "rust"])
 @pytest.mark.parametrize("stemmed", [False, True])
 def test_engine_equals_recorded_rouge_score(engine, stemmed):

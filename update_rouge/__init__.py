@@ -2,8 +2,12 @@
 
 Usable without ``evaluate``::
 
-    from update_rouge import compute
+    from update_rouge import compute, UpdateRouge
     compute(sources=[...], predictions=[...], references=[...])
+    scorer = UpdateRouge(rouge_types=["rouge1"], stemmer="porter")
+    scorer.score(source, prediction, reference)
+    scorer.corpus(sources, predictions, references)
+    scorer.signature(references)
 
 and several systems against a baseline with ``compare`` (see ``comparison``).
 
@@ -15,10 +19,11 @@ from pathlib import Path
 from .comparison import compare
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
-from .scorer import compute, score_examples
-from .scoring import DEFAULT_ROUGE_TYPES
-from .signature import build_signature
 from .no_tokens import NoTokensWarning
+from .scorer import UpdateRouge, compute, score_examples
+from .scoring import DEFAULT_ROUGE_TYPES
+from .settings import OPTIONS, Settings
+from .signature import build_signature
 from .version import __version__
 
 
@@ -31,6 +36,9 @@ __all__ = [
     "metric_path",
     "compute",
     "compare",
+    "UpdateRouge",
+    "Settings",
+    "OPTIONS",
     "build_signature",
     "score_examples",
     "extract_additions",

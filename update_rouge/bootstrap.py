@@ -40,17 +40,23 @@ def _is_int(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def check_paired(use_aggregator: bool) -> None:
+    """Raise ``ValueError`` unless a paired test against a baseline can be run: it needs ``use_aggregator``."""
+    if not use_aggregator:
+        raise ValueError(
+            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
+            "and per-example values (use_aggregator=False) come without intervals or tests"
+        )
+
+
 def check_bootstrap_options(
     confidence_level: Optional[float], n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
 ) -> None:
     """Raise ``ValueError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap``
     is a positive integer, ``seed`` a non-negative integer (booleans are not integers here) and,
     for a ``paired`` test against a baseline, ``use_aggregator`` is true."""
-    if paired and not use_aggregator:
-        raise ValueError(
-            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
-            "and per-example values (use_aggregator=False) come without intervals or tests"
-        )
+    if paired:
+        check_paired(use_aggregator)
     if confidence_level is not None:
         if (
             not isinstance(confidence_level, numbers.Real)
@@ -119,17 +125,18 @@ def bootstrap_statistics(
     interval_keys = list(system) if confidence_level is not None else []
     test_keys = list(system) if baseline is not None else []
     columns = [np.asarray(system[key], dtype=float) for key in interval_keys]
-    columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
+    if baseline is not None:
+        columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
     if not columns:
         return {}
     means = resample_means(np.vstack(columns), n_bootstrap, seed)
     results: Dict[str, float] = {}
-    if interval_keys:
+    if confidence_level is not None and interval_keys:
         low, high = percentile_intervals(means[: len(interval_keys)], confidence_level)
         for key, key_low, key_high in zip(interval_keys, low, high):
             results[f"{key}_low"] = float(key_low)
             results[f"{key}_high"] = float(key_high)
-    if test_keys:
+    if baseline is not None and test_keys:
         p_values = p_values_not_better(means[len(interval_keys) :])
         for key, p_value in zip(test_keys, p_values):
             results[f"{key}_delta"] = mean(system[key]) - mean(baseline[key])

@@ -12,6 +12,7 @@ Exit status 0 on success, 2 for unusable input or options (the message names fil
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -20,19 +21,18 @@ import sys
 import tempfile
 import warnings
 from collections import deque
-from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 from tqdm import tqdm
 
-from .corpus_stream import STATISTICS_OPTIONS, Corpus
-from .engines import ENGINES
+from .corpus_stream import Corpus
 from .files import Row, read_csv, read_jsonl, read_text_files
-from .parallel import check_num_proc, starmap_in_order
-from .scorer import compute
-from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
-from .stemming import STEMMERS
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .no_tokens import NoTokensWarning, warn_tokenless
+from .parallel import starmap_in_order
+from .scorer import UpdateRouge
+from .scoring import check_rouge_types
+from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
+from .version import __version__
 
 CHUNK_SIZE = 1000
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
@@ -44,50 +44,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score what updated texts add to their sources; print the corpus scores as JSON. "
         "To compare systems with a baseline: update-rouge compare --help.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
     inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and prediction")
     inputs.add_argument("--format", choices=["jsonl", "csv"], help="format of FILE (default: from its extension)")
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
-
-    # The arguments of compute; compute_options maps each one to its keyword.
-    scoring = parser.add_argument_group("scoring (the arguments of compute)")
-    scoring.add_argument(
-        "--rouge-types",
-        nargs="+",
-        default=list(DEFAULT_ROUGE_TYPES),
-        help="rouge1 to rouge9, rougeL, rougeLsum, rougeS, rougeSU, rougeS<d>, rougeSU<d> (e.g. rougeSU4)",
-    )
-    scoring.add_argument(
-        "--stemmer",
-        choices=STEMMERS,
-        help="none (default), porter (rouge-score's Porter stemmer) or rouge155 (ROUGE-1.5.5 -m, equal to the Perl original)",
-    )
-    scoring.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
-    scoring.add_argument(
-        "--multi-ref",
-        choices=MULTI_REF_MODES,
-        default=DEFAULT_MULTI_REF,
-        help="how several references combine: rouge-score's best F1, or ROUGE-1.5.5's pooled (-f A) or best recall (-f B)",
-    )
-    scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
-
-    statistics = parser.add_argument_group("statistics and reporting")
-    statistics.add_argument(
-        "--confidence-level",
-        type=_level,
-        default=DEFAULT_CONFIDENCE_LEVEL,
-        help=f"bootstrap interval level in (0, 1), or 'none' (default {DEFAULT_CONFIDENCE_LEVEL})",
-    )
-    statistics.add_argument("--n-bootstrap", type=int, default=DEFAULT_N_BOOTSTRAP, help="bootstrap resamples")
-    statistics.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the bootstrap resamples")
-    statistics.add_argument("--signature", action="store_true", help="add the settings signature to the output")
-
-    running = parser.add_argument_group("output and running")
+    running = add_table_options(parser)[RUNNING]
     running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
-    running.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
-    running.add_argument("--ray", nargs="?", const="", metavar="ADDRESS", help="score on the Ray cluster at ADDRESS (a new local one without ADDRESS); needs update-rouge[ray]")
+    running.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="score on the Ray cluster at ADDRESS (a new local one without ADDRESS); needs update-rouge[ray]",
+    )
     running.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -96,8 +68,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _level(text: str) -> Optional[float]:
-    return None if text.lower() == "none" else float(text)
+def add_table_options(
+    parser: argparse.ArgumentParser, exclude: Sequence[str] = ()
+) -> Dict[str, argparse._ArgumentGroup]:
+    """Add every option of the table that the command line offers (but ``exclude``), in its group;
+    return the groups by name."""
+    groups = {name: parser.add_argument_group(name) for name in (SCORING, STATISTICS, RUNNING)}
+    for option in OPTIONS:
+        if option.cli is not None and option.name not in exclude:
+            groups[option.cli].add_argument(option.cli_flag, dest=option.name, **_argparse_options(option))
+    return groups
+
+
+def _argparse_options(option: Option) -> Dict[str, Any]:
+    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
+    described = option.described().replace("%", "%%")
+    if option.parse is bool:
+        return {"action": "store_true", "help": described}
+    arguments: Dict[str, Any] = {"default": option.default, "help": described}
+    if option.parse is list:
+        arguments["nargs"] = "+"
+    elif option.parse is not None:
+        arguments["type"] = option.parse
+    if option.choices is not None:
+        arguments["choices"] = option.choices
+    return arguments
 
 
 def file_after_rouge_types(args: argparse.Namespace) -> None:
@@ -123,20 +118,14 @@ def write_stdout(text: str) -> int:
     return 0
 
 
-def compute_options(args: argparse.Namespace) -> Dict[str, Any]:
-    """The keyword arguments of ``compute`` that score each example, given on the command line."""
-    return {
-        "rouge_types": args.rouge_types,
-        "use_stemmer": args.use_stemmer,
-        "stemmer": args.stemmer,
-        "multi_ref": args.multi_ref,
-        "engine": args.engine,
-    }
+def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` given on the command line: the table's options of ``groups``."""
+    return {option.name: getattr(args, option.name) for option in OPTIONS if option.cli in groups}
 
 
-def statistics_options(args: argparse.Namespace) -> Dict[str, Any]:
-    """The keyword arguments of ``compute`` for intervals, given on the command line."""
-    return {name: getattr(args, name) for name in STATISTICS_OPTIONS}
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings the command line gives (corpus means: ``use_aggregator`` stays true)."""
+    return Settings.from_options(vars(args))
 
 
 def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
@@ -155,14 +144,15 @@ def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
     return list(text_files), functools.partial(read_text_files, *text_files)
 
 
-def score_chunk(sources: List[str], predictions: List[str], references: List[Any], **options: Any):
-    """``compute(use_aggregator=False, **options)`` on one chunk, and its number of tokenless examples.
+def score_chunk(scorer: UpdateRouge, sources: List[str], predictions: List[str], references: List[Any]):
+    """The per-example table of one chunk (``scorer`` has ``use_aggregator=False``) and its number
+    of tokenless examples.
 
     The chunk's ``NoTokensWarning`` is taken in, so that a run warns once for all its chunks.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = compute(sources, predictions, references, use_aggregator=False, **options)
+        table = scorer.corpus(sources, predictions, references)
     tokenless = 0
     for warning in caught:
         if isinstance(warning.message, NoTokensWarning):
@@ -174,15 +164,15 @@ def score_chunk(sources: List[str], predictions: List[str], references: List[Any
 
 def score_rows(
     rows: Iterable[Row],
-    options: Dict[str, Any],
-    num_proc: int = 1,
-    per_example: Optional[TextIO] = None,
+    settings: Settings,
+    per_example: Optional[IO[str]] = None,
     chunk_size: int = CHUNK_SIZE,
 ) -> Corpus:
-    """Score ``rows`` chunk by chunk with ``compute(**options)``; return what the corpus result needs.
+    """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
 
-    With ``per_example``, one JSON object per example is written to it in input order: the
-    example's ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
+    Chunks are scored in ``settings.num_proc`` worker processes, each in one process. With
+    ``per_example``, one JSON object per example is written to it in input order: the example's
+    ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
     Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for the whole run.
     """
     in_flight: deque = deque()
@@ -194,9 +184,11 @@ def score_rows(
             in_flight.append(([row.line for row in chunk], references))
             yield [row.source for row in chunk], [row.prediction for row in chunk], references
 
-    corpus = Corpus(check_rouge_types(options.get("rouge_types")))
+    scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
+    corpus = Corpus(settings)
     tokenless = 0
-    for table, chunk_tokenless in starmap_in_order(functools.partial(score_chunk, **options), chunks(), num_proc):
+    score = functools.partial(score_chunk, scorer)
+    for table, chunk_tokenless in starmap_in_order(score, chunks(), settings.num_proc):
         lines, references = in_flight.popleft()
         corpus.add(table, references)
         tokenless += chunk_tokenless
@@ -209,7 +201,7 @@ def score_rows(
 
 
 @contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[TextIO]:
+def atomic_output(path: str) -> Iterator[IO[str]]:
     """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
     directory, name = os.path.split(os.path.abspath(path))
     handle = tempfile.NamedTemporaryFile(
@@ -242,24 +234,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     try:
-        num_proc = check_num_proc(args.num_proc)
-        check_bootstrap_options(**statistics_options(args), use_aggregator=True, paired=False)
+        settings = settings_from(args)
         if args.ray is not None:
             from .ray_scoring import score_file_on_ray
 
             if args.per_example:
                 parser.error("--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset")
-            options = {**compute_options(args), **statistics_options(args), "return_signature": args.signature}
+            options = compute_options(args, (SCORING, STATISTICS))
             return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
         total_bytes = sum(os.path.getsize(path) for path in paths)
         with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
             with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
-                corpus = score_rows(read_rows(bar.update), compute_options(args), num_proc, per_example)
+                corpus = score_rows(read_rows(bar.update), settings, per_example)
                 if corpus.totals.count == 0:
                     raise ValueError(f"{', '.join(paths)}: no examples to score")
-                result = corpus.result(**statistics_options(args))
-                if args.signature:
-                    result["signature"] = corpus.signature(**compute_options(args), **statistics_options(args))
+                result = corpus.result()
+                if args.return_signature:
+                    result["signature"] = corpus.signature()
     except (OSError, ValueError, RuntimeError) as error:
         print(f"update-rouge: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2

@@ -14,18 +14,16 @@ import os
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
-from .cli import FORMATS, _level, atomic_output, compute_options, file_after_rouge_types, write_stdout
+from .cli import FORMATS, add_table_options, atomic_output, compute_options, file_after_rouge_types, write_stdout
 from .comparison import CORRECTIONS, METHODS, check_compare_options, compare_scores, comparison_signature, score_systems
 from .corpus import f1_columns
-from .engines import ENGINES
 from .files import read_systems, read_text_files
 from .parallel import check_num_proc
 from .report import DEFAULT_LEVEL, Method, per_example_lines, render
 from .report import FORMATS as OUTPUT_FORMATS
-from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_rouge_types
+from .scoring import check_rouge_types
+from .settings import RUNNING
 from .significance import DEFAULT_N_TRIALS
-from .stemming import STEMMERS
 
 PROG = "update-rouge compare"
 
@@ -62,25 +60,9 @@ def build_compare_parser() -> argparse.ArgumentParser:
     )
     test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
 
-    scoring = parser.add_argument_group("scoring (the arguments of compute)")
-    scoring.add_argument("--rouge-types", nargs="+", default=list(DEFAULT_ROUGE_TYPES), help="as in update-rouge")
-    scoring.add_argument("--stemmer", choices=STEMMERS, help="none (default), porter or rouge155")
-    scoring.add_argument("--use-stemmer", action="store_true", help="alias of --stemmer porter")
-    scoring.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=DEFAULT_MULTI_REF, help="as in update-rouge")
-    scoring.add_argument("--engine", choices=ENGINES, default="auto", help="scoring engine (all bit-identical)")
-    scoring.add_argument(
-        "--confidence-level",
-        type=_level,
-        default=DEFAULT_CONFIDENCE_LEVEL,
-        help=f"bootstrap interval level in (0, 1), or 'none' (default {DEFAULT_CONFIDENCE_LEVEL})",
-    )
-    scoring.add_argument("--n-bootstrap", type=int, default=DEFAULT_N_BOOTSTRAP, help="bootstrap resamples")
-    scoring.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the resamples and trials")
-
-    output = parser.add_argument_group("output and running")
+    output = add_table_options(parser, exclude=("return_signature",))[RUNNING]
     output.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
     output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
-    output.add_argument("--num-proc", type=int, default=1, help="worker processes to score in (default 1)")
     return parser
 
 

@@ -28,7 +28,7 @@ class ExampleScore:
     both_empty: bool
 
     @property
-    def target_diff_len(self) -> float:
+    def reference_diff_len(self) -> float:
         """Characters of the joined reference additions (mean over the example's references)."""
         lengths = [_joined_length(additions) for additions in self.reference_additions]
         return math.fsum(lengths) / len(lengths)
@@ -52,7 +52,8 @@ def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[st
         table[key] = [float(e.scores[rouge_type].fmeasure) for e in examples]
         table[f"{key}_precision"] = [float(e.scores[rouge_type].precision) for e in examples]
         table[f"{key}_recall"] = [float(e.scores[rouge_type].recall) for e in examples]
-    table["_target_diff_len"] = [e.target_diff_len for e in examples]
+    # The published key keeps rouge-score's word "target" (see docs/architecture.md).
+    table["_target_diff_len"] = [e.reference_diff_len for e in examples]
     table["_prediction_diff_len"] = [e.prediction_diff_len for e in examples]
     table["_both_empty"] = [e.both_empty for e in examples]
     return table

@@ -8,28 +8,24 @@ per-example scores and is not offered here).
 """
 
 from array import array
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Sequence
 
+from .bootstrap import bootstrap_statistics
 from .corpus import RunningTotals
-from .signature import build_signature
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, bootstrap_statistics
-
-STATISTICS_OPTIONS = ("confidence_level", "n_bootstrap", "seed")
-
-
-def split_options(options: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """``compute`` keyword arguments split into those that score each chunk and the statistics ones."""
-    scoring = {key: value for key, value in options.items() if key not in STATISTICS_OPTIONS}
-    statistics = {key: value for key, value in options.items() if key in STATISTICS_OPTIONS}
-    return scoring, statistics
+from .settings import Settings
+from .signature import signature
 
 
 class Corpus:
-    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk."""
+    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk.
 
-    def __init__(self, rouge_types: Sequence[str]):
+    ``settings`` give the rouge types of the tables and the options of the intervals.
+    """
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
         self.totals = RunningTotals()
-        self.f1 = {f"update_{rouge_type}": array("d") for rouge_type in rouge_types}
+        self.f1 = {f"update_{rouge_type}": array("d") for rouge_type in settings.rouge_types}
         self.reference_counts: set = set()
 
     def add(self, table: Dict[str, list], references: Sequence[Any]) -> None:
@@ -39,19 +35,17 @@ class Corpus:
             column.extend(table[key])
         self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
 
-    def result(
-        self,
-        confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-        n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-        seed: int = DEFAULT_SEED,
-    ) -> Dict[str, Any]:
-        """The corpus result ``compute`` gives for all the examples with these options."""
+    def result(self) -> Dict[str, Any]:
+        """The corpus result ``compute`` gives for all the examples with these settings."""
+        settings = self.settings
         result = self.totals.result()
-        result.update(bootstrap_statistics(self.f1, None, confidence_level, n_bootstrap, seed))
+        result.update(
+            bootstrap_statistics(self.f1, None, settings.confidence_level, settings.n_bootstrap, settings.seed)
+        )
         return result
 
-    def signature(self, **options: Any) -> str:
-        """The signature of ``compute(**options)`` on all the examples."""
+    def signature(self) -> str:
+        """The signature of ``compute`` with these settings on all the examples."""
         # The signature reads only how many references examples have: the fewest and the most.
         references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
-        return build_signature(references=references, **options)
+        return signature(self.settings, references)

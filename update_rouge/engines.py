@@ -158,8 +158,8 @@ class PythonEngine:
         if self._tokenizer.splits_on_newlines:
             lines = [tokenize(line) for line in _lines(text)]
             return list(chain.from_iterable(lines)), lines
-        tokens = tokenize(text) if self._needs_tokens else None
-        lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else None
+        tokens = tokenize(text) if self._needs_tokens else []
+        lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else []
         return tokens, lines
 
     def counts(self, target: str, prediction: str) -> Dict[str, Counts]:
@@ -325,6 +325,13 @@ class RustEngine:
         return scores
 
 
+def check_engine(name: str) -> str:
+    """Return ``name`` if it is one of ``ENGINES``; raise ``ValueError`` otherwise."""
+    if not isinstance(name, str) or name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+    return name
+
+
 def inexact_reason(
     name: str, rouge_types: Sequence[str], needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
 ) -> Optional[str]:
@@ -372,9 +379,7 @@ def make_engine(
     accelerator hands the pairs whose rougeLsum table would pass ``max_lcs_cells()`` to the
     Python engine.
     """
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
-    auto = name == "auto"
+    auto = check_engine(name) == "auto"
     if auto:
         exact = inexact_reason("rust", rouge_types, needs_counts, options) is None
         name = "rust" if exact and RustEngine.supports(tokenizer) and rust_available() else "python"

@@ -194,5 +194,5 @@ def read_text_files(
                 ended = paths[lines.index(None)]
                 longer = paths[next(i for i, line in enumerate(lines) if line is not None)]
                 raise InputFileError(longer, number, f"has more lines than {ended} ({number - 1} lines)")
-            source, reference, prediction = (line.rstrip("\r\n") for line in lines)
+            source, reference, prediction = ((line or "").rstrip("\r\n") for line in lines)
             yield Row(number, source, [reference], prediction)

@@ -6,7 +6,7 @@ truncated or scored as something it is not.
 
 import math
 import re
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Tuple
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -57,10 +57,7 @@ def _check_string(value: Any, where: str) -> str:
 
 
 def check_inputs(
-    sources: Sequence[str],
-    predictions: Sequence[str],
-    references: Sequence[Any],
-    predictions_field: str = "predictions",
+    sources: Any, predictions: Any, references: Any, predictions_field: str = "predictions"
 ) -> Tuple[List[str], List[str], List[List[str]]]:
     """Validate the three input columns and return them as lists.
 
@@ -105,7 +102,7 @@ def check_inputs(
     return checked_sources, checked_predictions, checked_references
 
 
-def check_baseline_predictions(baseline_predictions: Sequence[str], n_examples: int) -> List[str]:
+def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> List[str]:
     """Validate the baseline system's texts (one string per example) and return them as a list."""
     column = _as_list("baseline_predictions", baseline_predictions)
     if len(column) != n_examples:

@@ -32,6 +32,8 @@ def _install(function: Callable[..., Any]) -> None:
 
 
 def _call(arguments: tuple) -> Any:
+    if _worker_function is None:
+        raise RuntimeError("a worker process was started without its function")
     return _worker_function(*arguments)
 
 

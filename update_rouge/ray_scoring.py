@@ -38,7 +38,6 @@ from .bootstrap import (
     bootstrap_statistics,
 )
 from .corpus import RunningTotals, f1_columns, per_example_table
-from .corpus_stream import split_options
 from .files import Row
 from .inputs import check_inputs
 from .scorer import compute
@@ -53,8 +52,8 @@ _WARM_UP = (["a."], ["a. b."], ["a. c."])
 
 def _scoring_options(options: Dict[str, Any]) -> Dict[str, Any]:
     """The keyword arguments of ``compute`` that score each example (no statistics, signature or baseline)."""
-    scoring, _ = split_options(options)
-    return {key: value for key, value in scoring.items() if key not in ("return_signature", "baseline_predictions")}
+    corpus_only = ("confidence_level", "n_bootstrap", "seed", "return_signature", "baseline_predictions")
+    return {key: value for key, value in options.items() if key not in corpus_only}
 
 
 def output_columns(rouge_types: Optional[Iterable[str]] = None) -> List[str]:

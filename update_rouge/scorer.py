@@ -1,137 +1,161 @@
 """UpdateROUGE end to end: texts -> additions -> scores -> per-example table or corpus means,
 with bootstrap intervals, a paired test against a baseline and the settings signature.
 
-This is the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
+``UpdateRouge`` is the metric as an object holding its ``Settings`` (in the spirit of
+rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
+the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
 import functools
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .extraction import SourceIndex
-from .parallel import check_num_proc, starmap_in_order
-from .rouge155_options import DEFAULT_ALPHA, DEFAULT_OPTIONS, TextOptions, check_text_options
-from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types, make_tokenizer, score_additions
-from .signature import build_signature
-from .stemming import resolve_stemmer
-from .bootstrap import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_BOOTSTRAP,
-    DEFAULT_SEED,
-    bootstrap_statistics,
-    check_bootstrap_options,
-)
-from .no_tokens import tokenless_examples, warn_tokenless
 from .inputs import check_baseline_predictions, check_inputs
-from .languages import check_language, segment_pattern
+from .languages import segment_pattern
+from .no_tokens import tokenless_examples, warn_tokenless
+from .parallel import starmap_in_order
+from .scoring import make_tokenizer, score_additions
+from .settings import DEFAULTS, Settings, check_switch
+from .signature import signature
 
 
-def score_examples(
-    sources: Sequence[str],
-    predictions: Sequence[str],
-    references: Sequence[Any],
-    rouge_types: Optional[Sequence[str]] = None,
-    use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    engine: str = "auto",
-    num_proc: int = 1,
-    stemmer: Optional[str] = None,
-    multi_ref: str = DEFAULT_MULTI_REF,
-    remove_stopwords: bool = False,
-    max_words: Optional[int] = None,
-    max_bytes: Optional[int] = None,
-    alpha: float = DEFAULT_ALPHA,
-    language: Optional[str] = None,
-) -> List[ExampleScore]:
-    """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
-    language = check_language(language)
-    sources, predictions, references = check_inputs(sources, predictions, references)
-    return _score_checked(
-        sources,
-        predictions,
-        references,
-        rouge_types=check_rouge_types(rouge_types),
-        stemmer=resolve_stemmer(use_stemmer, stemmer, tokenizer, language),
-        tokenizer=tokenizer,
-        engine=engine,
-        num_proc=check_num_proc(num_proc),
-        multi_ref=check_multi_ref(multi_ref),
-        options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
-        language=language,
-    )
+class UpdateRouge:
+    """UpdateROUGE with fixed settings: ``UpdateRouge(settings)`` or ``UpdateRouge(**options)``.
 
+    ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
+    ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
+    ``max_words``, ``max_bytes``, ``alpha``, ``engine``, ``num_proc``, ``use_aggregator``,
+    ``confidence_level``, ``n_bootstrap``, ``seed``), checked once here.
+    """
 
-def _score_checked(
-    sources: List[str],
-    predictions: List[str],
-    references: List[List[str]],
-    rouge_types: Sequence[str],
-    stemmer: str,
-    tokenizer: Optional[Callable[[str], List[str]]],
-    engine: str,
-    num_proc: int,
-    multi_ref: str,
-    options: TextOptions = DEFAULT_OPTIONS,
-    language: Optional[str] = None,
-) -> List[ExampleScore]:
-    """``score_examples`` on inputs and options that are already checked (and the stemmer resolved)."""
-    if num_proc > 1:
-        score_chunk = functools.partial(
-            _score_checked,
-            rouge_types=rouge_types,
-            stemmer=stemmer,
-            tokenizer=tokenizer,
-            engine=engine,
-            num_proc=1,
-            multi_ref=multi_ref,
-            options=options,
-            language=language,
+    def __init__(self, settings: Optional[Settings] = None, **options: Any):
+        if settings is not None and options:
+            raise TypeError("give UpdateRouge either a Settings or keyword options, not both")
+        self.settings = settings if settings is not None else Settings(**options)
+
+    def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
+        """Score one example; ``reference`` is a string or a non-empty list of them."""
+        sources, predictions, references = check_inputs([source], [prediction], [reference])
+        return self._examples(sources, predictions, references)[0]
+
+    def examples(self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]) -> List[ExampleScore]:
+        """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
+        return self._examples(*check_inputs(sources, predictions, references))
+
+    def corpus(
+        self,
+        sources: Sequence[str],
+        predictions: Sequence[str],
+        references: Sequence[Any],
+        baseline_predictions: Optional[Sequence[str]] = None,
+    ) -> Dict[str, Any]:
+        """``compute``'s result without the signature: corpus means (with intervals, and a paired
+        test against ``baseline_predictions`` when given) or, without ``use_aggregator``, the
+        per-example table. Warns ``NoTokensWarning`` for examples in which no token is found."""
+        result, tokenless, total = self._corpus(sources, predictions, references, baseline_predictions)
+        warn_tokenless(tokenless, total)
+        return result
+
+    def _corpus(
+        self,
+        sources: Sequence[str],
+        predictions: Sequence[str],
+        references: Sequence[Any],
+        baseline_predictions: Optional[Sequence[str]],
+    ) -> Tuple[Dict[str, Any], int, int]:
+        """``corpus``'s result, the number of examples without tokens (in either system) and of examples."""
+        settings = self.settings
+        paired = baseline_predictions is not None
+        if paired:
+            check_paired(settings.use_aggregator)
+        sources, predictions, references = check_inputs(sources, predictions, references)
+        checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions)) if paired else None
+        examples = self._examples(sources, predictions, references)
+        tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+        tokenless = tokenless_examples(examples, tokenizer)
+        table = per_example_table(examples, settings.rouge_types)
+        if not settings.use_aggregator:
+            return table, sum(tokenless), len(examples)
+        result: Dict[str, Any] = aggregate(table)
+        baseline_f1 = None
+        if checked_baseline is not None:
+            baseline = self._examples(sources, checked_baseline, references)
+            tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
+            baseline_f1 = f1_columns(per_example_table(baseline, settings.rouge_types), settings.rouge_types)
+        f1 = f1_columns(table, settings.rouge_types)
+        result.update(
+            bootstrap_statistics(f1, baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed)
         )
+        return result, sum(tokenless), len(examples)
+
+    def signature(self, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
+        """The settings signature (see ``signature.py``); ``references`` give its ``refs`` field."""
+        return signature(self.settings, references, paired)
+
+    def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
+        """Score checked inputs, in worker processes when ``num_proc`` > 1 (chunks in input order)."""
+        num_proc = self.settings.num_proc
+        if num_proc == 1:
+            return _score_checked(self.settings, sources, predictions, references)
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
             (sources[start : start + size], predictions[start : start + size], references[start : start + size])
             for start in range(0, len(sources), size)
         ]
+        # The settings travel with the function, sent to each worker once (and checked to pickle).
+        score_chunk = functools.partial(_score_checked, self.settings)
         return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
+
+
+def _score_checked(
+    settings: Settings, sources: List[str], predictions: List[str], references: List[List[str]]
+) -> List[ExampleScore]:
+    """Score checked inputs in this process."""
     prediction_additions, reference_additions = [], []
-    pattern = segment_pattern(language)
+    pattern = segment_pattern(settings.language)
     for source, prediction, example_references in zip(sources, predictions, references):
         index = SourceIndex(source, pattern)
         prediction_additions.append(index.additions(prediction))
         reference_additions.append([index.additions(reference) for reference in example_references])
-    scored = score_additions(
-        rouge_types, reference_additions, prediction_additions, stemmer, tokenizer, engine, multi_ref, options,
-        language,
-    )
+    scored = score_additions(reference_additions, prediction_additions, settings)
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
         for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
     ]
 
 
+def score_examples(
+    sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any], **options: Any
+) -> List[ExampleScore]:
+    """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
+    return UpdateRouge(**options).examples(sources, predictions, references)
+
+
 def compute(
     sources: Sequence[str],
     predictions: Sequence[str],
     references: Sequence[Any],
-    rouge_types: Optional[Sequence[str]] = None,
-    use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    use_aggregator: bool = True,
-    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = DEFAULT_SEED,
-    baseline_predictions: Optional[Sequence[str]] = None,
-    return_signature: bool = False,
-    engine: str = "auto",
-    num_proc: int = 1,
-    stemmer: Optional[str] = None,
-    multi_ref: str = DEFAULT_MULTI_REF,
-    remove_stopwords: bool = False,
-    max_words: Optional[int] = None,
-    max_bytes: Optional[int] = None,
-    alpha: float = DEFAULT_ALPHA,
-    language: Optional[str] = None,
+    rouge_types: Optional[Sequence[str]] = DEFAULTS["rouge_types"],
+    use_stemmer: bool = DEFAULTS["use_stemmer"],
+    tokenizer: Optional[Callable[[str], List[str]]] = DEFAULTS["tokenizer"],
+    use_aggregator: bool = DEFAULTS["use_aggregator"],
+    confidence_level: Optional[float] = DEFAULTS["confidence_level"],
+    n_bootstrap: int = DEFAULTS["n_bootstrap"],
+    seed: int = DEFAULTS["seed"],
+    baseline_predictions: Optional[Sequence[str]] = DEFAULTS["baseline_predictions"],
+    return_signature: bool = DEFAULTS["return_signature"],
+    engine: str = DEFAULTS["engine"],
+    num_proc: int = DEFAULTS["num_proc"],
+    stemmer: Optional[str] = DEFAULTS["stemmer"],
+    multi_ref: str = DEFAULTS["multi_ref"],
+    remove_stopwords: bool = DEFAULTS["remove_stopwords"],
+    max_words: Optional[int] = DEFAULTS["max_words"],
+    max_bytes: Optional[int] = DEFAULTS["max_bytes"],
+    alpha: float = DEFAULTS["alpha"],
+    language: Optional[str] = DEFAULTS["language"],
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE.
 
@@ -141,8 +165,8 @@ def compute(
         references: the reference updated text of each example, or a non-empty list of them.
         rouge_types: rouge types to compute (default rouge1, rouge2, rougeLsum): rouge-score's
             rouge1 to rouge9, rougeL, rougeLsum, and ROUGE-1.5.5's skip-bigram types rougeS,
-            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``)
-            and ROUGE-W: rougeW (weight 1.2), rougeW-<weight> (weight > 1; see ``wlcs.py``).
+            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``),
+            and ROUGE-W: rougeW (weight 1.2) and rougeW-<weight> (weight > 1; see ``wlcs.py``).
         use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
         tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
             any stemmer: combining it with one raises ``ValueError``).
@@ -188,58 +212,28 @@ def compute(
         ``update_<type>_p_value`` (one-sided, that the system is not better; in (0, 1]). The
         method is in ``bootstrap.py``. With ``return_signature``, ``signature`` as well.
     """
-    rouge_types = check_rouge_types(rouge_types)
-    multi_ref = check_multi_ref(multi_ref)
-    language = check_language(language)
-    paired = baseline_predictions is not None
-    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
-    sources, predictions, references = check_inputs(sources, predictions, references)
-    if paired:
-        baseline_predictions = check_baseline_predictions(baseline_predictions, len(predictions))
-    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer, language)
-    scoring = dict(
-        rouge_types=rouge_types,
-        stemmer=stemmer_name,
+    settings = Settings(
+        rouge_types=rouge_types,  # type: ignore[arg-type]
+        stemmer=stemmer,  # type: ignore[arg-type]
+        use_stemmer=use_stemmer,
         tokenizer=tokenizer,
-        engine=engine,
-        num_proc=check_num_proc(num_proc),
         multi_ref=multi_ref,
-        options=check_text_options(remove_stopwords, max_words, max_bytes, alpha),
+        remove_stopwords=remove_stopwords,
+        max_words=max_words,
+        max_bytes=max_bytes,
+        alpha=alpha,
         language=language,
+        engine=engine,
+        num_proc=num_proc,
+        use_aggregator=use_aggregator,
+        confidence_level=confidence_level,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
     )
-    examples = _score_checked(sources, predictions, references, **scoring)
-    active_tokenizer = make_tokenizer(stemmer_name, tokenizer, remove_stopwords, language)
-    tokenless = tokenless_examples(examples, active_tokenizer)
-    table = per_example_table(examples, rouge_types)
-    if use_aggregator:
-        result = aggregate(table)
-        baseline_f1 = None
-        if paired:
-            baseline = _score_checked(sources, baseline_predictions, references, **scoring)
-            tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, active_tokenizer))]
-            baseline_f1 = f1_columns(per_example_table(baseline, rouge_types), rouge_types)
-        f1 = f1_columns(table, rouge_types)
-        result.update(bootstrap_statistics(f1, baseline_f1, confidence_level, n_bootstrap, seed))
-    else:
-        result = table
-    warn_tokenless(sum(tokenless), len(examples))
+    check_switch("return_signature", return_signature)
+    scorer = UpdateRouge(settings)
+    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions)
+    warn_tokenless(tokenless, total)
     if return_signature:
-        result["signature"] = build_signature(
-            references=references,
-            rouge_types=rouge_types,
-            use_stemmer=use_stemmer,
-            stemmer=stemmer,
-            tokenizer=tokenizer,
-            use_aggregator=use_aggregator,
-            confidence_level=confidence_level,
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-            baseline_predictions=baseline_predictions,
-            multi_ref=multi_ref,
-            remove_stopwords=remove_stopwords,
-            max_words=max_words,
-            max_bytes=max_bytes,
-            alpha=alpha,
-            language=language,
-        )
+        result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)
     return result

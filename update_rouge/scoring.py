@@ -7,7 +7,7 @@ tuples of precision, recall and F1, each in [0, 1].
 """
 
 import re
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
@@ -20,6 +20,9 @@ from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .stemming import LANGUAGE_STEMMER
 from .tokens import CallableTokenizer, DefaultTokenizer
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, WeightedCounts, parse_weighted_lcs_type, selection_recall, weighted_score
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(
@@ -71,11 +74,9 @@ def make_tokenizer(
     ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
     stemming (from a custom tokenizer's output). With a ``language`` (``"none"`` or
     ``LANGUAGE_STEMMER``): that language's tokens, Snowball-stemmed for the latter
-    (``languages.LanguageTokenizer``); ROUGE-1.5.5's stopword list is English and is refused there.
+    (``languages.LanguageTokenizer``); ``Settings`` refuses stopwords with a language.
     """
     if language is not None:
-        if remove_stopwords:
-            raise ValueError("remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language=")
         return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
     stopwords = STOPWORDS if remove_stopwords else frozenset()
     if stemmer == "rouge155":
@@ -93,25 +94,19 @@ def check_multi_ref(multi_ref: str) -> str:
 
 
 def score_additions(
-    rouge_types: Sequence[str],
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
-    stemmer: str = "none",
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    engine: str = "auto",
-    multi_ref: str = DEFAULT_MULTI_REF,
-    options: TextOptions = DEFAULT_OPTIONS,
-    language: Optional[str] = None,
+    settings: "Settings",
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
 
-    ``options`` (checked, ``rouge155_options.check_text_options``) are ROUGE-1.5.5's stopword
-    removal, length limits (applied to each side's newline-joined additions) and F weight
-    ``alpha``; the F of every score is formed with ``alpha`` (``alpha_score``) before references
-    are compared by it.
+    ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
+    ``tokenizer``, ``language``, ``remove_stopwords``: ``make_tokenizer``), the engine,
+    ``multi_ref`` and ROUGE-1.5.5's length limits and F weight ``alpha``
+    (``settings.text_options``): the F of every score is formed with ``alpha``
+    (``alpha_score``) before references are compared by it.
 
     Returns per example the score of each type and whether the no-additions rule applied.
-    ``stemmer``, ``tokenizer`` and ``language`` select the tokenizer (``make_tokenizer``).
     ``multi_ref`` combines an example's references (for one reference all three agree):
 
     - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
@@ -127,10 +122,11 @@ def score_additions(
     reference that left the source as it was, like the prediction); under ``pooled`` a
     reference without additions is one more reference the prediction recovers nothing of.
     """
-    multi_ref = check_multi_ref(multi_ref)
+    rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted = multi_ref != "max_f1"
-    active_tokenizer = make_tokenizer(stemmer, tokenizer, options.remove_stopwords, language)
-    scorer = make_engine(engine, rouge_types, active_tokenizer, needs_counts=counted, options=options)
+    options = settings.text_options
+    tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
         for references, prediction in zip(reference_additions, prediction_additions)

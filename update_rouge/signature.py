@@ -24,17 +24,15 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 
 import json
 from importlib.metadata import version
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .rouge155_options import DEFAULT_ALPHA, check_text_options
-from .scoring import DEFAULT_MULTI_REF, check_multi_ref, check_rouge_types
-from .stemming import resolve_stemmer
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .rouge155_options import DEFAULT_ALPHA
+from .settings import OPTION, Settings
 from .version import __version__
-from .languages import check_language
 from .unicode_tables import UNICODE_VERSION
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
@@ -50,63 +48,55 @@ def references_per_example(references: Optional[Sequence[Any]]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def build_signature(
-    sources: Optional[Sequence[str]] = None,
-    predictions: Optional[Sequence[str]] = None,
-    references: Optional[Sequence[Any]] = None,
-    rouge_types: Optional[Sequence[str]] = None,
-    use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    use_aggregator: bool = True,
-    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = DEFAULT_SEED,
-    baseline_predictions: Optional[Sequence[str]] = None,
-    return_signature: bool = False,
-    engine: str = "auto",
-    num_proc: int = 1,
-    stemmer: Optional[str] = None,
-    multi_ref: str = DEFAULT_MULTI_REF,
-    remove_stopwords: bool = False,
-    max_words: Optional[int] = None,
-    max_bytes: Optional[int] = None,
-    alpha: float = DEFAULT_ALPHA,
-    language: Optional[str] = None,
-) -> str:
-    """The signature of a ``compute`` call with these keyword arguments (see the module docstring).
+def signature(settings: Settings, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
+    """The signature of scoring with ``settings`` (see the module docstring).
 
-    Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
-    ``sources``, ``predictions``, ``return_signature``, ``engine`` (every engine gives
-    bit-identical scores) and ``num_proc`` do not change it, ``references`` gives
-    the ``refs`` field and ``baseline_predictions`` only whether a paired test uses the bootstrap.
-    Raises ``ValueError`` for options ``compute`` would reject.
+    ``references`` gives the ``refs`` field (``None``: ``refs:unknown``); ``paired`` says whether
+    a paired test against a baseline uses the bootstrap. ``engine`` and ``num_proc`` do not
+    change it: every engine gives bit-identical scores, in input order.
     """
-    rouge_types = check_rouge_types(rouge_types)
-    multi_ref = check_multi_ref(multi_ref)
-    language = check_language(language)
-    paired = baseline_predictions is not None
-    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator, paired)
-    options = check_text_options(remove_stopwords, max_words, max_bytes, alpha)
-    intervals = use_aggregator and confidence_level is not None
-    bootstrap = intervals or paired
+    if paired:
+        check_paired(settings.use_aggregator)
+    bootstrap = settings.intervals or paired
+    language = settings.language
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
         ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
-        ("tok", ("rouge-score" if tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
-        ("stem", resolve_stemmer(use_stemmer, stemmer, tokenizer, language)),
-        ("types", ",".join(rouge_types)),
-        ("multiref", multi_ref),
-        *([("stopwords", "rouge155")] if options.remove_stopwords else []),
-        *([("words", str(options.max_words))] if options.max_words is not None else []),
-        *([("bytes", str(options.max_bytes))] if options.max_bytes is not None else []),
-        *([("alpha", repr(options.alpha))] if options.alpha != DEFAULT_ALPHA else []),
-        ("agg", "mean" if use_aggregator else "none"),
-        *([("boot", str(n_bootstrap)), ("seed", str(seed))] if bootstrap else [("boot", "none")]),
-        ("ci", repr(float(confidence_level)) if intervals else "none"),
+        ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
+        ("stem", settings.stemmer),
+        ("types", ",".join(settings.rouge_types)),
+        ("multiref", settings.multi_ref),
+        *([("stopwords", "rouge155")] if settings.remove_stopwords else []),
+        *([("words", str(settings.max_words))] if settings.max_words is not None else []),
+        *([("bytes", str(settings.max_bytes))] if settings.max_bytes is not None else []),
+        *([("alpha", repr(settings.alpha))] if settings.alpha != DEFAULT_ALPHA else []),
+        ("agg", "mean" if settings.use_aggregator else "none"),
+        *([("boot", str(settings.n_bootstrap)), ("seed", str(settings.seed))] if bootstrap else [("boot", "none")]),
+        ("ci", "none" if settings.confidence_level is None or not settings.use_aggregator else repr(float(settings.confidence_level))),
         ("update-rouge", __version__),
         ("rouge-score", version("rouge-score")),
         ("numpy", np.__version__),
     ]
     return "|".join(f"{name}:{value}" for name, value in fields)
+
+
+def build_signature(
+    sources: Optional[Sequence[str]] = None,
+    predictions: Optional[Sequence[str]] = None,
+    references: Optional[Sequence[Any]] = None,
+    **options: Any,
+) -> str:
+    """The signature of a ``compute`` call with these keyword arguments.
+
+    Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
+    ``sources`` and ``predictions`` do not change it, ``references`` gives the ``refs`` field
+    and ``baseline_predictions`` only whether a paired test uses the bootstrap. Raises
+    ``ValueError`` for options ``compute`` would reject, ``TypeError`` for unknown ones.
+    """
+    unknown = sorted(set(options) - set(OPTION))
+    if unknown:
+        raise TypeError(f"build_signature() got unexpected keyword arguments: {', '.join(unknown)}")
+    paired = options.get("baseline_predictions") is not None
+    return signature(Settings.from_options(options), references, paired)

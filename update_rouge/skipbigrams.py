@@ -93,7 +93,7 @@ def _pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], di
 def _listed_pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], ids: dict, window: int) -> int:
     """``_pair_hits`` for a short window: every position pair of each text listed as a code."""
     codes, counts = zip(*(_window_pair_codes(tokens, ids, window) for tokens in (reference, prediction)))
-    _, in_reference, in_prediction = np.intersect1d(*codes, assume_unique=True, return_indices=True)
+    _, in_reference, in_prediction = np.intersect1d(codes[0], codes[1], assume_unique=True, return_indices=True)
     return int(np.minimum(counts[0][in_reference], counts[1][in_prediction]).sum(dtype=np.int64))
 
 

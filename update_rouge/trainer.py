@@ -5,14 +5,14 @@ model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with
 prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset.
 """
 
+import dataclasses
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .corpus_stream import Corpus, split_options
-from .scorer import compute
-from .scoring import check_rouge_types
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .corpus_stream import Corpus
+from .scorer import UpdateRouge
+from .settings import Settings
 
 IGNORED_ID = -100
 
@@ -44,14 +44,8 @@ class UpdateRougeMetrics:
         self.processing_class = processing_class
         self.sources = None if sources is None else list(sources)
         self.task_prefix = task_prefix
-        self.scoring_kwargs, statistics_kwargs = split_options(compute_kwargs)
-        self.statistics_kwargs = {
-            "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
-            "n_bootstrap": DEFAULT_N_BOOTSTRAP,
-            "seed": DEFAULT_SEED,
-            **statistics_kwargs,
-        }
-        check_bootstrap_options(**self.statistics_kwargs, use_aggregator=True, paired=False)
+        self.settings = Settings(**compute_kwargs)
+        self._scorer = UpdateRouge(dataclasses.replace(self.settings, use_aggregator=False))
         self._reset()
 
     def _decode(self, ids: Any) -> List[str]:
@@ -98,7 +92,7 @@ class UpdateRougeMetrics:
         predictions = self._decode(eval_prediction.predictions)
         references = self._decode(eval_prediction.label_ids)
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
-        table = compute(sources, predictions, references, use_aggregator=False, **self.scoring_kwargs)
+        table = self._scorer.corpus(sources, predictions, references)
         self._corpus.add(table, references)
         self._offset += len(predictions)
 
@@ -119,12 +113,12 @@ class UpdateRougeMetrics:
             raise
         if compute_result is False:
             return {}
-        result = {key: float(value) for key, value in self._corpus.result(**self.statistics_kwargs).items()}
+        result = {key: float(value) for key, value in self._corpus.result().items()}
         self._reset()
         return result
 
     def _reset(self) -> None:
-        self._corpus = Corpus(check_rouge_types(self.scoring_kwargs.get("rouge_types")))
+        self._corpus = Corpus(self.settings)
         self._offset = 0
 
 

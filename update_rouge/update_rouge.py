@@ -9,26 +9,27 @@ import evaluate
 
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
+from .bootstrap import DEFAULT_SEED
 from .corpus import ExampleScore
 from .corpus_stream import Corpus
 from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
-from .lcs import lcs_length
-from .parallel import starmap_in_order
-from .scorer import compute
-from .rouge155_tokens import Rouge155Tokenizer
-from .rouge155_porter import porter_stem
-from .rouge155_options import DEFAULT_ALPHA
-from .rouge155_stopwords import STOPWORDS_TEXT
-from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES
-from .signature import build_signature
-from .stemming import STEMMERS
-from .skipbigrams import parse_skip_bigram_type
-from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED
-from .tokens import DefaultTokenizer
-from .no_tokens import NoTokensWarning
 from .inputs import check_inputs
 from .languages import ISO_639_1
+from .lcs import lcs_length
+from .no_tokens import NoTokensWarning
+from .parallel import starmap_in_order
+from .rouge155_options import DEFAULT_ALPHA
+from .rouge155_porter import porter_stem
+from .rouge155_stopwords import STOPWORDS_TEXT
+from .rouge155_tokens import Rouge155Tokenizer
+from .scorer import compute
+from .scoring import DEFAULT_ROUGE_TYPES
+from .settings import OPTIONS, compute_parameters, describe_options
+from .signature import build_signature
+from .skipbigrams import parse_skip_bigram_type
+from .stemming import STEMMERS
+from .tokens import DefaultTokenizer
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 from .wordnet_exceptions import EXCEPTION_LISTS
@@ -67,61 +68,17 @@ sees one addition per line). When neither side adds anything the example scores 
 corpus score is the plain mean over examples.
 """
 
-_KWARGS_DESCRIPTION = f"""
+_KWARGS_DESCRIPTION = (
+    """
 Computes UpdateROUGE over a list of examples.
 Args:
     sources (`list` of `str`): the text each example starts from.
     predictions (`list` of `str`): the system's updated texts.
     references (`list` of `str`, or `list` of `list` of `str`): the reference updated texts,
         one per example or a non-empty list per example (combined as `multi_ref` says).
-    rouge_types (`list` of `str`, optional): defaults to {list(DEFAULT_ROUGE_TYPES)}; any type
-        rouge-score accepts: `rouge1` to `rouge9`, `rougeL`, `rougeLsum`; and ROUGE-1.5.5's
-        skip-bigram types: `rougeS` and `rougeSU` (any distance; SU adds unigrams), `rougeS<d>`
-        and `rougeSU<d>` (skip distance d = 0, 1, 2, ...; `rougeSU4` is the common one).
-    use_stemmer (`bool`, optional): `True` is an alias of `stemmer="porter"`, as in evaluate's
-        rouge. Defaults to `False`.
-    tokenizer (`callable`, optional): text -> list of tokens, replacing rouge-score's tokenizer
-        (which keeps only [a-z0-9] and so sees no token in most non-Latin scripts); it cannot
-        be combined with a stemmer.
-    use_aggregator (`bool`, optional): `True` (default) returns means over examples, `False`
-        one value per example, in input order, and then no intervals and no paired test.
-    confidence_level (`float` or `None`, optional): defaults to {DEFAULT_CONFIDENCE_LEVEL}; in (0, 1), the
-        level of the percentile bootstrap interval of each type's mean F1; `None` for none.
-    n_bootstrap (`int`, optional): bootstrap resamples of the examples, defaults to {DEFAULT_N_BOOTSTRAP}.
-    seed (`int`, optional): seeds the local NumPy generator of the resamples (the global random
-        states are left alone), defaults to {DEFAULT_SEED}: the same seed gives the same numbers.
-    baseline_predictions (`list` of `str`, optional): another system's texts for the same
-        examples, compared with a paired bootstrap test on the same resamples.
-    return_signature (`bool`, optional): add the settings signature string under `signature`.
-        Defaults to `False`, so that every value is a number. `signature(**kwargs)` returns it.
-    engine (`str`, optional): one of {", ".join(repr(e) for e in ENGINES)}: the pure-Python engine, the
-        optional rouge-score-rs accelerator, rouge-score itself (the reference), or "auto"
-        (default: the accelerator where installed and exact, else Python). Scores are
-        bit-identical whichever runs. Skip-bigram types and the ROUGE-1.5.5 multi-reference
-        modes run on the pure-Python engine only.
-    num_proc (`int`, optional): worker processes to score in; results are identical to the
-        default 1. A script using it needs an `if __name__ == "__main__":` guard.
-    stemmer (`str`, optional): one of {", ".join(f"`{name}`" for name in STEMMERS)}. `none` (the
-        default) does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs
-        from the original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m`
-        (WordNet 2.0 exception lists, then its Porter variant), so stemmed scores equal the
-        Perl original's.
-    multi_ref (`str`, optional): one of {", ".join(repr(m) for m in MULTI_REF_MODES)}, defaults to {DEFAULT_MULTI_REF!r}: how several
-        references of an example combine. `max_f1`: per type the reference with the highest
-        F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference
-        grams summed over the references, the prediction's grams counted once per reference.
-        `best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall
-        (rounded to 5 decimals, except for rougeL and rougeLsum), the first one on ties. The
-        no-additions rule (score 1.0) applies when the prediction and some reference add
-        nothing; with `pooled`, only when every reference adds nothing.
-    remove_stopwords (`bool`, optional): ROUGE-1.5.5 `-s`, remove its stopword list before
-        counting (python engine). Defaults to False.
-    max_words, max_bytes (`int`, optional): ROUGE-1.5.5 `-l N` / `-b N`, keep only the first N
-        words / bytes of each side's additions, cut as ROUGE-1.5.5 cuts them (at most one;
-        python engine). Default None (no limit).
-    alpha (`float`, optional): ROUGE-1.5.5 `-p`, the F weight in [0, 1]: F = 1 / (alpha / P +
-        (1 - alpha) / R). Defaults to 0.5 (F1).
-Returns:
+"""
+    + describe_options(OPTIONS)
+    + """Returns:
     `update_<type>` (F1), `update_<type>_precision`, `update_<type>_recall`: in [0, 1].
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
     `_both_empty`: the number of examples (per example: whether) the no-additions rule applied.
@@ -202,6 +159,7 @@ Examples:
     >>> print(update_rouge.signature(**kwargs).rsplit("|", 3)[0])
     refs:1|seg:[^.]+\\.?|join:\\n|tok:rouge-score|stem:none|types:rouge1|multiref:max_f1|agg:mean|boot:1000|seed:12345|ci:0.95
 """
+)
 
 _STRING = datasets.Value("string", id="sequence")
 
@@ -233,53 +191,10 @@ class UpdateRouge(evaluate.Metric):
         check_inputs([kwargs.get("sources")], [prediction], [reference])
         super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(
-        self,
-        predictions,
-        references,
-        sources,
-        rouge_types=None,
-        use_stemmer=False,
-        tokenizer=None,
-        use_aggregator=True,
-        confidence_level=DEFAULT_CONFIDENCE_LEVEL,
-        n_bootstrap=DEFAULT_N_BOOTSTRAP,
-        seed=DEFAULT_SEED,
-        baseline_predictions=None,
-        return_signature=False,
-        engine="auto",
-        num_proc=1,
-        stemmer=None,
-        multi_ref=DEFAULT_MULTI_REF,
-        remove_stopwords=False,
-        max_words=None,
-        max_bytes=None,
-        alpha=DEFAULT_ALPHA,
-        language=None,
-    ):
-        return compute(
-            sources=sources,
-            predictions=predictions,
-            references=references,
-            rouge_types=rouge_types,
-            use_stemmer=use_stemmer,
-            tokenizer=tokenizer,
-            use_aggregator=use_aggregator,
-            engine=engine,
-            confidence_level=confidence_level,
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-            baseline_predictions=baseline_predictions,
-            return_signature=return_signature,
-            num_proc=num_proc,
-            stemmer=stemmer,
-            multi_ref=multi_ref,
-            remove_stopwords=remove_stopwords,
-            max_words=max_words,
-            max_bytes=max_bytes,
-            alpha=alpha,
-            language=language,
-        )
+    def _compute(self, predictions, references, sources, **options):
+        return compute(sources=sources, predictions=predictions, references=references, **options)
+
+    _compute.__signature__ = compute_parameters(["self", "predictions", "references", "sources"])  # type: ignore[attr-defined]
 
     def signature(self, **compute_kwargs):
         """The settings signature of ``compute(**compute_kwargs)``, one string (see README).

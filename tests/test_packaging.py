@@ -1,0 +1,48 @@
+"""What the sdist and the wheel carry: the licence text, the typing marker, the Python floor."""
+
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_the_licence_file_is_apache_2_as_the_metadata_says():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == {"text": "Apache-2.0"}
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.split()[:4] == ["Apache", "License", "Version", "2.0,"]
+    assert "END OF TERMS AND CONDITIONS" in text
+    assert (ROOT / "update_rouge" / "py.typed").exists()
+
+
+@pytest.mark.slow
+def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "tests", "*.egg-info", "build", "__pycache__"))
+    out = tmp_path / "dist"
+    out.mkdir()
+    names = []
+    for kind in ("sdist", "wheel"):
+        build = f"import sys; from setuptools import build_meta; print(build_meta.build_{kind}(sys.argv[1]))"
+        completed = subprocess.run(
+            [sys.executable, "-c", build, str(out)], cwd=source, capture_output=True, text=True, timeout=300
+        )
+        assert completed.returncode == 0, completed.stderr
+        names.append(completed.stdout.split()[-1])
+    sdist_name, wheel_name = names
+    with tarfile.open(out / sdist_name) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    assert {"LICENSE", "update_rouge/py.typed"} <= names
+    with zipfile.ZipFile(out / wheel_name) as wheel:
+        names = set(wheel.namelist())
+        metadata = next(wheel.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    assert "update_rouge/py.typed" in names
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    assert "Requires-Python: >=3.10" in metadata

@@ -1,0 +1,132 @@
+"""The settings object and the scorer built on it: checked once, strict, and equal to compute."""
+
+import dataclasses
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+from conftest import read_jsonl
+
+import update_rouge
+from update_rouge import OPTIONS, Settings, UpdateRouge, compute
+from update_rouge.settings import OPTION
+
+
+def columns(rows):
+    return dict(
+        sources=[row["source"] for row in rows],
+        predictions=[row["prediction"] for row in rows],
+        references=[row["reference"] for row in rows],
+    )
+
+
+def test_defaults_are_the_table_defaults_after_resolution():
+    settings = Settings()
+    assert settings.rouge_types == update_rouge.DEFAULT_ROUGE_TYPES
+    assert settings.stemmer == "none"
+    for field in dataclasses.fields(Settings):
+        if field.name not in ("rouge_types", "stemmer"):
+            assert getattr(settings, field.name) == OPTION[field.name].default
+
+
+def test_use_stemmer_is_resolved_into_the_stemmer():
+    assert Settings(use_stemmer=True).stemmer == "porter"
+    assert Settings(use_stemmer=True) == Settings(stemmer="porter")
+    assert dataclasses.replace(Settings(use_stemmer=True), seed=1).stemmer == "porter"
+
+
+def test_settings_are_frozen_and_hashable_parts_are_tuples():
+    settings = Settings(rouge_types=["rouge1", "rougeL"])
+    assert settings.rouge_types == ("rouge1", "rougeL")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.seed = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(use_aggregator=None), r"use_aggregator must be True or False, got None"),
+        (dict(use_aggregator=1), r"use_aggregator must be True or False, got 1"),
+        (dict(use_stemmer="yes"), r"use_stemmer must be True or False, got 'yes'"),
+        (dict(engine=None), r"unknown engine None; valid engines are auto, python, rust, rouge-score"),
+        (dict(engine="fast"), r"unknown engine 'fast'"),
+        (dict(num_proc=None), r"num_proc must be a whole number of processes, 1 or more, got None"),
+        (dict(multi_ref=None), r"unknown multi_ref None"),
+        (dict(n_bootstrap=None), r"n_bootstrap must be a positive integer .* got None"),
+        (dict(seed=None), r"seed must be a non-negative integer, got None"),
+        (dict(tokenizer="split"), r"tokenizer must be a callable"),
+        (dict(rouge_types="rouge1"), r"rouge_types must be a list of rouge type names, got 'rouge1'"),
+        (dict(stemmer="snowball"), r"unknown stemmer 'snowball'"),
+    ],
+)
+def test_bad_settings_are_named_once_when_built(options, message):
+    with pytest.raises(ValueError, match=message):
+        Settings(**options)
+    with pytest.raises(ValueError, match=message):
+        UpdateRouge(**options)
+
+
+def test_return_signature_must_be_a_switch():
+    with pytest.raises(ValueError, match="return_signature must be True or False, got 'yes'"):
+        compute(sources=["s."], predictions=["s."], references=["s."], return_signature="yes")
+
+
+def test_the_scorer_gives_computes_results():
+    data = columns(read_jsonl("iterater_triples.jsonl"))
+    options = dict(rouge_types=["rouge1", "rougeL"], stemmer="porter", confidence_level=0.9, seed=5)
+    scorer = UpdateRouge(**options)
+    baseline = data["sources"]
+    assert scorer.corpus(**data, baseline_predictions=baseline) == compute(**data, **options, baseline_predictions=baseline)
+    per_example = UpdateRouge(Settings(**options, use_aggregator=False)).corpus(**data)
+    assert per_example == compute(**data, **options, use_aggregator=False)
+    assert scorer.signature(data["references"]) == compute(**data, **options, return_signature=True)["signature"]
+
+
+def test_score_scores_one_example():
+    # "Dan loves chocolate chip cookies." against "Dan loves chocolate cakes.": 3 of 5 and 3 of 4 words.
+    example = UpdateRouge(rouge_types=["rouge1"]).score(
+        "Dan is a baker.", "Dan is a baker. Dan loves chocolate chip cookies.", "Dan is a baker. Dan loves chocolate cakes."
+    )
+    assert example.scores["rouge1"].precision == 3 / 5
+    assert example.scores["rouge1"].recall == 3 / 4
+    assert example.prediction_additions == ["Dan loves chocolate chip cookies."]
+    assert example.reference_additions == [["Dan loves chocolate cakes."]]
+    assert not example.both_empty
+
+
+def test_score_names_a_bad_field():
+    with pytest.raises(ValueError, match=r"predictions\[0\] must be a string, got None"):
+        UpdateRouge().score("s.", None, "s.")  # type: ignore[arg-type]
+
+
+def test_a_scorer_takes_settings_or_options_not_both():
+    with pytest.raises(TypeError, match="either a Settings or keyword options"):
+        UpdateRouge(Settings(), seed=1)
+
+
+def test_every_option_is_a_setting_an_alias_or_a_per_call_argument():
+    settings = {field.name for field in dataclasses.fields(Settings)}
+    per_call = {"baseline_predictions", "return_signature"}
+    assert {option.name for option in OPTIONS} == settings | {"use_stemmer"} | per_call
+    assert [option.name for option in OPTIONS] == list(inspect.signature(compute).parameters)[3:]
+
+
+def test_no_internal_function_takes_more_than_six_parameters():
+    # compute and the evaluate module's _compute are the public surface (their signature is pinned
+    # in test_evaluate_module); their options are the table's and are passed on as one Settings.
+    from update_rouge.update_rouge import UpdateRouge as Metric
+
+    public = {update_rouge.compute, Metric._compute}
+    for info in pkgutil.iter_modules(update_rouge.__path__):
+        if info.name == "__main__":
+            continue
+        module = importlib.import_module(f"update_rouge.{info.name}")
+        functions = [f for _, f in inspect.getmembers(module, inspect.isfunction) if f.__module__ == module.__name__]
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            # A dataclass's generated __init__ takes its fields: a record, not a function passing options on.
+            if cls.__module__ == module.__name__ and not dataclasses.is_dataclass(cls):
+                functions += [f for _, f in inspect.getmembers(cls, inspect.isfunction) if f.__module__ == module.__name__]
+        for function in functions:
+            if function not in public:
+                assert len(inspect.signature(function).parameters) <= 6, f"{module.__name__}.{function.__qualname__}"

@@ -1,0 +1,332 @@
+"""Every option of UpdateROUGE in one table, and the settings object built from it.
+
+``OPTIONS`` is the one table of the options a user can give (name, type, default, help,
+choices). ``compute``'s defaults, the evaluate module's argument description and ``_compute``
+signature, the command line's options, the Trainer helper and the demo are all derived from it.
+``Settings`` holds the options that change a score or a statistic, checked once when built;
+the signature (``signature.py``) is read off a ``Settings``, so it states what was computed.
+
+Adding an option (see docs/architecture.md): one ``Option`` in ``OPTIONS``; if it changes a
+number, one field of ``Settings`` with its check in ``__post_init__`` and one signature field;
+then its use where the data flows through it.
+"""
+
+import inspect
+import textwrap
+from dataclasses import InitVar, dataclass, fields
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .engines import ENGINES, check_engine
+from .languages import check_language
+from .parallel import check_num_proc
+from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
+from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
+from .stemming import STEMMERS, resolve_stemmer
+
+Tokenizer = Callable[[str], List[str]]
+
+
+def parse_level(text: str) -> Optional[float]:
+    """A confidence level as the command line gives it: a number, or ``none`` for no interval."""
+    return None if text.lower() == "none" else float(text)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of ``compute``.
+
+    ``type`` is the type as the evaluate description states it; ``help`` one paragraph without
+    the default, which ``shown_default`` (or the ``repr`` of ``default``) adds. ``cli`` is the
+    command line's argument group (``None``: not offered there); ``parse`` turns the command
+    line's text into the value: ``bool`` (a switch), ``list`` (one or more words), ``int``,
+    ``parse_level``, or ``None`` for a string (from ``choices`` when given).
+    """
+
+    name: str
+    type: str
+    default: Any
+    help: str
+    choices: Optional[Tuple[str, ...]] = None
+    cli: Optional[str] = None
+    parse: Any = None
+    shown_default: Optional[str] = None
+    flag: Optional[str] = None
+
+    @property
+    def cli_flag(self) -> str:
+        """The command line's name of the option, ``--rouge-types`` for ``rouge_types``."""
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    def described(self) -> str:
+        """The help with its choices and default, as one paragraph."""
+        choices = f" One of {', '.join(f'`{choice}`' for choice in self.choices)}." if self.choices else ""
+        return f"{self.help}{choices} Defaults to {self.shown_default or f'`{self.default!r}`'}."
+
+
+SCORING, STATISTICS, RUNNING = "scoring", "statistics and reporting", "output and running"
+
+OPTIONS: Tuple[Option, ...] = (
+    Option(
+        "rouge_types",
+        "`list` of `str`",
+        None,
+        "The rouge types: any type rouge-score accepts, `rouge1` to `rouge9`, `rougeL`, `rougeLsum`; "
+        "and ROUGE-1.5.5's skip-bigram types: `rougeS` and `rougeSU` (any distance; SU adds unigrams), "
+        "`rougeS<d>` and `rougeSU<d>` (skip distance d = 0, 1, 2, ...; `rougeSU4` is the common one); "
+        "ROUGE-1.5.5's weighted LCS: `rougeW` (ROUGE-W-1.2) and `rougeW-<weight>` (weight > 1).",
+        cli=SCORING,
+        parse=list,
+        shown_default=f"`{list(DEFAULT_ROUGE_TYPES)}`",
+    ),
+    Option(
+        "use_stemmer",
+        "`bool`",
+        False,
+        '`True` is an alias of `stemmer="porter"`, as in evaluate\'s rouge.',
+        cli=SCORING,
+        parse=bool,
+    ),
+    Option(
+        "tokenizer",
+        "`callable`",
+        None,
+        "text -> list of tokens, replacing rouge-score's tokenizer (which keeps only [a-z0-9] and so "
+        "sees no token in most non-Latin scripts); it cannot be combined with a stemmer.",
+    ),
+    Option(
+        "use_aggregator",
+        "`bool`",
+        True,
+        "`True` returns means over examples, `False` one value per example, in input order, and then "
+        "no intervals and no paired test.",
+    ),
+    Option(
+        "confidence_level",
+        "`float` or `None`",
+        DEFAULT_CONFIDENCE_LEVEL,
+        "In (0, 1), the level of the percentile bootstrap interval of each type's mean F1 "
+        "(`none` on the command line); `None` for none.",
+        cli=STATISTICS,
+        parse=parse_level,
+    ),
+    Option(
+        "n_bootstrap",
+        "`int`",
+        DEFAULT_N_BOOTSTRAP,
+        "Bootstrap resamples of the examples, a positive integer.",
+        cli=STATISTICS,
+        parse=int,
+    ),
+    Option(
+        "seed",
+        "`int`",
+        DEFAULT_SEED,
+        "A non-negative integer seeding the local NumPy generator of the resamples (the global random "
+        "states are left alone): the same seed gives the same numbers.",
+        cli=STATISTICS,
+        parse=int,
+    ),
+    Option(
+        "baseline_predictions",
+        "`list` of `str`",
+        None,
+        "Another system's texts for the same examples, compared with a paired bootstrap test on the "
+        "same resamples.",
+    ),
+    Option(
+        "return_signature",
+        "`bool`",
+        False,
+        "Add the settings signature string under `signature` (`False` keeps every value a number); "
+        "`signature(**kwargs)` returns it.",
+        cli=STATISTICS,
+        parse=bool,
+        flag="--signature",
+    ),
+    Option(
+        "engine",
+        "`str`",
+        "auto",
+        "The pure-Python engine, the optional rouge-score-rs accelerator, rouge-score itself (the "
+        "reference), or `auto` (the accelerator where installed and exact, else Python). Scores are "
+        "bit-identical whichever runs. Skip-bigram types and the ROUGE-1.5.5 multi-reference modes run "
+        "on the pure-Python engine only.",
+        choices=ENGINES,
+        cli=SCORING,
+    ),
+    Option(
+        "num_proc",
+        "`int`",
+        1,
+        "Worker processes to score in; results are identical to 1. A script using it needs an "
+        '`if __name__ == "__main__":` guard.',
+        cli=RUNNING,
+        parse=int,
+    ),
+    Option(
+        "stemmer",
+        "`str`",
+        None,
+        "`none` does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs from the "
+        "original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m` (WordNet 2.0 "
+        "exception lists, then its Porter variant), so stemmed scores equal the Perl original's.",
+        choices=STEMMERS,
+        cli=SCORING,
+        shown_default="`none` (`porter` with `use_stemmer=True`)",
+    ),
+    Option(
+        "multi_ref",
+        "`str`",
+        DEFAULT_MULTI_REF,
+        "How several references of an example combine. `max_f1`: per type the reference with the "
+        "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
+        "grams summed over the references, the prediction's grams counted once per reference. "
+        "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
+        "5 decimals, except for rougeL and rougeLsum), the first one on ties. The no-additions rule "
+        "(score 1.0) applies when the prediction and some reference add nothing; with `pooled`, only "
+        "when every reference adds nothing.",
+        choices=MULTI_REF_MODES,
+        cli=SCORING,
+    ),
+    Option(
+        "remove_stopwords",
+        "`bool`",
+        False,
+        "ROUGE-1.5.5 `-s`: remove ROUGE-1.5.5's own stopword list (SMART with its additions) from both "
+        "sides before counting, for every type.",
+        cli=SCORING,
+        parse=bool,
+    ),
+    Option(
+        "max_words",
+        "`int` or `None`",
+        None,
+        "ROUGE-1.5.5 `-l N`: keep only the first N words of each side's joined additions, cut as "
+        "ROUGE-1.5.5 cuts them; not with `max_bytes`.",
+        cli=SCORING,
+        parse=int,
+    ),
+    Option(
+        "max_bytes",
+        "`int` or `None`",
+        None,
+        "ROUGE-1.5.5 `-b N`: keep only the first N bytes of each side's joined additions, cut as "
+        "ROUGE-1.5.5 cuts them; not with `max_words`.",
+        cli=SCORING,
+        parse=int,
+    ),
+    Option(
+        "alpha",
+        "`float`",
+        DEFAULT_ALPHA,
+        "ROUGE-1.5.5 `-p`: the weight of precision in F = 1 / (alpha / P + (1 - alpha) / R), in [0, 1]; "
+        "0.5 is F1.",
+        cli=SCORING,
+        parse=float,
+    ),
+    Option(
+        "language",
+        "`str` or `None`",
+        None,
+        "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence "
+        "terminal, tokens are the language's words in any script (Chinese, Japanese and Thai need "
+        "`update-rouge[multilingual]`), and `use_stemmer=True` uses its Snowball stemmer. `None` keeps "
+        "the published rules.",
+        cli=SCORING,
+    ),
+)
+OPTION = {option.name: option for option in OPTIONS}
+DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
+
+
+def describe_options(options: Sequence[Option]) -> str:
+    """The evaluate description's lines for ``options``: name, type, help, choices and default."""
+    lines = []
+    for option in options:
+        text = f"{option.name} ({option.type}, optional): {option.described()}"
+        lines += textwrap.wrap(text, width=96, initial_indent="    ", subsequent_indent="        ")
+    return "\n".join(lines) + "\n"
+
+
+def compute_parameters(leading: Sequence[str]) -> inspect.Signature:
+    """A signature of ``leading`` parameters (no defaults) and then every option with its default."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [inspect.Parameter(name, kind) for name in leading]
+    parameters += [inspect.Parameter(option.name, kind, default=option.default) for option in OPTIONS]
+    return inspect.Signature(parameters)
+
+
+def check_switch(name: str, value: Any) -> bool:
+    """``value`` if it is ``True`` or ``False`` (not merely truthy); ``ValueError`` naming ``name`` otherwise."""
+    if value is not True and value is not False:
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The options that change a score or a statistic, checked and normalised once.
+
+    Built from ``compute``'s keyword arguments (``Settings(rouge_types=["rouge1"], seed=7)``);
+    ``use_stemmer`` is only an alias, resolved into ``stemmer`` (one of ``STEMMERS``), and
+    ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``ValueError`` naming the
+    argument for any value ``compute`` would refuse. ``engine`` and ``num_proc`` never change a
+    number (every engine is bit-identical, workers reassemble in input order); they are here
+    because they are how a scorer runs.
+    """
+
+    # Typed as they are once checked: None (the defaults) is resolved in __post_init__.
+    rouge_types: Tuple[str, ...] = DEFAULTS["rouge_types"]
+    stemmer: str = DEFAULTS["stemmer"]
+    tokenizer: Optional[Tokenizer] = DEFAULTS["tokenizer"]
+    multi_ref: str = DEFAULTS["multi_ref"]
+    remove_stopwords: bool = DEFAULTS["remove_stopwords"]
+    max_words: Optional[int] = DEFAULTS["max_words"]
+    max_bytes: Optional[int] = DEFAULTS["max_bytes"]
+    alpha: float = DEFAULTS["alpha"]
+    language: Optional[str] = DEFAULTS["language"]
+    engine: str = DEFAULTS["engine"]
+    num_proc: int = DEFAULTS["num_proc"]
+    use_aggregator: bool = DEFAULTS["use_aggregator"]
+    confidence_level: Optional[float] = DEFAULTS["confidence_level"]
+    n_bootstrap: int = DEFAULTS["n_bootstrap"]
+    seed: int = DEFAULTS["seed"]
+    use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
+
+    def __post_init__(self, use_stemmer: bool) -> None:
+        if self.tokenizer is not None and not callable(self.tokenizer):
+            raise ValueError(f"tokenizer must be a callable text -> list of tokens, or None, got {self.tokenizer!r}")
+        language = check_language(self.language)
+        text_options = check_text_options(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
+        if language is not None and text_options.remove_stopwords:
+            raise ValueError("remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language=")
+        resolved = {
+            "rouge_types": check_rouge_types(self.rouge_types),
+            "stemmer": resolve_stemmer(use_stemmer, self.stemmer, self.tokenizer, language),
+            "multi_ref": check_multi_ref(self.multi_ref),
+            **text_options._asdict(),
+            "engine": check_engine(self.engine),
+            "num_proc": check_num_proc(self.num_proc),
+            "use_aggregator": check_switch("use_aggregator", self.use_aggregator),
+        }
+        for name, value in resolved.items():
+            object.__setattr__(self, name, value)
+        check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
+
+    @classmethod
+    def from_options(cls, options: Dict[str, Any]) -> "Settings":
+        """The settings among ``compute``-style ``options``; the others (data, output) are ignored."""
+        names = {field.name for field in fields(cls)} | {"use_stemmer"}
+        return cls(**{name: value for name, value in options.items() if name in names})
+
+    @property
+    def text_options(self) -> TextOptions:
+        """ROUGE-1.5.5's stopword removal, length limits and F weight, as the engine takes them."""
+        return TextOptions(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
+
+    @property
+    def intervals(self) -> bool:
+        """Whether corpus results carry bootstrap intervals."""
+        return self.use_aggregator and self.confidence_level is not None
+
