@@ -18,7 +18,8 @@ import argparse
 import numpy as np
 from engine import median_times
 
-from update_rouge.comparison import compare_scores
+from update_rouge.comparison import Test, compare_scores
+from update_rouge.settings import Settings
 
 TYPES = ("update_rouge1", "update_rouge2", "update_rougeLsum")
 
@@ -40,10 +41,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     scores = per_example_scores()
+    settings = Settings(n_bootstrap=1000)
     contenders = {
-        "bootstrap, 1,000 resamples": lambda: compare_scores(scores, "system0", "bootstrap", "holm", n_bootstrap=1000),
+        "bootstrap, 1,000 resamples": lambda: compare_scores(scores, "system0", Test("bootstrap", "holm"), settings),
         "randomization, 10,000 trials": lambda: compare_scores(
-            scores, "system0", "randomization", "holm", n_bootstrap=1000, n_trials=10000
+            scores, "system0", Test("randomization", "holm", 10000), settings
         ),
     }
     for name, seconds in median_times(contenders, args.repeats).items():

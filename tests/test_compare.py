@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+import update_rouge
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from conftest import DATA_DIR, read_jsonl
@@ -20,7 +22,7 @@ from update_rouge import compute
 from update_rouge.bootstrap import p_values_not_better, resample_means
 from update_rouge.cli import main
 from update_rouge import compare
-from update_rouge.comparison import compare_scores
+from update_rouge.comparison import Test, compare_scores
 from update_rouge import significance
 from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
 
@@ -216,13 +218,13 @@ def test_compare_names_the_system_with_bad_input(iterater):
     with pytest.raises(ValueError, match="baseline 'nobody' is not one of the systems"):
         compare(iterater["sources"], iterater["references"], {"a": iterater["sources"]}, "nobody")
     with pytest.raises(ValueError, match="n_trials must be a positive integer"):
-        compare_scores({"a": {"k": [0.1]}, "b": {"k": [0.2]}}, "a", method="randomization", n_trials=0)
+        Test("randomization", None, 0)
 
 
 def test_signature_states_the_test(iterater):
     systems = three_systems(iterater)
     bootstrap = compare(iterater["sources"], iterater["references"], systems, "source", return_signature=True)
-    assert bootstrap["signature"].endswith("|boot:1000|seed:12345|ci:0.95|update-rouge:0.1.0|rouge-score:0.1.2|numpy:"
+    assert bootstrap["signature"].endswith(f"|boot:1000|seed:12345|ci:0.95|update-rouge:{update_rouge.__version__}|rouge-score:0.1.2|numpy:"
                                            f"{np.__version__}|test:paired-bs|correction:none|comparisons:2")
     randomization = compare(
         iterater["sources"], iterater["references"], systems, "source", method="randomization", n_trials=100,

@@ -98,7 +98,7 @@ def _argparse_options(option: Option) -> Dict[str, Any]:
 def file_after_rouge_types(args: argparse.Namespace) -> None:
     """Give back the FILE that ``--rouge-types`` (one or more values) took when FILE followed it:
     without a FILE or --sources, a last value that is not a rouge type is the FILE."""
-    if args.file is None and args.sources is None and len(args.rouge_types) > 1:
+    if args.file is None and args.sources is None and args.rouge_types and len(args.rouge_types) > 1:
         try:
             check_rouge_types(args.rouge_types[-1:])
         except ValueError:
@@ -120,7 +120,7 @@ def write_stdout(text: str) -> int:
 
 def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
     """The keyword arguments of ``compute`` given on the command line: the table's options of ``groups``."""
-    return {option.name: getattr(args, option.name) for option in OPTIONS if option.cli in groups}
+    return {option.name: getattr(args, option.name) for option in OPTIONS if option.cli in groups and hasattr(args, option.name)}
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -15,14 +15,21 @@ import sys
 from typing import Dict, List, Optional, Tuple
 
 from .cli import FORMATS, add_table_options, atomic_output, compute_options, file_after_rouge_types, write_stdout
-from .comparison import CORRECTIONS, METHODS, check_compare_options, compare_scores, comparison_signature, score_systems
+from .comparison import (
+    CORRECTIONS,
+    METHODS,
+    Test,
+    check_systems,
+    compare_scores,
+    compare_settings,
+    comparison_signature,
+    score_systems,
+)
 from .corpus import f1_columns
 from .files import read_systems, read_text_files
-from .parallel import check_num_proc
 from .report import DEFAULT_LEVEL, Method, per_example_lines, render
 from .report import FORMATS as OUTPUT_FORMATS
-from .scoring import check_rouge_types
-from .settings import RUNNING
+from .settings import RUNNING, SCORING, STATISTICS
 from .significance import DEFAULT_N_TRIALS
 
 PROG = "update-rouge compare"
@@ -112,28 +119,21 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
     systems = _systems(args, parser)
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    statistics = {"confidence_level": args.confidence_level, "n_bootstrap": args.n_bootstrap, "seed": args.seed}
     try:
-        num_proc = check_num_proc(args.num_proc)
-        rouge_types = check_rouge_types(args.rouge_types)
-        check_compare_options(
-            list(systems), baseline, args.method, args.correction, n_trials=args.n_trials, **statistics
-        )
+        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
+        test = Test(args.method, args.correction, args.n_trials)
+        check_systems(list(systems), baseline)
         lines, sources, references, predictions = _read(args, parser, systems)
         if not lines:
             raise ValueError(f"{args.file or args.sources}: no examples to compare")
-        tables = score_systems(sources, references, predictions, num_proc=num_proc, **compute_options(args))
+        tables = score_systems(sources, references, predictions, settings)
         with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
             if per_example is not None:
                 per_example.writelines(per_example_lines(lines, tables))
         results = compare_scores(
-            {name: f1_columns(table, rouge_types) for name, table in tables.items()},
-            baseline, args.method, args.correction, n_trials=args.n_trials, **statistics,
+            {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
         )
-        signature = comparison_signature(
-            references, len(systems), args.method, args.correction, args.n_trials,
-            **compute_options(args), **statistics,
-        )
+        signature = comparison_signature(references, len(systems), test, settings)
     except (OSError, ValueError, RuntimeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2

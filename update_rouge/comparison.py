@@ -17,43 +17,52 @@ methods stated:
   baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
 """
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .bootstrap import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_BOOTSTRAP,
-    DEFAULT_SEED,
-    bootstrap_statistics,
-    check_bootstrap_options,
-)
+from .bootstrap import bootstrap_statistics, check_bootstrap_options
 from .corpus import f1_columns, mean, per_example_table
 from .inputs import check_inputs
 from .no_tokens import tokenless_examples, warn_tokenless
-from .scorer import score_examples
-from .scoring import DEFAULT_MULTI_REF, check_rouge_types, make_tokenizer
-from .signature import build_signature
+from .scorer import UpdateRouge
+from .scoring import make_tokenizer
+from .settings import OPTION, Settings
+from .signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
-from .stemming import resolve_stemmer
 
 METHODS = ("bootstrap", "randomization")
 CORRECTIONS = (None, "holm")
 SIGNATURE_KEY = "signature"
+# compute's options that have no meaning for a comparison (it has its own baseline and signature).
+_NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signature")
 
 
-def check_compare_options(
-    names: Sequence[Any],
-    baseline: Any,
-    method: str,
-    correction: Optional[str],
-    confidence_level: Optional[float],
-    n_bootstrap: int,
-    n_trials: int,
-    seed: int,
-) -> None:
+@dataclass(frozen=True)
+class Test:
+    """How systems are tested against the baseline: ``method`` (one of ``METHODS``), the p-value
+    ``correction`` (one of ``CORRECTIONS``) and the randomization's ``n_trials``; checked when built."""
+
+    method: str = "bootstrap"
+    correction: Optional[str] = None
+    n_trials: int = DEFAULT_N_TRIALS
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}; valid values are {', '.join(METHODS)}")
+        if self.correction not in CORRECTIONS:
+            raise ValueError(f"unknown correction {self.correction!r}; valid values are None and 'holm'")
+        check_n_trials(self.n_trials)
+
+    @property
+    def bootstrap(self) -> bool:
+        return self.method == "bootstrap"
+
+
+def check_systems(names: Sequence[Any], baseline: Any) -> None:
     """Raise ``ValueError`` unless the system ``names`` (non-empty strings other than
-    ``"signature"``) include ``baseline`` and at least one other, and the options are valid."""
+    ``"signature"``) include ``baseline`` and at least one other."""
     for name in names:
         if not isinstance(name, str) or not name or name == SIGNATURE_KEY:
             raise ValueError(f"system names must be non-empty strings other than {SIGNATURE_KEY!r}, got {name!r}")
@@ -61,48 +70,38 @@ def check_compare_options(
         raise ValueError(f"baseline {baseline!r} is not one of the systems ({', '.join(map(repr, names))})")
     if len(names) < 2:
         raise ValueError("systems must hold the baseline and at least one other system to compare with it")
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; valid values are {', '.join(METHODS)}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; valid values are None and 'holm'")
-    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=method == "bootstrap")
-    check_n_trials(n_trials)
+
+
+def compare_settings(options: Dict[str, Any]) -> Settings:
+    """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
+    unknown option or one a comparison has no use for."""
+    unknown = sorted(set(options) - set(OPTION) | set(options) & set(_NOT_COMPARE_OPTIONS))
+    if unknown:
+        raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
+    return Settings.from_options(options)
 
 
 def score_systems(
-    sources: Sequence[str],
-    references: Sequence[Any],
-    systems: Mapping[str, Sequence[str]],
-    rouge_types: Optional[Sequence[str]] = None,
-    use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    engine: str = "auto",
-    num_proc: int = 1,
-    stemmer: Optional[str] = None,
-    multi_ref: str = DEFAULT_MULTI_REF,
+    sources: Sequence[str], references: Sequence[Any], systems: Mapping[str, Sequence[str]], settings: Settings
 ) -> Dict[str, Dict[str, list]]:
     """Per system name, its per-example table (the keys of ``compute(use_aggregator=False)``).
 
     Every system's texts are checked first (errors name it as ``systems['name'][index]``);
     examples in which the tokenizer finds no token, for any system, get one ``NoTokensWarning``.
     """
-    rouge_types = check_rouge_types(rouge_types)
-    stemmer_name = resolve_stemmer(use_stemmer, stemmer, tokenizer)
     if not systems:
         raise ValueError("systems is empty: give a mapping of system names to their predictions")
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
-    options = dict(
-        rouge_types=rouge_types, stemmer=stemmer_name, tokenizer=tokenizer, engine=engine, num_proc=num_proc,
-        multi_ref=multi_ref,
-    )
-    active_tokenizer = make_tokenizer(stemmer_name, tokenizer)
-    tables, tokenless = {}, None
+    scorer = UpdateRouge(settings)
+    active_tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    tables = {}
+    tokenless: List[bool] = []
     for name, predictions in systems.items():
-        examples = score_examples(sources, predictions, references, **options)
+        examples = scorer.examples(sources, predictions, references)
         flags = tokenless_examples(examples, active_tokenizer)
-        tokenless = flags if tokenless is None else [a or b for a, b in zip(tokenless, flags)]
-        tables[name] = per_example_table(examples, rouge_types)
+        tokenless = flags if not tokenless else [a or b for a, b in zip(tokenless, flags)]
+        tables[name] = per_example_table(examples, settings.rouge_types)
     warn_tokenless(sum(tokenless), len(tokenless))
     return tables
 
@@ -110,24 +109,24 @@ def score_systems(
 def compare_scores(
     scores: Mapping[str, Mapping[str, Sequence[float]]],
     baseline: str,
-    method: str = "bootstrap",
-    correction: Optional[str] = None,
-    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    n_trials: int = DEFAULT_N_TRIALS,
-    seed: int = DEFAULT_SEED,
+    test: Test = Test(),
+    settings: Settings = Settings(),
 ) -> Dict[str, Dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
     ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
     ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them); every system has
-    the same keys and the same examples. Returns, per system in the order of ``scores``, each
-    key's mean and, unless ``confidence_level`` is ``None``, ``<key>_low`` and ``<key>_high``;
-    for each system other than ``baseline`` also ``<key>_delta`` (mean minus the baseline's
-    mean) and ``<key>_p_value`` (one-sided, Holm-adjusted with ``correction="holm"``).
+    the same keys and the same examples. ``settings`` give the bootstrap's ``confidence_level``,
+    ``n_bootstrap`` and ``seed`` (which also seeds the randomization's trials). Returns, per
+    system in the order of ``scores``, each key's mean and, unless ``confidence_level`` is
+    ``None``, ``<key>_low`` and ``<key>_high``; for each system other than ``baseline`` also
+    ``<key>_delta`` (mean minus the baseline's mean) and ``<key>_p_value`` (one-sided,
+    Holm-adjusted with ``correction="holm"``).
     """
+    confidence_level, n_bootstrap, seed = settings.confidence_level, settings.n_bootstrap, settings.seed
+    check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
     names = list(scores)
-    check_compare_options(names, baseline, method, correction, confidence_level, n_bootstrap, n_trials, seed)
+    check_systems(names, baseline)
     keys = list(scores[baseline])
     n_examples = len(scores[baseline][keys[0]]) if keys else 0
     for name in names:
@@ -140,24 +139,24 @@ def compare_scores(
     others = [name for name in names if name != baseline]
     results: Dict[str, Dict[str, float]] = {}
     for name in names:
-        paired = method == "bootstrap" and name != baseline
+        paired = test.bootstrap and name != baseline
         results[name] = {key: mean(scores[name][key]) for key in keys}
         results[name].update(
             bootstrap_statistics(
                 scores[name], scores[baseline] if paired else None, confidence_level, n_bootstrap, seed
             )
         )
-    if method == "randomization":
+    if not test.bootstrap:
         differences = np.array(
             [np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
              for name in others for key in keys]
         )
-        p_values = randomization_p_values(differences, n_trials, seed).reshape(len(others), len(keys))
+        p_values = randomization_p_values(differences, test.n_trials, seed).reshape(len(others), len(keys))
         for name, row in zip(others, p_values):
             for key, p_value in zip(keys, row):
                 results[name][f"{key}_delta"] = results[name][key] - results[baseline][key]
                 results[name][f"{key}_p_value"] = float(p_value)
-    if correction == "holm":
+    if test.correction == "holm":
         for key in keys:
             adjusted = holm([results[name][f"{key}_p_value"] for name in others])
             for name, p_value in zip(others, adjusted):
@@ -165,28 +164,20 @@ def compare_scores(
     return results
 
 
-def comparison_signature(
-    references: Optional[Sequence[Any]],
-    n_systems: int,
-    method: str = "bootstrap",
-    correction: Optional[str] = None,
-    n_trials: int = DEFAULT_N_TRIALS,
-    **options: Any,
-) -> str:
+def comparison_signature(references: Optional[Sequence[Any]], n_systems: int, test: Test, settings: Settings) -> str:
     """The signature of a comparison of ``n_systems`` systems (the baseline included).
 
-    ``build_signature`` of the scoring and bootstrap options (``options``: ``compute``'s keyword
-    arguments), then ``test:paired-bs``, or ``test:paired-ar|trials:<R>`` followed by
-    ``seed:<seed>`` when no bootstrap already states the seed, then ``correction:none|holm``
-    and ``comparisons:<systems - 1>`` (the tests per rouge type).
+    ``signature.signature`` of the settings, then ``test:paired-bs``, or
+    ``test:paired-ar|trials:<R>`` followed by ``seed:<seed>`` when no bootstrap already states
+    the seed, then ``correction:none|holm`` and ``comparisons:<systems - 1>`` (the tests per
+    rouge type).
     """
-    bootstrap_test = method == "bootstrap"
-    signature = build_signature(references=references, baseline_predictions=[] if bootstrap_test else None, **options)
-    fields = ["test:paired-bs"] if bootstrap_test else ["test:paired-ar", f"trials:{n_trials}"]
-    if not bootstrap_test and options.get("confidence_level", DEFAULT_CONFIDENCE_LEVEL) is None:
-        fields.append(f"seed:{options.get('seed', DEFAULT_SEED)}")
-    fields += [f"correction:{correction or 'none'}", f"comparisons:{n_systems - 1}"]
-    return "|".join([signature, *fields])
+    fields = [signature(settings, references, paired=test.bootstrap)]
+    fields += ["test:paired-bs"] if test.bootstrap else ["test:paired-ar", f"trials:{test.n_trials}"]
+    if not test.bootstrap and settings.confidence_level is None:
+        fields.append(f"seed:{settings.seed}")
+    fields += [f"correction:{test.correction or 'none'}", f"comparisons:{n_systems - 1}"]
+    return "|".join(fields)
 
 
 def compare(
@@ -196,18 +187,9 @@ def compare(
     baseline: str,
     method: str = "bootstrap",
     correction: Optional[str] = None,
-    rouge_types: Optional[Sequence[str]] = None,
-    use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    confidence_level: Optional[float] = DEFAULT_CONFIDENCE_LEVEL,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
     n_trials: int = DEFAULT_N_TRIALS,
-    seed: int = DEFAULT_SEED,
     return_signature: bool = False,
-    engine: str = "auto",
-    num_proc: int = 1,
-    stemmer: Optional[str] = None,
-    multi_ref: str = DEFAULT_MULTI_REF,
+    **options: Any,
 ) -> Dict[str, Any]:
     """Compare several systems with a baseline on the same examples (see the module docstring).
 
@@ -220,7 +202,9 @@ def compare(
         correction: ``None`` or ``"holm"`` (Holm-Bonferroni over the systems, per rouge type).
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
-        the rest: ``compute``'s options, with the same meaning; ``seed`` also seeds the trials.
+        options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
+            ``n_bootstrap``, ``seed``, ...), with the same meaning; ``seed`` also seeds the
+            trials. Not ``use_aggregator``, ``baseline_predictions`` or ``return_signature``.
 
     Returns:
         Per system name, in the order of ``systems``: ``update_<type>`` (mean F1),
@@ -228,19 +212,16 @@ def compare(
         ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
         and ``update_<type>_p_value`` (in (0, 1]), plain floats.
     """
-    rouge_types = check_rouge_types(rouge_types)
-    check_compare_options(list(systems), baseline, method, correction, confidence_level, n_bootstrap, n_trials, seed)
-    scoring = dict(
-        rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, stemmer=stemmer, multi_ref=multi_ref
+    test = Test(method, correction, n_trials)
+    settings = compare_settings(options)
+    check_systems(list(systems), baseline)
+    check_bootstrap_options(
+        settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
     )
-    tables = score_systems(sources, references, systems, engine=engine, num_proc=num_proc, **scoring)
-    statistics = dict(confidence_level=confidence_level, n_bootstrap=n_bootstrap, seed=seed)
+    tables = score_systems(sources, references, systems, settings)
     results: Dict[str, Any] = compare_scores(
-        {name: f1_columns(table, rouge_types) for name, table in tables.items()},
-        baseline, method, correction, n_trials=n_trials, **statistics,
+        {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
     )
     if return_signature:
-        results[SIGNATURE_KEY] = comparison_signature(
-            references, len(systems), method, correction, n_trials, **scoring, **statistics
-        )
+        results[SIGNATURE_KEY] = comparison_signature(references, len(systems), test, settings)
     return results

@@ -3,7 +3,9 @@
 Three layouts, all UTF-8:
 
 - JSONL: one JSON object per line with ``source``, ``reference`` and ``prediction``; the
-  reference is a string or a non-empty array of strings. Blank lines are skipped.
+  reference is a string or a non-empty array of strings. Blank lines are skipped. A ``.json``
+  file may instead hold one JSON array of such objects (read whole into memory; each example
+  is named by the line its object starts on).
 - CSV: a header row naming the columns ``source``, ``reference`` and ``prediction`` (others
   are ignored), then one example per record (quoted cells may span lines). A reference cell
   that starts with ``[`` and parses as a JSON array is a list of references (it must then
@@ -13,16 +15,30 @@ Three layouts, all UTF-8:
 - Three line-aligned text files of sources, references and predictions: line N of each is
   example N. They must have the same number of lines.
 
-Every reader yields ``Row`` tuples and reports the bytes it has read to ``advance`` (for a
-progress bar). Unusable input raises ``InputFileError`` naming the file and line.
+Lines end at ``\r\n``, ``\n`` or a lone ``\r`` (old Mac files), and at nothing else (not at
+U+2028, U+0085 or a form feed, which stay inside the text). Every reader yields ``Row`` tuples
+and reports the bytes it has read to ``advance`` (for a progress bar). Unusable input raises
+``InputFileError`` naming the file and line: a key given twice in a JSON object, a column named
+twice in a CSV header, JSON nested too deeply or holding a number Python refuses to convert,
+a CSV quote out of place (read strictly), text that is not UTF-8.
+
+``open_examples`` picks the reader for a file name (by extension, or ``file_format``) or for
+three text files: the command line and the demo read through it.
 """
 
+import bisect
 import csv
+import functools
 import json
-from typing import BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+import os
+import re
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .inputs import lone_surrogate
 
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_READ_SIZE = 1 << 16
 _JSON_TYPES = {
     type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"
 }
@@ -58,13 +74,65 @@ def _no_progress(_: int) -> None:
     pass
 
 
+def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
+    """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``."""
+    pieces: List[bytes] = []
+    while True:
+        chunk = handle.read(_READ_SIZE)
+        ended = not chunk
+        if pieces and pieces[-1].endswith(b"\r"):
+            if chunk.startswith(b"\n"):
+                pieces.append(b"\n")
+                chunk = chunk[1:]
+            yield b"".join(pieces)
+            pieces = []
+        start = 0
+        for end in _LINE_END.finditer(chunk):
+            if end.end() == len(chunk) and end.group() == b"\r":
+                break  # its "\n" may start the next chunk
+            pieces.append(chunk[start : end.end()])
+            yield b"".join(pieces)
+            pieces, start = [], end.end()
+        if start < len(chunk):
+            pieces.append(chunk[start:])
+        if ended:
+            if pieces:
+                yield b"".join(pieces)
+            return
+
+
 def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
-    for number, raw in enumerate(handle, start=1):
+    for number, raw in enumerate(_raw_lines(handle), start=1):
         advance(len(raw))
         try:
             yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
             raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
+
+
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    row = dict(pairs)
+    if len(row) < len(pairs):
+        twice = next(key for index, (key, _) in enumerate(pairs) if key in (k for k, _ in pairs[:index]))
+        raise ValueError(f"the key {twice!r} appears more than once in an object")
+    return row
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_TEXT_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> Tuple[Any, int]:
+    """The JSON value at ``text[start:]`` and the index after it; ``line_of`` maps an index to its line."""
+    try:
+        return _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as error:
+        raise InputFileError(path, line_of(error.pos), f"not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise InputFileError(path, line_of(start), "JSON nested too deeply to read") from None
+    except ValueError as error:
+        raise InputFileError(path, line_of(start), f"not usable JSON ({error})") from None
 
 
 def _json_type(value: object) -> str:
@@ -89,30 +157,63 @@ def _reference_list(value: object, path: str, line: int) -> List[str]:
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
 
-def _jsonl_records(
-    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]
-) -> Iterator[Tuple[int, str, List[str], List[str]]]:
-    """Line, source, references and the texts of ``prediction_columns`` of each JSONL record."""
+Record = Tuple[int, str, List[str], List[str]]
+
+
+def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str]) -> Record:
+    """Line, source, references and the texts of ``prediction_columns`` of one JSON object."""
     columns = ("source", "reference", *prediction_columns)
+    if not isinstance(value, dict):
+        raise InputFileError(path, number, f"expected a JSON object with {', '.join(columns)}")
+    missing = [column for column in columns if column not in value]
+    if missing:
+        raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
+    return (
+        number,
+        _text(value["source"], path, number, "source"),
+        _reference_list(value["reference"], path, number),
+        [_text(value[column], path, number, column) for column in prediction_columns],
+    )
+
+
+def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
+    """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
     with open(path, "rb") as handle:
-        for number, line in enumerate(_decoded_lines(handle, path, advance), start=1):
-            if not line.strip():
+        lines = _decoded_lines(handle, path, advance)
+        first = True
+        for number, line in enumerate(lines, start=1):
+            start = _JSON_SPACE.match(line).end()
+            if start == len(line):
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFileError(path, number, f"not valid JSON ({error.msg})") from None
-            if not isinstance(row, dict):
-                raise InputFileError(path, number, f"expected a JSON object with {', '.join(columns)}")
-            missing = [column for column in columns if column not in row]
-            if missing:
-                raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
-            yield (
-                number,
-                _text(row["source"], path, number, "source"),
-                _reference_list(row["reference"], path, number),
-                [_text(row[column], path, number, column) for column in prediction_columns],
-            )
+            if first and line.startswith("[", start) and path.lower().endswith(".json"):
+                yield from _json_array("\n" * (number - 1) + line + "".join(lines), path, prediction_columns)
+                return
+            first = False
+            value, end = _parse_json(line, start, path, lambda _position, line=number: line)
+            if line[_JSON_SPACE.match(line, end).end() :]:
+                raise InputFileError(path, number, "not valid JSON (extra data after the object)")
+            yield _record(value, path, number, prediction_columns)
+
+
+def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iterator[Record]:
+    """The examples of a JSON text holding one array of objects, each named by its first line."""
+    starts = [0] + [end.end() for end in _TEXT_LINE_END.finditer(text)]
+
+    def line_of(position: int) -> int:
+        return bisect.bisect_right(starts, position)
+
+    position = _JSON_SPACE.match(text, text.index("[") + 1).end()
+    closed = text.startswith("]", position)
+    while not closed:
+        value, end = _parse_json(text, position, path, line_of)
+        yield _record(value, path, line_of(position), prediction_columns)
+        position = _JSON_SPACE.match(text, end).end()
+        closed = text.startswith("]", position)
+        if not closed and not text.startswith(",", position):
+            raise InputFileError(path, line_of(position), "not valid JSON (expected ',' or ']' after an item)")
+        position = _JSON_SPACE.match(text, position + 1).end() if not closed else position
+    if text[position + 1 :].strip():
+        raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
 
 
 def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
@@ -134,16 +235,19 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
 
 def _csv_records(
     path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]
-) -> Iterator[Tuple[int, str, List[str], List[str]]]:
+) -> Iterator[Record]:
     """Line, source, references and the texts of ``prediction_columns`` of each CSV record."""
     columns = ("source", "reference", *prediction_columns)
     csv.field_size_limit(2**31 - 1)
     with open(path, "rb") as handle:
-        reader = csv.reader(_decoded_lines(handle, path, advance))
+        reader = csv.reader(_decoded_lines(handle, path, advance), strict=True)
         try:
             header = next(reader, None)
             if header is None:
                 raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(columns)}")
+            twice = sorted({column for column in header if header.count(column) > 1})
+            if twice:
+                raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
             missing = [column for column in columns if column not in header]
             if missing:
                 raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
@@ -196,3 +300,25 @@ def read_text_files(
                 raise InputFileError(longer, number, f"has more lines than {ended} ({number - 1} lines)")
             source, reference, prediction = ((line or "").rstrip("\r\n") for line in lines)
             yield Row(number, source, [reference], prediction)
+
+
+def open_examples(
+    file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
+) -> Tuple[List[str], Callable[..., Iterator[Row]]]:
+    """The paths to read and a function ``read(advance=...)`` yielding their examples.
+
+    Either ``file`` (JSONL or CSV; ``file_format`` "jsonl" or "csv", else told by the extension
+    as in ``FORMATS``) or ``text_files``: the sources, references and predictions files.
+    Raises ``ValueError`` when the arguments do not name one of these layouts.
+    """
+    given = [path for path in text_files if path is not None]
+    if file is not None:
+        if given:
+            raise ValueError("give either FILE or --sources, --references and --predictions, not both")
+        file_format = file_format or FORMATS.get(os.path.splitext(file)[1].lower())
+        if file_format not in ("jsonl", "csv"):
+            raise ValueError(f"cannot tell the format of {file} from its extension: pass --format jsonl or csv")
+        return [file], functools.partial(read_csv if file_format == "csv" else read_jsonl, file)
+    if len(given) != 3:
+        raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
+    return list(given), functools.partial(read_text_files, *given)

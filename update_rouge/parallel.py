@@ -65,6 +65,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
     pool = ProcessPoolExecutor(
         num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
     )
+    finished = False
     try:
         pending: deque = deque()
         for item in items:
@@ -73,6 +74,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+        finished = True
     except BrokenProcessPool as error:
         raise RuntimeError(
             "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
@@ -80,4 +82,19 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
             "Python process (defined in a module or script file, not in a notebook or `python -c`)."
         ) from error
     finally:
+        if not finished:
+            _stop_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's workers now, so that an interrupted run leaves no process behind.
+
+    ``ProcessPoolExecutor`` has no public way to do this before Python 3.14; its ``_processes``
+    mapping (pid -> process) has been stable since Python 3.2.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
