@@ -21,8 +21,8 @@ Usage: python benchmarks/huge_addition.py [--words 150000] [--old-lcs FILE] [--m
 
 import argparse
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 import tempfile

@@ -12,18 +12,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import update_rouge
+from conftest import DATA_DIR, read_jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import DATA_DIR, read_jsonl
 
-from update_rouge import compute
+import update_rouge
+from update_rouge import compare, compute, significance
 from update_rouge.bootstrap import p_values_not_better, resample_means
 from update_rouge.cli import main
-from update_rouge import compare
-from update_rouge.comparison import Test, compare_scores
-from update_rouge import significance
+from update_rouge.comparison import Test
 from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
 
 REPO = Path(__file__).parent.parent

@@ -38,6 +38,7 @@ from update_rouge.languages import (
     LanguageTokenizer,
 )
 from update_rouge.scoring import score_additions
+from update_rouge.settings import Settings
 
 TRIPLES = read_jsonl("multilingual_triples.jsonl")
 # multilingual-rouge's language names where the name changes its tokens (or stems).
@@ -87,7 +88,7 @@ def test_scores_agree_to_the_bit_where_the_tokens_agree(example):
         pytest.skip("tokens differ by a named difference (1 or 2)")
     theirs = RougeScorer(list(TYPES), lang=THEIR_NAMES.get(language)).score(reference, prediction)
     [(ours, _rule)] = score_additions(
-        TYPES, [[reference.split("\n")]], [prediction.split("\n")], language=language
+        [[reference.split("\n")]], [prediction.split("\n")], Settings(rouge_types=TYPES, language=language)
     )
     assert ours == theirs
 

@@ -6,9 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
-
-ray = pytest.importorskip("ray")
 
 from update_rouge import compute
 from update_rouge.cli import main

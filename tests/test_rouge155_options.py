@@ -26,6 +26,7 @@ from update_rouge.rouge155_options import (
     limited_text,
 )
 from update_rouge.scoring import make_tokenizer, score_additions
+from update_rouge.settings import Settings
 from update_rouge.wlcs import _mark_large, _mark_small, _weights
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,9 +80,7 @@ def test_rouge155_golden_every_row(key):
 
 
 def _single(rouge_type, reference, prediction, **options):
-    ((scores, _),) = score_additions(
-        [rouge_type], [[reference]], [prediction], options=check_text_options(**options)
-    )
+    ((scores, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
     return scores[rouge_type]
 
 
@@ -98,7 +97,7 @@ def test_rouge_w_by_hand():
 def test_rouge_w_side_without_words_is_zero_and_no_additions_is_one():
     assert _single("rougeW", ["!!!"], ["a b"]) == Score(0.0, 0.0, 0.0)
     assert _single("rougeW", ["a b"], ["..."]) == Score(0.0, 0.0, 0.0)
-    ((scores, rule),) = score_additions(["rougeW"], [[[]]], [[]])
+    ((scores, rule),) = score_additions([[[]]], [[]], Settings(rouge_types=["rougeW"]))
     assert rule and scores["rougeW"] == Score(1.0, 1.0, 1.0)
 
 
@@ -117,10 +116,14 @@ def test_rouge_w_type_names():
 
 def test_rouge_w_pooled_and_best_recall():
     # Two identical references pooled: hits and both totals double, the ratios do not move.
-    one = score_additions(["rougeW"], [[["a b c d"]]], [["a b x d"]])[0][0]["rougeW"]
-    two = score_additions(["rougeW"], [[["a b c d"], ["a b c d"]]], [["a b x d"]], multi_ref="pooled")
+    one = score_additions([[["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"]))[0][0]["rougeW"]
+    two = score_additions(
+        [[["a b c d"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="pooled")
+    )
     assert two[0][0]["rougeW"] == pytest.approx(one, rel=1e-15)
-    best = score_additions(["rougeW"], [[["q r s"], ["a b c d"]]], [["a b x d"]], multi_ref="best_recall")
+    best = score_additions(
+        [[["q r s"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="best_recall")
+    )
     assert best[0][0]["rougeW"] == one
 
 

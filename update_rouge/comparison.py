@@ -109,20 +109,22 @@ def score_systems(
 def compare_scores(
     scores: Mapping[str, Mapping[str, Sequence[float]]],
     baseline: str,
-    test: Test = Test(),
-    settings: Settings = Settings(),
+    test: Optional[Test] = None,
+    settings: Optional[Settings] = None,
 ) -> Dict[str, Dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
     ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
     ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them); every system has
-    the same keys and the same examples. ``settings`` give the bootstrap's ``confidence_level``,
+    the same keys and the same examples. ``test`` defaults to the paired bootstrap; ``settings`` (default ``Settings()``) give the bootstrap's ``confidence_level``,
     ``n_bootstrap`` and ``seed`` (which also seeds the randomization's trials). Returns, per
     system in the order of ``scores``, each key's mean and, unless ``confidence_level`` is
     ``None``, ``<key>_low`` and ``<key>_high``; for each system other than ``baseline`` also
     ``<key>_delta`` (mean minus the baseline's mean) and ``<key>_p_value`` (one-sided,
     Holm-adjusted with ``correction="holm"``).
     """
+    test = test if test is not None else Test()
+    settings = settings if settings is not None else Settings()
     confidence_level, n_bootstrap, seed = settings.confidence_level, settings.n_bootstrap, settings.seed
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
     names = list(scores)

@@ -24,7 +24,6 @@ pair with the Python engine instead (the same numbers).
 """
 
 import os
-
 from collections import Counter
 from itertools import chain
 from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple

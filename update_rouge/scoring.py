@@ -13,8 +13,8 @@ from rouge_score.scoring import Score
 
 from .engines import Counts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
-from .rouge155_options import DEFAULT_OPTIONS, STOPWORDS, TextOptions, alpha_score
 from .languages import LanguageTokenizer
+from .rouge155_options import STOPWORDS, alpha_score
 from .rouge155_tokens import Rouge155Tokenizer
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
 from .stemming import LANGUAGE_STEMMER

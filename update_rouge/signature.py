@@ -32,8 +32,8 @@ from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .rouge155_options import DEFAULT_ALPHA
 from .settings import OPTION, Settings
-from .version import __version__
 from .unicode_tables import UNICODE_VERSION
+from .version import __version__
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
 LANGUAGE_TOKENS = f"nfkc-lower-lmn-unicode{UNICODE_VERSION}"

@@ -32,8 +32,8 @@ from .stemming import STEMMERS
 from .tokens import DefaultTokenizer
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
-from .wordnet_exceptions import EXCEPTION_LISTS
 from .wlcs import weighted_lcs_counts
+from .wordnet_exceptions import EXCEPTION_LISTS
 
 _CITATION = """\
 @inproceedings{iv-etal-2022-fruit,
