@@ -197,7 +197,7 @@ class UpdateRouge(evaluate.Metric):
     _compute.__signature__ = compute_parameters(["self", "predictions", "references", "sources"])  # type: ignore[attr-defined]
 
     def signature(self, **compute_kwargs):
-        """The settings signature of ``compute(**compute_kwargs)``, one string (see README).
+        """The settings signature of ``compute(**compute_kwargs)``, one string (see docs/statistics.md).
 
         Pass the same keyword arguments as to ``compute``; with ``references=`` the signature
         states the number of references per example, without them ``refs:unknown``.
