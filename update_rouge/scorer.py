@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
+from .engines import LcsTableTooLarge
 from .extraction import SourceIndex
 from .inputs import check_baseline_predictions, check_inputs
 from .languages import segment_pattern
@@ -107,7 +108,15 @@ class UpdateRouge:
         ]
         # The settings travel with the function, sent to each worker once (and checked to pickle).
         score_chunk = functools.partial(_score_checked, self.settings)
-        return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
+        examples: List[ExampleScore] = []
+        try:
+            for scored in starmap_in_order(score_chunk, chunks, num_proc):
+                examples += scored
+        except LcsTableTooLarge as error:
+            if error.index is None:
+                raise
+            raise error.at(len(examples) + error.index, "example") from None
+        return examples
 
 
 def _score_checked(
