@@ -290,10 +290,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         return compare_main(argv[1:])
     parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except BrokenPipeError:
-        return pipe_closed()
+    args = parser.parse_args(argv)
     file_after_rouge_types(args)
     return run_command(PROG, functools.partial(_score, args, parser))
 

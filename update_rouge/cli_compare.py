@@ -15,7 +15,7 @@ import functools
 import os
 from typing import Dict, List, Optional, Tuple
 
-from .cli import pipe_closed, add_table_options, compute_options, file_after_rouge_types, run_command, write_stdout
+from .cli import add_table_options, compute_options, file_after_rouge_types, run_command, write_stdout
 from .comparison import (
     CORRECTIONS,
     METHODS,
@@ -122,10 +122,7 @@ def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[Lis
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_compare_parser()
-    try:
-        args = parser.parse_args(argv)
-    except BrokenPipeError:
-        return pipe_closed()
+    args = parser.parse_args(argv)
     file_after_rouge_types(args)
     if not 0 < args.level < 1:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")

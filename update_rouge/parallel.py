@@ -8,10 +8,12 @@ it, such as a custom tokenizer) must be importable in a fresh Python process: de
 top level of a module or script file, not a lambda, not in a notebook cell.
 
 At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more would only
-share the same cores). Workers ignore SIGINT: a Ctrl-C at a terminal reaches the whole process
-group, and the parent, which gets it too, terminates them (``starmap_in_order``).
+share the same cores). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
+the whole process group, and the parent, which gets it too, terminates them
+(``starmap_in_order``) without a traceback from each.
 """
 
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -20,7 +22,7 @@ import warnings
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Generator, Iterable, Optional
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional
 
 _worker_function: Optional[Callable[..., Any]] = None
 
@@ -42,7 +44,21 @@ def available_cpus() -> int:
 def _install(function: Callable[..., Any]) -> None:
     global _worker_function
     _worker_function = function
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread within the block (where the platform can): a SIGINT that
+    arrives meanwhile is delivered when it ends, and the processes and threads started within
+    inherit the blocked mask, so workers never see the Ctrl-C that their parent handles."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _call(arguments: tuple) -> Any:
@@ -81,14 +97,16 @@ def starmap_in_order(
         for item in items:
             yield function(*item)
         return
-    pool = ProcessPoolExecutor(
-        num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
-    )
+    with _sigint_blocked():
+        pool = ProcessPoolExecutor(
+            num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
+        )
     finished = False
     try:
         pending: deque = deque()
         for item in items:
-            pending.append(pool.submit(_call, item))
+            with _sigint_blocked():  # submit starts the workers
+                pending.append(pool.submit(_call, item))
             if len(pending) >= 2 * num_proc:
                 yield pending.popleft().result()
         while pending:
