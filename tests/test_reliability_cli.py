@@ -285,7 +285,6 @@ def test_the_rouge_w_limit_names_the_variable(monkeypatch):
     assert raised == compute(**texts, rouge_types=["rougeW"])
 
 
-@pytest.mark.slow
 def test_the_default_limit_refuses_half_a_million_words_each_but_not_150000():
     assert 150_000 * 150_000 < DEFAULT_MAX_PYTHON_LCS_CELLS < 500_000 * 500_000
     words = [f"w{index % 5000}" for index in range(500_000)]
