@@ -4,10 +4,15 @@ Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction`
 line-aligned text files; see ``files``. The examples are read, scored and written in
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
-example, written to a temporary file that replaces FILE only when every example was scored.
-Exit status 0 on success, 2 for unusable input or options (the message names file and line),
-1 when a worker process fails, 141 when the reader of the output goes away (``write_stdout``).
+example (``-`` for standard output), written as ``outputs.output_file`` writes (an existing
+file is replaced only when every example was scored, never an input: ``check_output_paths``),
+and closed before the bootstrap runs, so nothing after it can lose it.
 ``update-rouge compare ...`` compares systems instead (``cli_compare``).
+
+Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
+options (one line naming file and line, or the option), 1 when a worker process fails, 130 on
+SIGINT and 143 on SIGTERM (workers stopped, temporary files removed, existing outputs left as
+they were, one line on stderr), 141 when the reader of the output goes away (``write_stdout``).
 """
 
 import argparse
@@ -17,25 +22,29 @@ import functools
 import itertools
 import json
 import os
+import signal
 import sys
-import tempfile
+import threading
 import warnings
 from collections import deque
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
 
 from tqdm import tqdm
 
 from .corpus_stream import Corpus
-from .files import Row, read_csv, read_jsonl, read_text_files
+from .engines import LcsTableTooLarge
+from .files import Row, open_examples
 from .no_tokens import NoTokensWarning, warn_tokenless
-from .parallel import starmap_in_order
+from .outputs import check_output_paths, output_file
+from .parallel import available_cpus, starmap_in_order
 from .scorer import UpdateRouge
 from .scoring import check_rouge_types
 from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from .version import __version__
 
+PROG = "update-rouge"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 CHUNK_SIZE = 1000
-FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,10 +121,65 @@ def write_stdout(text: str) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python flushes stdout again at exit: point it at /dev/null so that flush cannot fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + 13
+        return pipe_closed()
     return 0
+
+
+def pipe_closed() -> int:
+    """141, after pointing stdout at /dev/null: Python flushes stdout again at exit, and that
+    flush must not fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM (``signum``) arrived: raised where the program was, so that every
+    ``finally`` on the way out runs (workers terminated, temporary files removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise ``Interrupted``; after the first one both are
+    ignored until the block is left, so the clean-up is not itself interrupted."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: Any) -> None:
+        for number in STOP_SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def run_command(prog: str, body: Callable[[], int]) -> int:
+    """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
+    ``body``'s own status; 2 for ``OSError`` and ``ValueError`` (unusable input or options); 1
+    for ``RuntimeError`` (a worker failed); 141 for a closed standard output; 130 or 143
+    (128 + the signal) when SIGINT or SIGTERM stopped it."""
+    try:
+        with _signals_interrupt():
+            return body()
+    except (Interrupted, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        name = signal.Signals(signum).name
+        print(f"{prog}: interrupted by {name}: stopped; no existing output file was changed", file=sys.stderr)
+        return 128 + signum
+    except BrokenPipeError:
+        return pipe_closed()
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return 1 if isinstance(error, RuntimeError) else 2
 
 
 def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
@@ -128,20 +192,17 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings.from_options(vars(args))
 
 
-def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
-    """The input files named on the command line and a function ``advance -> rows`` reading them."""
-    text_files = (args.sources, args.references, args.predictions)
-    if args.file is not None:
-        if any(text_files):
-            parser.error("give either FILE or --sources, --references and --predictions, not both")
-        file_format = args.format or FORMATS.get(os.path.splitext(args.file)[1].lower())
-        if file_format is None:
-            parser.error(f"cannot tell the format of {args.file} from its extension: pass --format jsonl or csv")
-        read = read_csv if file_format == "csv" else read_jsonl
-        return [args.file], functools.partial(read, args.file)
-    if not all(text_files):
-        parser.error("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
-    return list(text_files), functools.partial(read_text_files, *text_files)
+def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The input files named on the command line and a function ``advance -> rows`` reading them
+    (``files.open_examples``); a usage error when they do not name one layout."""
+    try:
+        return open_examples(args.file, args.format, (args.sources, args.references, args.predictions))
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def _silent(_: str) -> None:
+    pass
 
 
 def score_chunk(scorer: UpdateRouge, sources: List[str], predictions: List[str], references: List[Any]):
@@ -167,13 +228,17 @@ def score_rows(
     settings: Settings,
     per_example: Optional[IO[str]] = None,
     chunk_size: int = CHUNK_SIZE,
+    tell: Callable[[str], None] = _silent,
 ) -> Corpus:
     """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
 
-    Chunks are scored in ``settings.num_proc`` worker processes, each in one process. With
-    ``per_example``, one JSON object per example is written to it in input order: the example's
-    ``line`` and its per-example scores (the keys of ``compute(use_aggregator=False)``).
-    Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for the whole run.
+    Chunks are scored in worker processes, each in one process: ``settings.num_proc`` of them,
+    capped at the CPUs available and at the number of chunks (the first ones are read ahead to
+    know), which ``tell`` is told in one sentence. With ``per_example``, one JSON object per
+    example is written to it in input order: the example's ``line`` and its per-example scores
+    (the keys of ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no
+    token get one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
+    ``LcsTableTooLarge`` naming the example's line.
     """
     in_flight: deque = deque()
 
@@ -184,41 +249,38 @@ def score_rows(
             in_flight.append(([row.line for row in chunk], references))
             yield [row.source for row in chunk], [row.prediction for row in chunk], references
 
+    num_proc = min(settings.num_proc, available_cpus())
+    pending = chunks()
+    first = list(itertools.islice(pending, num_proc))
+    num_proc = min(num_proc, max(1, len(first)))
+    if num_proc < settings.num_proc:
+        tell(
+            f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
+            f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) of up to {chunk_size} examples read ahead)"
+        )
     scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings)
     tokenless = 0
     score = functools.partial(score_chunk, scorer)
-    for table, chunk_tokenless in starmap_in_order(score, chunks(), settings.num_proc):
-        lines, references = in_flight.popleft()
-        corpus.add(table, references)
-        tokenless += chunk_tokenless
-        if per_example is not None:
-            for index, line in enumerate(lines):
-                per_example.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
-                per_example.write("\n")
+    results = starmap_in_order(score, itertools.chain(first, pending), num_proc)
+    try:
+        with contextlib.closing(results):
+            for table, chunk_tokenless in results:
+                lines, references = in_flight.popleft()
+                corpus.add(table, references)
+                tokenless += chunk_tokenless
+                if per_example is not None:
+                    for index, line in enumerate(lines):
+                        per_example.write(
+                            json.dumps({"line": line, **{key: values[index] for key, values in table.items()}})
+                        )
+                        per_example.write("\n")
+    except LcsTableTooLarge as error:
+        if error.index is None:
+            raise
+        raise error.at(in_flight[0][0][error.index], "line") from None
     warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
     return corpus
-
-
-@contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text file that appears at ``path`` (replacing any old one) only if the block succeeds."""
-    directory, name = os.path.split(os.path.abspath(path))
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
-    )
-    try:
-        with handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)
-        os.replace(handle.name, path)
-    except BaseException:
-        os.unlink(handle.name)
-        raise
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -230,28 +292,34 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     file_after_rouge_types(args)
-    paths, read_rows = _reader(args, parser)
+    return run_command(PROG, functools.partial(_score, args, parser))
+
+
+def _tell(text: str) -> None:
+    print(f"{PROG}: {text}", file=sys.stderr)
+
+
+def _score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The command: check everything, then score, write the per-example file, then the result."""
+    paths, read_rows = read_examples(args, parser)
+    settings = settings_from(args)
+    check_output_paths(paths, [] if args.per_example is None else [args.per_example])
+    if args.ray is not None:
+        from .ray_scoring import score_file_on_ray
+
+        if args.per_example is not None:
+            parser.error("--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset")
+        options = compute_options(args, (SCORING, STATISTICS))
+        return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
+    total_bytes = sum(os.path.getsize(path) for path in paths)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
-    try:
-        settings = settings_from(args)
-        if args.ray is not None:
-            from .ray_scoring import score_file_on_ray
-
-            if args.per_example:
-                parser.error("--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset")
-            options = compute_options(args, (SCORING, STATISTICS))
-            return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
-        total_bytes = sum(os.path.getsize(path) for path in paths)
-        with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
-            with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
-                corpus = score_rows(read_rows(bar.update), settings, per_example)
-                if corpus.totals.count == 0:
-                    raise ValueError(f"{', '.join(paths)}: no examples to score")
-                result = corpus.result()
-                if args.return_signature:
-                    result["signature"] = corpus.signature()
-    except (OSError, ValueError, RuntimeError) as error:
-        print(f"update-rouge: error: {error}", file=sys.stderr)
-        return 1 if isinstance(error, RuntimeError) else 2
+    with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
+        with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
+            corpus = score_rows(read_rows(bar.update), settings, per_example, tell=_tell)
+            if corpus.totals.count == 0:
+                raise ValueError(f"{', '.join(paths)}: no examples to score")
+    result = corpus.result()
+    if args.return_signature:
+        result["signature"] = corpus.signature()
     return write_stdout(json.dumps(result, indent=2) + "\n")

@@ -5,16 +5,17 @@ JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--
 or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit; ``--format
 json`` prints exactly ``compare(..., return_signature=True)``. Exit status 0 on success, 2 for
 unusable input or options (the message names file and line), 1 when a worker process fails,
-141 when the reader of the output goes away (see ``cli.write_stdout``).
+141 when the reader of the output goes away, 130 or 143 on SIGINT or SIGTERM (see
+``cli.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
+(``outputs``: never an input, ``-`` for standard output), and closed before the paired tests run.
 """
 
 import argparse
-import contextlib
+import functools
 import os
-import sys
 from typing import Dict, List, Optional, Tuple
 
-from .cli import FORMATS, add_table_options, atomic_output, compute_options, file_after_rouge_types, write_stdout
+from .cli import add_table_options, compute_options, file_after_rouge_types, run_command, write_stdout
 from .comparison import (
     CORRECTIONS,
     METHODS,
@@ -26,7 +27,8 @@ from .comparison import (
     score_systems,
 )
 from .corpus import f1_columns
-from .files import read_systems, read_text_files
+from .files import FORMATS, SystemsRow, read_systems, read_text_files
+from .outputs import check_output_paths, output_file
 from .report import DEFAULT_LEVEL, Method, per_example_lines, render
 from .report import FORMATS as OUTPUT_FORMATS
 from .settings import RUNNING, SCORING, STATISTICS
@@ -90,25 +92,32 @@ def _systems(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dict[
     return systems
 
 
-def _read(args, parser, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[List[str]], Dict[str, List[str]]]:
-    """Lines, sources, references and each system's predictions, read from the files named."""
-    text_files = (args.sources, args.references)
+def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, systems: Dict[str, str]) -> List[str]:
+    """The files the examples are read from; a usage error when they do not name one layout."""
     if args.file is not None:
-        if any(text_files):
+        if args.sources is not None or args.references is not None:
             parser.error("give either FILE or --sources and --references, not both")
+        return [args.file]
+    if args.sources is None or args.references is None:
+        parser.error("give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE")
+    return [args.sources, args.references, *systems.values()]
+
+
+def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[List[str]], Dict[str, List[str]]]:
+    """Lines, sources, references and each system's predictions, read from the files named."""
+    if args.file is not None:
         file_format = args.input_format or FORMATS.get(os.path.splitext(args.file)[1].lower())
         if file_format is None:
-            parser.error(f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv")
-        rows = list(read_systems(args.file, file_format, list(systems.values())))
+            raise ValueError(f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv")
+        rows: List[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
-    if not all(text_files):
-        parser.error("give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE")
-    predictions, rows = {}, []
+    predictions, text_rows = {}, []
     for name, path in systems.items():
-        rows = list(read_text_files(args.sources, args.references, path))
-        predictions[name] = [row.prediction for row in rows]
-    return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
+        text_rows = list(read_text_files(args.sources, args.references, path))
+        predictions[name] = [row.prediction for row in text_rows]
+    lines = [row.line for row in text_rows]
+    return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -118,24 +127,27 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not 0 < args.level < 1:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
     systems = _systems(args, parser)
+    paths = _input_paths(args, parser, systems)
+    return run_command(PROG, functools.partial(_compare, args, systems, paths))
+
+
+def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]) -> int:
+    """The command: check everything, score, write the per-example file, then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    try:
-        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
-        test = Test(args.method, args.correction, args.n_trials)
-        check_systems(list(systems), baseline)
-        lines, sources, references, predictions = _read(args, parser, systems)
-        if not lines:
-            raise ValueError(f"{args.file or args.sources}: no examples to compare")
-        tables = score_systems(sources, references, predictions, settings)
-        with atomic_output(args.per_example) if args.per_example else contextlib.nullcontext() as per_example:
-            if per_example is not None:
-                per_example.writelines(per_example_lines(lines, tables))
-        results = compare_scores(
-            {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
-        )
-        signature = comparison_signature(references, len(systems), test, settings)
-    except (OSError, ValueError, RuntimeError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 1 if isinstance(error, RuntimeError) else 2
+    settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
+    test = Test(args.method, args.correction, args.n_trials)
+    check_systems(list(systems), baseline)
+    check_output_paths(paths, [] if args.per_example is None else [args.per_example])
+    lines, sources, references, predictions = _read(args, systems)
+    if not lines:
+        raise ValueError(f"{args.file or args.sources}: no examples to compare")
+    tables = score_systems(sources, references, predictions, settings)
+    if args.per_example is not None:
+        with output_file(args.per_example) as per_example:
+            per_example.writelines(per_example_lines(lines, tables))
+    results = compare_scores(
+        {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
+    )
+    signature = comparison_signature(references, len(systems), test, settings)
     method = Method(args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level)
     return write_stdout(render(results, baseline, method, args.format, signature))

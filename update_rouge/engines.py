@@ -21,12 +21,20 @@ engines check every pair against ``max_lcs_cells()`` (default ``DEFAULT_MAX_LCS_
 with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
 a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
 pair with the Python engine instead (the same numbers).
+
+Time of the LCS types on the Python engine: linear memory, but time grows with the product of
+the two sides' token counts (rougeL, rougeLsum) and ROUGE-W fills a table of about one byte per
+cell for each pair of lines. Before computing them for a pair, the Python engine checks the
+product against ``max_python_lcs_cells()`` (default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
+minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``) and each ROUGE-W
+table against ``max_wlcs_cells()`` (default ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable
+``UPDATE_ROUGE_MAX_WLCS_CELLS``), and refuses a larger one with ``LcsTableTooLarge``.
 """
 
 import os
 from collections import Counter
 from itertools import chain
-from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
 
 from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
@@ -41,6 +49,10 @@ ENGINES = ("auto", "python", "rust", "rouge-score")
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
 MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
+DEFAULT_MAX_PYTHON_LCS_CELLS = 200_000_000_000
+MAX_PYTHON_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
+DEFAULT_MAX_WLCS_CELLS = 1_000_000_000
+MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
 
 TextPair = Tuple[str, str]
 
@@ -165,6 +177,7 @@ class PythonEngine:
         """The raw counts of every rouge type for one (target, prediction) pair."""
         target_tokens, target_lines = self._tokenize(target)
         prediction_tokens, prediction_lines = self._tokenize(prediction)
+        self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
         kinds = list(self._skip_bigram_types.values())
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
@@ -188,18 +201,84 @@ class PythonEngine:
                 totals[rouge_type] = _ngram_totals(target_tokens, prediction_tokens, int(rouge_type[5:]))
         return totals
 
+    def _check_sizes(self, target_tokens, target_lines, prediction_tokens, prediction_lines) -> None:
+        """``LcsTableTooLarge`` if an LCS type of the pair is beyond ``max_python_lcs_cells()`` or
+        a ROUGE-W table beyond ``max_wlcs_cells()`` (see the module docstring)."""
+        for rouge_type in self.rouge_types:
+            if rouge_type == "rougeL":
+                rows, columns = len(target_tokens), len(prediction_tokens)
+            elif rouge_type == "rougeLsum":
+                rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
+            else:
+                continue
+            limit = max_python_lcs_cells()
+            if rows * columns > limit:
+                raise LcsTableTooLarge(
+                    f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the python engine's limit of "
+                    f"{limit:,} cells (minutes of computing; raise it with the environment variable "
+                    f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
+                )
+        if self._weighted_types and target_lines and prediction_lines:
+            rows, columns = max(map(len, target_lines)), max(map(len, prediction_lines))
+            limit = max_wlcs_cells()
+            if rows * columns > limit:
+                raise LcsTableTooLarge(
+                    f"ROUGE-W would fill a table of {rows:,} x {columns:,} tokens (a line of each side), more "
+                    f"than the limit of {limit:,} cells (about one byte each; raise it with the environment "
+                    f"variable {MAX_WLCS_CELLS_VARIABLE})"
+                )
+
     def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Counts]]:
-        return [self.counts(target, prediction) for target, prediction in pairs]
+        """Counts of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
+        return _each_pair(self.counts, pairs)
 
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
         return {rouge_type: score_of(c) for rouge_type, c in self.counts(target, prediction).items()}
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
-        return [self.score(target, prediction) for target, prediction in pairs]
+        """Scores of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
+        return _each_pair(self.score, pairs)
+
+
+def _each_pair(function: Callable[[str, str], Any], pairs: Sequence[TextPair]) -> List[Any]:
+    results = []
+    for index, (target, prediction) in enumerate(pairs):
+        try:
+            results.append(function(target, prediction))
+        except LcsTableTooLarge as error:
+            raise error.at(index) from None
+    return results
 
 
 class LcsTableTooLarge(ValueError):
-    """An engine that builds full LCS tables would exceed ``max_lcs_cells()`` on a pair."""
+    """A pair is beyond one of the LCS size limits (``max_lcs_cells``, ``max_python_lcs_cells``,
+    ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
+    the pair (engines) or of the example (``scoring``, ``scorer``) it concerns, or None."""
+
+    def __init__(self, problem: str, index: Optional[int] = None, what: str = "pair"):
+        super().__init__(problem if index is None else f"{what} {index}: {problem}")
+        self.problem, self.index, self.what = problem, index, what
+
+    def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
+        """The same refusal, placed at ``what`` number ``index``."""
+        return LcsTableTooLarge(self.problem, index, what)
+
+    def __reduce__(self):
+        return LcsTableTooLarge, (self.problem, self.index, self.what)
+
+
+def _limit(variable: str, default: int) -> int:
+    """The positive integer in the environment variable ``variable`` if set, else ``default``."""
+    raw = os.environ.get(variable)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{variable}={raw!r}: expected a positive integer (table cells)")
+    return value
 
 
 def max_lcs_cells() -> int:
@@ -209,16 +288,21 @@ def max_lcs_cells() -> int:
     (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
     rouge-score).
     """
-    raw = os.environ.get(MAX_LCS_CELLS_VARIABLE)
-    if raw is None:
-        return DEFAULT_MAX_LCS_CELLS
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{MAX_LCS_CELLS_VARIABLE}={raw!r}: expected a positive integer (table cells)")
-    return value
+    return _limit(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS)
+
+
+def max_python_lcs_cells() -> int:
+    """The largest product of the two sides' token counts the Python engine computes rougeL or
+    rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
+    of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
+    about 11 s of CPU)."""
+    return _limit(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS)
+
+
+def max_wlcs_cells() -> int:
+    """The most cells of one ROUGE-W table (a reference line by a prediction line, about one byte a
+    cell): ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000 (about 1 GB)."""
+    return _limit(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS)
 
 
 def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
@@ -273,7 +357,8 @@ class RougeScoreEngine:
         lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
         oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
-            raise LcsTableTooLarge(next(iter(oversized.values())))
+            index, problem = next(iter(oversized.items()))
+            raise LcsTableTooLarge(problem, index)
         return [self._scorer.score(target=target, prediction=prediction) for target, prediction in pairs]
 
 
@@ -311,13 +396,17 @@ class RustEngine:
         lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
         oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized and self._fallback is None:
-            raise LcsTableTooLarge(next(iter(oversized.values())))
+            index, problem = next(iter(oversized.items()))
+            raise LcsTableTooLarge(problem, index)
         rest = [pair for index, pair in enumerate(pairs) if index not in oversized]
         results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
         scores = []
         for index, pair in enumerate(pairs):
             if index in oversized:
-                scores.append(self._fallback.score(*pair))
+                try:
+                    scores.append(self._fallback.score(*pair))
+                except LcsTableTooLarge as error:
+                    raise error.at(index) from None
             else:
                 result = next(results)
                 scores.append({t: Score(*result[t]) for t in self.rouge_types})

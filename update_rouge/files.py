@@ -123,6 +123,17 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _TEXT_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
+def _skip_space(text: str, position: int = 0) -> int:
+    """The index of the first character at or after ``position`` that is not JSON white space."""
+    match = _JSON_SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def _on_line(line: int) -> Callable[[int], int]:
+    """A ``line_of`` for a text that is one line, line number ``line``."""
+    return lambda _position: line
+
+
 def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> Tuple[Any, int]:
     """The JSON value at ``text[start:]`` and the index after it; ``line_of`` maps an index to its line."""
     try:
@@ -182,15 +193,15 @@ def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callab
         lines = _decoded_lines(handle, path, advance)
         first = True
         for number, line in enumerate(lines, start=1):
-            start = _JSON_SPACE.match(line).end()
+            start = _skip_space(line)
             if start == len(line):
                 continue
             if first and line.startswith("[", start) and path.lower().endswith(".json"):
                 yield from _json_array("\n" * (number - 1) + line + "".join(lines), path, prediction_columns)
                 return
             first = False
-            value, end = _parse_json(line, start, path, lambda _position, line=number: line)
-            if line[_JSON_SPACE.match(line, end).end() :]:
+            value, end = _parse_json(line, start, path, _on_line(number))
+            if line[_skip_space(line, end) :]:
                 raise InputFileError(path, number, "not valid JSON (extra data after the object)")
             yield _record(value, path, number, prediction_columns)
 
@@ -202,16 +213,16 @@ def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iter
     def line_of(position: int) -> int:
         return bisect.bisect_right(starts, position)
 
-    position = _JSON_SPACE.match(text, text.index("[") + 1).end()
+    position = _skip_space(text, text.index("[") + 1)
     closed = text.startswith("]", position)
     while not closed:
         value, end = _parse_json(text, position, path, line_of)
         yield _record(value, path, line_of(position), prediction_columns)
-        position = _JSON_SPACE.match(text, end).end()
+        position = _skip_space(text, end)
         closed = text.startswith("]", position)
         if not closed and not text.startswith(",", position):
             raise InputFileError(path, line_of(position), "not valid JSON (expected ',' or ']' after an item)")
-        position = _JSON_SPACE.match(text, position + 1).end() if not closed else position
+        position = _skip_space(text, position + 1) if not closed else position
     if text[position + 1 :].strip():
         raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
 
@@ -321,4 +332,5 @@ def open_examples(
         return [file], functools.partial(read_csv if file_format == "csv" else read_jsonl, file)
     if len(given) != 3:
         raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
-    return list(given), functools.partial(read_text_files, *given)
+    sources, references, predictions = given
+    return list(given), functools.partial(read_text_files, sources, references, predictions)

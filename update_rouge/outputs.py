@@ -20,7 +20,7 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Iterator, Optional, Sequence, TextIO
+from typing import Iterator, Optional, Sequence, TextIO, cast
 
 STDOUT = "-"
 
@@ -66,7 +66,7 @@ def _replacing(target: str, mode: Optional[int]) -> Iterator[TextIO]:
     )
     try:
         with handle:
-            yield handle
+            yield cast(TextIO, handle)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is None:

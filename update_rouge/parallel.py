@@ -6,15 +6,23 @@ Trainer, a Gradio server). Under ``spawn`` a script that uses ``num_proc > 1`` m
 entry point with ``if __name__ == "__main__":``, and the function (with everything bound to
 it, such as a custom tokenizer) must be importable in a fresh Python process: defined at the
 top level of a module or script file, not a lambda, not in a notebook cell.
+
+At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more would only
+share the same cores). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
+the whole process group, and the parent, which gets it too, terminates them
+(``starmap_in_order``) without a traceback from each.
 """
 
+import contextlib
 import multiprocessing
+import os
 import pickle
+import signal
 import warnings
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional
 
 _worker_function: Optional[Callable[..., Any]] = None
 
@@ -26,9 +34,31 @@ def check_num_proc(num_proc: Any) -> int:
     return num_proc
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the platform tells it), at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def _install(function: Callable[..., Any]) -> None:
     global _worker_function
     _worker_function = function
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread within the block (where the platform can): a SIGINT that
+    arrives meanwhile is delivered when it ends, and the processes and threads started within
+    inherit the blocked mask, so workers never see the Ctrl-C that their parent handles."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _call(arguments: tuple) -> Any:
@@ -37,7 +67,9 @@ def _call(arguments: tuple) -> Any:
     return _worker_function(*arguments)
 
 
-def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Iterator[Any]:
+def starmap_in_order(
+    function: Callable[..., Any], items: Iterable[tuple], num_proc: int
+) -> Generator[Any, None, None]:
     """Yield ``function(*item)`` for each item, in the order of ``items``.
 
     With ``num_proc > 1``, ``num_proc`` spawned worker processes do the calls; ``function`` is
@@ -45,7 +77,10 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
     iterable streams through in bounded memory. A ``function`` that cannot be pickled (a
     lambda tokenizer, say) runs in this process instead, with a ``UserWarning``: the results
     are the same, only slower. A worker that cannot start or dies raises ``RuntimeError``.
+    ``num_proc`` is capped at ``available_cpus()``. If the caller stops early (an exception,
+    including a signal's, or an abandoned generator), the workers are terminated at once.
     """
+    num_proc = min(num_proc, available_cpus())
     if num_proc > 1:
         try:
             pickle.dumps(function)
@@ -62,14 +97,16 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
         for item in items:
             yield function(*item)
         return
-    pool = ProcessPoolExecutor(
-        num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
-    )
+    with _sigint_blocked():
+        pool = ProcessPoolExecutor(
+            num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
+        )
     finished = False
     try:
         pending: deque = deque()
         for item in items:
-            pending.append(pool.submit(_call, item))
+            with _sigint_blocked():  # submit starts the workers
+                pending.append(pool.submit(_call, item))
             if len(pending) >= 2 * num_proc:
                 yield pending.popleft().result()
         while pending:

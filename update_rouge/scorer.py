@@ -12,11 +12,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
+from .engines import LcsTableTooLarge
 from .extraction import SourceIndex
 from .inputs import check_baseline_predictions, check_inputs
 from .languages import segment_pattern
 from .no_tokens import tokenless_examples, warn_tokenless
-from .parallel import starmap_in_order
+from .parallel import available_cpus, starmap_in_order
 from .scoring import make_tokenizer, score_additions
 from .settings import DEFAULTS, Settings, check_switch
 from .signature import signature
@@ -96,9 +97,10 @@ class UpdateRouge:
         return signature(self.settings, references, paired)
 
     def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
-        """Score checked inputs, in worker processes when ``num_proc`` > 1 (chunks in input order)."""
-        num_proc = self.settings.num_proc
-        if num_proc == 1:
+        """Score checked inputs, in worker processes when ``num_proc`` > 1 (chunks in input order;
+        no more workers than CPUs available or examples)."""
+        num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
+        if num_proc <= 1:
             return _score_checked(self.settings, sources, predictions, references)
         size = math.ceil(len(sources) / (4 * num_proc))
         chunks = [
@@ -107,7 +109,15 @@ class UpdateRouge:
         ]
         # The settings travel with the function, sent to each worker once (and checked to pickle).
         score_chunk = functools.partial(_score_checked, self.settings)
-        return [example for scored in starmap_in_order(score_chunk, chunks, num_proc) for example in scored]
+        examples: List[ExampleScore] = []
+        try:
+            for scored in starmap_in_order(score_chunk, chunks, num_proc):
+                examples += scored
+        except LcsTableTooLarge as error:
+            if error.index is None:
+                raise
+            raise error.at(len(examples) + error.index, "example") from None
+        return examples
 
 
 def _score_checked(

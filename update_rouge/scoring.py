@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 
 from rouge_score.scoring import Score
 
-from .engines import Counts, make_engine, score_from_counts, score_of
+from .engines import Counts, LcsTableTooLarge, make_engine, score_from_counts, score_of
 from .extraction import join_additions
 from .languages import LanguageTokenizer
 from .rouge155_options import STOPWORDS, alpha_score
@@ -106,7 +106,8 @@ def score_additions(
     (``settings.text_options``): the F of every score is formed with ``alpha``
     (``alpha_score``) before references are compared by it.
 
-    Returns per example the score of each type and whether the no-additions rule applied.
+    Returns per example the score of each type and whether the no-additions rule applied. A
+    pair beyond an LCS size limit raises ``LcsTableTooLarge`` naming the example's index.
     ``multi_ref`` combines an example's references (for one reference all three agree):
 
     - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
@@ -138,10 +139,16 @@ def score_additions(
         for reference in references
     ]
     alpha = options.alpha
-    if counted:
-        scored = iter(scorer.count_pairs(pairs))
-    else:
-        scored = iter([{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)])
+    try:
+        if counted:
+            scored = iter(scorer.count_pairs(pairs))
+        else:
+            scored = iter([{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)])
+    except LcsTableTooLarge as error:
+        if error.index is None:
+            raise
+        examples = [i for i, (references, rule) in enumerate(zip(reference_additions, rule_applies)) if not rule for _ in references]
+        raise error.at(examples[error.index], "example") from None
     combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     results = []

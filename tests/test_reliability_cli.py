@@ -1,0 +1,315 @@
+"""The command line never loses a file, stops cleanly on signals, and checks its limits first.
+
+One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge compare``
+(``tests/test_reliability_files.py`` covers the readers and ``outputs`` on their own).
+"""
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import DATA_DIR, read_jsonl
+
+from update_rouge import compute
+from update_rouge.bootstrap import MAX_N_BOOTSTRAP
+from update_rouge.cli import main
+from update_rouge.engines import (
+    DEFAULT_MAX_PYTHON_LCS_CELLS,
+    MAX_PYTHON_LCS_CELLS_VARIABLE,
+    MAX_WLCS_CELLS_VARIABLE,
+    LcsTableTooLarge,
+)
+from update_rouge.parallel import available_cpus
+
+REPO = Path(__file__).parent.parent
+FRUIT = DATA_DIR / "fruit_triples.jsonl"
+UNREADABLE = '{"source": "not json\n'
+SYSTEMS = ["--system", "system=prediction", "--system", "copy=source"]
+
+
+def run_main(argv, capsys):
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def one_line(text):
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def fruit_columns():
+    rows = read_jsonl("fruit_triples.jsonl")
+    return {
+        "sources": [r["source"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["reference"] for r in rows],
+    }
+
+
+# 1. Data loss: an output that is an input, an empty name, links, special files, modes.
+
+
+@pytest.mark.parametrize("kind", ["same name", "./name", "symbolic link", "hard link", "text file", "compare"])
+def test_an_output_that_is_an_input_is_refused_before_reading(tmp_path, capsys, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data.jsonl"
+    data.write_text(UNREADABLE)  # reading it would fail with data.jsonl:1
+    output = "data.jsonl"
+    argv = ["data.jsonl", "--per-example"]
+    if kind == "./name":
+        output = "./data.jsonl"
+    elif kind == "symbolic link":
+        os.symlink(data, tmp_path / "link.jsonl")
+        output = "link.jsonl"
+    elif kind == "hard link":
+        os.link(data, tmp_path / "hard.jsonl")
+        output = "hard.jsonl"
+    elif kind == "text file":
+        for name in ("s.txt", "r.txt", "p.txt"):
+            (tmp_path / name).write_text("a.\n")
+        argv = ["--sources", "s.txt", "--references", "r.txt", "--predictions", "p.txt", "--per-example"]
+        output = "r.txt"
+    elif kind == "compare":
+        argv = ["compare", "data.jsonl", *SYSTEMS, "--per-example"]
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    status, out, err = run_main([*argv, output], capsys)
+    assert status == 2
+    assert "refusing to overwrite" in one_line(err) and output in err
+    assert out == ""
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
+def test_an_empty_output_name_is_refused(tmp_path, capsys):
+    status, out, err = run_main([FRUIT, "--per-example", ""], capsys)
+    assert status == 2 and "empty" in one_line(err) and out == ""
+    status, _, err = run_main(["compare", FRUIT, *SYSTEMS, "--per-example", ""], capsys)
+    assert status == 2 and "empty" in one_line(err)
+
+
+def test_dash_writes_the_per_example_lines_to_standard_output(capsys):
+    status, out, _ = run_main([FRUIT, "--per-example", "-"], capsys)
+    assert status == 0
+    lines = out.splitlines(keepends=True)
+    per_example = [json.loads(line) for line in lines[:3]]
+    assert [row["line"] for row in per_example] == [1, 2, 3]
+    expected = compute(**fruit_columns(), use_aggregator=False)
+    assert [row["update_rouge1"] for row in per_example] == expected["update_rouge1"]
+    assert json.loads("".join(lines[3:])) == compute(**fruit_columns())
+
+
+def test_a_symbolic_link_is_written_through_and_stays_a_link(tmp_path, capsys):
+    target, link = tmp_path / "target.jsonl", tmp_path / "link.jsonl"
+    target.write_text("old\n")
+    os.symlink(target, link)
+    status, _, _ = run_main([FRUIT, "--per-example", link], capsys)
+    assert status == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert [json.loads(line)["line"] for line in target.read_text().splitlines()] == [1, 2, 3]
+
+
+def test_a_fifo_is_written_in_place(tmp_path, capsys):
+    fifo = tmp_path / "scores.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    status, _, _ = run_main([FRUIT, "--per-example", fifo], capsys)
+    reader.join(timeout=60)
+    assert status == 0
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [json.loads(line)["line"] for line in received[0].splitlines()] == [1, 2, 3]
+    assert [path.name for path in tmp_path.iterdir()] == ["scores.fifo"]
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_an_existing_output_keeps_its_mode(tmp_path, capsys, command):
+    output = tmp_path / "scores.jsonl"
+    output.write_text("old\n")
+    output.chmod(0o600)
+    argv = [FRUIT] if command == "score" else ["compare", FRUIT, *SYSTEMS]
+    status, _, _ = run_main([*argv, "--per-example", output], capsys)
+    assert status == 0
+    assert stat.S_IMODE(os.stat(output).st_mode) == 0o600
+    assert output.read_text() != "old\n"
+
+
+def test_the_per_example_file_is_complete_before_the_bootstrap_runs(tmp_path, capsys, monkeypatch):
+    output = tmp_path / "scores.jsonl"
+
+    def bootstrap_fails(self):
+        raise MemoryError("the bootstrap ran out of memory")
+
+    monkeypatch.setattr("update_rouge.corpus_stream.Corpus.result", bootstrap_fails)
+    with pytest.raises(MemoryError):
+        main([str(FRUIT), "--per-example", str(output)])
+    expected = compute(**fruit_columns(), use_aggregator=False)
+    written = [json.loads(line) for line in output.read_text().splitlines()]
+    assert [row["update_rougeLsum"] for row in written] == expected["update_rougeLsum"]
+
+
+# 2. Signals: a real SIGTERM (or SIGINT to the process group, as Ctrl-C sends it) to a real
+# two-worker run.
+
+
+def _children(pid):
+    """Pids of the live worker processes of ``pid`` (children whose command is spawn_main)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in command:
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
+@pytest.mark.skipif(available_cpus() < 2, reason="needs 2 CPUs for 2 worker processes")
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_workers_and_leaves_the_output_alone(tmp_path, signum, status):
+    wiki = (DATA_DIR / "wiki_triples.jsonl").read_text().splitlines()
+    data = tmp_path / "big.jsonl"
+    data.write_text("\n".join(wiki * 3) + "\n")  # 2,235 examples: 3 chunks, tens of seconds
+    output = tmp_path / "OUT"
+    output.write_text("earlier scores\n")
+    output.chmod(0o640)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)), start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        assert len(workers) == 2
+        time.sleep(1)
+        if signum == signal.SIGINT:
+            os.killpg(process.pid, signum)  # a Ctrl-C reaches the workers too
+        else:
+            process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == status
+    assert signal.Signals(signum).name in one_line(err) and "Traceback" not in err
+    assert out == ""
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_alive, workers))
+    assert output.read_text() == "earlier scores\n" and stat.S_IMODE(os.stat(output).st_mode) == 0o640
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["OUT", "big.jsonl"]
+
+
+# 3. Bounds checked before scoring.
+
+
+def test_n_bootstrap_beyond_its_bound_is_refused_before_reading(tmp_path, capsys):
+    data = tmp_path / "data.jsonl"
+    data.write_text(UNREADABLE)
+    status, _, err = run_main([data, "--n-bootstrap", "1000000000"], capsys)
+    assert status == 2
+    assert "n_bootstrap must be at most 10,000,000" in one_line(err)
+    status, _, err = run_main(["compare", data, *SYSTEMS, "--n-bootstrap", "1000000000"], capsys)
+    assert status == 2 and "n_bootstrap must be at most" in one_line(err)
+    with pytest.raises(ValueError, match="n_bootstrap must be at most 10,000,000"):
+        compute(sources=["a."], predictions=["b."], references=["c."], n_bootstrap=MAX_N_BOOTSTRAP + 1)
+
+
+def test_an_absurd_num_proc_is_capped_and_said_once(capsys):
+    status, out, err = run_main([FRUIT, "--num-proc", 10**30], capsys)
+    assert status == 0
+    assert f"--num-proc {10**30}: using 1 worker process(es)" in one_line(err)
+    assert json.loads(out) == compute(**fruit_columns())
+    first = {key: values[:1] for key, values in fruit_columns().items()}
+    assert compute(**first, num_proc=10**30) == compute(**first)  # one example: no worker at all
+
+
+# 4. Size limits for one huge addition.
+
+
+def test_the_python_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, capsys, monkeypatch):
+    rows = [{"source": "", "reference": "a b.", "prediction": "a c."}] * 2
+    rows.append({"source": "", "reference": " ".join(["w"] * 20), "prediction": " ".join(["w"] * 20)})
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    status, _, err = run_main([data, "--engine", "python", "--rouge-types", "rougeL"], capsys)
+    assert status == 2
+    assert "line 3: rougeL of 20 x 20 tokens is more than the python engine's limit of 399 cells" in one_line(err)
+    assert MAX_PYTHON_LCS_CELLS_VARIABLE in err
+    columns = {key: [row[name] for row in rows] for key, name in
+               (("sources", "source"), ("references", "reference"), ("predictions", "prediction"))}
+    with pytest.raises(LcsTableTooLarge, match="^example 2: rougeLsum of 20 x 20 tokens"):
+        compute(**columns, engine="python")
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
+    assert compute(**columns, engine="python")["update_rougeLsum"] == pytest.approx((0.5 + 0.5 + 1) / 3)
+
+
+def test_the_rouge_w_limit_names_the_variable(monkeypatch):
+    monkeypatch.setenv(MAX_WLCS_CELLS_VARIABLE, "15")
+    texts = {"sources": ["", ""], "references": ["a b.", "a b c d."], "predictions": ["a b.", "a b c d."]}
+    with pytest.raises(LcsTableTooLarge, match=f"^example 1: ROUGE-W .* 4 x 4 tokens.*{MAX_WLCS_CELLS_VARIABLE}"):
+        compute(**texts, rouge_types=["rougeW"])
+    monkeypatch.setenv(MAX_WLCS_CELLS_VARIABLE, "16")
+    raised = compute(**texts, rouge_types=["rougeW"])
+    monkeypatch.delenv(MAX_WLCS_CELLS_VARIABLE)
+    assert raised == compute(**texts, rouge_types=["rougeW"])
+
+
+def test_the_default_limit_refuses_half_a_million_words_each_but_not_150000():
+    assert 150_000 * 150_000 < DEFAULT_MAX_PYTHON_LCS_CELLS < 500_000 * 500_000
+    words = [f"w{index % 5000}" for index in range(500_000)]
+    started = time.monotonic()
+    with pytest.raises(LcsTableTooLarge, match="example 0: rougeLsum of 500,000 x 500,000 tokens"):
+        compute(sources=[""], references=[" ".join(words)], predictions=[" ".join(reversed(words))], engine="python")
+    assert time.monotonic() - started < 60  # refused after tokenizing, not after the LCS
+
+
+# 5. Output into a closed pipe.
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv", [[FRUIT], ["compare", FRUIT, *SYSTEMS], ["--help"], ["compare", "--help"]]
+)
+def test_a_closed_standard_output_ends_quietly(argv):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "update_rouge", *map(str, argv)], stdout=write_end, stderr=subprocess.PIPE,
+            text=True, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=300,
+        )
+    finally:
+        os.close(write_end)
+    assert completed.stderr == ""
+    assert completed.returncode == (0 if "--help" in argv else 141)
