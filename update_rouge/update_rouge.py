@@ -220,7 +220,8 @@ class UpdateRouge(evaluate.Metric):
 
     def _release_cache(self):
         """Remove the cache files evaluate's ``_finalize`` locked for ``compute`` and release their locks."""
-        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
+        taken = zip(getattr(self, "filelocks", None) or [], getattr(self, "file_paths", None) or [])
+        for filelock, file_path in reversed(list(taken)):
             if os.path.exists(file_path):
                 os.remove(file_path)
             filelock.release()
