@@ -6,6 +6,7 @@ truncated or scored as something it is not.
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any, List, Optional, Tuple
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -36,13 +37,32 @@ def _describe(value: Any) -> str:
         return "a float NaN"
     if isinstance(value, (bytes, bytearray)):
         return "bytes (decode them to str first)"
+    if hasattr(value, "columns"):
+        return f"a {type(value).__name__} of shape {getattr(value, 'shape', '?')} (pass one of its columns)"
+    if getattr(value, "ndim", 1) != 1:
+        return f"a {type(value).__name__} of shape {getattr(value, 'shape', '?')} (expected one dimension)"
     return f"a {type(value).__name__} ({value!r:.60})"
+
+
+def is_column(value: Any) -> bool:
+    """Whether ``value`` holds one entry per example in order: a sequence that is not a string
+    (``list``, ``tuple``, a ``datasets`` ``Column``) or a one-dimensional array (a NumPy array, a
+    pandas ``Series``). A ``DataFrame`` (two dimensions), a ``dict``, a ``set``, a generator or a
+    bare string is not one: iterating them gives column names, keys, an arbitrary order, a
+    one-shot stream or characters.
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        return False
+    ndim = getattr(value, "ndim", None)
+    if ndim is not None:
+        return ndim == 1 and hasattr(value, "__len__")
+    return isinstance(value, Sequence)
 
 
 def _as_list(field: str, column: Any) -> list:
     if column is None:
         raise ValueError(f"{field} is missing: expected a list with one entry per example")
-    if isinstance(column, (str, bytes, bytearray, dict, set)) or not hasattr(column, "__len__"):
+    if not is_column(column):
         raise ValueError(f"{field} must be a list with one entry per example, got {_describe(column)}")
     return list(column)
 
@@ -87,7 +107,7 @@ def check_inputs(
                     f"references[{i}] is a string but references[0] is a list: give every example "
                     "either one reference string or a list of reference strings, not a mix"
                 )
-            if isinstance(reference, (bytes, bytearray, dict, set)) or not hasattr(reference, "__len__"):
+            if not is_column(reference):
                 raise ValueError(f"references[{i}] must be a list of strings, got {_describe(reference)}")
             if len(reference) == 0:
                 raise ValueError(f"references[{i}] is an empty list: every example needs at least one reference")

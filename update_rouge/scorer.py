@@ -6,14 +6,15 @@ rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one 
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
 
+import contextlib
 import functools
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .engines import LcsTableTooLarge
-from .extraction import SourceIndex
+from .extraction import SourceIndex, join_additions
 from .inputs import check_baseline_predictions, check_inputs
 from .languages import segment_pattern
 from .no_tokens import tokenless_examples, warn_tokenless
@@ -21,6 +22,7 @@ from .parallel import available_cpus, starmap_in_order
 from .scoring import make_tokenizer, score_additions
 from .settings import DEFAULTS, Settings, check_switch
 from .signature import signature
+from .tokens import TokenizerError
 
 
 class UpdateRouge:
@@ -40,11 +42,14 @@ class UpdateRouge:
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
         """Score one example; ``reference`` is a string or a non-empty list of them."""
         sources, predictions, references = check_inputs([source], [prediction], [reference])
-        return self._examples(sources, predictions, references)[0]
+        with self._naming_examples(sources, {"predictions": predictions}, references):
+            return self._examples(sources, predictions, references)[0]
 
     def examples(self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]) -> List[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
-        return self._examples(*check_inputs(sources, predictions, references))
+        sources, predictions, references = check_inputs(sources, predictions, references)
+        with self._naming_examples(sources, {"predictions": predictions}, references):
+            return self._examples(sources, predictions, references)
 
     def corpus(
         self,
@@ -74,6 +79,20 @@ class UpdateRouge:
             check_paired(settings.use_aggregator)
         sources, predictions, references = check_inputs(sources, predictions, references)
         checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions)) if paired else None
+        systems = {"predictions": predictions}
+        if checked_baseline is not None:
+            systems["baseline_predictions"] = checked_baseline
+        with self._naming_examples(sources, systems, references):
+            return self._scored_corpus(sources, predictions, references, checked_baseline)
+
+    def _scored_corpus(
+        self,
+        sources: List[str],
+        predictions: List[str],
+        references: List[List[str]],
+        checked_baseline: Optional[List[str]],
+    ) -> Tuple[Dict[str, Any], int, int]:
+        settings = self.settings
         examples = self._examples(sources, predictions, references)
         tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
         tokenless = tokenless_examples(examples, tokenizer)
@@ -91,6 +110,35 @@ class UpdateRouge:
             bootstrap_statistics(f1, baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed)
         )
         return result, sum(tokenless), len(examples)
+
+    @contextlib.contextmanager
+    def _naming_examples(
+        self, sources: List[str], systems: Dict[str, List[str]], references: List[List[str]]
+    ) -> Iterator[None]:
+        """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
+
+        Only on that error path are the examples searched, in input order, for the first field
+        whose newline-joined additions contain the text the tokenizer failed on (the engines give
+        a tokenizer those joined additions or their lines, the no-token check single additions),
+        so the default path costs nothing; if none does (a text cut by ``max_words``), the error
+        is raised as it is.
+        """
+        try:
+            yield
+        except TokenizerError as error:
+            pattern = segment_pattern(self.settings.language)
+            for i, source in enumerate(sources):
+                index = SourceIndex(source, pattern)
+                fields = [
+                    (f"references[{i}]" + (f"[{j}]" if len(references[i]) > 1 else ""), reference)
+                    for j, reference in enumerate(references[i])
+                ]
+                fields += [(f"{name}[{i}]", texts[i]) for name, texts in systems.items()]
+                for where, text in fields:
+                    joined = join_additions(index.additions(text))
+                    if error.text in joined if error.text else not joined:
+                        raise TokenizerError(f"{error}, on the additions of {where}: {error.text!r:.80}", error.text) from error
+            raise
 
     def signature(self, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
         """The settings signature (see ``signature.py``); ``references`` give its ``refs`` field."""

@@ -295,6 +295,8 @@ class Settings:
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
+        for name, value in (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords)):
+            check_switch(name, value)
         if self.tokenizer is not None and not callable(self.tokenizer):
             raise ValueError(f"tokenizer must be a callable text -> list of tokens, or None, got {self.tokenizer!r}")
         language = check_language(self.language)

@@ -17,6 +17,8 @@ from typing import Callable, FrozenSet, List, Optional
 
 from nltk.stem import porter
 
+from .inputs import _describe
+
 _TOKEN = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN = re.compile(r"^[a-z0-9]+$")
 _STEM_CACHE_SIZE = 1 << 20
@@ -52,14 +54,45 @@ class DefaultTokenizer:
         return [stem for stem in stems if stem is not None]
 
 
+class TokenizerError(ValueError):
+    """A custom tokenizer raised, or returned something other than a list of strings, on ``text``."""
+
+    def __init__(self, message: str, text: str = ""):
+        super().__init__(message)
+        self.text = text
+
+
 class CallableTokenizer:
-    """A user's callable ``text -> list of tokens``; called exactly where rouge-score calls it."""
+    """A user's callable ``text -> list of tokens``; called exactly where rouge-score calls it.
+
+    What it returns is checked: a ``list`` or ``tuple`` of ``str``, else ``TokenizerError``
+    naming ``tokenizer``, what it returned and the text; an exception it raises is wrapped in a
+    ``TokenizerError`` (``from`` the original). ``scorer`` adds the example's field and index.
+    """
 
     splits_on_newlines = False
 
     def __init__(self, tokenize: Callable[[str], List[str]], stopwords: FrozenSet[str] = frozenset()):
         self.stopwords = stopwords
-        if stopwords:
-            self.tokenize = lambda text: [token for token in tokenize(text) if token not in stopwords]
-        else:
-            self.tokenize = tokenize
+        self._tokenize = tokenize
+
+    def tokenize(self, text: str) -> List[str]:
+        """The callable's tokens of ``text``, without ``stopwords``."""
+        try:
+            tokens = self._tokenize(text)
+        except Exception as error:
+            raise TokenizerError(f"tokenizer raised {type(error).__name__}: {error}", text) from error
+        if type(tokens) is not list:
+            if not isinstance(tokens, (list, tuple)):
+                raise TokenizerError(f"tokenizer must return a list of strings, but returned {_describe(tokens)}", text)
+            tokens = list(tokens)
+        try:
+            "".join(tokens)  # the cheapest complete check that every token is a str (done in C)
+        except TypeError:
+            bad = next(token for token in tokens if not isinstance(token, str))
+            raise TokenizerError(
+                f"tokenizer must return a list of strings, but its list holds {_describe(bad)}", text
+            ) from None
+        if self.stopwords:
+            return [token for token in tokens if token not in self.stopwords]
+        return tokens

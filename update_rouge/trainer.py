@@ -3,9 +3,16 @@
 Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
 model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
 prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset.
+
+With ``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last
+one. It forgets them after that last batch and after any error raised inside it; an evaluation
+interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from inside
+``compute_metrics``, so ``attach(trainer)`` makes every evaluation start empty.
 """
 
 import dataclasses
+import functools
+import re
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -15,6 +22,7 @@ from .scorer import UpdateRouge
 from .settings import Settings
 
 IGNORED_ID = -100
+_INDEXED_FIELD = re.compile(r"\b(sources|predictions|references)\[(\d+)\]")
 
 
 def _as_ids(array: Any) -> np.ndarray:
@@ -46,12 +54,36 @@ class UpdateRougeMetrics:
         self.task_prefix = task_prefix
         self.settings = Settings(**compute_kwargs)
         self._scorer = UpdateRouge(dataclasses.replace(self.settings, use_aggregator=False))
-        self._reset()
+        self.reset()
 
-    def _decode(self, ids: Any) -> List[str]:
-        ids = _as_ids(ids)
+    def _decode(self, array: Any, field: str) -> List[str]:
+        return self.processing_class.batch_decode(self._ids(array, field), skip_special_tokens=True)
+
+    def _ids(self, array: Any, field: str) -> np.ndarray:
+        """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``ValueError``
+        naming ``field`` (and the example, counted over the evaluation) for anything else."""
+        ids = _as_ids(array)
+        if np.issubdtype(ids.dtype, np.floating):
+            nan = np.argwhere(np.isnan(ids))
+            if len(nan):
+                example = f" of example {self._offset + int(nan[0][0])}" if ids.ndim else ""
+                raise ValueError(f"{field}{example} hold NaN: the model's output is not a number")
+            raise ValueError(
+                f"{field} are floats of shape {ids.shape}, logits rather than token ids: set predict_with_generate=True "
+                "in Seq2SeqTrainingArguments, or pass preprocess_logits_for_metrics=lambda logits, labels: "
+                "logits.argmax(-1) to the Trainer"
+            )
+        if ids.ndim != 2 or not np.issubdtype(ids.dtype, np.integer):
+            raise ValueError(f"{field} must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}")
         ids = np.where(ids == IGNORED_ID, self.processing_class.pad_token_id, ids)
-        return self.processing_class.batch_decode(ids, skip_special_tokens=True)
+        negative = np.argwhere(ids < 0)
+        if len(negative):
+            row, column = negative[0]
+            raise ValueError(
+                f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position {column}: "
+                f"token ids are >= 0, and only {IGNORED_ID} is read as padding"
+            )
+        return ids
 
     def _strip_prefix(self, texts: List[str]) -> List[str]:
         if not self.task_prefix:
@@ -86,13 +118,21 @@ class UpdateRougeMetrics:
             )
         if hasattr(inputs, "keys"):  # batch_eval_metrics passes the whole batch of model inputs
             inputs = inputs[self.processing_class.model_input_names[0]]
-        return self._strip_prefix(self._decode(inputs))
+        return self._strip_prefix(self._decode(inputs, "inputs"))
 
     def _add(self, eval_prediction: Any, last: bool) -> None:
-        predictions = self._decode(eval_prediction.predictions)
-        references = self._decode(eval_prediction.label_ids)
+        predictions = self._decode(eval_prediction.predictions, "predictions")
+        references = self._decode(eval_prediction.label_ids, "label_ids")
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
-        table = self._scorer.corpus(sources, predictions, references)
+        try:
+            table = self._scorer.corpus(sources, predictions, references)
+        except ValueError as error:
+            if not self._offset:
+                raise
+            # Indices in the batch become indices in the evaluation (batch_eval_metrics).
+            offset = self._offset
+            message = _INDEXED_FIELD.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + offset}]", str(error))
+            raise ValueError(message) from error
         self._corpus.add(table, references)
         self._offset += len(predictions)
 
@@ -109,17 +149,38 @@ class UpdateRougeMetrics:
         try:
             self._add(eval_prediction, last=compute_result is not False)
         except BaseException:
-            self._reset()
+            self.reset()
             raise
         if compute_result is False:
             return {}
         result = {key: float(value) for key, value in self._corpus.result().items()}
-        self._reset()
+        self.reset()
         return result
 
-    def _reset(self) -> None:
+    def reset(self) -> None:
+        """Forget the batches of an unfinished evaluation (``attach`` does it at each one's start)."""
         self._corpus = Corpus(self.settings)
         self._offset = 0
+
+    def attach(self, trainer: Any) -> Any:
+        """Make each of ``trainer``'s evaluations start with no batches; returns ``trainer``.
+
+        Wraps ``trainer.evaluation_loop``, which ``evaluate`` and ``predict`` (also during
+        ``train``) run once per evaluation, so that the batches of an evaluation interrupted
+        outside ``compute_metrics`` never enter the next one.
+        """
+        loop = trainer.evaluation_loop
+        if getattr(loop, "update_rouge_metrics", None) is self:
+            return trainer
+
+        @functools.wraps(loop)
+        def evaluation_loop(*args: Any, **kwargs: Any) -> Any:
+            self.reset()
+            return loop(*args, **kwargs)
+
+        evaluation_loop.update_rouge_metrics = self  # type: ignore[attr-defined]
+        trainer.evaluation_loop = evaluation_loop
+        return trainer
 
 
 def make_compute_metrics(

@@ -4,6 +4,8 @@
 (it does not follow their own imports), so every module of the package is imported here.
 """
 
+import os
+
 import datasets
 import evaluate
 
@@ -25,7 +27,7 @@ from .rouge155_stopwords import STOPWORDS_TEXT
 from .rouge155_tokens import Rouge155Tokenizer
 from .scorer import compute
 from .scoring import DEFAULT_ROUGE_TYPES
-from .settings import OPTIONS, compute_parameters, describe_options
+from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
@@ -190,6 +192,41 @@ class UpdateRouge(evaluate.Metric):
         """Check the example before evaluate stores it; its source is passed as ``sources=``."""
         check_inputs([kwargs.get("sources")], [prediction], [reference])
         super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """evaluate's ``compute``, with its options checked before evaluate stores anything, and
+        evaluate's cache files and locks released when scoring fails.
+
+        An unknown or bad option raises ``TypeError`` or ``ValueError`` naming it before the
+        batches are touched, so batches given to ``add_batch`` stay for the next ``compute``.
+        evaluate itself holds a file lock on its cache from ``_finalize`` until ``_compute``
+        returns, and leaves it held (the next ``compute`` would wait for it a second) if
+        ``_compute`` raises: then the lock is released and the cache file removed, as after a
+        successful ``compute``, and the error is raised. An error in the data of ``compute``
+        itself (checked as ``add_batch`` checks it) leaves earlier ``add_batch`` batches stored.
+        """
+        options = {name: value for name, value in kwargs.items() if name not in self._feature_names()}
+        unknown = sorted(set(options) - set(DEFAULTS))
+        if unknown:
+            raise TypeError(f"compute() got unexpected keyword arguments {unknown}; the options are {sorted(DEFAULTS)}")
+        Settings.from_options(options)
+        check_switch("return_signature", options.get("return_signature", DEFAULTS["return_signature"]))
+        try:
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        except BaseException:
+            if self.writer is None:  # evaluate's _finalize ran: this compute took the stored batches
+                self._release_cache()
+            raise
+
+    def _release_cache(self):
+        """Remove the cache files evaluate's ``_finalize`` locked for ``compute`` and release their locks."""
+        taken = zip(getattr(self, "filelocks", None) or [], getattr(self, "file_paths", None) or [])
+        for filelock, file_path in reversed(list(taken)):
+            if os.path.exists(file_path):
+                os.remove(file_path)
+            filelock.release()
+        self.filelocks, self.file_paths = [], []
+        self.data, self.writer = None, None
 
     def _compute(self, predictions, references, sources, **options):
         return compute(sources=sources, predictions=predictions, references=references, **options)
