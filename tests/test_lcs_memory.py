@@ -26,7 +26,6 @@ from update_rouge.engines import (
     PythonEngine,
     make_engine,
     max_lcs_cells,
-    rust_available,
 )
 from update_rouge.scoring import make_tokenizer
 
@@ -145,8 +144,6 @@ def _pairs():
 
 @pytest.mark.parametrize("engine", ["rouge-score", "rust"])
 def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
-    if engine == "rust" and not rust_available():
-        pytest.skip("rouge-score-rs is not installed")
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
     scorer = make_engine(engine, ["rouge1", "rougeLsum"], make_tokenizer())
     with pytest.raises(LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"):
