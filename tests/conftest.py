@@ -28,8 +28,8 @@ settings.load_profile("deterministic")
 QUICK_EXAMPLES = 200
 
 
-def quick_and_full(full_examples, *strategies):
-    """The same property twice: a quick test drawing ``QUICK_EXAMPLES`` cases for the default run,
+def quick_and_full(full_examples, *strategies, quick_examples=QUICK_EXAMPLES):
+    """The same property twice: a quick test drawing ``quick_examples`` cases for the default run,
     and the full sweep of ``full_examples`` cases marked slow (run by ``tests/run.sh --all`` and CI).
 
     Use as ``test_x, test_x_full = quick_and_full(4000, st.text())(body)``.
@@ -37,7 +37,7 @@ def quick_and_full(full_examples, *strategies):
     from hypothesis import given
 
     def decorate(body):
-        quick = settings(max_examples=QUICK_EXAMPLES)(given(*strategies)(body))
+        quick = settings(max_examples=quick_examples)(given(*strategies)(body))
         full = pytest.mark.slow(settings(max_examples=full_examples)(given(*strategies)(body)))
         return quick, full
 

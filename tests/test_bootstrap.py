@@ -169,6 +169,7 @@ def run_in_new_process(seed):
     return json.loads(completed.stdout)
 
 
+@pytest.mark.slow
 def test_same_seed_same_numbers_in_separate_processes(with_baseline):
     first, second = run_in_new_process(12345), run_in_new_process(12345)
     assert first == second == with_baseline

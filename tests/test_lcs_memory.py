@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from conftest import quick_and_full
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
@@ -47,9 +47,7 @@ def tiny_budgets(monkeypatch):
     monkeypatch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
 
 
-@settings(max_examples=1500)
-@given(reference_lines=_lines, candidate_lines=_lines)
-def test_union_positions_are_rouge_score_backtracking(reference_lines, candidate_lines):
+def _union_positions_are_rouge_score_backtracking(reference_lines, candidate_lines):
     """Per reference line, exactly the positions of rouge-score's ``_find_union`` of its ``lcs_ind``s."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
@@ -62,6 +60,11 @@ def test_union_positions_are_rouge_score_backtracking(reference_lines, candidate
     ]
     assert positions == expected
     assert hits == rouge_score_hits(reference_lines, candidate_lines)
+
+
+test_union_positions_are_rouge_score_backtracking, test_union_positions_are_rouge_score_backtracking_full = (
+    quick_and_full(1500, _lines, _lines)(_union_positions_are_rouge_score_backtracking)
+)
 
 
 def test_tie_breaking_on_a_known_case(tiny_budgets):

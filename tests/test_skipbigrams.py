@@ -5,7 +5,7 @@ from collections import Counter
 from unittest.mock import patch
 
 import pytest
-from conftest import read_jsonl
+from conftest import quick_and_full, read_jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +15,10 @@ from update_rouge.scoring import make_tokenizer
 from update_rouge.skipbigrams import SkipBigramType, gram_total, parse_skip_bigram_type, skip_bigram_counts
 
 GOLDEN_TYPES = ["rougeS", "rougeSU", "rougeS4", "rougeSU4"]
+# The quick run compares every SAMPLE_STEP-th golden row (0, 10, 20, ...); every row is compared in
+# the slow run (CI).
+SAMPLE_STEP = 10
+SWEEPS = [pytest.param(False, id="sample"), pytest.param(True, id="every-row", marks=pytest.mark.slow)]
 
 
 def scores(reference, prediction, rouge_types):
@@ -120,10 +124,16 @@ kinds = st.builds(SkipBigramType, st.booleans(), st.one_of(st.none(), st.integer
 token_lists = st.lists(st.sampled_from("abcd"), max_size=30) | st.lists(st.sampled_from("abcdefghijklmnop"), max_size=60)
 
 
-@settings(max_examples=700)
-@given(token_lists, token_lists, st.lists(kinds, min_size=1, max_size=4))
-def test_counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, kind_list):
+def _counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, kind_list):
     assert skip_bigram_counts(reference, prediction, kind_list) == [naive_counts(reference, prediction, k) for k in kind_list]
+
+
+(
+    test_counts_equal_a_naive_enumeration_of_position_pairs,
+    test_counts_equal_a_naive_enumeration_of_position_pairs_full,
+) = quick_and_full(700, token_lists, token_lists, st.lists(kinds, min_size=1, max_size=4))(
+    _counts_equal_a_naive_enumeration_of_position_pairs
+)
 
 
 @settings(max_examples=300)
@@ -165,7 +175,9 @@ def test_an_empty_source_gives_the_golden_texts_as_their_additions(golden):
     assert all(row["reference"] or row["prediction"] for row in golden)
 
 
-def test_every_row_equals_rouge155_through_compute(golden):
+@pytest.mark.parametrize("every_row", SWEEPS)
+def test_every_row_equals_rouge155_through_compute(golden, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     result = compute(
         sources=[""] * len(golden),
         predictions=[row["prediction"] for row in golden],
@@ -179,7 +191,9 @@ def test_every_row_equals_rouge155_through_compute(golden):
             assert got == pytest.approx(tuple(row[t]), abs=1e-9), (row["id"], t)
 
 
-def test_every_row_has_rouge155s_raw_counts(golden):
+@pytest.mark.parametrize("every_row", SWEEPS)
+def test_every_row_has_rouge155s_raw_counts(golden, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     engine = make_engine("python", GOLDEN_TYPES, make_tokenizer())
     counted = engine.count_pairs([(row["reference"], row["prediction"]) for row in golden])
     for row, counts in zip(golden, counted):
