@@ -12,6 +12,26 @@ def read_jsonl(name):
         return [json.loads(line) for line in handle]
 
 
+def readme_section(heading):
+    """The text of README.md under ``heading`` (e.g. ``"## Reporting a result"``), up to the next heading
+    of the same or a higher level: tests check the README's figures there instead of copying them."""
+    lines = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").splitlines()
+    level = len(heading.split(" ", 1)[0])
+    section, fenced = [], False
+    for line in lines[lines.index(heading) + 1 :]:
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("#") and len(line.split(" ", 1)[0]) <= level:
+            break
+        section.append(line)
+    return "\n".join(section)
+
+
+def markdown_rows(markdown, first_cell_prefix):
+    """The cells of each Markdown table row of ``markdown`` whose first cell starts with ``first_cell_prefix``."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in markdown.splitlines() if line.startswith("|")]
+    return [row for row in rows if row[0].startswith(first_cell_prefix)]
+
+
 @pytest.fixture(scope="session")
 def triples():
     """Every row of the bundled triples files, keyed by (file name, id)."""

@@ -6,7 +6,6 @@ from unittest.mock import patch
 
 import pytest
 from conftest import quick_and_full, read_jsonl
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from update_rouge import compute, extract_additions, skipbigrams
@@ -136,12 +135,18 @@ def _counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, k
 )
 
 
-@settings(max_examples=300)
-@given(token_lists, token_lists, kinds)
-def test_counts_are_the_same_when_computed_in_small_blocks(reference, prediction, kind):
+def _counts_are_the_same_when_computed_in_small_blocks(reference, prediction, kind):
     # A tiny block size forces the pair counts to be built a few first tokens at a time.
     with patch.object(skipbigrams, "_BLOCK_CELLS", 7):
         assert skip_bigram_counts(reference, prediction, [kind]) == [naive_counts(reference, prediction, kind)]
+
+
+(
+    test_counts_are_the_same_when_computed_in_small_blocks,
+    test_counts_are_the_same_when_computed_in_small_blocks_full,
+) = quick_and_full(300, token_lists, token_lists, kinds, quick_examples=100)(
+    _counts_are_the_same_when_computed_in_small_blocks
+)
 
 
 @pytest.mark.parametrize("n_tokens", [0, 1, 2, 3, 7, 40])
