@@ -141,7 +141,7 @@ def test_several_references_equal_compute_in_every_mode():
 
 
 def test_pooled_references_hand_counted():
-    # README: pooled ROUGE-1 recall of "The quick brown fox jumps over the lazy dog" against the two
+    # docs/agreement.md: pooled ROUGE-1 recall of "The quick brown fox jumps over the lazy dog" against the two
     # references is 12/17, while the best single reference gives 7/8.
     rows = [{
         "id": 0,
