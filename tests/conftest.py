@@ -12,6 +12,26 @@ def read_jsonl(name):
         return [json.loads(line) for line in handle]
 
 
+def readme_section(heading):
+    """The text of README.md under ``heading`` (e.g. ``"## Reporting a result"``), up to the next heading
+    of the same or a higher level: tests check the README's figures there instead of copying them."""
+    lines = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").splitlines()
+    level = len(heading.split(" ", 1)[0])
+    section, fenced = [], False
+    for line in lines[lines.index(heading) + 1 :]:
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("#") and len(line.split(" ", 1)[0]) <= level:
+            break
+        section.append(line)
+    return "\n".join(section)
+
+
+def markdown_rows(markdown, first_cell_prefix):
+    """The cells of each Markdown table row of ``markdown`` whose first cell starts with ``first_cell_prefix``."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in markdown.splitlines() if line.startswith("|")]
+    return [row for row in rows if row[0].startswith(first_cell_prefix)]
+
+
 @pytest.fixture(scope="session")
 def triples():
     """Every row of the bundled triples files, keyed by (file name, id)."""
@@ -28,8 +48,8 @@ settings.load_profile("deterministic")
 QUICK_EXAMPLES = 200
 
 
-def quick_and_full(full_examples, *strategies):
-    """The same property twice: a quick test drawing ``QUICK_EXAMPLES`` cases for the default run,
+def quick_and_full(full_examples, *strategies, quick_examples=QUICK_EXAMPLES):
+    """The same property twice: a quick test drawing ``quick_examples`` cases for the default run,
     and the full sweep of ``full_examples`` cases marked slow (run by ``tests/run.sh --all`` and CI).
 
     Use as ``test_x, test_x_full = quick_and_full(4000, st.text())(body)``.
@@ -37,7 +57,7 @@ def quick_and_full(full_examples, *strategies):
     from hypothesis import given
 
     def decorate(body):
-        quick = settings(max_examples=QUICK_EXAMPLES)(given(*strategies)(body))
+        quick = settings(max_examples=quick_examples)(given(*strategies)(body))
         full = pytest.mark.slow(settings(max_examples=full_examples)(given(*strategies)(body)))
         return quick, full
 

@@ -286,6 +286,8 @@ def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_a
     assert page.outside_requests == []
 
 
+# The quick run scores a file and refuses a malformed one through the client (test_client_*).
+@pytest.mark.slow
 def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, browser, served, golden):
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import read_jsonl
+from conftest import markdown_rows, read_jsonl, readme_section
 
 from update_rouge import bootstrap, compute
 from update_rouge.bootstrap import bootstrap_statistics
@@ -169,6 +169,7 @@ def run_in_new_process(seed):
     return json.loads(completed.stdout)
 
 
+@pytest.mark.slow
 def test_same_seed_same_numbers_in_separate_processes(with_baseline):
     first, second = run_in_new_process(12345), run_in_new_process(12345)
     assert first == second == with_baseline
@@ -279,15 +280,16 @@ def test_a_wider_level_gives_a_wider_interval(with_baseline):
 
 
 def test_the_readme_reporting_example(with_baseline):
-    # The numbers README.md's "Reporting a result" shows for these data and options.
-    shown = {
-        "rouge1": (0.5087, 0.4629, 0.5603),
-        "rouge2": (0.3609, 0.3129, 0.4152),
-        "rougeLsum": (0.4932, 0.4455, 0.5467),
-    }
-    for rouge_type, (mean, low, high) in shown.items():
-        key = f"update_{rouge_type}"
-        assert [round(with_baseline[k], 4) for k in (key, f"{key}_low", f"{key}_high", f"{key}_delta")] == [
-            mean, low, high, mean
-        ]
-        assert round(with_baseline[f"{key}_p_value"], 3) == 0.001
+    # The table and signature README.md's "Reporting a result" shows for these data and options.
+    section = readme_section("## Reporting a result")
+    shown = markdown_rows(section, "update_")
+    assert [row[0] for row in shown] == [f"update_{t}" for t in TYPES]
+    for key, mean, interval, delta, p_value in shown:
+        low, high = interval.strip("[]").split(", ")
+        assert [f"{with_baseline[k]:.4f}" for k in (key, f"{key}_low", f"{key}_high")] == [mean, low, high]
+        assert f"{with_baseline[f'{key}_delta']:+.4f}" == delta
+        assert f"{with_baseline[f'{key}_p_value']:.3f}" == p_value
+    shown_signature = section.split("```text\n", 1)[1].split("\n", 1)[0]
+    signature = compute(**DATA, baseline_predictions=DATA["sources"], return_signature=True)["signature"]
+    # The README states the NumPy it was run with; the rest must be what this checkout writes.
+    assert shown_signature.split("|numpy:")[0] == signature.split("|numpy:")[0]

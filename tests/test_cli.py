@@ -42,7 +42,8 @@ def run_main(argv, capsys):
     return status, captured.out, captured.err
 
 
-@pytest.mark.parametrize("num_proc", ["1", "2"])
+# Two processes from the command line are also in the quick run: test_three_text_files_and_two_processes.
+@pytest.mark.parametrize("num_proc", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_main_job_prints_the_same_scores_as_compute(num_proc):
     completed = subprocess.run(
         [sys.executable, "-m", "update_rouge", str(DATA_DIR / "fruit_triples.jsonl"), "--num-proc", num_proc],

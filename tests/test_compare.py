@@ -2,6 +2,7 @@
 bootstrap equal to compute's, the command line and its output formats, determinism."""
 
 import csv
+import importlib.metadata
 import io
 import json
 import math
@@ -221,7 +222,7 @@ def test_compare_names_the_system_with_bad_input(iterater):
 def test_signature_states_the_test(iterater):
     systems = three_systems(iterater)
     bootstrap = compare(iterater["sources"], iterater["references"], systems, "source", return_signature=True)
-    assert bootstrap["signature"].endswith(f"|boot:1000|seed:12345|ci:0.95|update-rouge:{update_rouge.__version__}|rouge-score:0.1.2|numpy:"
+    assert bootstrap["signature"].endswith(f"|boot:1000|seed:12345|ci:0.95|update-rouge:{update_rouge.__version__}|rouge-score:{importlib.metadata.version('rouge-score')}|numpy:"
                                            f"{np.__version__}|test:paired-bs|correction:none|comparisons:2")
     randomization = compare(
         iterater["sources"], iterater["references"], systems, "source", method="randomization", n_trials=100,

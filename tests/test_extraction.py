@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import read_jsonl
 
 from update_rouge import extract_additions, split_segments
@@ -71,6 +72,7 @@ json.dump({name: [[a[:3], len(a)] for a in index.additions(text)][:3] + [len(ind
 """
 
 
+@pytest.mark.slow
 def test_adversarial_texts_against_a_1_mb_source_finish_with_the_right_additions():
     # Each text is about 1 MB. Searching the source once per "zq." segment (333,333 searches of
     # 1 MB) took minutes; remembering each distinct segment's answer makes it one search.

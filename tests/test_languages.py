@@ -12,6 +12,7 @@ import sys
 import warnings
 
 import pytest
+import regex
 from conftest import read_jsonl
 from hypothesis import given
 from hypothesis import strategies as st
@@ -79,7 +80,6 @@ def test_other_punctuation_does_not_end_segments(other):
 
 
 def test_the_shipped_tables_equal_the_unicode_data_of_the_regex_module():
-    regex = pytest.importorskip("regex")
     assert UNICODE_VERSION == "17.0.0"
     for table, pattern in ((SENTENCE_TERMINALS, r"\p{Sentence_Terminal}"), (WORD, r"[\p{L}\p{M}\p{N}]")):
         shipped = {code for first, last in table for code in range(first, last + 1)}

@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from conftest import quick_and_full
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
@@ -26,7 +26,6 @@ from update_rouge.engines import (
     PythonEngine,
     make_engine,
     max_lcs_cells,
-    rust_available,
 )
 from update_rouge.scoring import make_tokenizer
 
@@ -48,9 +47,7 @@ def tiny_budgets(monkeypatch):
     monkeypatch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
 
 
-@settings(max_examples=1500)
-@given(reference_lines=_lines, candidate_lines=_lines)
-def test_union_positions_are_rouge_score_backtracking(reference_lines, candidate_lines):
+def _union_positions_are_rouge_score_backtracking(reference_lines, candidate_lines):
     """Per reference line, exactly the positions of rouge-score's ``_find_union`` of its ``lcs_ind``s."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
@@ -63,6 +60,11 @@ def test_union_positions_are_rouge_score_backtracking(reference_lines, candidate
     ]
     assert positions == expected
     assert hits == rouge_score_hits(reference_lines, candidate_lines)
+
+
+test_union_positions_are_rouge_score_backtracking, test_union_positions_are_rouge_score_backtracking_full = (
+    quick_and_full(1500, _lines, _lines)(_union_positions_are_rouge_score_backtracking)
+)
 
 
 def test_tie_breaking_on_a_known_case(tiny_budgets):
@@ -145,8 +147,6 @@ def _pairs():
 
 @pytest.mark.parametrize("engine", ["rouge-score", "rust"])
 def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
-    if engine == "rust" and not rust_available():
-        pytest.skip("rouge-score-rs is not installed")
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
     scorer = make_engine(engine, ["rouge1", "rougeLsum"], make_tokenizer())
     with pytest.raises(LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"):

@@ -125,6 +125,10 @@ def test_other_engines_refuse_the_rouge155_modes(engine, mode):
 
 
 GOLDEN_TYPES = {"rouge1": "rouge1", "rouge2": "rouge2", "rougeL": "rougeLsum"}  # ROUGE-1.5.5 name -> ours
+# The quick run compares every SAMPLE_STEP-th golden row (0, 5, 10, ...); every row is compared in
+# the slow run (CI).
+SAMPLE_STEP = 5
+SWEEPS = [pytest.param(False, id="sample"), pytest.param(True, id="every-row", marks=pytest.mark.slow)]
 
 
 @pytest.fixture(scope="module")
@@ -139,8 +143,10 @@ def golden():
     return rows
 
 
+@pytest.mark.parametrize("every_row", SWEEPS)
 @pytest.mark.parametrize("mode", ["pooled", "best_recall"])
-def test_every_row_equals_rouge155_through_compute(golden, mode):
+def test_every_row_equals_rouge155_through_compute(golden, mode, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     result = compute(
         sources=[""] * len(golden),
         predictions=[row["prediction"] for row in golden],
@@ -155,7 +161,9 @@ def test_every_row_equals_rouge155_through_compute(golden, mode):
             assert got == pytest.approx(tuple(row[mode][theirs]), abs=1e-9), (row["id"], ours)
 
 
-def test_every_row_has_rouge155s_counts_and_best_recall_choice(golden):
+@pytest.mark.parametrize("every_row", SWEEPS)
+def test_every_row_has_rouge155s_counts_and_best_recall_choice(golden, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     engine = make_engine("python", list(GOLDEN_TYPES.values()), make_tokenizer())
     differs_from_best_f1 = 0
     for row in golden:
@@ -169,4 +177,4 @@ def test_every_row_has_rouge155s_counts_and_best_recall_choice(golden):
             best_f1 = max(range(len(counts)), key=lambda k: score_from_counts(counts[k]).fmeasure)
             differs_from_best_f1 += chosen != best_f1
     # The rules really differ on this data (so the comparison above can tell them apart).
-    assert differs_from_best_f1 > 10
+    assert differs_from_best_f1 > (10 if every_row else 2)

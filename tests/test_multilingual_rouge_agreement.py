@@ -24,9 +24,6 @@ import unicodedata
 
 import pytest
 from conftest import read_jsonl
-
-pytest.importorskip("multilingual_rouge")
-
 from multilingual_rouge import tokenization_wrapper
 from multilingual_rouge.rouge_scorer import MultiStemmer, MultiTokenizer, RougeScorer
 from multilingual_rouge.stemmers import NLTKStemmer

@@ -40,6 +40,8 @@ def test_two_processes_give_the_same_per_example_scores(iterater):
     assert len(two["update_rouge1"]) == 40
 
 
+# Slow: it starts three worker processes (CI runs it); the quick run keeps two-process scoring above.
+@pytest.mark.slow
 def test_a_custom_tokenizer_reaches_the_workers(iterater):
     multi = {**iterater, "references": [[r, p] for r, p in zip(iterater["references"], iterater["predictions"][::-1])]}
     one = compute(**multi, tokenizer=str.split, num_proc=1)

@@ -6,7 +6,7 @@ that need overlapping words. Every call goes through ``update_rouge.compute`` wi
 """
 
 import pytest
-from hypothesis import given, settings
+from conftest import quick_and_full
 from hypothesis import strategies as st
 
 from update_rouge import compute, extract_additions, split_segments
@@ -56,21 +56,27 @@ def columns(examples):
     return tuple(map(list, zip(*examples)))
 
 
-PROPERTY_SETTINGS = settings(max_examples=300)
+def property_tests(*strategies):
+    """A quick test of QUICK_EXAMPLES drawn cases and the slow sweep of FULL_EXAMPLES (``quick_and_full``)."""
+    return quick_and_full(FULL_EXAMPLES, *strategies, quick_examples=QUICK_EXAMPLES)
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=4))
-def test_every_score_lies_in_0_1(examples):
+# Each property scores every draw through compute: the quick run draws a few, the slow run (CI) many.
+QUICK_EXAMPLES = 50
+FULL_EXAMPLES = 300
+
+
+def _every_score_lies_in_0_1(examples):
     table = score(*columns(examples), use_aggregator=False)
     for rouge_type in ALL_TYPES:
         for suffix in SCORE_SUFFIXES:
             assert all(0.0 <= value <= 1.0 for value in table[f"update_{rouge_type}{suffix}"])
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(example(), min_size=1, max_size=4))
-def test_prediction_equal_to_reference_scores_1_for_every_type(examples):
+test_every_score_lies_in_0_1, test_every_score_lies_in_0_1_full = property_tests(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=4))(_every_score_lies_in_0_1)
+
+
+def _prediction_equal_to_reference_scores_1_for_every_type(examples):
     sources, _, references = columns(examples)
     table = score(sources, references, references, use_aggregator=False)
     for rouge_type in ALL_TYPES:
@@ -78,9 +84,10 @@ def test_prediction_equal_to_reference_scores_1_for_every_type(examples):
             assert table[f"update_{rouge_type}{suffix}"] == [1.0] * len(examples)
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(st.tuples(any_text, any_text), min_size=1, max_size=4))
-def test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing(examples):
+test_prediction_equal_to_reference_scores_1_for_every_type, test_prediction_equal_to_reference_scores_1_for_every_type_full = property_tests(st.lists(example(), min_size=1, max_size=4))(_prediction_equal_to_reference_scores_1_for_every_type)
+
+
+def _prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing(examples):
     sources = [source for source, _ in examples]
     references = [reference for _, reference in examples]
     table = score(sources, sources, references, use_aggregator=False)
@@ -92,9 +99,10 @@ def test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing(e
         assert table["_prediction_diff_len"][index] == 0.0
 
 
-@PROPERTY_SETTINGS
-@given(any_text, any_text)
-def test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment(text, source):
+test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing, test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing_full = property_tests(st.lists(st.tuples(any_text, any_text), min_size=1, max_size=4))(_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing)
+
+
+def _no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment(text, source):
     additions = extract_additions(text, source)
     segments = split_segments(text)
     assert all(addition not in source for addition in additions)
@@ -102,9 +110,10 @@ def test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment(tex
     assert [s for s in segments if s not in source] == additions
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(example(), min_size=1, max_size=6).flatmap(lambda e: st.tuples(st.just(e), st.permutations(e))))
-def test_permuting_examples_permutes_values_and_keeps_the_means(examples_and_permuted):
+test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment, test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment_full = property_tests(any_text, any_text)(_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment)
+
+
+def _permuting_examples_permutes_values_and_keeps_the_means(examples_and_permuted):
     examples, permuted = examples_and_permuted
     table = score(*columns(examples), use_aggregator=False)
     permuted_table = score(*columns(permuted), use_aggregator=False)
@@ -115,9 +124,10 @@ def test_permuting_examples_permutes_values_and_keeps_the_means(examples_and_per
         assert sorted(zip(examples, values), key=repr) == sorted(zip(permuted, permuted_table[key]), key=repr)
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=8))
-def test_one_value_per_example_for_every_key(examples):
+test_permuting_examples_permutes_values_and_keeps_the_means, test_permuting_examples_permutes_values_and_keeps_the_means_full = property_tests(st.lists(example(), min_size=1, max_size=6).flatmap(lambda e: st.tuples(st.just(e), st.permutations(e))))(_permuting_examples_permutes_values_and_keeps_the_means)
+
+
+def _one_value_per_example_for_every_key(examples):
     table = score(*columns(examples), use_aggregator=False)
     assert set(table) == {f"update_{t}{s}" for t in ALL_TYPES for s in SCORE_SUFFIXES} | {
         "_target_diff_len",
@@ -127,9 +137,10 @@ def test_one_value_per_example_for_every_key(examples):
     assert all(len(values) == len(examples) for values in table.values())
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(example(), min_size=1, max_size=4))
-def test_swapping_prediction_and_reference_swaps_precision_and_recall(examples):
+test_one_value_per_example_for_every_key, test_one_value_per_example_for_every_key_full = property_tests(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=8))(_one_value_per_example_for_every_key)
+
+
+def _swapping_prediction_and_reference_swaps_precision_and_recall(examples):
     sources, predictions, references = columns(examples)
     table = score(sources, predictions, references, use_aggregator=False)
     swapped = score(sources, references, predictions, use_aggregator=False)
@@ -140,6 +151,9 @@ def test_swapping_prediction_and_reference_swaps_precision_and_recall(examples):
         assert swapped[key] == table[key]
     assert swapped["_target_diff_len"] == table["_prediction_diff_len"]
     assert swapped["_both_empty"] == table["_both_empty"]
+
+
+test_swapping_prediction_and_reference_swaps_precision_and_recall, test_swapping_prediction_and_reference_swaps_precision_and_recall_full = property_tests(st.lists(example(), min_size=1, max_size=4))(_swapping_prediction_and_reference_swaps_precision_and_recall)
 
 
 @st.composite
@@ -155,13 +169,14 @@ def example_with_source_sentence(draw):
     return source, prediction, reference, draw(st.sampled_from(candidates))
 
 
-@PROPERTY_SETTINGS
-@given(example_with_source_sentence(), st.sampled_from([" ", "", "\n", "  "]))
-def test_appending_a_source_sentence_to_a_prediction_changes_nothing(drawn, separator):
+def _appending_a_source_sentence_to_a_prediction_changes_nothing(drawn, separator):
     source, prediction, reference, sentence_of_source = drawn
     before = score([source], [prediction], [reference], use_aggregator=False)
     after = score([source], [prediction + separator + sentence_of_source], [reference], use_aggregator=False)
     assert after == before
+
+
+test_appending_a_source_sentence_to_a_prediction_changes_nothing, test_appending_a_source_sentence_to_a_prediction_changes_nothing_full = property_tests(example_with_source_sentence(), st.sampled_from([" ", "", "\n", "  "]))(_appending_a_source_sentence_to_a_prediction_changes_nothing)
 
 
 def test_a_one_word_addition_scores_0_for_rouge2_even_against_itself():

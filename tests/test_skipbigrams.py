@@ -5,8 +5,7 @@ from collections import Counter
 from unittest.mock import patch
 
 import pytest
-from conftest import read_jsonl
-from hypothesis import given, settings
+from conftest import quick_and_full, read_jsonl
 from hypothesis import strategies as st
 
 from update_rouge import compute, extract_additions, skipbigrams
@@ -15,6 +14,10 @@ from update_rouge.scoring import make_tokenizer
 from update_rouge.skipbigrams import SkipBigramType, gram_total, parse_skip_bigram_type, skip_bigram_counts
 
 GOLDEN_TYPES = ["rougeS", "rougeSU", "rougeS4", "rougeSU4"]
+# The quick run compares every SAMPLE_STEP-th golden row (0, 10, 20, ...); every row is compared in
+# the slow run (CI).
+SAMPLE_STEP = 10
+SWEEPS = [pytest.param(False, id="sample"), pytest.param(True, id="every-row", marks=pytest.mark.slow)]
 
 
 def scores(reference, prediction, rouge_types):
@@ -120,18 +123,30 @@ kinds = st.builds(SkipBigramType, st.booleans(), st.one_of(st.none(), st.integer
 token_lists = st.lists(st.sampled_from("abcd"), max_size=30) | st.lists(st.sampled_from("abcdefghijklmnop"), max_size=60)
 
 
-@settings(max_examples=700)
-@given(token_lists, token_lists, st.lists(kinds, min_size=1, max_size=4))
-def test_counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, kind_list):
+def _counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, kind_list):
     assert skip_bigram_counts(reference, prediction, kind_list) == [naive_counts(reference, prediction, k) for k in kind_list]
 
 
-@settings(max_examples=300)
-@given(token_lists, token_lists, kinds)
-def test_counts_are_the_same_when_computed_in_small_blocks(reference, prediction, kind):
+(
+    test_counts_equal_a_naive_enumeration_of_position_pairs,
+    test_counts_equal_a_naive_enumeration_of_position_pairs_full,
+) = quick_and_full(700, token_lists, token_lists, st.lists(kinds, min_size=1, max_size=4))(
+    _counts_equal_a_naive_enumeration_of_position_pairs
+)
+
+
+def _counts_are_the_same_when_computed_in_small_blocks(reference, prediction, kind):
     # A tiny block size forces the pair counts to be built a few first tokens at a time.
     with patch.object(skipbigrams, "_BLOCK_CELLS", 7):
         assert skip_bigram_counts(reference, prediction, [kind]) == [naive_counts(reference, prediction, kind)]
+
+
+(
+    test_counts_are_the_same_when_computed_in_small_blocks,
+    test_counts_are_the_same_when_computed_in_small_blocks_full,
+) = quick_and_full(300, token_lists, token_lists, kinds, quick_examples=100)(
+    _counts_are_the_same_when_computed_in_small_blocks
+)
 
 
 @pytest.mark.parametrize("n_tokens", [0, 1, 2, 3, 7, 40])
@@ -165,7 +180,9 @@ def test_an_empty_source_gives_the_golden_texts_as_their_additions(golden):
     assert all(row["reference"] or row["prediction"] for row in golden)
 
 
-def test_every_row_equals_rouge155_through_compute(golden):
+@pytest.mark.parametrize("every_row", SWEEPS)
+def test_every_row_equals_rouge155_through_compute(golden, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     result = compute(
         sources=[""] * len(golden),
         predictions=[row["prediction"] for row in golden],
@@ -179,7 +196,9 @@ def test_every_row_equals_rouge155_through_compute(golden):
             assert got == pytest.approx(tuple(row[t]), abs=1e-9), (row["id"], t)
 
 
-def test_every_row_has_rouge155s_raw_counts(golden):
+@pytest.mark.parametrize("every_row", SWEEPS)
+def test_every_row_has_rouge155s_raw_counts(golden, every_row):
+    golden = golden if every_row else golden[::SAMPLE_STEP]
     engine = make_engine("python", GOLDEN_TYPES, make_tokenizer())
     counted = engine.count_pairs([(row["reference"], row["prediction"]) for row in golden])
     for row, counts in zip(golden, counted):

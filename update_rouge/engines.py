@@ -34,7 +34,7 @@ table against ``max_wlcs_cells()`` (default ``DEFAULT_MAX_WLCS_CELLS``, about 1 
 import os
 from collections import Counter
 from itertools import chain
-from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
@@ -55,6 +55,7 @@ DEFAULT_MAX_WLCS_CELLS = 1_000_000_000
 MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
 
 TextPair = Tuple[str, str]
+Tokens = List[Hashable]
 
 
 class Counts(NamedTuple):
@@ -70,6 +71,10 @@ class Counts(NamedTuple):
     prediction: int
 
 
+# The counts of one type: ROUGE-W's are weighted, every other type's are integers.
+TypeCounts = Union[Counts, WeightedCounts]
+
+
 def score_from_counts(counts: Counts) -> Score:
     """Precision hits / prediction, recall hits / target (0 where the count is 0), and their F1.
 
@@ -80,7 +85,7 @@ def score_from_counts(counts: Counts) -> Score:
     return Score(precision=precision, recall=recall, fmeasure=fmeasure(precision, recall))
 
 
-def score_of(counts) -> Score:
+def score_of(counts: TypeCounts) -> Score:
     """The score of one type's counts: ``score_from_counts``, or ``weighted_score`` for ROUGE-W."""
     if isinstance(counts, WeightedCounts):
         return weighted_score([counts])
@@ -113,7 +118,7 @@ def _lcs_totals(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> C
 def _summary_totals(
     target_lines: List[List[Hashable]],
     prediction_lines: List[List[Hashable]],
-    clip_tokens: Optional[Tuple[list, list]] = None,
+    clip_tokens: Optional[Tuple[Tokens, Tokens]] = None,
 ) -> Counts:
     """rougeLsum counts; ``clip_tokens`` (the limited texts' tokens, under a length limit) clip
     the hits and give the prediction total, as in ROUGE-1.5.5."""
@@ -148,8 +153,8 @@ class PythonEngine:
         self._needs_tokens = options.limits_length or any(t not in line_types for t in self.rouge_types)
         self._skip_bigram_types = {t: kind for t in self.rouge_types if (kind := parse_skip_bigram_type(t))}
 
-    def _tokenize(self, text: str) -> Tuple[Optional[list], Optional[List[list]]]:
-        """The tokens of the whole text and of each line, each only where a type needs it.
+    def _tokenize(self, text: str) -> Tuple[Tokens, List[Tokens]]:
+        """The tokens of the whole text and of each line, each only where a type needs it (else empty).
 
         Under a length limit, the tokens are those of ``limited_text`` and the lines those of
         ``limited_lines``.
@@ -157,14 +162,14 @@ class PythonEngine:
         options = self._options
         if options.limits_length:
             tokens, _ = self._tokenize_text(limited_text(text, options.max_words, options.max_bytes))
-            lines = None
+            lines: List[Tokens] = []
             if self._needs_lines:
                 lcs_lines = limited_lines(text, options.max_words, options.max_bytes)
                 lines = [self._tokenizer.tokenize(line) for line in lcs_lines if line]
             return tokens, lines
         return self._tokenize_text(text)
 
-    def _tokenize_text(self, text: str) -> Tuple[Optional[list], Optional[List[list]]]:
+    def _tokenize_text(self, text: str) -> Tuple[Tokens, List[Tokens]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
             lines = [tokenize(line) for line in _lines(text)]
@@ -173,7 +178,7 @@ class PythonEngine:
         lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else []
         return tokens, lines
 
-    def counts(self, target: str, prediction: str) -> Dict[str, Counts]:
+    def counts(self, target: str, prediction: str) -> Dict[str, TypeCounts]:
         """The raw counts of every rouge type for one (target, prediction) pair."""
         target_tokens, target_lines = self._tokenize(target)
         prediction_tokens, prediction_lines = self._tokenize(prediction)
@@ -181,7 +186,7 @@ class PythonEngine:
         kinds = list(self._skip_bigram_types.values())
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
-        totals = {}
+        totals: Dict[str, TypeCounts] = {}
         for rouge_type in self.rouge_types:
             if rouge_type in self._skip_bigram_types:
                 totals[rouge_type] = Counts(*skip_bigram_totals[self._skip_bigram_types[rouge_type]])
@@ -193,8 +198,8 @@ class PythonEngine:
                 weight = self._weighted_types[rouge_type]
                 totals[rouge_type] = weighted_lcs_counts(target_lines, prediction_lines, *clip, weight)
             elif rouge_type == "rougeLsum":
-                clip = (target_tokens, prediction_tokens) if limited else None
-                totals[rouge_type] = _summary_totals(target_lines, prediction_lines, clip)
+                summary_clip = (target_tokens, prediction_tokens) if limited else None
+                totals[rouge_type] = _summary_totals(target_lines, prediction_lines, summary_clip)
             elif rouge_type == "rougeL":
                 totals[rouge_type] = _lcs_totals(target_tokens, prediction_tokens)
             else:
@@ -228,7 +233,7 @@ class PythonEngine:
                     f"variable {MAX_WLCS_CELLS_VARIABLE})"
                 )
 
-    def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Counts]]:
+    def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, TypeCounts]]:
         """Counts of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
         return _each_pair(self.counts, pairs)
 
@@ -395,18 +400,21 @@ class RustEngine:
         """Scores of each pair; pairs above the table limit go to the fallback, or raise before any scoring."""
         lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
         oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
-        if oversized and self._fallback is None:
-            index, problem = next(iter(oversized.items()))
-            raise LcsTableTooLarge(problem, index)
+        fallback = self._fallback
+        fallback_scores: Dict[int, Dict[str, Score]] = {}
+        for index, problem in oversized.items():
+            if fallback is None:
+                raise LcsTableTooLarge(problem, index)
+            try:
+                fallback_scores[index] = fallback.score(*pairs[index])
+            except LcsTableTooLarge as error:
+                raise error.at(index) from None
         rest = [pair for index, pair in enumerate(pairs) if index not in oversized]
         results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
         scores = []
-        for index, pair in enumerate(pairs):
+        for index in range(len(pairs)):
             if index in oversized:
-                try:
-                    scores.append(self._fallback.score(*pair))
-                except LcsTableTooLarge as error:
-                    raise error.at(index) from None
+                scores.append(fallback_scores[index])
             else:
                 result = next(results)
                 scores.append({t: Score(*result[t]) for t in self.rouge_types})

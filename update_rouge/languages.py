@@ -274,7 +274,8 @@ class LanguageTokenizer:
     splits_on_newlines = True
 
     def __init__(self, language: str, stem: bool = False):
-        self.language = check_language(language)
+        check_language(language)
+        self.language = language
         self.stem = stem
         self._stemmer_name = check_stemmer_language(language) if stem else None
         check_segmenter_installed(language)
@@ -289,7 +290,9 @@ class LanguageTokenizer:
         segmented_kind = _SEGMENTED_KIND.get(self.language)
         tokens = []
         for match in _PIECE.finditer(text):
-            kind = _PIECE_KINDS[match.lastindex - 1]
+            group = match.lastindex
+            assert group is not None, "every alternative of _PIECE is a group"
+            kind = _PIECE_KINDS[group - 1]
             piece = match.group(0)
             if kind == "other":
                 tokens.append(piece)

@@ -20,7 +20,7 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 
 import math
 import re
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -56,7 +56,7 @@ def _scoring_options(options: Dict[str, Any]) -> Dict[str, Any]:
     return {key: value for key, value in options.items() if key not in corpus_only}
 
 
-def output_columns(rouge_types: Optional[Iterable[str]] = None) -> List[str]:
+def output_columns(rouge_types: Optional[Sequence[str]] = None) -> List[str]:
     """Names of the per-example columns ``compute(use_aggregator=False)`` returns for these types."""
     return list(per_example_table([], check_rouge_types(rouge_types)))
 
@@ -104,9 +104,9 @@ class UpdateRougeScorer:
     def _raise_for_bad_row(self, batch: pa.Table, sources: list, predictions: list, references: list) -> None:
         """Raise ``ValueError`` naming the first row whose texts ``compute`` refuses, if one is."""
         rows = batch.column(self.row_column).to_pylist()
-        for row, example in zip(rows, zip(sources, predictions, references)):
+        for row, source, prediction, reference in zip(rows, sources, predictions, references):
             try:
-                check_inputs(*([value] for value in example))
+                check_inputs([source], [prediction], [reference])
             except ValueError as error:
                 message = str(error)
                 for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
@@ -205,7 +205,7 @@ def corpus_scores(
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
     keys = output_columns(options.get("rouge_types"))
-    f1_keys = list(f1_columns(dict.fromkeys(keys), check_rouge_types(options.get("rouge_types"))))
+    f1_keys = list(f1_columns(dict.fromkeys(keys, []), check_rouge_types(options.get("rouge_types"))))
     totals, rows, f1, references = _gather(scored, keys, f1_keys, row_column, reference_column)
     baseline_f1 = None
     if baseline is not None:
@@ -244,7 +244,9 @@ def rows_dataset(rows: Iterable[Row], block_rows: int = _BLOCK_ROWS) -> "ray.dat
         refs.append(ray.put(_block(block, number)))
     if not refs:
         raise ValueError("no examples to score")
-    return ray.data.from_arrow_refs(refs)
+    # ray 2.60's annotations disagree: ray.put returns the compiled ObjectRef (ray/includes/object_ref.pyi),
+    # from_arrow_refs names the typing-only ray.types.ObjectRef; both are the same object at run time.
+    return ray.data.from_arrow_refs(refs)  # type: ignore[arg-type]
 
 
 def _block(rows: List[Row], first: int) -> pa.Table:

@@ -109,8 +109,12 @@ def _cut(line: bytes, keep: int, max_words: Optional[int]) -> bytes:
 
 
 def limited_text(text: str, max_words: Optional[int], max_bytes: Optional[int]) -> str:
-    """ROUGE-1.5.5's ``readText`` limit: the kept lines of ``text``, joined with newlines."""
+    """ROUGE-1.5.5's ``readText`` limit: the kept lines of ``text``, joined with newlines.
+
+    One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""
     limit = max_words if max_words is not None else max_bytes
+    if limit is None:
+        raise ValueError("limited_text needs max_words or max_bytes")
     size = len if max_words is None else lambda line: len(_words(line))
     kept, so_far = [], 0
     for line in _lines(text):
@@ -125,9 +129,13 @@ def limited_text(text: str, max_words: Optional[int], max_bytes: Optional[int]) 
 
 
 def limited_lines(text: str, max_words: Optional[int], max_bytes: Optional[int]) -> List[str]:
-    """ROUGE-1.5.5's ``readText_LCS`` limit: the kept lines of ``text`` (for rougeLsum, ROUGE-W)."""
+    """ROUGE-1.5.5's ``readText_LCS`` limit: the kept lines of ``text`` (for rougeLsum, ROUGE-W).
+
+    One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""
     if max_words is not None:
         return limited_text(text, max_words, None).split("\n")
+    if max_bytes is None:
+        raise ValueError("limited_lines needs max_words or max_bytes")
     kept = []
     for line in _lines(text):
         if len(line) < max_bytes:

@@ -21,7 +21,7 @@ number of distinct words seen (a vocabulary, not a corpus).
 """
 
 import re
-from typing import Dict, FrozenSet, Iterable, List, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Tuple
 
 from .rouge155_porter import porter_stem
 from .wordnet_exceptions import EXCEPTION_LISTS
@@ -73,12 +73,15 @@ class Rouge155Tokenizer:
 
     splits_on_newlines = True
 
+    # The tokens of a text in order: ``-m`` tokens, or ``-m -s`` ones when ``stopwords`` is given
+    # (chosen once in ``__init__``, not on each call: tokenizing is the hot loop of scoring).
+    tokenize: Callable[[str], List[str]]
+
     def __init__(self, stopwords: FrozenSet[str] = frozenset()):
         self.stopwords = stopwords
-        if stopwords:
-            self.tokenize = self._tokenize_without_stopwords
+        self.tokenize = self._tokenize_without_stopwords if stopwords else self._tokenize_with_exceptions
 
-    def tokenize(self, text: str) -> List[str]:
+    def _tokenize_with_exceptions(self, text: str) -> List[str]:
         """The tokens of ``text`` in order, lower-cased and stemmed as ROUGE-1.5.5 ``-m`` does."""
         stems = _stems
         tokens = []

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 
 from rouge_score.scoring import Score
 
-from .engines import Counts, LcsTableTooLarge, make_engine, score_from_counts, score_of
+from .engines import Counts, LcsTableTooLarge, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
 from .languages import LanguageTokenizer
 from .rouge155_options import STOPWORDS, alpha_score
@@ -171,7 +171,7 @@ def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]
     }
 
 
-def pooled_scores(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def pooled_scores(per_reference: List[Dict[str, TypeCounts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
     """ROUGE-1.5.5's ``-f A``: per type, the score of the counts summed over the references.
 
     Recall is total hits / total reference grams; precision is total hits / (number of
@@ -181,30 +181,32 @@ def pooled_scores(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[
     scores = {}
     for rouge_type in rouge_types:
         per_type = [counts[rouge_type] for counts in per_reference]
-        if isinstance(per_type[0], WeightedCounts):
-            scores[rouge_type] = weighted_score(per_type)
+        weighted = [counts for counts in per_type if isinstance(counts, WeightedCounts)]
+        if weighted:
+            scores[rouge_type] = weighted_score(weighted)
         else:
             scores[rouge_type] = score_from_counts(Counts(*map(sum, zip(*per_type))))
     return scores
 
 
-def best_recall_index(per_reference: List[Counts], rouge_type: str) -> int:
+def best_recall_index(per_reference: List[TypeCounts], rouge_type: str) -> int:
     """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties.
 
     Recall hits / reference grams (0 without grams), compared rounded to 5 decimals (as
     ROUGE-1.5.5 formats it, ``%7.5f``) except for rougeL and rougeLsum, compared exactly, and
     ROUGE-W, compared exactly by ``wlcs.selection_recall``.
     """
-    if isinstance(per_reference[0], WeightedCounts):
-        recalls = [selection_recall(counts) for counts in per_reference]
-        return recalls.index(max(recalls))
+    weighted = [counts for counts in per_reference if isinstance(counts, WeightedCounts)]
+    if weighted:
+        weighted_recalls = [selection_recall(counts) for counts in weighted]
+        return weighted_recalls.index(max(weighted_recalls))
     recalls = [counts.hits / counts.target if counts.target else 0.0 for counts in per_reference]
     if rouge_type not in _LCS_TYPES:
         recalls = [float(f"{recall:.5f}") for recall in recalls]
     return recalls.index(max(recalls))
 
 
-def best_by_recall(per_reference: List[Dict[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def best_by_recall(per_reference: List[Dict[str, TypeCounts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
     """ROUGE-1.5.5's ``-f B``: per type, the score of the reference ``best_recall_index`` picks."""
     scores = {}
     for rouge_type in rouge_types:

@@ -134,6 +134,32 @@ Examples:
     >>> print(round(results["update_rouge1_recall"], 5), round(results["update_rouge1_precision"], 5))
     0.70588 0.66667
 
+    ROUGE-1.5.5's `-s`: without its stopwords ("the", "on", "a"), 2 of 3 words match ("slept",
+    "mat"), where 3 of 6 match with them:
+
+    >>> results = update_rouge.compute(
+    ...     sources=[""],
+    ...     predictions=["The cat slept on the mat."],
+    ...     references=["A dog slept on a mat."],
+    ...     rouge_types=["rouge1"],
+    ...     remove_stopwords=True,
+    ... )
+    >>> print(round(results["update_rouge1_precision"], 4), round(results["update_rouge1_recall"], 4))
+    0.6667 0.6667
+
+    `language=` (here Russian) finds the words rouge-score's `[a-z0-9]` tokenizer drops: the
+    prediction adds 3 of the reference's 4 new words.
+
+    >>> results = update_rouge.compute(
+    ...     sources=["Москва — столица России."],
+    ...     predictions=["Москва — столица России. Это большой город."],
+    ...     references=["Москва — столица России. Это очень большой город."],
+    ...     rouge_types=["rouge1"],
+    ...     language="ru",
+    ... )
+    >>> print(results["update_rouge1_precision"], results["update_rouge1_recall"])
+    1.0 0.75
+
     A 95% interval for the mean (on by default, seeded, so the same on every run) and a paired
     test against a baseline that returns its sources unchanged:
 

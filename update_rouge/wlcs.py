@@ -165,8 +165,8 @@ def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarr
             j -= 1
             marks[i] = True
         else:
-            lo, up = goes_up[i + j]
-            if up[i - lo]:
+            lo, went_up = goes_up[i + j]
+            if went_up[i - lo]:
                 i -= 1
             else:
                 j -= 1
