@@ -8,9 +8,10 @@ Usage: python scripts/generate_rouge155_stopwords.py [--check]
 With --check nothing is written; the exit status is 1 if the module differs from the list.
 """
 
-import argparse
 import sys
 from pathlib import Path
+
+from generated_module import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_DIR = ROOT / "tests" / "data" / "rouge155-stopwords"
@@ -41,18 +42,7 @@ def render() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare; exit 1 if the module is stale")
-    args = parser.parse_args()
-    text = render()
-    if args.check:
-        current = MODULE.read_text(encoding="ascii") if MODULE.exists() else ""
-        if current != text:
-            print(f"{MODULE} differs from {LIST_DIR}; run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    MODULE.write_text(text, encoding="ascii")
-    return 0
+    return generate(__doc__.splitlines()[0], MODULE, LIST_DIR, render, __file__)
 
 
 if __name__ == "__main__":

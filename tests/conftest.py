@@ -62,3 +62,15 @@ def quick_and_full(full_examples, *strategies, quick_examples=QUICK_EXAMPLES):
         return quick, full
 
     return decorate
+
+
+def run_main(argv, capsys):
+    """Run the command line's ``main`` in this process: its exit status, standard output and error."""
+    from update_rouge.cli import main
+
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err

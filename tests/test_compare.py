@@ -13,14 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import DATA_DIR, read_jsonl, run_main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import update_rouge
 from update_rouge import compare, compute, significance
 from update_rouge.bootstrap import p_values_not_better, resample_means
-from update_rouge.cli import main
 from update_rouge.comparison import Test
 from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
 
@@ -243,15 +242,6 @@ def write_lines(path, texts):
 def flat(data):
     """The texts with line breaks made spaces, as the text-file form of the command line reads them."""
     return {key: [text.replace("\n", " ") for text in texts] for key, texts in data.items()}
-
-
-def run_main(argv, capsys):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.mark.parametrize("method", ["bootstrap", "randomization"])

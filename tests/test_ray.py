@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 import ray
-from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
+from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
-from update_rouge.cli import main
 from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
@@ -131,15 +130,6 @@ def test_a_repeated_row_number_is_refused(cluster):
     scored = score_dataset(ray.data.from_items(rows))
     with pytest.raises(ValueError, match="row 0 occurs more than once"):
         corpus_scores(scored)
-
-
-def run_main(argv, capsys):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import DATA_DIR, read_jsonl, run_main
 
 from update_rouge import compute
 from update_rouge.bootstrap import MAX_N_BOOTSTRAP
@@ -32,15 +32,6 @@ REPO = Path(__file__).parent.parent
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
 UNREADABLE = '{"source": "not json\n'
 SYSTEMS = ["--system", "system=prediction", "--system", "copy=source"]
-
-
-def run_main(argv, capsys):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def one_line(text):
