@@ -51,7 +51,7 @@ LANGUAGE_CHOICES = [NO_LANGUAGE, *sorted(LANGUAGES)]
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 ADDED = "added"
 KEPT = "in the source"
-SCORE_HEADERS = ["rouge type", "precision", "recall", "F1"]
+SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
 HISTOGRAM_BINS = 10
 CHUNK_SIZE = 1000
@@ -394,7 +394,7 @@ def score_file(
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
-        percent per rouge type), the signature, the per-example scores (4 decimals), the F1
+        percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV.
     """
@@ -438,7 +438,8 @@ def score_file(
         if not lines:
             raise DemoError(f"{Path(path).name}: the file holds no examples")
     except (DemoError, ValueError) as error:
-        return _failed(f"Error: {error}")
+        # The upload's name, not the server's temporary path to it.
+        return _failed(f"Error: {str(error).replace(path, Path(path).name)}")
     result = corpus.result()
     result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
@@ -448,9 +449,7 @@ def score_file(
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     )
-    shown = per_example[["line", *(f"update_{t}" for t in types)]].copy()
-    for t in types:
-        shown[f"update_{t}"] = shown[f"update_{t}"].map(fmt)
+    shown = pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(fmt) for t in types}})
     status = [
         f"Scored {len(lines)} examples from {Path(path).name}; in {result['_both_empty']} of them neither "
         "side adds anything (each scores 1.0)."
@@ -493,9 +492,22 @@ def fruit_examples() -> Tuple[List[List[str]], List[str]]:
     return [[row["source"], row["reference"], row["prediction"]] for row in rows], [row["id"] for row in rows]
 
 
+# Gradio breaks highlighted text anywhere (break-all); break it between words instead.
+DAN_EXAMPLE = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
 CSS = """
-.gradio-container { max-width: 100% !important; }
-#reproduce { overflow-x: auto; }
+#reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
+  word-break: normal; overflow-wrap: break-word;
+}
+@media (max-width: 480px) {
+  #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
+  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
+    min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
+  }
+}
 """
 
 
@@ -534,7 +546,7 @@ def build_demo() -> gr.Blocks:
             )
             score_button = gr.Button("Score", variant="primary")
             note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=1)
-            scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores")
+            scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
             color_map = {ADDED: "#fcd34d", KEPT: "#e5e7eb"}
             with gr.Row():
                 reference_view = gr.HighlightedText(
@@ -569,6 +581,7 @@ def build_demo() -> gr.Blocks:
                     label="Corpus scores (mean over examples, %; F1 with its bootstrap interval)",
                     interactive=False,
                     elem_id="corpus-summary",
+                    wrap=True,
                 )
                 signature = gr.Textbox(
                     label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
@@ -581,7 +594,7 @@ def build_demo() -> gr.Blocks:
                     x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram", y_title="examples"
                 )
                 per_example = gr.Dataframe(
-                    label="Per-example F1", interactive=False, elem_id="per-example-scores", max_height=400
+                    label="Per-example F1", interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
                 )
             per_example_state = gr.State()
         reproduce_box = gr.Code(
@@ -591,6 +604,12 @@ def build_demo() -> gr.Blocks:
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             gr.Markdown(metric_card((HERE / "README.md").read_text(encoding="utf-8")))
 
+        # The "Use via API" page shows these examples instead of gradio's ("Hello!!", a PDF).
+        for component, example in zip((source, reference, prediction), DAN_EXAMPLE):
+            component.example_payload = component.example_value = lambda example=example: example
+        upload.example_payload = upload.example_value = lambda: {
+            "path": "examples.jsonl", "orig_name": "examples.jsonl", "meta": {"_type": "gradio.FileData"}
+        }
         one_outputs = [reference_view, prediction_view, scores, note]
         file_outputs = [
             status, results, summary, signature, per_example, histogram, histogram_of, per_example_state,
