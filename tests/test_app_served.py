@@ -344,6 +344,7 @@ def test_browser_highlights_whole_words(page):
     assert broken == 0
 
 
+@pytest.mark.slow
 def test_browser_shows_errors_and_warnings_as_text(page):
     fill(page, "s.", "s. 中文。", "s. 中文。")
     score(page)
@@ -369,6 +370,7 @@ def test_browser_shows_errors_and_warnings_as_text(page):
     assert page.console_errors == []
 
 
+@pytest.mark.slow
 def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_additions(page, golden):
     row = read_jsonl("fruit_triples.jsonl")[1]
     page.get_by_text("fruit-sample-1", exact=True).click()
@@ -392,6 +394,7 @@ def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_a
     assert page.outside_requests == [] and page.console_errors == []
 
 
+@pytest.mark.slow
 def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, browser, served, golden):
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
@@ -447,6 +450,7 @@ def test_browser_reproduce_box_follows_the_options(page):
     assert page.console_errors == []
 
 
+@pytest.mark.slow
 def test_browser_page_fits_two_screens_and_a_phone(browser, served):
     desktop = open_page(browser, served, {"width": 1280, "height": 800})
     expect(desktop.get_by_role("button", name="Score", exact=True)).to_be_visible()
