@@ -13,6 +13,7 @@ folder per process, removed when the process exits.
 
 import atexit
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -20,7 +21,7 @@ import signal
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import gradio as gr
 import pandas as pd
@@ -38,6 +39,7 @@ SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 LANGUAGES = package_module("languages").ISO_639_1
 files = package_module("files")
+bootstrap_statistics = package_module("bootstrap").bootstrap_statistics
 
 HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
@@ -53,6 +55,7 @@ ADDED = "added"
 KEPT = "in the source"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
+PAIRED_HEADERS = ["rouge type", "delta F1 (points)", "p-value"]
 HISTOGRAM_BINS = 10
 CHUNK_SIZE = 1000
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
@@ -377,6 +380,7 @@ def score_file(
     max_words: Optional[float] = None,
     max_bytes: Optional[float] = None,
     alpha: float = 0.5,
+    baseline_column: str = "",
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ):
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -391,12 +395,15 @@ def score_file(
         max_words: keep the first N words of each side's additions (0: no limit).
         max_bytes: keep the first N bytes of each side's additions (0: no limit).
         alpha: the weight of precision in F (0.5: the usual F1).
+        baseline_column: optional; the name of a column (JSONL key) of the file holding another
+            system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
         percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
-        per-example scores as CSV.
+        per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
+        points, p-value of "the system is not better").
     """
     if path is None:
         return _failed("Upload a .jsonl or .csv file first.")
@@ -407,7 +414,14 @@ def score_file(
         settings = settings_from(
             rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, confidence_level
         )
-        (_, read) = files.open_examples(path)
+        baseline_column = (baseline_column or "").strip()
+        if baseline_column:
+            file_format = files.FORMATS.get(Path(path).suffix.lower())
+            if file_format is None:
+                raise DemoError(f"{Path(path).name}: expected a .jsonl or .csv file")
+            read = functools.partial(_with_baseline, path, file_format, baseline_column)
+        else:
+            (_, read) = files.open_examples(path)
         total_bytes = max(1, os.path.getsize(path))
         done = [0]
 
@@ -419,6 +433,7 @@ def score_file(
         lines: List[int] = []
         columns: Dict[str, List[float]] = {}
         tokenless = 0
+        baseline_f1: Dict[str, List[float]] = {}
         rows = read(advance=advance)
         progress(0, desc="Scoring")
         while True:
@@ -430,6 +445,13 @@ def score_file(
                 scorer.corpus, [row.source for row in chunk], [row.prediction for row in chunk], references
             )
             tokenless += sum(warning.count for warning in warned)
+            if baseline_column:
+                baseline_table, baseline_warned = _score_quietly(
+                    scorer.corpus, [row.source for row in chunk], [row.baseline for row in chunk], references
+                )
+                tokenless += sum(warning.count for warning in baseline_warned)
+                for t in settings.rouge_types:
+                    baseline_f1.setdefault(f"update_{t}", []).extend(baseline_table[f"update_{t}"])
             corpus.add(table, references)
             lines += [row.line for row in chunk]
             for key, values in table.items():
@@ -440,8 +462,14 @@ def score_file(
     except (DemoError, ValueError) as error:
         # The upload's name, not the server's temporary path to it.
         return _failed(f"Error: {str(error).replace(path, Path(path).name)}")
-    result = corpus.result()
-    result["signature"] = corpus.signature()
+    # compute's result: exact means, then intervals and paired test from one set of resamples.
+    result = corpus.totals.result()
+    result.update(
+        bootstrap_statistics(
+            corpus.f1, baseline_f1 or None, settings.confidence_level, settings.n_bootstrap, settings.seed
+        )
+    )
+    result["signature"] = corpus.signature(paired=bool(baseline_column))
     types = list(settings.rouge_types)
     per_example = pd.DataFrame({"line": lines, **columns})
     folder = Path(tempfile.mkdtemp(dir=_downloads_root()))
@@ -467,13 +495,74 @@ def score_file(
         per_example,
         str(json_path),
         str(csv_path),
+        paired_table(result, types) if baseline_column else None,
+        gr.update(visible=bool(baseline_column)),
     )
+
+
+def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+    """The paired test per rouge type: the system's mean F1 minus the baseline's, in points
+    (signed, one decimal), and the p-value of "the system is not better" (3 decimals)."""
+    return pd.DataFrame(
+        [[t, f"{100 * result[f'update_{t}_delta']:+.1f}", f"{result[f'update_{t}_p_value']:.3f}"] for t in rouge_types],
+        columns=PAIRED_HEADERS,
+    )
+
+
+class BaselineRow(NamedTuple):
+    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
+
+    line: int
+    source: str
+    references: List[str]
+    prediction: str
+    baseline: str
+
+
+def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
+    for row in files.read_systems(path, file_format, ["prediction", column], advance):
+        yield BaselineRow(row.line, row.source, row.references, row.predictions["prediction"], row.predictions[column])
+
+
+def open_example(
+    path: Optional[str],
+    per_example: Optional[pd.DataFrame],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str,
+    remove_stopwords: bool,
+    max_words: Optional[float],
+    max_bytes: Optional[float],
+    alpha: float,
+    selected: gr.SelectData,
+):
+    """The example of the per-example table's selected row, scored in the one-example view.
+
+    Reads the file again up to the row's line (the demo does not keep the texts). Returns the
+    source, the first reference and the prediction, the tab to show ("one"), ``score_one``'s
+    outputs (whose notes say when the example has further references) and the three texts again
+    (as scored).
+    """
+    if path is None or per_example is None:
+        return (gr.update(),) * 4 + (None, None, None, "", None)
+    line = int(per_example["line"][selected.index[0]])
+    _, read = files.open_examples(path)
+    row = next(row for row in read() if row.line == line)
+    reference_view, prediction_view, scores, notes = score_one(
+        row.source, row.references[0], row.prediction, rouge_types, stemmer, language, remove_stopwords,
+        max_words, max_bytes, alpha,
+    )
+    notes = f"Line {line} of {Path(path).name}.\n{notes}"
+    if len(row.references) > 1:
+        notes += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
+    texts = (row.source, row.references[0], row.prediction)
+    return (*texts, gr.Tabs(selected="one"), reference_view, prediction_view, scores, notes, texts)
 
 
 def _failed(message: str):
     """``score_file``'s outputs for a file that could not be scored: only the message."""
     return (message, gr.update(visible=False), None, None, None, gr.update(value=None),
-            gr.update(choices=[], value=None), None, None, None)
+            gr.update(choices=[], value=None), None, None, None, None, gr.update(visible=False))
 
 
 def metric_card(readme: str) -> str:
@@ -532,7 +621,7 @@ def build_demo() -> gr.Blocks:
                 max_bytes = gr.Number(0, label="Max bytes (-b, 0: no limit)", precision=0, minimum=0, min_width=120)
                 alpha = gr.Number(0.5, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120)
         options = [language, remove_stopwords, max_words, max_bytes, alpha]
-        with gr.Tab("One example"):
+        with gr.Tabs() as tabs, gr.Tab("One example", id="one"):
             with gr.Row():
                 source = gr.Textbox(label="Source", lines=4, min_width=160)
                 reference = gr.Textbox(label="Reference", lines=4, min_width=160)
@@ -563,7 +652,7 @@ def build_demo() -> gr.Blocks:
                     elem_id="prediction-view",
                     min_width=160,
                 )
-        with gr.Tab("A file of examples"):
+        with tabs, gr.Tab("A file of examples", id="file"):
             gr.Markdown(
                 "A `.jsonl` file (one object per line) or a `.csv` file (with a header row) with "
                 "`source`, `reference` and `prediction`; a reference may be a JSON list of "
@@ -572,6 +661,12 @@ def build_demo() -> gr.Blocks:
             upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
             confidence = gr.Radio(
                 list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
+            )
+            baseline_column = gr.Textbox(
+                "",
+                label="Baseline column (optional): another system's outputs, for a paired test",
+                placeholder="e.g. baseline",
+                elem_id="baseline-column",
             )
             file_button = gr.Button("Score file", variant="primary")
             status = gr.Textbox(label="Status", interactive=False, elem_id="batch-status", lines=1)
@@ -589,14 +684,23 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")
                     download = gr.File(label="Per-example scores (CSV)", interactive=False, elem_id="download")
+                with gr.Column(visible=False) as paired_box:
+                    paired = gr.Dataframe(
+                        headers=PAIRED_HEADERS,
+                        label="Paired test against the baseline (p: the system is not better)",
+                        interactive=False,
+                        elem_id="paired-test",
+                        wrap=True,
+                    )
                 histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
                 histogram = gr.BarPlot(
                     x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram", y_title="examples"
                 )
                 per_example = gr.Dataframe(
-                    label="Per-example F1", interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
+                    label="Per-example F1 (click a row to open it under \"One example\")", interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
                 )
             per_example_state = gr.State()
+        scored_texts = gr.State()
         reproduce_box = gr.Code(
             reproduce(DEFAULT_ROUGE_TYPES, "none"), language="python", label="Reproduce", elem_id="reproduce",
             interactive=False,
@@ -613,9 +717,12 @@ def build_demo() -> gr.Blocks:
         one_outputs = [reference_view, prediction_view, scores, note]
         file_outputs = [
             status, results, summary, signature, per_example, histogram, histogram_of, per_example_state,
-            download_json, download,
+            download_json, download, paired, paired_box,
         ]
+        # The texts are remembered as scored first, so that a clearing still pending cannot wipe the scores.
         score_button.click(
+            lambda *texts: tuple(texts), [source, reference, prediction], scored_texts, api_name=False
+        ).then(
             score_one,
             [source, reference, prediction, rouge_types, stemmer, *options],
             one_outputs,
@@ -625,7 +732,7 @@ def build_demo() -> gr.Blocks:
         )
         file_button.click(
             score_file,
-            [upload, rouge_types, stemmer, confidence, *options],
+            [upload, rouge_types, stemmer, confidence, *options, baseline_column],
             file_outputs,
             api_name="score_file",
             api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
@@ -641,9 +748,29 @@ def build_demo() -> gr.Blocks:
             reproduce, [rouge_types, stemmer, *options, confidence], reproduce_box, api_name=False,
             show_progress="hidden",
         )
-        for component in (source, reference, prediction, *setting_inputs):
-            component.change(lambda: (None, None, None, ""), None, one_outputs, api_name=False, show_progress="hidden")
-        for component in (upload, confidence, *setting_inputs):
+        # A text or an option that changes clears the scores, unless the texts are those just
+        # scored (opening a table row sets the texts and their scores at once).
+        def clear_one():
+            return None, None, None, ""
+
+        def clear_if_changed(*texts_and_scored):
+            *texts, scored = texts_and_scored
+            return (gr.update(),) * 4 if tuple(texts) == scored else clear_one()
+
+        texts = [source, reference, prediction]
+        for component in texts:
+            component.change(
+                clear_if_changed, [*texts, scored_texts], one_outputs, api_name=False, show_progress="hidden"
+            )
+        for component in setting_inputs:
+            component.change(clear_one, None, one_outputs, api_name=False, show_progress="hidden")
+        per_example.select(
+            open_example,
+            [upload, per_example_state, rouge_types, stemmer, *options],
+            [*texts, tabs, *one_outputs, scored_texts],
+            api_name=False,
+        )
+        for component in (upload, confidence, baseline_column, *setting_inputs):
             component.change(lambda: _failed(""), None, file_outputs, api_name=False, show_progress="hidden")
     return demo
 

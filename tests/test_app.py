@@ -45,7 +45,8 @@ def table_rows(frame):
 
 
 FILE_OUTPUTS = (
-    "status", "results", "summary", "signature", "shown", "histogram", "histogram_of", "per_example", "json", "csv"
+    "status", "results", "summary", "signature", "shown", "histogram", "histogram_of", "per_example", "json", "csv",
+    "paired", "paired_box",
 )
 
 
@@ -285,7 +286,7 @@ def test_malformed_file_gives_a_message_naming_the_line_and_nothing_else(tmp_pat
     assert out["status"].startswith("Error: ") and message in out["status"]
     assert out["results"] == {"__type__": "update", "visible": False}
     assert out["histogram_of"] == {"__type__": "update", "choices": [], "value": None}
-    assert [out[name] for name in ("summary", "signature", "shown", "per_example", "json", "csv")] == [None] * 6
+    assert [out[name] for name in ("summary", "signature", "shown", "per_example", "json", "csv", "paired")] == [None] * 7
 
 
 def test_non_utf8_file_names_the_line(tmp_path):
@@ -474,3 +475,30 @@ def test_rouge155_stemmer_in_the_demo_matches_rouge155_with_stemming(index, gold
 def test_score_file_without_an_interval_shows_f1_alone():
     summary = table_rows(score_file(DATA_DIR / "iterater_triples.jsonl", ["rouge1"], "none", "none")["summary"])
     assert "[" not in summary[0][1]
+
+
+def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
+    rows = read_jsonl("fruit_triples.jsonl")
+    baseline = [rows[(i + 1) % 3]["prediction"] for i in range(3)]
+    path = tmp_path / "with_baseline.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction", "other system"])
+        writer.writerows([r["source"], r["reference"], r["prediction"], b] for r, b in zip(rows, baseline))
+    out = score_file(path, ["rouge1", "rouge2"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "other system")
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        baseline_predictions=baseline,
+        rouge_types=["rouge1", "rouge2"],
+        return_signature=True,
+    )
+    with open(out["json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    assert table_rows(out["paired"]) == [
+        [t, f"{100 * expected[f'update_{t}_delta']:+.1f}", f"{expected[f'update_{t}_p_value']:.3f}"] for t in ("rouge1", "rouge2")
+    ]
+    assert out["paired_box"] == {"__type__": "update", "visible": True}
+    missing = score_file(path, ["rouge1"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
+    assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"

@@ -251,7 +251,7 @@ def test_the_api_documents_two_named_endpoints_with_the_demos_own_examples(clien
 
 
 def test_client_scores_a_file_with_summary_signature_and_downloads(client, golden):
-    status, summary, signature, per_example, histogram, _, json_path, csv_path = client.predict(
+    status, summary, signature, per_example, histogram, _, json_path, csv_path, paired = client.predict(
         handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status.startswith("Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds")
@@ -264,6 +264,7 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     result = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert result["signature"] == signature
     assert round(result["update_rouge1"], 4) == 0.5243 and result["_both_empty"] == 0
+    assert paired is None or paired["data"] in ([], [[None, None, None]], [["", "", ""]])
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("line,update_rouge1,update_rouge1_precision,update_rouge1_recall")
     assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
@@ -271,10 +272,27 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     )
 
 
+def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, golden):
+    rows = read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "paired.jsonl"
+    # The baseline predicts the source unchanged: it adds nothing, so its F1 is 0 on each example.
+    path.write_text(
+        "".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8"
+    )
+    *_, paired = client.predict(
+        handle_file(str(path)), ["rouge1"], "none", "0.95", "none (rouge-score's tokens)", False, 0, 0, 0.5,
+        "baseline", api_name="/score_file",
+    )
+    mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
+    assert paired["headers"] == ["rouge type", "delta F1 (points)", "p-value"]
+    assert paired["data"][0][:2] == ["rouge1", f"{100 * mean_f1:+.1f}"]
+    assert float(paired["data"][0][2]) < 0.01
+
+
 def test_client_gets_the_line_of_a_malformed_file_and_no_downloads(client, tmp_path):
     path = tmp_path / "broken.jsonl"
     path.write_text('{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n{"source": \n', encoding="utf-8")
-    status, *_, json_path, csv_path = client.predict(
+    status, *_, json_path, csv_path, _ = client.predict(
         handle_file(str(path)), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert re.fullmatch(r"Error: broken\.jsonl:2: not valid JSON \(.*\)", status)
@@ -438,6 +456,22 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     expect(other.locator("#corpus-summary")).to_be_hidden()
     other.close()
     assert page.outside_requests == []
+
+
+@pytest.mark.slow
+def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
+    rows = read_jsonl("fruit_triples.jsonl")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    grid_rows(page.locator("#per-example-scores"), 3)
+    page.locator("#per-example-scores [role=row]:has([role=gridcell])").nth(2).locator("[role=gridcell]").nth(1).click()
+    expect(page.get_by_role("tab", name="One example")).to_have_attribute("aria-selected", "true", timeout=UI_TIMEOUT_MS)
+    expect(page.get_by_label("Source")).to_have_value(rows[2]["source"])
+    expect(page.get_by_label("Prediction")).to_have_value(rows[2]["prediction"])
+    expect(note(page)).to_have_value(re.compile("^Line 3 of fruit_triples.jsonl.\nThe reference adds"), timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3)[0] == ["rouge1", *(f"{v:.4f}" for v in golden[2]["rouge155"]["rouge1"])]
+    assert page.console_errors == []
 
 
 def test_browser_reproduce_box_follows_the_options(page):
