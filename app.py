@@ -4,41 +4,85 @@ Run with ``python app.py``. Gradio serves on 127.0.0.1 (``GRADIO_SERVER_NAME`` o
 as a Hugging Face Space does) at the port in ``GRADIO_SERVER_PORT`` (7860 when unset). Analytics
 are off and the default theme's fonts are bundled with gradio, so nothing is fetched from the
 network. Every score shown is a fraction in [0, 1] with 4 decimals.
+
+Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes (environment variable, default 50)
+are refused. Files are read one example at a time by ``files.py`` (the command line's reader);
+the demo keeps only the per-example scores, not the texts. The downloads it writes live in one
+folder per process, removed when the process exits.
 """
 
+import atexit
 import dataclasses
+import functools
 import json
 import os
+import shutil
+import signal
 import tempfile
+import warnings
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import gradio as gr
 import pandas as pd
 
-from app_batch_file import BatchFileError, read_batch_file
 from app_metric import package_module
 
 # The scoring code evaluate.load gives users (see app_metric).
 DEFAULT_ROUGE_TYPES = package_module("scoring").DEFAULT_ROUGE_TYPES
-OPTIONS = package_module("settings").OPTIONS
+OPTIONS = {option.name: option for option in package_module("settings").OPTIONS}
+DEFAULTS = package_module("settings").DEFAULTS
 Settings = package_module("settings").Settings
 UpdateRouge = package_module("scorer").UpdateRouge
 Corpus = package_module("corpus_stream").Corpus
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
+NoTokensWarning = package_module("no_tokens").NoTokensWarning
+LANGUAGES = package_module("languages").ISO_639_1
+files = package_module("files")
+bootstrap_statistics = package_module("bootstrap").bootstrap_statistics
 
 HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
 EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
-ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4")
+ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The stemmer choices are the option table's (see update_rouge.settings).
-STEMMER_CHOICES = next(option.choices for option in OPTIONS if option.name == "stemmer")
+STEMMER_CHOICES = OPTIONS["stemmer"].choices
+NO_LANGUAGE = "none (rouge-score's tokens)"
+LANGUAGE_CHOICES = [NO_LANGUAGE, *sorted(LANGUAGES)]
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 ADDED = "added"
-SCORE_HEADERS = ["rouge type", "precision", "recall", "F1"]
+KEPT = "in the source"
+SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
+SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
+PAIRED_HEADERS = ["rouge type", "delta F1 (points)", "p-value"]
 HISTOGRAM_BINS = 10
+CHUNK_SIZE = 1000
+MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
+
+
+def max_upload_mb(environ=os.environ) -> float:
+    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset.
+
+    Raises ``ValueError`` naming the variable unless it is a number > 0.
+    """
+    text = environ.get(MAX_UPLOAD_VARIABLE, "50")
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"{MAX_UPLOAD_VARIABLE} must be a number of megabytes > 0, got {text!r}")
+    return value
+
+
+MAX_UPLOAD_MB = max_upload_mb()
 CSV_NAME = "update_rouge_per_example.csv"
+JSON_NAME = "update_rouge_result.json"
+
+
+class DemoError(ValueError):
+    """A problem the demo reports as text next to the results (not as a stack trace)."""
 
 
 def fmt(value: float) -> str:
@@ -46,61 +90,212 @@ def fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
-def highlight_additions(text: str, additions: Sequence[str]) -> List[Tuple[str, Optional[str]]]:
-    """Cut ``text`` into pieces that concatenate back to it, labelling the additions ``ADDED``.
+def _downloads_root() -> Path:
+    """This process's folder for downloads, created on first use and removed at exit."""
+    global _DOWNLOADS
+    if _DOWNLOADS is None:
+        _DOWNLOADS = Path(tempfile.mkdtemp(prefix="update_rouge_demo_"))
+        atexit.register(shutil.rmtree, _DOWNLOADS, True)
+    return _DOWNLOADS
 
-    ``additions`` must be the additions UpdateROUGE extracted from ``text`` (its segments that
-    the source lacks, in order); each is located at the segment it came from. Kept text,
-    including the white space around segments, is labelled ``None``.
+
+_DOWNLOADS: Optional[Path] = None
+
+
+def check_text(value: Any, field: str) -> str:
+    """``value`` if it is a string; else ``gr.Error`` naming ``field`` (the HTTP API's guard)."""
+    if not isinstance(value, str):
+        got = "null" if value is None else type(value).__name__
+        raise gr.Error(f"{field} must be a string, got {got}", print_exception=False)
+    return value
+
+
+def settings_from(
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    confidence_level: str = "0.95",
+) -> Any:
+    """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit.
+
+    Raises ``DemoError`` naming the option for unusable values.
+    """
+    options = dict(
+        rouge_types=_ordered_types(rouge_types),
+        stemmer=stemmer,
+        language=None if language in (None, NO_LANGUAGE) else language,
+        remove_stopwords=bool(remove_stopwords),
+        max_words=_limit(max_words, "max_words"),
+        max_bytes=_limit(max_bytes, "max_bytes"),
+        alpha=DEFAULTS["alpha"] if alpha is None else float(alpha),
+        confidence_level=CONFIDENCE_LEVELS.get(confidence_level, DEFAULTS["confidence_level"]),
+    )
+    try:
+        return Settings(**options)
+    except (TypeError, ValueError) as error:
+        raise DemoError(str(error)) from None
+
+
+def _limit(value: Optional[float], name: str) -> Optional[int]:
+    if value in (None, "", 0):
+        return None
+    if float(value) != int(value) or value < 0:
+        raise DemoError(f"{name} must be a whole number >= 0 (0: no limit), got {value}")
+    return int(value)
+
+
+def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
+    chosen = list(rouge_types or [])
+    return [t for t in ROUGE_TYPE_CHOICES if t in chosen] + [t for t in chosen if t not in ROUGE_TYPE_CHOICES]
+
+
+def _options_of(settings: Any) -> Dict[str, Any]:
+    """The keyword options of ``compute`` that differ from the defaults, in the table's order."""
+    chosen = {
+        "rouge_types": list(settings.rouge_types),
+        "stemmer": settings.stemmer,
+        "language": settings.language,
+        "remove_stopwords": settings.remove_stopwords,
+        "max_words": settings.max_words,
+        "max_bytes": settings.max_bytes,
+        "alpha": settings.alpha,
+        "confidence_level": settings.confidence_level,
+    }
+    defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
+    return {name: value for name, value in chosen.items() if value != defaults[name]}
+
+
+def reproduce(*options: Any) -> str:
+    """Python and command-line code that computes what the demo shows for these options."""
+    try:
+        settings = settings_from(*options)
+    except DemoError as error:
+        return f"# {error}"
+    chosen = _options_of(settings)
+    arguments = "".join(f", {name}={value!r}" for name, value in chosen.items())
+    cli = []
+    for name, value in chosen.items():
+        flag = OPTIONS[name].cli_flag
+        if value is True:
+            cli.append(flag)
+        elif isinstance(value, list):
+            cli.append(f"{flag} {' '.join(value)}")
+        else:
+            cli.append(f"{flag} {'none' if value is None else value}")
+    return (
+        "import evaluate\n\n"
+        'update_rouge = evaluate.load("update_rouge")  # or the path of update_rouge/update_rouge.py\n'
+        "result = update_rouge.compute(\n"
+        f"    sources=sources, predictions=predictions, references=references{arguments},\n"
+        "    return_signature=True,\n"
+        ")\n\n"
+        "# The same on a file, from the command line (pip install update-rouge):\n"
+        f"# update-rouge examples.jsonl {' '.join(cli)}".rstrip()
+        + "\n"
+    )
+
+
+def highlight_additions(
+    text: str, additions: Sequence[str], pattern: Any = SEGMENT_PATTERN
+) -> List[Tuple[str, Optional[str]]]:
+    """Cut ``text`` into pieces that concatenate back to it: each addition labelled ``ADDED``,
+    each other segment (text the source contains) ``KEPT``, white space between them ``None``.
+
+    ``additions`` must be the additions UpdateROUGE extracted from ``text`` with the segment
+    ``pattern`` (its segments that the source lacks, in order). Segments are whole sentences
+    cut at periods, so a highlight never starts or ends inside a word.
     """
     pieces: List[Tuple[str, Optional[str]]] = []
     position = 0
     found = 0
-    for match in SEGMENT_PATTERN.finditer(text):
+    for match in pattern.finditer(text):
         segment = match.group(0).strip()
-        if found < len(additions) and segment == additions[found]:
-            start = text.index(segment, match.start())
-            pieces += [(text[position:start], None), (segment, ADDED)]
-            position = start + len(segment)
-            found += 1
+        if not segment:
+            continue
+        start = text.index(segment, match.start())
+        added = found < len(additions) and segment == additions[found]
+        pieces += [(text[position:start], None), (segment, ADDED if added else KEPT)]
+        position = start + len(segment)
+        found += added
     if found != len(additions):
         raise ValueError(f"{additions[found]!r} is not a segment of the text after the previous addition")
     pieces.append((text[position:], None))
     return [(piece, label) for piece, label in pieces if piece]
 
 
-def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
-    return [rouge_type for rouge_type in ROUGE_TYPE_CHOICES if rouge_type in rouge_types]
+def _score_quietly(call, *args):
+    """``call(*args)`` and the text of the ``NoTokensWarning`` it gave, if any."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call(*args)
+    tokenless = [w.message for w in caught if isinstance(w.message, NoTokensWarning)]
+    return result, tokenless
 
 
-def score_one(source: str, reference: str, prediction: str, rouge_types: Sequence[str], stemmer: str):
-    """Score one example.
+def score_one(
+    source: str,
+    reference: str,
+    prediction: str,
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+):
+    """Score one example with UpdateROUGE.
 
-    Returns the reference and the prediction as highlighted pieces (``highlight_additions``), a
-    table of precision, recall and F1 per rouge type, and a note on what each side added.
-    Raises ``gr.Error`` for unusable options.
+    Args:
+        source: the text before the update.
+        reference: the correct updated text.
+        prediction: the system's updated text.
+        rouge_types: the ROUGE variants to report, e.g. ["rouge1", "rouge2", "rougeLsum"].
+        stemmer: "none", "porter" (rouge-score's) or "rouge155" (ROUGE-1.5.5's -m).
+        language: an ISO 639-1 code such as "de", or "none (rouge-score's tokens)".
+        remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
+        max_words: keep only the first N words of each side's additions (0: no limit).
+        max_bytes: keep only the first N bytes of each side's additions (0: no limit).
+        alpha: the weight of precision in F (0.5: the usual F1).
+    Returns:
+        The reference and the prediction cut into pieces labelled "added" (scored) or
+        "in the source" (not scored), a table of precision, recall and F1 per rouge type, and
+        notes (what each side added, the no-additions rule, warnings, or the error).
     """
+    texts = [check_text(value, field) for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction"))]
     try:
-        scorer = UpdateRouge(rouge_types=_ordered_types(rouge_types), stemmer=stemmer)
-        example = scorer.score(source, prediction, reference)
+        settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
+        table, tokenless = _score_quietly(scorer.corpus, [texts[0]], [texts[2]], [texts[1]])
+        example = scorer.score(texts[0], texts[2], texts[1])
     except ValueError as error:
-        raise gr.Error(str(error)) from None
+        return None, None, None, f"Error: {error}"
+    pattern = package_module("languages").segment_pattern(settings.language)
     reference_additions = example.reference_additions[0]
     scores = pd.DataFrame(
         [[rouge_type, fmt(s.precision), fmt(s.recall), fmt(s.fmeasure)] for rouge_type, s in example.scores.items()],
         columns=SCORE_HEADERS,
     )
-    note = (
+    notes = [
         f"The reference adds {len(reference_additions)} segment(s) to the source, "
         f"the prediction {len(example.prediction_additions)}."
-    )
+    ]
+    if not texts[0].strip():
+        notes.append("The source is empty, so every segment of both texts counts as added.")
     if example.both_empty:
-        note += " Neither adds anything, so by UpdateROUGE's rule every score is 1.0."
+        notes.append("Neither adds anything, so by UpdateROUGE's rule every score is 1.0.")
+    elif texts[1].strip() == texts[2].strip():
+        notes.append("The prediction is identical to the reference.")
+    notes += [f"Warning: {message}" for message in tokenless]
     return (
-        highlight_additions(reference, reference_additions),
-        highlight_additions(prediction, example.prediction_additions),
+        highlight_additions(texts[1], reference_additions, pattern),
+        highlight_additions(texts[2], example.prediction_additions, pattern),
         scores,
-        note,
+        "\n".join(notes),
     )
 
 
@@ -119,68 +314,255 @@ def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str])
     return pd.DataFrame({"F1": labels, "examples": counts})
 
 
-def write_csv_atomically(table: pd.DataFrame, directory: Path) -> Path:
-    """Write ``table`` (full float precision) as ``CSV_NAME`` in ``directory``, which holds either
-    nothing by that name or the whole file, never a partial one. Returns the file's path."""
-    path = directory / CSV_NAME
-    partial = directory / f"{CSV_NAME}.part"
-    table.to_csv(partial, index=False)
+def histogram_update(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]):
+    """The histogram plot of ``rouge_type``: counts from 0, labelled axes, the mean in the x title."""
+    histogram = f1_histogram(per_example, rouge_type)
+    if histogram is None:
+        return gr.update(value=None)
+    mean = per_example[f"update_{rouge_type}"].mean()
+    return gr.update(
+        value=histogram,
+        x_title=f"F1 of {rouge_type} (bin; corpus mean {fmt(mean)})",
+        y_title="examples",
+        y_lim=[0, max(1, int(histogram["examples"].max()))],
+    )
+
+
+def write_atomically(directory: Path, name: str, write) -> Path:
+    """Call ``write(path)`` on a temporary name in ``directory`` and rename it to ``name``, so
+    the folder holds either nothing by that name or the whole file. Returns the file's path."""
+    path = directory / name
+    partial = directory / f"{name}.part"
+    write(partial)
     os.replace(partial, path)
     return path
 
 
-def score_file(path: Optional[str], rouge_types: Sequence[str], stemmer: str, confidence_level: str = "0.95"):
-    """Score every example of an uploaded JSONL or CSV file (see ``app_batch_file``).
+def write_csv_atomically(table: pd.DataFrame, directory: Path) -> Path:
+    """Write ``table`` (full float precision) as ``CSV_NAME`` in ``directory`` (see ``write_atomically``)."""
+    return write_atomically(directory, CSV_NAME, lambda path: table.to_csv(path, index=False))
 
-    Returns a status message, an update showing or hiding the results, the corpus scores
-    (every key ``compute`` returns, with bootstrap intervals at ``confidence_level``, a key of
-    ``CONFIDENCE_LEVELS``), the per-example scores to 4 decimals, the F1 histogram
-    (``f1_histogram``) of the first rouge type, an update of the histogram's rouge type choice,
-    the per-example scores at full precision (for later histograms) and the path of a CSV of
-    them. On a problem the message names it (and the line, for the file's content), the
-    results are hidden and every other output is empty: no partial results.
+
+def _upload_size_problem(path: str) -> Optional[str]:
+    size = os.path.getsize(path)
+    if size > MAX_UPLOAD_MB * 1e6:
+        return (
+            f"{Path(path).name} is {size / 1e6:.1f} MB; this demo takes files up to {MAX_UPLOAD_MB:g} MB "
+            f"({MAX_UPLOAD_VARIABLE}). Score larger files with the update-rouge command."
+        )
+    return None
+
+
+def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+    """One row per rouge type: F1 with its interval (when computed), precision and recall, as
+    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``)."""
+
+    def pct(value: float) -> str:
+        return f"{100 * value:.1f}"
+
+    rows = []
+    for rouge_type in rouge_types:
+        key = f"update_{rouge_type}"
+        f1 = pct(result[key])
+        if f"{key}_low" in result:
+            f1 += f" [{pct(result[f'{key}_low'])}, {pct(result[f'{key}_high'])}]"
+        rows.append([rouge_type, f1, pct(result[f"{key}_precision"]), pct(result[f"{key}_recall"])])
+    return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
+
+
+def score_file(
+    path: Optional[str],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    confidence_level: str = "0.95",
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    baseline_column: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
+):
+    """Score every example of a JSONL or CSV file with source, reference and prediction.
+
+    Args:
+        path: the uploaded .jsonl or .csv file (at most UPDATE_ROUGE_DEMO_MAX_MB megabytes).
+        rouge_types: the ROUGE variants to report.
+        stemmer: "none", "porter" or "rouge155".
+        confidence_level: "0.90", "0.95", "0.99" or "none" (no bootstrap interval).
+        language: an ISO 639-1 code, or "none (rouge-score's tokens)".
+        remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
+        max_words: keep the first N words of each side's additions (0: no limit).
+        max_bytes: keep the first N bytes of each side's additions (0: no limit).
+        alpha: the weight of precision in F (0.5: the usual F1).
+        baseline_column: optional; the name of a column (JSONL key) of the file holding another
+            system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
+    Returns:
+        A status (the number of examples, of examples where neither side adds anything,
+        warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
+        percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
+        histogram, the full result as JSON (compute(..., return_signature=True)) and the
+        per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
+        points, p-value of "the system is not better").
     """
     if path is None:
         return _failed("Upload a .jsonl or .csv file first.")
     try:
-        examples = read_batch_file(path)
-        types = _ordered_types(rouge_types)
-        settings = Settings(
-            rouge_types=types,
-            stemmer=stemmer,
-            confidence_level=CONFIDENCE_LEVELS[confidence_level],
+        problem = _upload_size_problem(path)
+        if problem:
+            raise DemoError(problem)
+        settings = settings_from(
+            rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, confidence_level
         )
+        baseline_column = (baseline_column or "").strip()
+        if baseline_column:
+            file_format = files.FORMATS.get(Path(path).suffix.lower())
+            if file_format is None:
+                raise DemoError(f"{Path(path).name}: expected a .jsonl or .csv file")
+            read = functools.partial(_with_baseline, path, file_format, baseline_column)
+        else:
+            (_, read) = files.open_examples(path)
+        total_bytes = max(1, os.path.getsize(path))
+        done = [0]
+
+        def advance(count: int) -> None:
+            done[0] += count
+
         scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
-        table = scorer.corpus(examples.sources, examples.predictions, examples.references)
-    except (BatchFileError, ValueError) as error:
-        return _failed(f"**Error:** {error}")
-    scored = Corpus(settings)
-    scored.add(table, examples.references)
-    corpus_result = scored.result()
-    corpus = pd.DataFrame(
-        [[key, fmt(value) if key.startswith("update_") else f"{value:g}"] for key, value in corpus_result.items()],
-        columns=["key", "value"],
+        corpus = Corpus(settings)
+        lines: List[int] = []
+        columns: Dict[str, List[float]] = {}
+        tokenless = 0
+        baseline_f1: Dict[str, List[float]] = {}
+        rows = read(advance=advance)
+        progress(0, desc="Scoring")
+        while True:
+            chunk = [row for _, row in zip(range(CHUNK_SIZE), rows)]
+            if not chunk:
+                break
+            references = [row.references for row in chunk]
+            table, warned = _score_quietly(
+                scorer.corpus, [row.source for row in chunk], [row.prediction for row in chunk], references
+            )
+            tokenless += sum(warning.count for warning in warned)
+            if baseline_column:
+                baseline_table, baseline_warned = _score_quietly(
+                    scorer.corpus, [row.source for row in chunk], [row.baseline for row in chunk], references
+                )
+                tokenless += sum(warning.count for warning in baseline_warned)
+                for t in settings.rouge_types:
+                    baseline_f1.setdefault(f"update_{t}", []).extend(baseline_table[f"update_{t}"])
+            corpus.add(table, references)
+            lines += [row.line for row in chunk]
+            for key, values in table.items():
+                columns.setdefault(key, []).extend(values)
+            progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
+        if not lines:
+            raise DemoError(f"{Path(path).name}: the file holds no examples")
+    except (DemoError, ValueError) as error:
+        # The upload's name, not the server's temporary path to it.
+        return _failed(f"Error: {str(error).replace(path, Path(path).name)}")
+    # compute's result: exact means, then intervals and paired test from one set of resamples.
+    result = corpus.totals.result()
+    result.update(
+        bootstrap_statistics(
+            corpus.f1, baseline_f1 or None, settings.confidence_level, settings.n_bootstrap, settings.seed
+        )
     )
-    per_example = pd.DataFrame({"line": examples.lines, **table})
-    csv_path = write_csv_atomically(per_example, Path(tempfile.mkdtemp(prefix="update_rouge_")))
-    shown = per_example.apply(lambda column: column.map(fmt) if column.name.startswith("update_") else column)
-    status = f"Scored {len(examples.lines)} examples from {Path(path).name}."
-    histogram_choice = gr.update(choices=types, value=types[0])
+    result["signature"] = corpus.signature(paired=bool(baseline_column))
+    types = list(settings.rouge_types)
+    per_example = pd.DataFrame({"line": lines, **columns})
+    folder = Path(tempfile.mkdtemp(dir=_downloads_root()))
+    csv_path = write_csv_atomically(per_example, folder)
+    json_path = write_atomically(
+        folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    )
+    shown = pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(fmt) for t in types}})
+    status = [
+        f"Scored {len(lines)} examples from {Path(path).name}; in {result['_both_empty']} of them neither "
+        "side adds anything (each scores 1.0)."
+    ]
+    if tokenless:
+        status.append(f"Warning: {NoTokensWarning(tokenless, len(lines))}")
     return (
-        status,
+        "\n".join(status),
         gr.update(visible=True),
-        corpus,
+        summary_table(result, types),
+        result["signature"],
         shown,
-        f1_histogram(per_example, types[0]),
-        histogram_choice,
+        histogram_update(per_example, types[0]),
+        gr.update(choices=types, value=types[0]),
         per_example,
+        str(json_path),
         str(csv_path),
+        paired_table(result, types) if baseline_column else None,
+        gr.update(visible=bool(baseline_column)),
     )
+
+
+def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+    """The paired test per rouge type: the system's mean F1 minus the baseline's, in points
+    (signed, one decimal), and the p-value of "the system is not better" (3 decimals)."""
+    return pd.DataFrame(
+        [[t, f"{100 * result[f'update_{t}_delta']:+.1f}", f"{result[f'update_{t}_p_value']:.3f}"] for t in rouge_types],
+        columns=PAIRED_HEADERS,
+    )
+
+
+class BaselineRow(NamedTuple):
+    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
+
+    line: int
+    source: str
+    references: List[str]
+    prediction: str
+    baseline: str
+
+
+def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
+    for row in files.read_systems(path, file_format, ["prediction", column], advance):
+        yield BaselineRow(row.line, row.source, row.references, row.predictions["prediction"], row.predictions[column])
+
+
+def open_example(
+    path: Optional[str],
+    per_example: Optional[pd.DataFrame],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str,
+    remove_stopwords: bool,
+    max_words: Optional[float],
+    max_bytes: Optional[float],
+    alpha: float,
+    selected: gr.SelectData,
+):
+    """The example of the per-example table's selected row, scored in the one-example view.
+
+    Reads the file again up to the row's line (the demo does not keep the texts). Returns the
+    source, the first reference and the prediction, the tab to show ("one"), ``score_one``'s
+    outputs (whose notes say when the example has further references) and the three texts again
+    (as scored).
+    """
+    if path is None or per_example is None:
+        return (gr.update(),) * 4 + (None, None, None, "", None)
+    line = int(per_example["line"][selected.index[0]])
+    _, read = files.open_examples(path)
+    row = next(row for row in read() if row.line == line)
+    reference_view, prediction_view, scores, notes = score_one(
+        row.source, row.references[0], row.prediction, rouge_types, stemmer, language, remove_stopwords,
+        max_words, max_bytes, alpha,
+    )
+    notes = f"Line {line} of {Path(path).name}.\n{notes}"
+    if len(row.references) > 1:
+        notes += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
+    texts = (row.source, row.references[0], row.prediction)
+    return (*texts, gr.Tabs(selected="one"), reference_view, prediction_view, scores, notes, texts)
 
 
 def _failed(message: str):
     """``score_file``'s outputs for a file that could not be scored: only the message."""
-    return message, gr.update(visible=False), None, None, None, gr.update(choices=[], value=None), None, None
+    return (message, gr.update(visible=False), None, None, None, gr.update(value=None),
+            gr.update(choices=[], value=None), None, None, None, None, gr.update(visible=False))
 
 
 def metric_card(readme: str) -> str:
@@ -199,24 +581,51 @@ def fruit_examples() -> Tuple[List[List[str]], List[str]]:
     return [[row["source"], row["reference"], row["prediction"]] for row in rows], [row["id"] for row in rows]
 
 
+# Gradio breaks highlighted text anywhere (break-all); break it between words instead.
+DAN_EXAMPLE = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
+CSS = """
+#reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
+  word-break: normal; overflow-wrap: break-word;
+}
+@media (max-width: 480px) {
+  #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
+  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
+    min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
+  }
+}
+"""
+
+
 def build_demo() -> gr.Blocks:
     examples, example_ids = fruit_examples()
-    with gr.Blocks(title="UpdateROUGE", analytics_enabled=False) as demo:
+    with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
             "# UpdateROUGE\n"
             "ROUGE over the sentences an updated text **adds** to its source: text that the "
             "source already contains is not scored."
         )
-        with gr.Row():
+        with gr.Row(equal_height=False):
             rouge_types = gr.CheckboxGroup(
-                list(ROUGE_TYPE_CHOICES), value=list(DEFAULT_ROUGE_TYPES), label="Rouge types"
+                list(ROUGE_TYPE_CHOICES), value=list(DEFAULT_ROUGE_TYPES), label="Rouge types", min_width=200
             )
-            stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer")
-        with gr.Tab("One example"):
+            stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200)
+        with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False):
             with gr.Row():
-                source = gr.Textbox(label="Source", lines=6)
-                reference = gr.Textbox(label="Reference", lines=6)
-                prediction = gr.Textbox(label="Prediction", lines=6)
+                language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
+                remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
+                max_words = gr.Number(0, label="Max words (-l, 0: no limit)", precision=0, minimum=0, min_width=120)
+                max_bytes = gr.Number(0, label="Max bytes (-b, 0: no limit)", precision=0, minimum=0, min_width=120)
+                alpha = gr.Number(0.5, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120)
+        options = [language, remove_stopwords, max_words, max_bytes, alpha]
+        with gr.Tabs() as tabs, gr.Tab("One example", id="one"):
+            with gr.Row():
+                source = gr.Textbox(label="Source", lines=4, min_width=160)
+                reference = gr.Textbox(label="Reference", lines=4, min_width=160)
+                prediction = gr.Textbox(label="Prediction", lines=4, min_width=160)
             gr.Examples(
                 examples,
                 [source, reference, prediction],
@@ -225,59 +634,151 @@ def build_demo() -> gr.Blocks:
                 cache_examples=False,
             )
             score_button = gr.Button("Score", variant="primary")
-            note = gr.Markdown(label="note", elem_id="note")
-            scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores")
-            color_map = {ADDED: "#fcd34d"}
+            note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=1)
+            scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
+            color_map = {ADDED: "#fcd34d", KEPT: "#e5e7eb"}
             with gr.Row():
                 reference_view = gr.HighlightedText(
-                    label="Reference, additions highlighted",
+                    label="Reference: additions (scored) and text in the source (not scored)",
                     color_map=color_map,
                     show_legend=True,
                     elem_id="reference-view",
+                    min_width=160,
                 )
                 prediction_view = gr.HighlightedText(
-                    label="Prediction, additions highlighted",
+                    label="Prediction: additions (scored) and text in the source (not scored)",
                     color_map=color_map,
                     show_legend=True,
                     elem_id="prediction-view",
+                    min_width=160,
                 )
-        with gr.Tab("A file of examples"):
+        with tabs, gr.Tab("A file of examples", id="file"):
             gr.Markdown(
                 "A `.jsonl` file (one object per line) or a `.csv` file (with a header row) with "
                 "`source`, `reference` and `prediction`; a reference may be a JSON list of "
-                'several references, e.g. `["first", "second"]`.'
+                f'several references, e.g. `["first", "second"]`. At most {MAX_UPLOAD_MB:g} MB.'
             )
             upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
             confidence = gr.Radio(
                 list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
             )
+            baseline_column = gr.Textbox(
+                "",
+                label="Baseline column (optional): another system's outputs, for a paired test",
+                placeholder="e.g. baseline",
+                elem_id="baseline-column",
+            )
             file_button = gr.Button("Score file", variant="primary")
-            status = gr.Markdown(label="status", elem_id="batch-status")
+            status = gr.Textbox(label="Status", interactive=False, elem_id="batch-status", lines=1)
             with gr.Column(visible=False) as results:
-                corpus = gr.Dataframe(
-                    label="Corpus scores (means over examples)", interactive=False, elem_id="corpus-scores"
+                summary = gr.Dataframe(
+                    headers=SUMMARY_HEADERS,
+                    label="Corpus scores (mean over examples, %; F1 with its bootstrap interval)",
+                    interactive=False,
+                    elem_id="corpus-summary",
+                    wrap=True,
                 )
+                signature = gr.Textbox(
+                    label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
+                )
+                with gr.Row():
+                    download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")
+                    download = gr.File(label="Per-example scores (CSV)", interactive=False, elem_id="download")
+                with gr.Column(visible=False) as paired_box:
+                    paired = gr.Dataframe(
+                        headers=PAIRED_HEADERS,
+                        label="Paired test against the baseline (p: the system is not better)",
+                        interactive=False,
+                        elem_id="paired-test",
+                        wrap=True,
+                    )
                 histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
-                histogram = gr.BarPlot(x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram")
-                per_example = gr.Dataframe(label="Per-example scores", interactive=False, elem_id="per-example-scores")
-                download = gr.File(label="Per-example scores (CSV)", interactive=False, elem_id="download")
+                histogram = gr.BarPlot(
+                    x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram", y_title="examples"
+                )
+                per_example = gr.Dataframe(
+                    label="Per-example F1 (click a row to open it under \"One example\")", interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
+                )
             per_example_state = gr.State()
-        gr.Markdown(metric_card((HERE / "README.md").read_text(encoding="utf-8")))
+        scored_texts = gr.State()
+        reproduce_box = gr.Code(
+            reproduce(DEFAULT_ROUGE_TYPES, "none"), language="python", label="Reproduce", elem_id="reproduce",
+            interactive=False,
+        )
+        with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
+            gr.Markdown(metric_card((HERE / "README.md").read_text(encoding="utf-8")))
+
+        # The "Use via API" page shows these examples instead of gradio's ("Hello!!", a PDF).
+        for component, example in zip((source, reference, prediction), DAN_EXAMPLE):
+            component.example_payload = component.example_value = lambda example=example: example
+        upload.example_payload = upload.example_value = lambda: {
+            "path": "examples.jsonl", "orig_name": "examples.jsonl", "meta": {"_type": "gradio.FileData"}
+        }
+        one_outputs = [reference_view, prediction_view, scores, note]
+        file_outputs = [
+            status, results, summary, signature, per_example, histogram, histogram_of, per_example_state,
+            download_json, download, paired, paired_box,
+        ]
+        # The texts are remembered as scored first, so that a clearing still pending cannot wipe the scores.
         score_button.click(
+            lambda *texts: tuple(texts), [source, reference, prediction], scored_texts, api_name=False
+        ).then(
             score_one,
-            [source, reference, prediction, rouge_types, stemmer],
-            [reference_view, prediction_view, scores, note],
+            [source, reference, prediction, rouge_types, stemmer, *options],
+            one_outputs,
             api_name="score_one",
+            api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
+            preprocess=False,
         )
         file_button.click(
             score_file,
-            [upload, rouge_types, stemmer, confidence],
-            [status, results, corpus, per_example, histogram, histogram_of, per_example_state, download],
+            [upload, rouge_types, stemmer, confidence, *options, baseline_column],
+            file_outputs,
             api_name="score_file",
+            api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
         )
-        histogram_of.input(f1_histogram, [per_example_state, histogram_of], histogram, api_name=False)
+        histogram_of.input(histogram_update, [per_example_state, histogram_of], histogram, api_name=False)
+        setting_inputs = [rouge_types, stemmer, *options]
+        for component in setting_inputs:
+            component.change(
+                reproduce, [rouge_types, stemmer, *options, confidence], reproduce_box, api_name=False,
+                show_progress="hidden",
+            )
+        confidence.change(
+            reproduce, [rouge_types, stemmer, *options, confidence], reproduce_box, api_name=False,
+            show_progress="hidden",
+        )
+        # A text or an option that changes clears the scores, unless the texts are those just
+        # scored (opening a table row sets the texts and their scores at once).
+        def clear_one():
+            return None, None, None, ""
+
+        def clear_if_changed(*texts_and_scored):
+            *texts, scored = texts_and_scored
+            return (gr.update(),) * 4 if tuple(texts) == scored else clear_one()
+
+        texts = [source, reference, prediction]
+        for component in texts:
+            component.change(
+                clear_if_changed, [*texts, scored_texts], one_outputs, api_name=False, show_progress="hidden"
+            )
+        for component in setting_inputs:
+            component.change(clear_one, None, one_outputs, api_name=False, show_progress="hidden")
+        per_example.select(
+            open_example,
+            [upload, per_example_state, rouge_types, stemmer, *options],
+            [*texts, tabs, *one_outputs, scored_texts],
+            api_name=False,
+        )
+        for component in (upload, confidence, baseline_column, *setting_inputs):
+            component.change(lambda: _failed(""), None, file_outputs, api_name=False, show_progress="hidden")
     return demo
 
 
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 if __name__ == "__main__":
-    build_demo().launch()
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    build_demo().launch(max_file_size=f"{MAX_UPLOAD_MB:g}mb", css=CSS)

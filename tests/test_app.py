@@ -7,6 +7,11 @@ in tests/data/rouge155_golden.jsonl, and rouge-score run here on those additions
 import csv
 import json
 import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import gradio
 import pandas as pd
@@ -17,6 +22,8 @@ from rouge_score import rouge_scorer
 import app
 import update_rouge
 
+REPO = Path(__file__).resolve().parent.parent
+
 DAN = (
     "Dan is a baker.",
     "Dan is a baker. Dan loves chocolate cakes.",
@@ -24,6 +31,7 @@ DAN = (
 )
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeLsum"]
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
+KEPT = "in the source"
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +44,25 @@ def table_rows(frame):
     return frame.values.tolist()
 
 
+FILE_OUTPUTS = (
+    "status", "results", "summary", "signature", "shown", "histogram", "histogram_of", "per_example", "json", "csv",
+    "paired", "paired_box",
+)
+
+
+def score_file(path, *options):
+    """``app.score_file``'s outputs by name."""
+    return dict(zip(FILE_OUTPUTS, app.score_file(str(path) if path is not None else None, *options), strict=True))
+
+
+def pct(value):
+    return f"{100 * value:.1f}"
+
+
 def test_score_one_highlights_the_added_sentence_and_shows_hand_counted_scores():
     reference_view, prediction_view, scores, note = app.score_one(*DAN, DEFAULT_TYPES, "none")
-    assert reference_view == [("Dan is a baker. ", None), ("Dan loves chocolate cakes.", "added")]
-    assert prediction_view == [("Dan is a baker. ", None), ("Dan loves chocolate chip cookies.", "added")]
+    assert reference_view == [("Dan is a baker.", KEPT), (" ", None), ("Dan loves chocolate cakes.", "added")]
+    assert prediction_view == [("Dan is a baker.", KEPT), (" ", None), ("Dan loves chocolate chip cookies.", "added")]
     # 3 of the prediction's 5 words match 3 of the reference's 4; 2 of 4 bigrams match 2 of 3.
     assert table_rows(scores) == [
         ["rouge1", "0.6000", "0.7500", "0.6667"],
@@ -62,7 +85,10 @@ def test_score_one_on_fruit_samples_matches_rouge155(index, golden):
     ):
         assert "".join(piece for piece, _ in view) == text
         assert [piece for piece, label in view if label == "added"] == additions
-        assert all(label in (None, "added") for _, label in view)
+        assert all(label in (None, "added", KEPT) for _, label in view)
+        assert [piece for piece, label in view if label == KEPT] == [
+            segment for segment in (m.strip() for m in re.findall(r"[^.]+\.?", text)) if segment and segment not in additions
+        ]
     assert table_rows(scores) == [
         [rouge_type, *(f"{value:.4f}" for value in expected["rouge155"][rouge_type])] for rouge_type in DEFAULT_TYPES
     ]
@@ -88,20 +114,23 @@ def test_rouge_types_are_shown_in_a_fixed_order():
     assert list(scores["rouge type"]) == ["rouge1", "rougeL", "rougeLsum"]
 
 
-def test_no_rouge_type_is_a_clear_error():
-    with pytest.raises(gradio.Error, match="rouge_types is empty"):
-        app.score_one(*DAN, [], "none")
+def test_no_rouge_type_is_a_clear_error_shown_as_text():
+    *views, note = app.score_one(*DAN, [], "none")
+    assert views == [None, None, None] and note.startswith("Error: rouge_types is empty; valid types are rouge1")
 
 
 def test_highlighting_keeps_every_character_and_marks_repeated_additions():
     text = "Old. New...  New. Old.\nLast"
     view = app.highlight_additions(text, ["New.", "New.", "Last"])
     assert view == [
-        ("Old. ", None),
+        ("Old.", KEPT),
+        (" ", None),
         ("New.", "added"),
         ("..  ", None),
         ("New.", "added"),
-        (" Old.\n", None),
+        (" ", None),
+        ("Old.", KEPT),
+        ("\n", None),
         ("Last", "added"),
     ]
 
@@ -112,30 +141,32 @@ def test_highlighting_rejects_additions_that_are_not_segments_of_the_text():
 
 
 def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
-    status, results, corpus, shown, histogram, choice, per_example, csv_path = app.score_file(
-        str(FRUIT), DEFAULT_TYPES, "none"
+    out = score_file(FRUIT, DEFAULT_TYPES, "none")
+    assert out["status"] == (
+        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0)."
     )
-    assert status == "Scored 3 examples from fruit_triples.jsonl."
-    assert results == {"__type__": "update", "visible": True}
-    corpus_values = dict(table_rows(corpus))
-    for _i, rouge_type in enumerate(DEFAULT_TYPES):
-        for j, name in enumerate(["", "_precision", "_recall"]):
-            values = [row["rouge155"][rouge_type][[2, 0, 1][j]] for row in golden]
-            assert corpus_values[f"update_{rouge_type}{name}"] == f"{math.fsum(values) / 3:.4f}"
-    # The figures README.md's "Examples" shows for the same file.
-    readme_f1 = {row[0]: row[1] for row in markdown_rows(readme_section("### Examples"), "update_")}
-    assert readme_f1 == {f"update_{t}": corpus_values[f"update_{t}"] for t in DEFAULT_TYPES}
-    assert corpus_values["_both_empty"] == "0"
-    assert list(shown["line"]) == [1, 2, 3]
-    assert list(shown["update_rouge1"]) == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
-    # rouge1 F1: 0.5989, 0.5276, 0.4463.
+    assert out["results"] == {"__type__": "update", "visible": True}
+    summary = table_rows(out["summary"])
+    assert [row[0] for row in summary] == DEFAULT_TYPES
+    for row, rouge_type in zip(summary, DEFAULT_TYPES):
+        means = [math.fsum(g["rouge155"][rouge_type][j] for g in golden) / 3 for j in (2, 0, 1)]
+        assert row[1].startswith(pct(means[0]) + " [") and row[2:] == [pct(means[1]), pct(means[2])]
+    # The figures README.md's "Examples" shows for the same file, as the summary shows them.
+    readme_f1 = {row[0]: float(row[1]) for row in markdown_rows(readme_section("### Examples"), "update_")}
+    assert [row[1].split(" ")[0] for row in summary] == [f"{100 * readme_f1[f'update_{t}']:.1f}" for t in DEFAULT_TYPES]
+    assert list(out["shown"]["line"]) == [1, 2, 3]
+    assert list(out["shown"]["rouge1"]) == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
+    histogram = out["histogram"]["value"]
+    # rouge1 F1: 0.5989, 0.5276, 0.4463; counts from 0, the mean in the axis title.
     assert dict(zip(histogram["F1"], histogram["examples"])) == {
         **{f"{k / 10:.1f}-{(k + 1) / 10:.1f}": 0 for k in range(10)},
         "0.4-0.5": 1,
         "0.5-0.6": 2,
     }
-    assert choice == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
-    with open(csv_path, newline="", encoding="utf-8") as handle:
+    assert out["histogram"]["y_lim"] == [0, 2]
+    assert out["histogram"]["x_title"] == "F1 of rouge1 (bin; corpus mean 0.5243)"
+    assert out["histogram_of"] == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
+    with open(out["csv"], newline="", encoding="utf-8") as handle:
         written = list(csv.DictReader(handle))
     assert [int(row["line"]) for row in written] == [1, 2, 3]
     for row, expected in zip(written, golden):
@@ -144,11 +175,48 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
             assert float(row[f"update_{rouge_type}"]) == pytest.approx(f1, abs=1e-9)
             assert float(row[f"update_{rouge_type}_precision"]) == pytest.approx(precision, abs=1e-9)
             assert float(row[f"update_{rouge_type}_recall"]) == pytest.approx(recall, abs=1e-9)
-    assert list(per_example["update_rougeLsum"]) == [float(row["update_rougeLsum"]) for row in written]
+    assert list(out["per_example"]["update_rougeLsum"]) == [float(row["update_rougeLsum"]) for row in written]
+
+
+def test_the_json_download_and_signature_are_what_compute_returns():
+    rows = read_jsonl("iterater_triples.jsonl")
+    out = score_file(DATA_DIR / "iterater_triples.jsonl", ["rouge1", "rougeL"], "porter", "0.90")
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1", "rougeL"],
+        stemmer="porter",
+        confidence_level=0.90,
+        return_signature=True,
+    )
+    with open(out["json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    assert out["signature"] == expected["signature"]
+    assert table_rows(out["summary"])[0] == [
+        "rouge1",
+        f"{pct(expected['update_rouge1'])} [{pct(expected['update_rouge1_low'])}, {pct(expected['update_rouge1_high'])}]",
+        pct(expected["update_rouge1_precision"]),
+        pct(expected["update_rouge1_recall"]),
+    ]
+
+
+def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text(
+        json.dumps({"source": "A. B.", "reference": "A.", "prediction": "B."})
+        + "\n"
+        + json.dumps({"source": "A.", "reference": "A. C.", "prediction": "A. C."})
+        + "\n",
+        encoding="utf-8",
+    )
+    out = score_file(path, ["rouge1"], "none", "none")
+    assert out["status"].startswith("Scored 2 examples from two.jsonl; in 1 of them neither side adds anything")
+    assert table_rows(out["summary"]) == [["rouge1", "100.0", "100.0", "100.0"]]
 
 
 def test_histogram_of_another_rouge_type(golden):
-    *_, per_example, _ = app.score_file(str(FRUIT), DEFAULT_TYPES, "none")
+    per_example = score_file(FRUIT, DEFAULT_TYPES, "none")["per_example"]
     histogram = app.f1_histogram(per_example, "rougeLsum")
     # rougeLsum F1: 0.5989, 0.5153, 0.4463.
     assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
@@ -170,14 +238,14 @@ def test_score_file_on_csv_with_several_references(tmp_path, golden):
         # An unrelated first reference: the example's own reference has the higher F1 and is used.
         references = json.dumps([rows[2]["reference"], rows[1]["reference"]])
         writer.writerow([rows[1]["id"], rows[1]["source"], references, rows[1]["prediction"]])
-    status, _, _, shown, *_ = app.score_file(str(path), ["rouge1"], "none")
-    assert status == "Scored 2 examples from triples.csv."
-    assert list(shown["update_rouge1"]) == [f"{golden[i]['rouge155']['rouge1'][2]:.4f}" for i in (0, 1)]
-    assert list(shown["line"]) == [2, 3]
+    out = score_file(path, ["rouge1"], "none")
+    assert out["status"].startswith("Scored 2 examples from triples.csv;")
+    assert list(out["shown"]["rouge1"]) == [f"{golden[i]['rouge155']['rouge1'][2]:.4f}" for i in (0, 1)]
+    assert list(out["shown"]["line"]) == [2, 3]
 
 
 def test_porter_stemmer_in_score_file_equals_rouge_score_with_stemming(golden):
-    _, _, _, _, _, _, per_example, _ = app.score_file(str(FRUIT), ["rouge1", "rougeLsum"], "porter")
+    per_example = score_file(FRUIT, ["rouge1", "rougeLsum"], "porter")["per_example"]
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
     for i, row in enumerate(golden):
         expected = scorer.score("\n".join(row["reference_additions"]), "\n".join(row["prediction_additions"]))
@@ -187,25 +255,27 @@ def test_porter_stemmer_in_score_file_equals_rouge_score_with_stemming(golden):
 
 GOOD_LINE = '{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n'
 
+# The command line's reader (update_rouge/files.py) gives these messages, as path:line: problem.
 BAD_FILES = [
-    ("bad.jsonl", GOOD_LINE + '{"source": "a.",\n', "line 2: not valid JSON"),
-    ("bad.jsonl", GOOD_LINE + "\n" + '{"source": "a.", "prediction": "a."}\n', "line 3: missing field(s) reference"),
-    ("bad.jsonl", GOOD_LINE + '{"source": 3, "reference": "a", "prediction": "a"}\n', "line 2: source must be a str"),
-    ("bad.jsonl", GOOD_LINE + '{"source": "a", "reference": [], "prediction": "a"}\n', "line 2: reference must be"),
-    ("bad.jsonl", GOOD_LINE + '["a", "b", "c"]\n', "line 2: expected a JSON object"),
+    ("bad.jsonl", GOOD_LINE + '{"source": "a.",\n', "bad.jsonl:2: not valid JSON"),
+    ("bad.jsonl", GOOD_LINE + "\n" + '{"source": "a.", "prediction": "a."}\n', "bad.jsonl:3: missing field(s) reference"),
+    ("bad.jsonl", GOOD_LINE + '{"source": 3, "reference": "a", "prediction": "a"}\n', "bad.jsonl:2: source must be a string, got a number"),
+    ("bad.jsonl", GOOD_LINE + '{"source": "a", "reference": [], "prediction": "a"}\n', "bad.jsonl:2: reference must be"),
+    ("bad.jsonl", GOOD_LINE + '["a", "b", "c"]\n', "bad.jsonl:2: expected a JSON object"),
+    ("bad.jsonl", GOOD_LINE + '{"source": "a", "source": "b", "reference": "c", "prediction": "d"}\n', "bad.jsonl:2: not usable JSON (the key 'source' appears more than once"),
     ("bad.jsonl", "\n\n", "bad.jsonl: the file holds no examples"),
-    ("bad.csv", "source,prediction\na.,b.\n", "line 1: the header lacks the column(s) reference"),
-    ("bad.csv", 'source,reference,prediction\n"a\nb.",c.,d.\ne.,f.\n', "line 4: 2 cells, but the header has 3"),
-    ("bad.csv", 'source,reference,prediction\na.,"[""x"", 1]",c.\n', "line 2: reference must be"),
+    ("bad.csv", "source,prediction\na.,b.\n", "bad.csv:1: the header row lacks the column(s) reference"),
+    ("bad.csv", "source,reference,prediction,source\na.,b.,c.,d.\n", "bad.csv:1: the header row names the column(s) source more than once"),
+    ("bad.csv", 'source,reference,prediction\n"a\nb.",c.,d.\ne.,f.\n', "bad.csv:4: 2 cells, but the header has 3"),
+    ("bad.csv", 'source,reference,prediction\na.,"[""x"", 1]",c.\n', "bad.csv:2: reference[1] must be a string"),
     ("bad.csv", 'source,reference,prediction\na.,"b.\n', "not valid CSV"),
-    ("bad.txt", "whatever", "bad.txt: expected a .jsonl or .csv file, got .txt"),
+    ("bad.txt", "whatever", "cannot tell the format of"),
     (
         "bad.jsonl",
         GOOD_LINE + '{"source": "a", "reference": "b", "prediction": "c \\ud800"}\n',
-        "line 2: prediction contains a lone surrogate (U+D800) at character 2",
+        "bad.jsonl:2: prediction contains a lone surrogate (U+D800) at character 2",
     ),
-    ("bad.jsonl", '{"source": "a", "reference": ["b", "\\udfff"], "prediction": "c"}\n', "line 1: reference contains"),
-    ("bad.csv", 'source,reference,prediction\na,"[""\\udc00""]",c\n', "line 2: reference contains a lone surrogate"),
+    ("bad.jsonl", '{"source": "a", "reference": ["b", "\\udfff"], "prediction": "c"}\n', "bad.jsonl:1: reference[1] contains"),
 ]
 
 
@@ -213,37 +283,92 @@ BAD_FILES = [
 def test_malformed_file_gives_a_message_naming_the_line_and_nothing_else(tmp_path, name, content, message):
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
-    status, results, *outputs = app.score_file(str(path), DEFAULT_TYPES, "none")
-    assert status.startswith("**Error:** ") and message in status
-    assert results == {"__type__": "update", "visible": False}
-    assert outputs == [None, None, None, {"__type__": "update", "choices": [], "value": None}, None, None]
+    out = score_file(path, DEFAULT_TYPES, "none")
+    assert out["status"].startswith("Error: ") and message in out["status"]
+    assert out["results"] == {"__type__": "update", "visible": False}
+    assert out["histogram_of"] == {"__type__": "update", "choices": [], "value": None}
+    assert [out[name] for name in ("summary", "signature", "shown", "per_example", "json", "csv", "paired")] == [None] * 7
 
 
 def test_non_utf8_file_names_the_line(tmp_path):
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(GOOD_LINE.encode() + '{"source": "caf\u00e9"}\n'.encode("latin-1"))
-    status, *_ = app.score_file(str(path), DEFAULT_TYPES, "none")
-    assert status == "**Error:** line 2: the file is not UTF-8 text"
+    status = score_file(path, DEFAULT_TYPES, "none")["status"]
+    assert status.startswith("Error: latin1.jsonl:2: not valid UTF-8")
 
 
-def test_csv_reference_starting_with_a_bracket_that_is_not_json_is_one_reference(tmp_path):
-    path = tmp_path / "wiki.csv"
-    path.write_text("source,reference,prediction\nA.,A. [[B]] c.,A. [[B]] c.\n", encoding="utf-8")
-    _, _, _, shown, *_ = app.score_file(str(path), ["rouge1"], "none")
-    assert list(shown["update_rouge1"]) == ["1.0000"]
+def test_the_reader_is_the_command_lines_one_long_csv_fields_and_only_three_line_ends(tmp_path):
+    # A 200,000-character field (beyond csv's default field limit); U+2028 and U+0085 stay
+    # inside a JSONL line, a lone CR ends one.
+    long_text = "word " * 40_000 + "end."
+    csv_path = tmp_path / "long.csv"
+    with open(csv_path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([["source", "reference", "prediction"], ["s.", "s. " + long_text, "s. " + long_text]])
+    assert list(score_file(csv_path, ["rouge1"], "none")["shown"]["rouge1"]) == ["1.0000"]
+    jsonl = tmp_path / "ends.jsonl"
+    first = json.dumps({"source": "s.", "reference": "s. a\u2028b.", "prediction": "s. a\u0085b."}, ensure_ascii=False)
+    second = json.dumps({"source": "s.", "reference": "s. c.", "prediction": "s. c."})
+    jsonl.write_bytes((first + "\r" + second + "\r").encode("utf-8"))
+    out = score_file(jsonl, ["rouge1"], "none")
+    assert list(out["shown"]["line"]) == [1, 2]
+    # rouge-score's tokens: "a", "b" on both sides (U+2028 and U+0085 are not a-z0-9).
+    assert list(out["shown"]["rouge1"]) == ["1.0000", "1.0000"]
+
+
+def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(app, "MAX_UPLOAD_MB", 0.001)
+    path = tmp_path / "big.jsonl"
+    path.write_text(GOOD_LINE * 20, encoding="utf-8")
+    status = score_file(path, DEFAULT_TYPES, "none")["status"]
+    assert status == (
+        "Error: big.jsonl is 0.0 MB; this demo takes files up to 0.001 MB (UPDATE_ROUGE_DEMO_MAX_MB). "
+        "Score larger files with the update-rouge command."
+    )
+
+
+def test_the_size_cap_comes_from_the_environment():
+    assert app.max_upload_mb({}) == 50
+    assert app.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
+    for bad in ("0", "-1", "inf", "nan", "lots"):
+        with pytest.raises(ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"):
+            app.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
+
+
+def test_the_tokenless_warning_is_shown_for_one_example_and_for_a_file(tmp_path):
+    *_, note = app.score_one("s.", "s. 中文。", "s. 中文。", ["rouge1"], "none")
+    assert "Warning: 1 of 1 examples have additions in which the tokenizer finds no token" in note
+    path = tmp_path / "zh.jsonl"
+    path.write_text(GOOD_LINE + json.dumps({"source": "s.", "reference": "s. 中文。", "prediction": "s. 中文。"}) + "\n", encoding="utf-8")
+    status = score_file(path, ["rouge1"], "none")["status"]
+    assert "\nWarning: 1 of 2 examples have additions in which the tokenizer finds no token" in status
+
+
+@pytest.mark.parametrize("value, got", [(None, "null"), (3, "int"), (2.5, "float"), (["a."], "list")])
+@pytest.mark.parametrize("field", ["source", "reference", "prediction"])
+def test_score_one_refuses_non_strings_naming_the_field(field, value, got):
+    texts = dict(zip(("source", "reference", "prediction"), DAN), **{field: value})
+    with pytest.raises(gradio.Error) as raised:
+        app.score_one(texts["source"], texts["reference"], texts["prediction"], DEFAULT_TYPES, "none")
+    assert raised.value.message == f"{field} must be a string, got {got}"
+
+
+def test_score_one_reports_bad_text_as_text():
+    *views, note = app.score_one("s.", "s. \ud800.", "s.", DEFAULT_TYPES, "none")
+    assert views == [None, None, None]
+    assert note.startswith("Error: ") and "references[0] contains a lone surrogate (U+D800)" in note
 
 
 @pytest.mark.parametrize(
-    "texts, message",
+    "texts, expected",
     [
-        (("s.", "s. a.", None), "predictions[0] must be a string, got None"),
-        (("s.", "s. \ud800.", "s."), "references[0] contains a lone surrogate (U+D800)"),
+        (("", "A b.", "A c."), "The source is empty, so every segment of both texts counts as added."),
+        (("A.", "A. B.", "A. B."), "The prediction is identical to the reference."),
+        (("A.", "A.", "A."), "Neither adds anything, so by UpdateROUGE's rule every score is 1.0."),
     ],
 )
-def test_score_one_reports_bad_text_as_a_message(texts, message):
-    with pytest.raises(gradio.Error) as raised:
-        app.score_one(*texts, DEFAULT_TYPES, "none")
-    assert message in str(raised.value)
+def test_score_one_notes_empty_sources_identical_texts_and_nothing_added(texts, expected):
+    *_, note = app.score_one(*texts, ["rouge1"], "none")
+    assert expected in note.splitlines()
 
 
 def test_score_one_on_white_space_scores_the_both_empty_rule():
@@ -253,9 +378,9 @@ def test_score_one_on_white_space_scores_the_both_empty_rule():
 
 
 def test_no_upload_asks_for_a_file():
-    status, results, *_ = app.score_file(None, DEFAULT_TYPES, "none")
-    assert status == "Upload a .jsonl or .csv file first."
-    assert results == {"__type__": "update", "visible": False}
+    out = score_file(None, DEFAULT_TYPES, "none")
+    assert out["status"] == "Upload a .jsonl or .csv file first."
+    assert out["results"] == {"__type__": "update", "visible": False}
 
 
 def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
@@ -275,6 +400,54 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         app.write_csv_atomically(table, other)
     assert not (other / app.CSV_NAME).exists()
+
+
+@pytest.mark.slow
+def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
+    code = (
+        "import app, sys; out = app.score_file(sys.argv[1], ['rouge1'], 'none'); "
+        "print(app._downloads_root()); print(out[-1])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", code, str(FRUIT)], cwd=REPO, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    root, csv_file = run.stdout.split()
+    assert csv_file.startswith(root + os.sep) and Path(root).parent == tmp_path
+    assert not Path(root).exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_reproduce_gives_the_compute_call_and_command_line_of_the_options():
+    code = app.reproduce(["rougeLsum", "rouge1"], "porter", app.NO_LANGUAGE, True, 100, 0, 0.8, "0.99")
+    call = (
+        "sources=sources, predictions=predictions, references=references, rouge_types=['rouge1', 'rougeLsum'], "
+        "stemmer='porter', remove_stopwords=True, max_words=100, alpha=0.8, confidence_level=0.99,"
+    )
+    assert call in code
+    assert 'evaluate.load("update_rouge")' in code
+    assert code.rstrip().endswith(
+        "# update-rouge examples.jsonl --rouge-types rouge1 rougeLsum --stemmer porter --remove-stopwords "
+        "--max-words 100 --alpha 0.8 --confidence-level 0.99"
+    )
+    defaults = app.reproduce(["rouge1", "rouge2", "rougeLsum"], "none")
+    assert "references=references,\n" in defaults and defaults.rstrip().endswith("# update-rouge examples.jsonl")
+
+
+def test_reproduced_call_gives_the_demos_scores():
+    code = app.reproduce(["rouge2"], "rouge155", app.NO_LANGUAGE, False, 0, 0, 0.3, "none")
+    call = code[code.index("update_rouge.compute(") + len("update_rouge.") : code.index("\n\n#")]
+    namespace = {"compute": update_rouge.compute, "sources": [DAN[0]], "references": [DAN[1]], "predictions": [DAN[2]]}
+    result = eval(call, namespace)
+    _, _, scores, _ = app.score_one(*DAN, ["rouge2"], "rouge155", app.NO_LANGUAGE, False, 0, 0, 0.3)
+    assert table_rows(scores)[0][3] == f"{result['update_rouge2']:.4f}"
+
+
+def test_the_advanced_options_reach_the_scorer():
+    # max_words=2 keeps "dan loves" of each addition: 2 of 2 unigrams match.
+    _, _, scores, _ = app.score_one(*DAN, ["rouge1"], "none", app.NO_LANGUAGE, False, 2, 0, 0.5)
+    assert table_rows(scores) == [["rouge1", "1.0000", "1.0000", "1.0000"]]
+    *_, note = app.score_one(*DAN, ["rouge1"], "none", app.NO_LANGUAGE, False, 2, 5, 0.5)
+    assert note.startswith("Error: ") and "max_words" in note and "max_bytes" in note
 
 
 def test_metric_card_is_the_readme_without_front_matter():
@@ -300,20 +473,33 @@ def test_rouge155_stemmer_in_the_demo_matches_rouge155_with_stemming(index, gold
     ]
 
 
-def test_score_file_reports_the_bootstrap_interval_of_the_chosen_level():
-    rows = read_jsonl("iterater_triples.jsonl")
-    columns = dict(
+def test_score_file_without_an_interval_shows_f1_alone():
+    summary = table_rows(score_file(DATA_DIR / "iterater_triples.jsonl", ["rouge1"], "none", "none")["summary"])
+    assert "[" not in summary[0][1]
+
+
+def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
+    rows = read_jsonl("fruit_triples.jsonl")
+    baseline = [rows[(i + 1) % 3]["prediction"] for i in range(3)]
+    path = tmp_path / "with_baseline.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction", "other system"])
+        writer.writerows([r["source"], r["reference"], r["prediction"], b] for r, b in zip(rows, baseline))
+    out = score_file(path, ["rouge1", "rouge2"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "other system")
+    expected = update_rouge.compute(
         sources=[r["source"] for r in rows],
         predictions=[r["prediction"] for r in rows],
         references=[r["reference"] for r in rows],
-        rouge_types=["rouge1"],
+        baseline_predictions=baseline,
+        rouge_types=["rouge1", "rouge2"],
+        return_signature=True,
     )
-    path = str(DATA_DIR / "iterater_triples.jsonl")
-    for level, value in (("0.90", 0.90), ("0.99", 0.99)):
-        _, _, corpus, *_ = app.score_file(path, ["rouge1"], "none", level)
-        expected = update_rouge.compute(**columns, confidence_level=value)
-        shown = dict(table_rows(corpus))
-        assert shown["update_rouge1_low"] == f"{expected['update_rouge1_low']:.4f}"
-        assert shown["update_rouge1_high"] == f"{expected['update_rouge1_high']:.4f}"
-    _, _, corpus, *_ = app.score_file(path, ["rouge1"], "none", "none")
-    assert "update_rouge1_low" not in dict(table_rows(corpus))
+    with open(out["json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    assert table_rows(out["paired"]) == [
+        [t, f"{100 * expected[f'update_{t}_delta']:+.1f}", f"{expected[f'update_{t}_p_value']:.3f}"] for t in ("rouge1", "rouge2")
+    ]
+    assert out["paired_box"] == {"__type__": "update", "visible": True}
+    missing = score_file(path, ["rouge1"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
+    assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"

@@ -10,6 +10,7 @@ host. The browser is Debian's chromium driven by Playwright (tests/run.sh instal
 Expected scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
 """
 
+import json
 import os
 import re
 import socket
@@ -47,6 +48,7 @@ DAN = (
     "Dan is a baker. Dan loves chocolate chip cookies.",
 )
 # Hand counts: 3 of the prediction's 5 words match 3 of the reference's 4; 2 of 4 bigrams match 2 of 3.
+SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 DAN_SCORES = [
     ["rouge1", "0.6000", "0.7500", "0.6667"],
     ["rouge2", "0.5000", "0.6667", "0.5714"],
@@ -125,6 +127,8 @@ def served(request, trap, tmp_path_factory):
         no_proxy="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
     )
+    app_tmp = tmp_path_factory.mktemp("app_tmp")
+    env.update(TMPDIR=str(app_tmp))
     log_path = tmp_path_factory.mktemp("app") / "app.log"
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(
@@ -151,6 +155,8 @@ def served(request, trap, tmp_path_factory):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+    # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
+    assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +169,18 @@ def browser():
 
 @pytest.fixture
 def page(browser, served):
-    """A fresh page on the app; ``page.outside_requests`` lists requests to non-loopback hosts."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    """A fresh page on the app; ``page.outside_requests`` lists requests to non-loopback hosts,
+    ``page.console_errors`` the console's errors and the page's uncaught exceptions."""
+    page = open_page(browser, served, {"width": 1280, "height": 800})
+    yield page
+    page.close()
+
+
+def open_page(browser, served, viewport):
+    page = browser.new_page(viewport=viewport)
+    page.console_errors = []
+    page.on("console", lambda message: page.console_errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
     page.set_default_timeout(UI_TIMEOUT_MS)
     page.outside_requests = []
     page.on(
@@ -175,8 +191,7 @@ def page(browser, served):
         else None,
     )
     page.goto(served["url"], timeout=UI_TIMEOUT_MS)
-    yield page
-    page.close()
+    return page
 
 
 @pytest.fixture(scope="module")
@@ -206,26 +221,50 @@ def test_client_scores_one_example(client):
         *DAN, ["rouge2", "rouge1", "rougeLsum"], "none", api_name="/score_one"
     )
     assert prediction_view == [
-        {"token": "Dan is a baker. ", "class_or_confidence": None},
+        {"token": "Dan is a baker.", "class_or_confidence": "in the source"},
+        {"token": " ", "class_or_confidence": None},
         {"token": "Dan loves chocolate chip cookies.", "class_or_confidence": "added"},
     ]
     assert [piece["token"] for piece in reference_view if piece["class_or_confidence"] == "added"] == [
         "Dan loves chocolate cakes."
     ]
-    assert scores["headers"] == ["rouge type", "precision", "recall", "F1"]
+    assert scores["headers"] == SCORE_HEADERS
     assert scores["data"] == DAN_SCORES
     assert note == "The reference adds 1 segment(s) to the source, the prediction 1."
 
 
-def test_client_scores_a_file_and_downloads_its_csv(client, golden):
-    status, corpus, per_example, histogram, _, csv_path = client.predict(
+@pytest.mark.parametrize("value, got", [(None, "null"), (3, "int"), (0.5, "float")])
+def test_client_gets_an_error_for_a_text_that_is_not_a_string(client, value, got):
+    with pytest.raises(Exception, match=f"^prediction must be a string, got {got}$"):
+        client.predict(DAN[0], DAN[1], value, ["rouge1"], "none", api_name="/score_one")
+
+
+def test_the_api_documents_two_named_endpoints_with_the_demos_own_examples(client):
+    info = client.view_api(print_info=False, return_format="dict")
+    assert sorted(info["named_endpoints"]) == ["/score_file", "/score_one"]
+    assert info["unnamed_endpoints"] == {}
+    one = {p["parameter_name"]: p for p in info["named_endpoints"]["/score_one"]["parameters"]}
+    assert [one[name]["example_input"] for name in ("source", "reference", "prediction")] == list(DAN)
+    upload = info["named_endpoints"]["/score_file"]["parameters"][0]
+    assert upload["parameter_name"] == "path" and upload["example_input"]["path"] == "examples.jsonl"
+    assert "http" not in str(info)
+
+
+def test_client_scores_a_file_with_summary_signature_and_downloads(client, golden):
+    status, summary, signature, per_example, histogram, _, json_path, csv_path, paired = client.predict(
         handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
-    assert status == "Scored 3 examples from fruit_triples.jsonl."
-    corpus_values = dict(corpus["data"])
-    assert corpus_values["update_rouge1"] == "0.5243"
+    assert status.startswith("Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds")
+    assert summary["headers"] == ["rouge type", "F1 [low, high]", "P", "R"]
+    # 0.5243 (README) as a percentage, then its interval.
+    assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
+    assert signature.startswith("refs:1|") and "types:rouge1|" in signature
     assert [row[1] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
-    assert [row for row in histogram["data"] if row[1]] == [["0.4-0.5", 1], ["0.5-0.6", 2]]
+    assert [row for row in histogram["value"]["data"] if row[1]] == [["0.4-0.5", 1], ["0.5-0.6", 2]]
+    result = json.loads(Path(json_path).read_text(encoding="utf-8"))
+    assert result["signature"] == signature
+    assert round(result["update_rouge1"], 4) == 0.5243 and result["_both_empty"] == 0
+    assert paired is None or paired["data"] in ([], [[None, None, None]], [["", "", ""]])
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("line,update_rouge1,update_rouge1_precision,update_rouge1_recall")
     assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
@@ -233,14 +272,31 @@ def test_client_scores_a_file_and_downloads_its_csv(client, golden):
     )
 
 
-def test_client_gets_the_line_of_a_malformed_file_and_no_csv(client, tmp_path):
+def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, golden):
+    rows = read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "paired.jsonl"
+    # The baseline predicts the source unchanged: it adds nothing, so its F1 is 0 on each example.
+    path.write_text(
+        "".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8"
+    )
+    *_, paired = client.predict(
+        handle_file(str(path)), ["rouge1"], "none", "0.95", "none (rouge-score's tokens)", False, 0, 0, 0.5,
+        "baseline", api_name="/score_file",
+    )
+    mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
+    assert paired["headers"] == ["rouge type", "delta F1 (points)", "p-value"]
+    assert paired["data"][0][:2] == ["rouge1", f"{100 * mean_f1:+.1f}"]
+    assert float(paired["data"][0][2]) < 0.01
+
+
+def test_client_gets_the_line_of_a_malformed_file_and_no_downloads(client, tmp_path):
     path = tmp_path / "broken.jsonl"
     path.write_text('{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n{"source": \n', encoding="utf-8")
-    status, corpus, per_example, histogram, _, csv_path = client.predict(
+    status, *_, json_path, csv_path, _ = client.predict(
         handle_file(str(path)), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
-    assert status.startswith("**Error:** line 2: not valid JSON")
-    assert csv_path is None
+    assert re.fullmatch(r"Error: broken\.jsonl:2: not valid JSON \(.*\)", status)
+    assert json_path is None and csv_path is None
 
 
 def highlighted(page, elem_id):
@@ -251,52 +307,124 @@ def highlighted(page, elem_id):
     ]
 
 
-def test_browser_scores_a_typed_example(page, tmp_path):
-    page.get_by_label("Source").fill(DAN[0])
-    page.get_by_label("Reference").fill(DAN[1])
-    page.get_by_label("Prediction").fill(DAN[2])
+def fill(page, source, reference, prediction):
+    page.get_by_label("Source").fill(source)
+    page.get_by_label("Reference").fill(reference)
+    page.get_by_label("Prediction").fill(prediction)
+
+
+def score(page):
     page.get_by_role("button", name="Score", exact=True).click()
-    expect(page.locator("#note")).to_contain_text("The reference adds 1 segment(s)", timeout=UI_TIMEOUT_MS)
+
+
+def note(page):
+    return page.locator("#note textarea")
+
+
+def test_browser_scores_a_typed_example_and_clears_it_when_an_input_changes(page, tmp_path):
+    fill(page, *DAN)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
     assert grid_rows(page.locator("#scores"), 3) == DAN_SCORES
-    assert highlighted(page, "reference-view") == [["Dan loves chocolate cakes."], ["Dan is a baker."]]
-    assert highlighted(page, "prediction-view") == [["Dan loves chocolate chip cookies."], ["Dan is a baker."]]
+    assert highlighted(page, "reference-view")[0] == ["Dan is a baker.", "Dan loves chocolate cakes."]
     screenshot = tmp_path / "update_rouge_demo.png"
-    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshot))
     print(f"screenshot: {screenshot}")
     assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert page.outside_requests == []
+    page.get_by_label("Prediction").fill(DAN[2] + " More.")
+    expect(note(page)).to_have_value("")
+    expect(page.locator("#scores [role=gridcell]")).to_have_count(0)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("the prediction 2"), timeout=UI_TIMEOUT_MS)
+    page.get_by_label("porter").check()
+    expect(note(page)).to_have_value("")
+    assert page.outside_requests == [] and page.console_errors == []
 
 
+def test_browser_highlights_whole_words(page):
+    fill(page, "Old.", "Old. " + "Supercalifragilistic " * 12 + "end.", "Old. New words here.")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    # Each word of the addition starts on the same line as it ends: no line break inside a word.
+    broken = page.evaluate(
+        """() => {
+            const text = document.querySelector('#reference-view .token.highlighted .text').firstChild;
+            let broken = 0, start = 0;
+            for (const word of text.textContent.split(' ')) {
+                const range = document.createRange();
+                range.setStart(text, start); range.setEnd(text, start + word.length);
+                if (range.getClientRects().length > 1) broken++;
+                start += word.length + 1;
+            }
+            return broken;
+        }"""
+    )
+    assert broken == 0
+
+
+@pytest.mark.slow
+def test_browser_shows_errors_and_warnings_as_text(page):
+    fill(page, "s.", "s. 中文。", "s. 中文。")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("Warning: 1 of 1 examples have additions in which the tokenizer"))
+    page.get_by_text("Advanced options").click()
+    page.get_by_label("Max words (-l, 0: no limit)").fill("3")
+    page.get_by_label("Max bytes (-b, 0: no limit)").fill("5")
+    page.get_by_label("Source").fill("s. <d> kept")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^Error: .*max_words.*max_bytes"), timeout=UI_TIMEOUT_MS)
+    page.get_by_label("Max bytes (-b, 0: no limit)").fill("0")
+    # Errors are shown as text: markup from the input stays visible.
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(
+        {"name": "twice.jsonl", "mimeType": "text/plain", "buffer": b'{"<d>": 1, "<d>": 2}\n'}
+    )
+    page.get_by_role("button", name="Score file", exact=True).click()
+    status = page.locator("#batch-status textarea")
+    expect(status).to_have_value(
+        "Error: twice.jsonl:1: not usable JSON (the key '<d>' appears more than once in an object)",
+        timeout=UI_TIMEOUT_MS,
+    )
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
 def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_additions(page, golden):
     row = read_jsonl("fruit_triples.jsonl")[1]
     page.get_by_text("fruit-sample-1", exact=True).click()
     expect(page.get_by_label("Source")).to_have_value(row["source"])
     expect(page.get_by_label("Reference")).to_have_value(row["reference"])
     expect(page.get_by_label("Prediction")).to_have_value(row["prediction"])
-    page.get_by_role("button", name="Score", exact=True).click()
-    expect(page.locator("#note")).to_contain_text("The reference adds", timeout=UI_TIMEOUT_MS)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds"), timeout=UI_TIMEOUT_MS)
     expected = golden[1]
     assert grid_rows(page.locator("#scores"), 3) == [
         [rouge_type, *(f"{value:.4f}" for value in expected["rouge155"][rouge_type])]
         for rouge_type in ("rouge1", "rouge2", "rougeLsum")
     ]
-    assert highlighted(page, "reference-view")[0] == expected["reference_additions"]
-    assert highlighted(page, "prediction-view")[0] == expected["prediction_additions"]
-    assert page.outside_requests == []
+    views = page.locator("#reference-view .token.highlighted")
+    labels = [view.evaluate("e => getComputedStyle(e).backgroundColor") for view in views.all()]
+    added_color = page.locator("#reference-view .legend-item", has_text="added").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    shown_added = [text.strip() for text, color in zip(views.all_inner_texts(), labels) if color == added_color]
+    assert shown_added == expected["reference_additions"]
+    assert page.outside_requests == [] and page.console_errors == []
 
 
-# The quick run scores a file and refuses a malformed one through the client (test_client_*).
 @pytest.mark.slow
 def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, browser, served, golden):
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
     page.get_by_role("button", name="Score file", exact=True).click()
-    expect(page.locator("#batch-status")).to_have_text("Scored 3 examples from fruit_triples.jsonl.", timeout=UI_TIMEOUT_MS)
-    # 12 means and counts, and a 95% interval (low, high) for each of the 3 types.
-    corpus = dict(grid_rows(page.locator("#corpus-scores"), 18))
-    assert [corpus[f"update_{t}"] for t in ("rouge1", "rouge2", "rougeLsum")] == ["0.5243", "0.4573", "0.5202"]
-    assert float(corpus["update_rouge1_low"]) <= 0.5243 <= float(corpus["update_rouge1_high"])
+    expect(page.locator("#batch-status textarea")).to_have_value(
+        re.compile("^Scored 3 examples from fruit_triples.jsonl; in 0 of them"), timeout=UI_TIMEOUT_MS
+    )
+    summary = grid_rows(page.locator("#corpus-summary"), 3)
+    assert [row[0] for row in summary] == ["rouge1", "rouge2", "rougeLsum"]
+    assert [row[1].split(" [")[0] for row in summary] == ["52.4", "45.7", "52.0"]
+    expect(page.locator("#signature textarea")).to_have_value(re.compile(r"^refs:1\|"))
+    expect(page.locator("#signature").get_by_role("button", name=re.compile("Copy", re.I))).to_be_visible()
     link = page.locator("#download").get_by_role("link")
     expect(link).to_have_attribute("href", re.compile(r"/update_rouge_per_example\.csv$"))
     lines = page.request.get(link.get_attribute("href")).text().splitlines()
@@ -304,28 +432,93 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
         [row["rouge155"]["rouge1"][2] for row in golden], abs=1e-9
     )
+    json_link = page.locator("#download-json").get_by_role("link")
+    result = json.loads(page.request.get(json_link.get_attribute("href")).text())
+    assert result["signature"] == page.locator("#signature textarea").input_value()
     expect(page.locator("#histogram canvas, #histogram svg").first).to_be_visible()
+    expect(page.locator("#histogram")).to_contain_text("corpus mean 0.5243")
+    # Changing an option clears the results, which no longer match it.
+    page.get_by_label("0.99").check()
+    expect(page.locator("#corpus-summary")).to_be_hidden()
+    expect(page.locator("#batch-status textarea")).to_have_value("")
+    assert page.console_errors == []
 
-    other = browser.new_page()
-    other.set_default_timeout(UI_TIMEOUT_MS)
-    other.goto(served["url"], timeout=UI_TIMEOUT_MS)
+    other = open_page(browser, served, {"width": 1280, "height": 800})
     other.get_by_role("tab", name="A file of examples").click()
     other.locator("#batch-file input[type=file]").set_input_files(
-        {"name": "broken.csv", "mimeType": "text/csv", "buffer": b"source,reference,prediction\na.,a. b.,a. c.\nx.,y.\n"}
+        {"name": "broken.csv", "mimeType": "text/csv", "buffer": b"source,reference,prediction\na.,a. <d> b.,a. c.\nx.,y.\n"}
     )
     other.get_by_role("button", name="Score file", exact=True).click()
-    expect(other.locator("#batch-status")).to_have_text(
-        "Error: line 3: 2 cells, but the header has 3", timeout=UI_TIMEOUT_MS
+    expect(other.locator("#batch-status textarea")).to_have_value(
+        re.compile(r"^Error: broken\.csv:3: 2 cells, but the header has 3$"), timeout=UI_TIMEOUT_MS
     )
     expect(other.locator("#download")).to_be_hidden()
-    expect(other.locator("#corpus-scores")).to_be_hidden()
+    expect(other.locator("#corpus-summary")).to_be_hidden()
     other.close()
     assert page.outside_requests == []
 
 
+@pytest.mark.slow
+def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
+    rows = read_jsonl("fruit_triples.jsonl")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    grid_rows(page.locator("#per-example-scores"), 3)
+    page.locator("#per-example-scores [role=row]:has([role=gridcell])").nth(2).locator("[role=gridcell]").nth(1).click()
+    expect(page.get_by_role("tab", name="One example")).to_have_attribute("aria-selected", "true", timeout=UI_TIMEOUT_MS)
+    expect(page.get_by_label("Source")).to_have_value(rows[2]["source"])
+    expect(page.get_by_label("Prediction")).to_have_value(rows[2]["prediction"])
+    expect(note(page)).to_have_value(re.compile("^Line 3 of fruit_triples.jsonl.\nThe reference adds"), timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3)[0] == ["rouge1", *(f"{v:.4f}" for v in golden[2]["rouge155"]["rouge1"])]
+    assert page.console_errors == []
+
+
+def test_browser_reproduce_box_follows_the_options(page):
+    code = page.locator("#reproduce")
+    expect(code).to_contain_text("# update-rouge examples.jsonl")
+    page.get_by_label("rougeL", exact=True).check()
+    page.get_by_label("rouge155").check()
+    expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
+    expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
+def test_browser_page_fits_two_screens_and_a_phone(browser, served):
+    desktop = open_page(browser, served, {"width": 1280, "height": 800})
+    expect(desktop.get_by_role("button", name="Score", exact=True)).to_be_visible()
+    assert desktop.evaluate("document.documentElement.scrollHeight") <= 2 * 800
+    expect(desktop.get_by_text("Metric Card for UpdateROUGE")).to_be_hidden()
+    desktop.get_by_text("About UpdateROUGE").click()
+    expect(desktop.get_by_text("Metric Card for UpdateROUGE").first).to_be_visible()
+    assert desktop.console_errors == []
+    desktop.close()
+
+    phone = open_page(browser, served, {"width": 390, "height": 844})
+    fill(phone, *DAN)
+    score(phone)
+    expect(note(phone)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    phone.get_by_role("tab", name="A file of examples").click()
+    phone.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    phone.get_by_role("button", name="Score file", exact=True).click()
+    expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 3"), timeout=UI_TIMEOUT_MS)
+    grid_rows(phone.locator("#corpus-summary"), 3)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # Every table shows all its columns: nothing is scrolled out of its box.
+    for table in ("#corpus-summary", "#per-example-scores"):
+        box = phone.locator(f"{table} table").first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, table
+    phone.get_by_role("tab", name="One example").click()
+    box = phone.locator("#scores table").first.bounding_box()
+    assert box["x"] + box["width"] <= 390
+    assert phone.console_errors == [] and phone.outside_requests == []
+    phone.close()
+
+
 def test_nothing_was_fetched_from_the_network(page, served, trap):
     # The page, its assets and its API calls were served above; the app's proxy saw nothing.
-    page.get_by_role("button", name="Score", exact=True).click()
-    expect(page.locator("#note")).to_contain_text("The reference adds 0 segment(s)", timeout=UI_TIMEOUT_MS)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("The reference adds 0 segment"), timeout=UI_TIMEOUT_MS)
     assert page.outside_requests == []
     assert trap.connections == 0

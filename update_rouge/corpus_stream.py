@@ -44,8 +44,9 @@ class Corpus:
         )
         return result
 
-    def signature(self) -> str:
-        """The signature of ``compute`` with these settings on all the examples."""
+    def signature(self, paired: bool = False) -> str:
+        """The signature of ``compute`` with these settings on all the examples (``paired``: with
+        ``baseline_predictions``)."""
         # The signature reads only how many references examples have: the fewest and the most.
         references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
-        return signature(self.settings, references)
+        return signature(self.settings, references, paired)

@@ -1,0 +1,78 @@
+"""Wall time of the demo scoring a 10,000-row file, with the engine the Space installs.
+
+The file repeats the 745 rows of tests/data/wiki_triples.jsonl (real Wikipedia updates) until it
+has 10,000 rows (JSONL; the size is printed). It is scored by ``app.score_file``
+(what the "Score file" button runs: reading through files.py, scoring, corpus summary with a 95 %
+bootstrap interval, the JSON and CSV downloads) with the default rouge types, in a fresh
+subprocess in which the optional rouge-score-rs accelerator cannot be imported, as in the Space
+(its requirements.txt does not list it), so ``engine="auto"`` scores with the pure-Python engine.
+Each repetition is a new call in that process; the median is reported (goal: under 10 s).
+
+Usage: python benchmarks/demo_file.py [--rows 10000] [--repeat 3]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data" / "wiki_triples.jsonl"
+GOAL_SECONDS = 10.0
+
+CHILD = """
+import json, sys, time
+sys.modules["rouge_score_rs"] = None  # unimportable, as in the Space
+import app
+path, repeat = sys.argv[1], int(sys.argv[2])
+times = []
+for _ in range(repeat):
+    start = time.perf_counter()
+    out = app.score_file(path, list(app.DEFAULT_ROUGE_TYPES), "none", "0.95")
+    times.append(time.perf_counter() - start)
+    assert out[0].startswith("Scored "), out[0]
+print(json.dumps({"times": times, "status": out[0].splitlines()[0]}))
+"""
+
+
+def write_rows(path: Path, rows: int) -> None:
+    """Write ``rows`` examples: the rows of wiki_triples.jsonl, repeated in order."""
+    examples = [line for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+    with open(path, "w", encoding="utf-8") as handle:
+        for index in range(rows):
+            row = json.loads(examples[index % len(examples)])
+            handle.write(json.dumps({key: row[key] for key in ("source", "reference", "prediction")}) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rows.jsonl"
+        write_rows(path, args.rows)
+        env = {**os.environ, "PYTHONPATH": str(REPO), "UPDATE_ROUGE_DEMO_MAX_MB": "1000"}
+        run = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path), str(args.repeat)],
+            cwd=REPO, env=env, capture_output=True, text=True, check=False,
+        )
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr)
+            return 1
+        report = json.loads(run.stdout.splitlines()[-1])
+        size = path.stat().st_size / 1e6
+    median = statistics.median(report["times"])
+    print(report["status"])
+    print(f"{args.rows} rows, {size:.1f} MB, python engine: median {median:.2f} s of {args.repeat} "
+          f"({', '.join(f'{t:.2f}' for t in report['times'])}); goal < {GOAL_SECONDS:g} s: "
+          f"{'met' if median < GOAL_SECONDS else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
