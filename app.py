@@ -266,7 +266,10 @@ def score_one(
         "in the source" (not scored), a table of precision, recall and F1 per rouge type, and
         notes (what each side added, the no-additions rule, warnings, or the error).
     """
-    texts = [check_text(value, field) for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction"))]
+    texts = [
+        check_text(value, field)
+        for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction"))
+    ]
     try:
         settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
         scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
@@ -549,8 +552,16 @@ def open_example(
     _, read = files.open_examples(path)
     row = next(row for row in read() if row.line == line)
     reference_view, prediction_view, scores, notes = score_one(
-        row.source, row.references[0], row.prediction, rouge_types, stemmer, language, remove_stopwords,
-        max_words, max_bytes, alpha,
+        row.source,
+        row.references[0],
+        row.prediction,
+        rouge_types,
+        stemmer,
+        language,
+        remove_stopwords,
+        max_words,
+        max_bytes,
+        alpha,
     )
     notes = f"Line {line} of {Path(path).name}.\n{notes}"
     if len(row.references) > 1:
@@ -561,8 +572,20 @@ def open_example(
 
 def _failed(message: str):
     """``score_file``'s outputs for a file that could not be scored: only the message."""
-    return (message, gr.update(visible=False), None, None, None, gr.update(value=None),
-            gr.update(choices=[], value=None), None, None, None, None, gr.update(visible=False))
+    return (
+        message,
+        gr.update(visible=False),
+        None,
+        None,
+        None,
+        gr.update(value=None),
+        gr.update(choices=[], value=None),
+        None,
+        None,
+        None,
+        None,
+        gr.update(visible=False),
+    )
 
 
 def metric_card(readme: str) -> str:
@@ -660,7 +683,9 @@ def build_demo() -> gr.Blocks:
             )
             upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
             confidence = gr.Radio(
-                list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
+                list(CONFIDENCE_LEVELS),
+                value="0.95",
+                label="Bootstrap interval of the corpus scores (confidence level)",
             )
             baseline_column = gr.Textbox(
                 "",
@@ -679,7 +704,10 @@ def build_demo() -> gr.Blocks:
                     wrap=True,
                 )
                 signature = gr.Textbox(
-                    label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
+                    label="Signature (quote it with the scores)",
+                    interactive=False,
+                    buttons=["copy"],
+                    elem_id="signature",
                 )
                 with gr.Row():
                     download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")
@@ -697,12 +725,19 @@ def build_demo() -> gr.Blocks:
                     x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram", y_title="examples"
                 )
                 per_example = gr.Dataframe(
-                    label="Per-example F1 (click a row to open it under \"One example\")", interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
+                    label='Per-example F1 (click a row to open it under "One example")',
+                    interactive=False,
+                    elem_id="per-example-scores",
+                    max_height=400,
+                    wrap=True,
                 )
             per_example_state = gr.State()
         scored_texts = gr.State()
         reproduce_box = gr.Code(
-            reproduce(DEFAULT_ROUGE_TYPES, "none"), language="python", label="Reproduce", elem_id="reproduce",
+            reproduce(DEFAULT_ROUGE_TYPES, "none"),
+            language="python",
+            label="Reproduce",
+            elem_id="reproduce",
             interactive=False,
         )
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
@@ -712,12 +747,24 @@ def build_demo() -> gr.Blocks:
         for component, example in zip((source, reference, prediction), DAN_EXAMPLE):
             component.example_payload = component.example_value = lambda example=example: example
         upload.example_payload = upload.example_value = lambda: {
-            "path": "examples.jsonl", "orig_name": "examples.jsonl", "meta": {"_type": "gradio.FileData"}
+            "path": "examples.jsonl",
+            "orig_name": "examples.jsonl",
+            "meta": {"_type": "gradio.FileData"},
         }
         one_outputs = [reference_view, prediction_view, scores, note]
         file_outputs = [
-            status, results, summary, signature, per_example, histogram, histogram_of, per_example_state,
-            download_json, download, paired, paired_box,
+            status,
+            results,
+            summary,
+            signature,
+            per_example,
+            histogram,
+            histogram_of,
+            per_example_state,
+            download_json,
+            download,
+            paired,
+            paired_box,
         ]
         # The texts are remembered as scored first, so that a clearing still pending cannot wipe the scores.
         score_button.click(
@@ -741,13 +788,20 @@ def build_demo() -> gr.Blocks:
         setting_inputs = [rouge_types, stemmer, *options]
         for component in setting_inputs:
             component.change(
-                reproduce, [rouge_types, stemmer, *options, confidence], reproduce_box, api_name=False,
+                reproduce,
+                [rouge_types, stemmer, *options, confidence],
+                reproduce_box,
+                api_name=False,
                 show_progress="hidden",
             )
         confidence.change(
-            reproduce, [rouge_types, stemmer, *options, confidence], reproduce_box, api_name=False,
+            reproduce,
+            [rouge_types, stemmer, *options, confidence],
+            reproduce_box,
+            api_name=False,
             show_progress="hidden",
         )
+
         # A text or an option that changes clears the scores, unless the texts are those just
         # scored (opening a table row sets the texts and their scores at once).
         def clear_one():

@@ -59,7 +59,11 @@ def main() -> int:
         env = {**os.environ, "PYTHONPATH": str(REPO), "UPDATE_ROUGE_DEMO_MAX_MB": "1000"}
         run = subprocess.run(
             [sys.executable, "-c", CHILD, str(path), str(args.repeat)],
-            cwd=REPO, env=env, capture_output=True, text=True, check=False,
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if run.returncode != 0:
             print(run.stderr, file=sys.stderr)
@@ -68,9 +72,11 @@ def main() -> int:
         size = path.stat().st_size / 1e6
     median = statistics.median(report["times"])
     print(report["status"])
-    print(f"{args.rows} rows, {size:.1f} MB, python engine: median {median:.2f} s of {args.repeat} "
-          f"({', '.join(f'{t:.2f}' for t in report['times'])}); goal < {GOAL_SECONDS:g} s: "
-          f"{'met' if median < GOAL_SECONDS else 'NOT met'}")
+    print(
+        f"{args.rows} rows, {size:.1f} MB, python engine: median {median:.2f} s of {args.repeat} "
+        f"({', '.join(f'{t:.2f}' for t in report['times'])}); goal < {GOAL_SECONDS:g} s: "
+        f"{'met' if median < GOAL_SECONDS else 'NOT met'}"
+    )
     return 0
 
 

@@ -74,9 +74,9 @@ def long_pair(n_tokens, n_lines):
     words = re.findall(r"[a-z0-9]+", " ".join(r["reference"] for r in json_rows("wiki_triples.jsonl")[:60]))
 
     def text(offset):
-        chunk = words[offset:offset + n_tokens]
+        chunk = words[offset : offset + n_tokens]
         per_line = -(-n_tokens // n_lines)
-        return "\n".join(" ".join(chunk[i:i + per_line]) for i in range(0, n_tokens, per_line))
+        return "\n".join(" ".join(chunk[i : i + per_line]) for i in range(0, n_tokens, per_line))
 
     return text(0), text(len(words) // 2)
 
@@ -112,12 +112,17 @@ def main():
         engine = make_engine("python", types, make_tokenizer())
         assert engine.score(target, prediction) == reference.score(target, prediction)
         medians = median_times(
-            {"rouge-score": lambda: reference.score(target, prediction), "python engine": lambda: engine.score(target, prediction)},
+            {
+                "rouge-score": lambda: reference.score(target, prediction),
+                "python engine": lambda: engine.score(target, prediction),
+            },
             args.repeats,
         )
         ratio = medians["rouge-score"] / medians["python engine"]
-        print(f"4,000-token pair, {n_lines} line(s), {'+'.join(types)}: rouge-score {medians['rouge-score']:.3f} s, "
-              f"python engine {medians['python engine']:.4f} s, {ratio:.0f}x")
+        print(
+            f"4,000-token pair, {n_lines} line(s), {'+'.join(types)}: rouge-score {medians['rouge-score']:.3f} s, "
+            f"python engine {medians['python engine']:.4f} s, {ratio:.0f}x"
+        )
         if n_lines == 1:
             tracemalloc.start()
             engine.score(target, prediction)

@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "wiki_triples.jsonl"
 
+
 def wiki_words():
     """Every token of the bundled Wikipedia triples: references first, then sources."""
     rows = [json.loads(line) for line in open(DATA, encoding="utf-8")]
@@ -120,7 +121,8 @@ def run(spec):
 def _run_child(spec):
     completed = subprocess.run(
         [sys.executable, "-c", CHILD, str(ROOT), str(Path(__file__).parent), json.dumps(spec)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     if completed.returncode:
         return {"error": f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}"}
@@ -129,7 +131,9 @@ def _run_child(spec):
 
 def show(label, result):
     if "error" in result:
-        print(f"  {label}: {result['error'][:300]} ({result.get('seconds', 0):.2f} s, peak {result.get('peak_mib', 0):.0f} MiB)")
+        print(
+            f"  {label}: {result['error'][:300]} ({result.get('seconds', 0):.2f} s, peak {result.get('peak_mib', 0):.0f} MiB)"
+        )
         return
     numbers = result.get("scores", result.get("hits"))
     seconds = f"{result['seconds']:.2f} s ({result['cpu_seconds']:.2f} s CPU)"
@@ -147,15 +151,18 @@ def main():
     args = parser.parse_args()
 
     print(f"{args.check_words:,} words each: engine='python' against rouge-score itself")
-    ours, reference = run({"mode": "compute", "engine": "python", "words": args.check_words}), run(
-        {"mode": "rouge-score", "words": args.check_words}
+    ours, reference = (
+        run({"mode": "compute", "engine": "python", "words": args.check_words}),
+        run({"mode": "rouge-score", "words": args.check_words}),
     )
     show("python engine", ours)
     show("rouge-score", reference)
     print(f"  f-measures equal: {ours.get('scores') == reference.get('scores')}")
 
     if args.old_lcs:
-        print(f"{args.old_words:,} words each, summary_lcs_hits only, {args.repeats} interleaved runs: old vs current lcs.py")
+        print(
+            f"{args.old_words:,} words each, summary_lcs_hits only, {args.repeats} interleaved runs: old vs current lcs.py"
+        )
         current_file = ROOT / "update_rouge" / "lcs.py"
         for repeat in range(args.repeats):
             for label, path in (("old", args.old_lcs), ("current", current_file)):

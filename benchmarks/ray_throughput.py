@@ -74,7 +74,11 @@ def run(kind: str, workers: int, path: Path, rows: int) -> dict:
     environment = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0"}
     completed = subprocess.run(
         [sys.executable, "-c", DRIVER.format(repo=str(REPO)), kind, str(workers), str(path), str(rows)],
-        capture_output=True, text=True, env=environment, timeout=3600, check=True,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=3600,
+        check=True,
     )
     # Ray may print to stdout as the driver exits: the result is the line the driver printed.
     return json.loads(next(line for line in completed.stdout.splitlines() if line.startswith('{"seconds"')))
@@ -101,7 +105,9 @@ def main() -> None:
                 assert one["result"] == results, f"{kind}-{workers} printed another result"
             seconds = statistics.median(one["seconds"] for one in runs)
             memory = statistics.median(one["bytes_per_example"] for one in runs)
-            startup = f", cluster start {statistics.median(one['startup'] for one in runs):.1f} s" if kind == "ray" else ""
+            startup = (
+                f", cluster start {statistics.median(one['startup'] for one in runs):.1f} s" if kind == "ray" else ""
+            )
             print(
                 f"{kind}-{workers}: {args.rows / seconds:,.0f} examples/s ({seconds:.1f} s), "
                 f"{memory:,.0f} B/example{startup}",

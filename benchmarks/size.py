@@ -83,7 +83,9 @@ def run_one(contender, example_path):
     else:
         segments = lambda text: (m.group(0).strip() for m in re.finditer(r"[^.]+\.?", text))  # noqa: E731
         additions = lambda text: "\n".join(s for s in segments(text) if s and s not in source)  # noqa: E731
-        scores = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"]).score(additions(reference), additions(prediction))
+        scores = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"]).score(
+            additions(reference), additions(prediction)
+        )
         result = {f"update_{t}": s.fmeasure for t, s in scores.items()}
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "rss_before_mib": before, "peak_rss_mib": _maxrss_mib(), "result": result}))
@@ -91,7 +93,10 @@ def run_one(contender, example_path):
 
 def measure(contender, example_path, timeout):
     completed = subprocess.run(
-        [sys.executable, __file__, "--run", contender, str(example_path)], capture_output=True, text=True, timeout=timeout
+        [sys.executable, __file__, "--run", contender, str(example_path)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     if completed.returncode != 0:
         raise RuntimeError(f"{contender} failed:\n{completed.stderr}")
@@ -128,23 +133,29 @@ def main():
         run_one(*args.run)
         return
     source, prediction, reference = large_example()
-    longest = max(len(line.split()) for line in prediction[len(source):].split("."))
-    print(f"source {len(source):,} chars, prediction adds {len(prediction) - len(source):,} chars "
-          f"(longest segment {longest:,} words), reference adds {REFERENCE_SENTENCES} sentences")
+    longest = max(len(line.split()) for line in prediction[len(source) :].split("."))
+    print(
+        f"source {len(source):,} chars, prediction adds {len(prediction) - len(source):,} chars "
+        f"(longest segment {longest:,} words), reference adds {REFERENCE_SENTENCES} sentences"
+    )
     contenders = ["auto", "python"] + ([] if args.skip_reference else ["reference"])
     with tempfile.TemporaryDirectory() as directory:
         example_path = Path(directory) / "example.json"
         example_path.write_text(json.dumps([source, prediction, reference]), encoding="utf-8")
         measured = {contender: measure(contender, example_path, timeout=600) for contender in contenders}
     for contender, figures in measured.items():
-        print(f"  {contender:9s} {figures['seconds']:7.2f} s, peak RSS {figures['peak_rss_mib']:6.0f} MiB "
-              f"({figures['rss_before_mib']:.0f} MiB before scoring)  {figures['result']}")
+        print(
+            f"  {contender:9s} {figures['seconds']:7.2f} s, peak RSS {figures['peak_rss_mib']:6.0f} MiB "
+            f"({figures['rss_before_mib']:.0f} MiB before scoring)  {figures['result']}"
+        )
 
     print("extraction of adversarial texts against the 1 MB source (seconds for n and 2n characters):")
     n = 2 * MB
     small, large = time_extraction(source, n), time_extraction(source, 2 * n)
     for name in small:
-        print(f"  {name:16s} n={n:,}: {small[name]:.3f} s, 2n: {large[name]:.3f} s, ratio {large[name] / small[name]:.2f}")
+        print(
+            f"  {name:16s} n={n:,}: {small[name]:.3f} s, 2n: {large[name]:.3f} s, ratio {large[name] / small[name]:.2f}"
+        )
 
 
 if __name__ == "__main__":

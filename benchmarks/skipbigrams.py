@@ -34,7 +34,9 @@ def position_pair_counts(reference, prediction, kinds):
 
     def grams(tokens, kind):
         limit = len(tokens) if kind.distance is None else kind.distance + 1
-        pairs = Counter((tokens[i], tokens[j]) for i in range(len(tokens)) for j in range(i + 1, min(i + limit + 1, len(tokens))))
+        pairs = Counter(
+            (tokens[i], tokens[j]) for i in range(len(tokens)) for j in range(i + 1, min(i + limit + 1, len(tokens)))
+        )
         if kind.unigrams:
             pairs.update((token,) for token in tokens[:-1])
         return pairs
@@ -57,7 +59,9 @@ def compare(label, reference, prediction, kinds, repeats):
         repeats,
     )
     ratio = medians["position pairs"] / medians["ours"]
-    print(f"{label}: position pairs {medians['position pairs']:.3f} s, ours {medians['ours'] * 1000:.1f} ms, {ratio:.0f}x")
+    print(
+        f"{label}: position pairs {medians['position pairs']:.3f} s, ours {medians['ours'] * 1000:.1f} ms, {ratio:.0f}x"
+    )
 
 
 def main():

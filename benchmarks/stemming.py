@@ -30,7 +30,11 @@ from update_rouge.rouge155_tokens import Rouge155Tokenizer, clear_cache
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "wiki_triples.jsonl"
 STEMMERS = ("none", "rouge155", "porter")
-TOKENIZERS = {"none": DefaultTokenizer(use_stemmer=False), "rouge155": Rouge155Tokenizer(), "porter": DefaultTokenizer(use_stemmer=True)}
+TOKENIZERS = {
+    "none": DefaultTokenizer(use_stemmer=False),
+    "rouge155": Rouge155Tokenizer(),
+    "porter": DefaultTokenizer(use_stemmer=True),
+}
 
 
 def cpu_seconds(run, stemmer):
@@ -46,12 +50,15 @@ def report(title, run, repeats):
     for _ in range(repeats):
         for stemmer in STEMMERS:
             times[stemmer].append(cpu_seconds(run, stemmer))
-    print(f"{title}: median CPU seconds of {repeats} runs: " + ", ".join(
-        f"{stemmer} {statistics.median(times[stemmer]):.3f}" for stemmer in STEMMERS
-    ))
+    print(
+        f"{title}: median CPU seconds of {repeats} runs: "
+        + ", ".join(f"{stemmer} {statistics.median(times[stemmer]):.3f}" for stemmer in STEMMERS)
+    )
     for stemmer in STEMMERS[1:]:
         ratios = [t / base for t, base in zip(times[stemmer], times["none"])]
-        print(f"  ratio {stemmer} / none: median {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+        print(
+            f"  ratio {stemmer} / none: median {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})"
+        )
 
 
 def main():
@@ -77,7 +84,11 @@ def main():
         args.repeats,
     )
 
-    texts = [join_additions(extract_additions(row[side], row["source"])) for row in rows for side in ("reference", "prediction")]
+    texts = [
+        join_additions(extract_additions(row[side], row["source"]))
+        for row in rows
+        for side in ("reference", "prediction")
+    ]
     tokens = sum(len(TOKENIZERS["none"].tokenize(text)) for text in texts)
     report(
         f"tokenizing the additions of all {len(rows)} rows ({tokens} tokens)",

@@ -28,10 +28,29 @@ from pathlib import Path
 from update_rouge.languages import SENTENCE_TERMINAL
 
 FILES = {
-    "amharic": "am", "arabic": "ar", "armenian": "hy", "bulgarian": "bg", "burmese": "my",
-    "chinese": "zh", "danish": "da", "deutsch": "de", "dutch": "nl", "english": "en", "french": "fr",
-    "greek": "el", "hindi": "hi", "italian": "it", "japanese": "ja", "kazakh": "kk", "marathi": "mr",
-    "persian": "fa", "polish": "pl", "russian": "ru", "slovak": "sk", "spanish": "es", "urdu": "ur",
+    "amharic": "am",
+    "arabic": "ar",
+    "armenian": "hy",
+    "bulgarian": "bg",
+    "burmese": "my",
+    "chinese": "zh",
+    "danish": "da",
+    "deutsch": "de",
+    "dutch": "nl",
+    "english": "en",
+    "french": "fr",
+    "greek": "el",
+    "hindi": "hi",
+    "italian": "it",
+    "japanese": "ja",
+    "kazakh": "kk",
+    "marathi": "mr",
+    "persian": "fa",
+    "polish": "pl",
+    "russian": "ru",
+    "slovak": "sk",
+    "spanish": "es",
+    "urdu": "ur",
 }
 NO_SPACES = ("zh", "ja")
 

@@ -18,7 +18,9 @@ from rouge_score import rouge_scorer
 
 from update_rouge import compute, extract_additions
 
-DEFAULT_FILES = [Path(__file__).parent.parent / "tests" / "data" / f"{n}_triples.jsonl" for n in ("fruit", "iterater", "wiki")]
+DEFAULT_FILES = [
+    Path(__file__).parent.parent / "tests" / "data" / f"{n}_triples.jsonl" for n in ("fruit", "iterater", "wiki")
+]
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
 
 

@@ -69,7 +69,9 @@ def differences_from_rouge155(results, stemmer, rouge_type):
 
 def main():
     results = score_files()
-    print("| type | `porter` differs from ROUGE-1.5.5 -m | largest difference | `rouge155` differs | largest difference |")
+    print(
+        "| type | `porter` differs from ROUGE-1.5.5 -m | largest difference | `rouge155` differs | largest difference |"
+    )
     print("|---|---|---|---|---|")
     for rouge_type in TYPES:
         porter = differences_from_rouge155(results, "porter", rouge_type)

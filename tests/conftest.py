@@ -28,7 +28,11 @@ def readme_section(heading):
 
 def markdown_rows(markdown, first_cell_prefix):
     """The cells of each Markdown table row of ``markdown`` whose first cell starts with ``first_cell_prefix``."""
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in markdown.splitlines() if line.startswith("|")]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in markdown.splitlines()
+        if line.startswith("|")
+    ]
     return [row for row in rows if row[0].startswith(first_cell_prefix)]
 
 

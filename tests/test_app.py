@@ -45,8 +45,18 @@ def table_rows(frame):
 
 
 FILE_OUTPUTS = (
-    "status", "results", "summary", "signature", "shown", "histogram", "histogram_of", "per_example", "json", "csv",
-    "paired", "paired_box",
+    "status",
+    "results",
+    "summary",
+    "signature",
+    "shown",
+    "histogram",
+    "histogram_of",
+    "per_example",
+    "json",
+    "csv",
+    "paired",
+    "paired_box",
 )
 
 
@@ -87,7 +97,9 @@ def test_score_one_on_fruit_samples_matches_rouge155(index, golden):
         assert [piece for piece, label in view if label == "added"] == additions
         assert all(label in (None, "added", KEPT) for _, label in view)
         assert [piece for piece, label in view if label == KEPT] == [
-            segment for segment in (m.strip() for m in re.findall(r"[^.]+\.?", text)) if segment and segment not in additions
+            segment
+            for segment in (m.strip() for m in re.findall(r"[^.]+\.?", text))
+            if segment and segment not in additions
         ]
     assert table_rows(scores) == [
         [rouge_type, *(f"{value:.4f}" for value in expected["rouge155"][rouge_type])] for rouge_type in DEFAULT_TYPES
@@ -258,14 +270,34 @@ GOOD_LINE = '{"source": "a.", "reference": "a. b.", "prediction": "a. c."}\n'
 # The command line's reader (update_rouge/files.py) gives these messages, as path:line: problem.
 BAD_FILES = [
     ("bad.jsonl", GOOD_LINE + '{"source": "a.",\n', "bad.jsonl:2: not valid JSON"),
-    ("bad.jsonl", GOOD_LINE + "\n" + '{"source": "a.", "prediction": "a."}\n', "bad.jsonl:3: missing field(s) reference"),
-    ("bad.jsonl", GOOD_LINE + '{"source": 3, "reference": "a", "prediction": "a"}\n', "bad.jsonl:2: source must be a string, got a number"),
-    ("bad.jsonl", GOOD_LINE + '{"source": "a", "reference": [], "prediction": "a"}\n', "bad.jsonl:2: reference must be"),
+    (
+        "bad.jsonl",
+        GOOD_LINE + "\n" + '{"source": "a.", "prediction": "a."}\n',
+        "bad.jsonl:3: missing field(s) reference",
+    ),
+    (
+        "bad.jsonl",
+        GOOD_LINE + '{"source": 3, "reference": "a", "prediction": "a"}\n',
+        "bad.jsonl:2: source must be a string, got a number",
+    ),
+    (
+        "bad.jsonl",
+        GOOD_LINE + '{"source": "a", "reference": [], "prediction": "a"}\n',
+        "bad.jsonl:2: reference must be",
+    ),
     ("bad.jsonl", GOOD_LINE + '["a", "b", "c"]\n', "bad.jsonl:2: expected a JSON object"),
-    ("bad.jsonl", GOOD_LINE + '{"source": "a", "source": "b", "reference": "c", "prediction": "d"}\n', "bad.jsonl:2: not usable JSON (the key 'source' appears more than once"),
+    (
+        "bad.jsonl",
+        GOOD_LINE + '{"source": "a", "source": "b", "reference": "c", "prediction": "d"}\n',
+        "bad.jsonl:2: not usable JSON (the key 'source' appears more than once",
+    ),
     ("bad.jsonl", "\n\n", "bad.jsonl: the file holds no examples"),
     ("bad.csv", "source,prediction\na.,b.\n", "bad.csv:1: the header row lacks the column(s) reference"),
-    ("bad.csv", "source,reference,prediction,source\na.,b.,c.,d.\n", "bad.csv:1: the header row names the column(s) source more than once"),
+    (
+        "bad.csv",
+        "source,reference,prediction,source\na.,b.,c.,d.\n",
+        "bad.csv:1: the header row names the column(s) source more than once",
+    ),
     ("bad.csv", 'source,reference,prediction\n"a\nb.",c.,d.\ne.,f.\n', "bad.csv:4: 2 cells, but the header has 3"),
     ("bad.csv", 'source,reference,prediction\na.,"[""x"", 1]",c.\n', "bad.csv:2: reference[1] must be a string"),
     ("bad.csv", 'source,reference,prediction\na.,"b.\n', "not valid CSV"),
@@ -275,7 +307,11 @@ BAD_FILES = [
         GOOD_LINE + '{"source": "a", "reference": "b", "prediction": "c \\ud800"}\n',
         "bad.jsonl:2: prediction contains a lone surrogate (U+D800) at character 2",
     ),
-    ("bad.jsonl", '{"source": "a", "reference": ["b", "\\udfff"], "prediction": "c"}\n', "bad.jsonl:1: reference[1] contains"),
+    (
+        "bad.jsonl",
+        '{"source": "a", "reference": ["b", "\\udfff"], "prediction": "c"}\n',
+        "bad.jsonl:1: reference[1] contains",
+    ),
 ]
 
 
@@ -287,7 +323,9 @@ def test_malformed_file_gives_a_message_naming_the_line_and_nothing_else(tmp_pat
     assert out["status"].startswith("Error: ") and message in out["status"]
     assert out["results"] == {"__type__": "update", "visible": False}
     assert out["histogram_of"] == {"__type__": "update", "choices": [], "value": None}
-    assert [out[name] for name in ("summary", "signature", "shown", "per_example", "json", "csv", "paired")] == [None] * 7
+    assert [out[name] for name in ("summary", "signature", "shown", "per_example", "json", "csv", "paired")] == [
+        None
+    ] * 7
 
 
 def test_non_utf8_file_names_the_line(tmp_path):
@@ -303,7 +341,9 @@ def test_the_reader_is_the_command_lines_one_long_csv_fields_and_only_three_line
     long_text = "word " * 40_000 + "end."
     csv_path = tmp_path / "long.csv"
     with open(csv_path, "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([["source", "reference", "prediction"], ["s.", "s. " + long_text, "s. " + long_text]])
+        csv.writer(handle).writerows(
+            [["source", "reference", "prediction"], ["s.", "s. " + long_text, "s. " + long_text]]
+        )
     assert list(score_file(csv_path, ["rouge1"], "none")["shown"]["rouge1"]) == ["1.0000"]
     jsonl = tmp_path / "ends.jsonl"
     first = json.dumps({"source": "s.", "reference": "s. a\u2028b.", "prediction": "s. a\u0085b."}, ensure_ascii=False)
@@ -330,7 +370,9 @@ def test_the_size_cap_comes_from_the_environment():
     assert app.max_upload_mb({}) == 50
     assert app.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
     for bad in ("0", "-1", "inf", "nan", "lots"):
-        with pytest.raises(ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"):
+        with pytest.raises(
+            ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"
+        ):
             app.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
 
 
@@ -338,7 +380,10 @@ def test_the_tokenless_warning_is_shown_for_one_example_and_for_a_file(tmp_path)
     *_, note = app.score_one("s.", "s. 中文。", "s. 中文。", ["rouge1"], "none")
     assert "Warning: 1 of 1 examples have additions in which the tokenizer finds no token" in note
     path = tmp_path / "zh.jsonl"
-    path.write_text(GOOD_LINE + json.dumps({"source": "s.", "reference": "s. 中文。", "prediction": "s. 中文。"}) + "\n", encoding="utf-8")
+    path.write_text(
+        GOOD_LINE + json.dumps({"source": "s.", "reference": "s. 中文。", "prediction": "s. 中文。"}) + "\n",
+        encoding="utf-8",
+    )
     status = score_file(path, ["rouge1"], "none")["status"]
     assert "\nWarning: 1 of 2 examples have additions in which the tokenizer finds no token" in status
 
@@ -498,7 +543,8 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     with open(out["json"], encoding="utf-8") as handle:
         assert json.load(handle) == expected
     assert table_rows(out["paired"]) == [
-        [t, f"{100 * expected[f'update_{t}_delta']:+.1f}", f"{expected[f'update_{t}_p_value']:.3f}"] for t in ("rouge1", "rouge2")
+        [t, f"{100 * expected[f'update_{t}_delta']:+.1f}", f"{expected[f'update_{t}_p_value']:.3f}"]
+        for t in ("rouge1", "rouge2")
     ]
     assert out["paired_box"] == {"__type__": "update", "visible": True}
     missing = score_file(path, ["rouge1"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")

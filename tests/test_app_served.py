@@ -131,9 +131,7 @@ def served(request, trap, tmp_path_factory):
     env.update(TMPDIR=str(app_tmp))
     log_path = tmp_path_factory.mktemp("app") / "app.log"
     with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(
-            [str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+        process = subprocess.Popen([str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         url = None
         deadline = time.monotonic() + START_TIMEOUT
@@ -185,10 +183,12 @@ def open_page(browser, served, viewport):
     page.outside_requests = []
     page.on(
         "request",
-        lambda request: page.outside_requests.append(request.url)
-        if urlparse(request.url).scheme in ("http", "https", "ws", "wss")
-        and urlparse(request.url).hostname not in LOOPBACK
-        else None,
+        lambda request: (
+            page.outside_requests.append(request.url)
+            if urlparse(request.url).scheme in ("http", "https", "ws", "wss")
+            and urlparse(request.url).hostname not in LOOPBACK
+            else None
+        ),
     )
     page.goto(served["url"], timeout=UI_TIMEOUT_MS)
     return page
@@ -276,12 +276,19 @@ def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, gol
     rows = read_jsonl("fruit_triples.jsonl")
     path = tmp_path / "paired.jsonl"
     # The baseline predicts the source unchanged: it adds nothing, so its F1 is 0 on each example.
-    path.write_text(
-        "".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8"
-    )
+    path.write_text("".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8")
     *_, paired = client.predict(
-        handle_file(str(path)), ["rouge1"], "none", "0.95", "none (rouge-score's tokens)", False, 0, 0, 0.5,
-        "baseline", api_name="/score_file",
+        handle_file(str(path)),
+        ["rouge1"],
+        "none",
+        "0.95",
+        "none (rouge-score's tokens)",
+        False,
+        0,
+        0,
+        0.5,
+        "baseline",
+        api_name="/score_file",
     )
     mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
     assert paired["headers"] == ["rouge type", "delta F1 (points)", "p-value"]
@@ -446,7 +453,11 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     other = open_page(browser, served, {"width": 1280, "height": 800})
     other.get_by_role("tab", name="A file of examples").click()
     other.locator("#batch-file input[type=file]").set_input_files(
-        {"name": "broken.csv", "mimeType": "text/csv", "buffer": b"source,reference,prediction\na.,a. <d> b.,a. c.\nx.,y.\n"}
+        {
+            "name": "broken.csv",
+            "mimeType": "text/csv",
+            "buffer": b"source,reference,prediction\na.,a. <d> b.,a. c.\nx.,y.\n",
+        }
     )
     other.get_by_role("button", name="Score file", exact=True).click()
     expect(other.locator("#batch-status textarea")).to_have_value(
@@ -466,11 +477,18 @@ def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
     page.get_by_role("button", name="Score file", exact=True).click()
     grid_rows(page.locator("#per-example-scores"), 3)
     page.locator("#per-example-scores [role=row]:has([role=gridcell])").nth(2).locator("[role=gridcell]").nth(1).click()
-    expect(page.get_by_role("tab", name="One example")).to_have_attribute("aria-selected", "true", timeout=UI_TIMEOUT_MS)
+    expect(page.get_by_role("tab", name="One example")).to_have_attribute(
+        "aria-selected", "true", timeout=UI_TIMEOUT_MS
+    )
     expect(page.get_by_label("Source")).to_have_value(rows[2]["source"])
     expect(page.get_by_label("Prediction")).to_have_value(rows[2]["prediction"])
-    expect(note(page)).to_have_value(re.compile("^Line 3 of fruit_triples.jsonl.\nThe reference adds"), timeout=UI_TIMEOUT_MS)
-    assert grid_rows(page.locator("#scores"), 3)[0] == ["rouge1", *(f"{v:.4f}" for v in golden[2]["rouge155"]["rouge1"])]
+    expect(note(page)).to_have_value(
+        re.compile("^Line 3 of fruit_triples.jsonl.\nThe reference adds"), timeout=UI_TIMEOUT_MS
+    )
+    assert grid_rows(page.locator("#scores"), 3)[0] == [
+        "rouge1",
+        *(f"{v:.4f}" for v in golden[2]["rouge155"]["rouge1"]),
+    ]
     assert page.console_errors == []
 
 

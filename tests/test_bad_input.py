@@ -48,7 +48,10 @@ CASES = [
         dict(GOOD, predictions=["s. a.", "s. b\ud800."]),
         r"predictions\[1\] contains a lone surrogate \(U\+D800\) at character 4, which is not Unicode text",
     ),
-    (dict(GOOD, references=[["s. a."], ["s.", "\udfff"]]), r"references\[1\]\[1\] contains a lone surrogate \(U\+DFFF\)"),
+    (
+        dict(GOOD, references=[["s. a."], ["s.", "\udfff"]]),
+        r"references\[1\]\[1\] contains a lone surrogate \(U\+DFFF\)",
+    ),
     (dict(GOOD, sources=["s.", "\udc80s."]), r"sources\[1\] contains a lone surrogate \(U\+DC80\) at character 0"),
 ]
 

@@ -181,7 +181,10 @@ def test_different_seeds_give_different_intervals(with_baseline):
     for rouge_type in TYPES:
         key = f"update_{rouge_type}"
         assert other[key] == with_baseline[key]
-        assert (other[f"{key}_low"], other[f"{key}_high"]) != (with_baseline[f"{key}_low"], with_baseline[f"{key}_high"])
+        assert (other[f"{key}_low"], other[f"{key}_high"]) != (
+            with_baseline[f"{key}_low"],
+            with_baseline[f"{key}_high"],
+        )
 
 
 def test_global_random_states_are_neither_used_nor_changed():
@@ -262,8 +265,12 @@ def test_confidence_level_none_computes_no_interval():
 def test_per_example_output_has_no_intervals():
     result = compute(**DATA, rouge_types=["rouge1"], use_aggregator=False)
     assert set(result) == {
-        "update_rouge1", "update_rouge1_precision", "update_rouge1_recall",
-        "_target_diff_len", "_prediction_diff_len", "_both_empty",
+        "update_rouge1",
+        "update_rouge1_precision",
+        "update_rouge1_recall",
+        "_target_diff_len",
+        "_prediction_diff_len",
+        "_both_empty",
     }
 
 

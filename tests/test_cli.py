@@ -47,7 +47,10 @@ def run_main(argv, capsys):
 def test_main_job_prints_the_same_scores_as_compute(num_proc):
     completed = subprocess.run(
         [sys.executable, "-m", "update_rouge", str(DATA_DIR / "fruit_triples.jsonl"), "--num-proc", num_proc],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout) == compute(**columns(read_jsonl("fruit_triples.jsonl")))
@@ -60,7 +63,10 @@ def test_installed_command_runs_the_cli(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     completed = subprocess.run(
         [command, str(DATA_DIR / "fruit_triples.jsonl"), "--rouge-types", "rouge2"],
-        capture_output=True, text=True, timeout=300, env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )
     assert completed.returncode == 0, completed.stderr
     expected = compute(**columns(read_jsonl("fruit_triples.jsonl")), rouge_types=["rouge2"])
@@ -136,7 +142,6 @@ def line(source="a", reference="b", prediction="c"):
     return json.dumps({"source": source, "reference": reference, "prediction": prediction}) + "\n"
 
 
-
 @pytest.mark.parametrize(
     "name, text, message",
     [
@@ -144,17 +149,37 @@ def line(source="a", reference="b", prediction="c"):
         ("bad.jsonl", GOOD + '\n\n{"source": "a"}\n', ":3: missing field(s) reference, prediction"),
         ("bad.jsonl", GOOD + "\n[1, 2]\n", ":2: expected a JSON object"),
         ("bad.jsonl", line(reference=None), ":1: reference must be a string or a non-empty array of strings, got null"),
-        ("bad.jsonl", line(reference=[]), ":1: reference must be a string or a non-empty array of strings, got an empty"),
+        (
+            "bad.jsonl",
+            line(reference=[]),
+            ":1: reference must be a string or a non-empty array of strings, got an empty",
+        ),
         ("bad.jsonl", line(reference=["b", 3]), ":1: reference[1] must be a string, got a number"),
         ("bad.jsonl", line() + line(prediction={}), ":2: prediction must be a string, got an object"),
         ("bad.jsonl", line() + line(source=1.5), ":2: source must be a string, got a number"),
         ("bad.csv", "source,reference\na,b\n", ":1: the header row lacks the column(s) prediction"),
-        ("bad.csv", 'source,reference,prediction\na,b,c\n"multi\nline",b,c\nd,e\n', ":5: 2 cells, but the header has 3"),
-        ("bad.csv", 'source,reference,prediction\na,"[""b"", 2]",c\n', ":2: reference[1] must be a string, got a number"),
+        (
+            "bad.csv",
+            'source,reference,prediction\na,b,c\n"multi\nline",b,c\nd,e\n',
+            ":5: 2 cells, but the header has 3",
+        ),
+        (
+            "bad.csv",
+            'source,reference,prediction\na,"[""b"", 2]",c\n',
+            ":2: reference[1] must be a string, got a number",
+        ),
         ("empty.jsonl", "\n\n", ": no examples to score"),
-        ("bad.jsonl", line() + line(prediction="b \ud800."), ":2: prediction contains a lone surrogate (U+D800) at character 2"),
+        (
+            "bad.jsonl",
+            line() + line(prediction="b \ud800."),
+            ":2: prediction contains a lone surrogate (U+D800) at character 2",
+        ),
         ("bad.jsonl", line(reference=["b", "\udfff"]), ":1: reference[1] contains a lone surrogate (U+DFFF)"),
-        ("bad.csv", 'source,reference,prediction\na,"[""b"", ""\\udc00""]",c\n', ":2: reference[1] contains a lone surrogate"),
+        (
+            "bad.csv",
+            'source,reference,prediction\na,"[""b"", ""\\udc00""]",c\n',
+            ":2: reference[1] contains a lone surrogate",
+        ),
     ],
 )
 def test_unusable_input_names_file_and_line_and_exits_2(tmp_path, capsys, name, text, message):
@@ -233,7 +258,11 @@ def test_stemmer_option_scores_like_compute(capsys):
     )
     printed = json.loads(capsys.readouterr().out)
     assert printed == expected
-    assert printed != compute(sources=[r["source"] for r in rows], predictions=[r["prediction"] for r in rows], references=[r["reference"] for r in rows])
+    assert printed != compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+    )
 
 
 def test_use_stemmer_with_another_stemmer_exits_2(capsys):
@@ -243,11 +272,16 @@ def test_use_stemmer_with_another_stemmer_exits_2(capsys):
 
 def test_rouge155_options_reach_compute(tmp_path, capsys):
     path = tmp_path / "two_references.jsonl"
-    path.write_text('{"source": "s.", "reference": ["s. a b c.", "s. a d."], "prediction": "s. a b d."}\n', encoding="utf-8")
+    path.write_text(
+        '{"source": "s.", "reference": ["s. a b c.", "s. a d."], "prediction": "s. a b d."}\n', encoding="utf-8"
+    )
     assert main([str(path), "--rouge-types", "rouge1", "rougeSU4", "--multi-ref", "pooled"]) == 0
     expected = compute(
-        sources=["s."], predictions=["s. a b d."], references=[["s. a b c.", "s. a d."]],
-        rouge_types=["rouge1", "rougeSU4"], multi_ref="pooled",
+        sources=["s."],
+        predictions=["s. a b d."],
+        references=[["s. a b c.", "s. a d."]],
+        rouge_types=["rouge1", "rougeSU4"],
+        multi_ref="pooled",
     )
     printed = json.loads(capsys.readouterr().out)
     assert printed == expected
@@ -265,12 +299,29 @@ def test_version_is_the_package_version(capsys):
 
 def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
     path = DATA_DIR / "fruit_triples.jsonl"
-    argv = [str(path), "--rouge-types", "rouge1", "--stemmer", "rouge155", "--multi-ref", "pooled", "--engine", "python"]
+    argv = [
+        str(path),
+        "--rouge-types",
+        "rouge1",
+        "--stemmer",
+        "rouge155",
+        "--multi-ref",
+        "pooled",
+        "--engine",
+        "python",
+    ]
     argv += ["--confidence-level", "0.9", "--n-bootstrap", "50", "--seed", "3", "--signature"]
     assert main(argv) == 0
     result = json.loads(capsys.readouterr().out)
     expected = compute(
-        **columns(read_jsonl("fruit_triples.jsonl")), rouge_types=["rouge1"], stemmer="rouge155", multi_ref="pooled", engine="python",
-        confidence_level=0.9, n_bootstrap=50, seed=3, return_signature=True,
+        **columns(read_jsonl("fruit_triples.jsonl")),
+        rouge_types=["rouge1"],
+        stemmer="rouge155",
+        multi_ref="pooled",
+        engine="python",
+        confidence_level=0.9,
+        n_bootstrap=50,
+        seed=3,
+        return_signature=True,
     )
     assert result == expected

@@ -95,7 +95,10 @@ def test_randomization_is_within_monte_carlo_error_of_the_exact_test(differences
 
 F1_LIKE = st.builds(
     lambda a, b, c, d: a / b - c / d,
-    st.integers(0, 12), st.integers(12, 30), st.integers(0, 12), st.integers(12, 30),
+    st.integers(0, 12),
+    st.integers(12, 30),
+    st.integers(0, 12),
+    st.integers(12, 30),
 )
 
 
@@ -165,8 +168,13 @@ def test_references_as_predictions_are_significantly_better(iterater, method):
     "options",
     [
         {},
-        {"rouge_types": ["rouge1", "rougeSU4"], "stemmer": "porter", "confidence_level": 0.9, "n_bootstrap": 200,
-         "seed": 7},
+        {
+            "rouge_types": ["rouge1", "rougeSU4"],
+            "stemmer": "porter",
+            "confidence_level": 0.9,
+            "n_bootstrap": 200,
+            "seed": 7,
+        },
         {"confidence_level": None, "multi_ref": "pooled"},
     ],
 )
@@ -221,11 +229,21 @@ def test_compare_names_the_system_with_bad_input(iterater):
 def test_signature_states_the_test(iterater):
     systems = three_systems(iterater)
     bootstrap = compare(iterater["sources"], iterater["references"], systems, "source", return_signature=True)
-    assert bootstrap["signature"].endswith(f"|boot:1000|seed:12345|ci:0.95|update-rouge:{update_rouge.__version__}|rouge-score:{importlib.metadata.version('rouge-score')}|numpy:"
-                                           f"{np.__version__}|test:paired-bs|correction:none|comparisons:2")
+    assert bootstrap["signature"].endswith(
+        f"|boot:1000|seed:12345|ci:0.95|update-rouge:{update_rouge.__version__}|rouge-score:{importlib.metadata.version('rouge-score')}|numpy:"
+        f"{np.__version__}|test:paired-bs|correction:none|comparisons:2"
+    )
     randomization = compare(
-        iterater["sources"], iterater["references"], systems, "source", method="randomization", n_trials=100,
-        correction="holm", confidence_level=None, seed=3, return_signature=True,
+        iterater["sources"],
+        iterater["references"],
+        systems,
+        "source",
+        method="randomization",
+        n_trials=100,
+        correction="holm",
+        confidence_level=None,
+        seed=3,
+        return_signature=True,
     )
     assert "|boot:none|ci:none|" in randomization["signature"]
     assert randomization["signature"].endswith("|test:paired-ar|trials:100|seed:3|correction:holm|comparisons:2")
@@ -251,14 +269,38 @@ def test_cli_json_equals_compare(tmp_path, iterater, capsys, method):
     files = {name: write_lines(tmp_path / f"{name}.txt", texts) for name, texts in systems.items()}
     sources = write_lines(tmp_path / "src.txt", data["sources"])
     references = write_lines(tmp_path / "ref.txt", data["references"])
-    argv = ["compare", "--sources", sources, "--references", references, "--baseline", "source",
-            "--method", method, "--correction", "holm", "--n-trials", "3000", "--format", "json",
-            "--per-example", tmp_path / "scores.jsonl"]
+    argv = [
+        "compare",
+        "--sources",
+        sources,
+        "--references",
+        references,
+        "--baseline",
+        "source",
+        "--method",
+        method,
+        "--correction",
+        "holm",
+        "--n-trials",
+        "3000",
+        "--format",
+        "json",
+        "--per-example",
+        tmp_path / "scores.jsonl",
+    ]
     argv += [part for name, path in files.items() for part in ("--system", f"{name}={path}")]
     status, out, err = run_main(argv, capsys)
     assert status == 0, err
-    expected = compare(data["sources"], data["references"], systems, "source", method=method, correction="holm",
-                       n_trials=3000, return_signature=True)
+    expected = compare(
+        data["sources"],
+        data["references"],
+        systems,
+        "source",
+        method=method,
+        correction="holm",
+        n_trials=3000,
+        return_signature=True,
+    )
     assert json.loads(out) == expected
     lines = [json.loads(line) for line in (tmp_path / "scores.jsonl").read_text().splitlines()]
     per_example = compute(data["sources"], data["predictions"], data["references"], use_aggregator=False)
@@ -270,17 +312,33 @@ def test_cli_json_equals_compare(tmp_path, iterater, capsys, method):
 def test_cli_jsonl_with_one_column_per_system_and_file_after_rouge_types(tmp_path, iterater, capsys):
     path = tmp_path / "systems.jsonl"
     with open(path, "w", encoding="utf-8") as handle:
-        for source, reference, prediction in zip(iterater["sources"], iterater["references"],
-                                                  iterater["predictions"]):
-            handle.write(json.dumps({"source": source, "reference": reference, "base": source,
-                                     "model": prediction}) + "\n")
-    argv = ["compare", "--rouge-types", "rouge1", "rougeL", path, "--system", "base", "--system", "mine=model",
-            "--format", "json"]
+        for source, reference, prediction in zip(iterater["sources"], iterater["references"], iterater["predictions"]):
+            handle.write(
+                json.dumps({"source": source, "reference": reference, "base": source, "model": prediction}) + "\n"
+            )
+    argv = [
+        "compare",
+        "--rouge-types",
+        "rouge1",
+        "rougeL",
+        path,
+        "--system",
+        "base",
+        "--system",
+        "mine=model",
+        "--format",
+        "json",
+    ]
     status, out, err = run_main(argv, capsys)
     assert status == 0, err
-    expected = compare(iterater["sources"], iterater["references"],
-                       {"base": iterater["sources"], "mine": iterater["predictions"]}, "base",
-                       rouge_types=["rouge1", "rougeL"], return_signature=True)
+    expected = compare(
+        iterater["sources"],
+        iterater["references"],
+        {"base": iterater["sources"], "mine": iterater["predictions"]},
+        "base",
+        rouge_types=["rouge1", "rougeL"],
+        return_signature=True,
+    )
     assert json.loads(out) == expected
 
 
@@ -300,8 +358,19 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
     references = write_lines(tmp_path / "ref.txt", data["references"])
     base = write_lines(tmp_path / "base.txt", data["sources"])
     model = write_lines(tmp_path / "model.txt", data["predictions"])
-    common = ["compare", "--sources", sources, "--references", references, "--system", f"a_&b={base}",
-              "--system", f"model={model}", "--rouge-types", "rouge1"]
+    common = [
+        "compare",
+        "--sources",
+        sources,
+        "--references",
+        references,
+        "--system",
+        f"a_&b={base}",
+        "--system",
+        f"model={model}",
+        "--rouge-types",
+        "rouge1",
+    ]
     status, text, _ = run_main(common, capsys)
     assert status == 0
     rows = text.splitlines()
@@ -317,7 +386,8 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
     _, table, _ = run_main(common + ["--format", "csv", "--level", "0.0005"], capsys)
     records = list(csv.DictReader(io.StringIO(table)))
     assert [(r["system"], r["type"], r["p_value"], r["significant"]) for r in records] == [
-        ("a_&b", "update_rouge1", "", ""), ("model", "update_rouge1", repr(1 / 1001), "False"),
+        ("a_&b", "update_rouge1", "", ""),
+        ("model", "update_rouge1", repr(1 / 1001), "False"),
     ]
 
 
@@ -327,10 +397,14 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
         (["--system", "a=x.txt", "--system", "b=y.txt"], "give a JSONL or CSV FILE, or --sources and --references"),
         (["--sources", "S", "--references", "R", "--system", "a"], "give NAME=FILE"),
         (["--sources", "S", "--references", "R", "--system", "a=1", "--system", "a=2"], "--system a is given twice"),
-        (["--sources", "S", "--references", "R", "--system", "a=1", "--baseline", "b"],
-         "baseline 'b' is not one of the systems"),
-        (["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--level", "2"],
-         "--level must be strictly between 0 and 1"),
+        (
+            ["--sources", "S", "--references", "R", "--system", "a=1", "--baseline", "b"],
+            "baseline 'b' is not one of the systems",
+        ),
+        (
+            ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--level", "2"],
+            "--level must be strictly between 0 and 1",
+        ),
     ],
 )
 def test_cli_unusable_options_exit_2(argv, message, capsys):
@@ -343,8 +417,20 @@ def test_cli_names_a_short_system_file(tmp_path, capsys):
     sources = write_lines(tmp_path / "src.txt", ["a.", "b.", "c."])
     references = write_lines(tmp_path / "ref.txt", ["a. x.", "b. y.", "c. z."])
     short = write_lines(tmp_path / "short.txt", ["a. x.", "b."])
-    status, _, err = run_main(["compare", "--sources", sources, "--references", references,
-                               "--system", f"base={sources}", "--system", f"short={short}"], capsys)
+    status, _, err = run_main(
+        [
+            "compare",
+            "--sources",
+            sources,
+            "--references",
+            references,
+            "--system",
+            f"base={sources}",
+            "--system",
+            f"short={short}",
+        ],
+        capsys,
+    )
     assert status == 2
     assert f"{sources}:3: has more lines than {short} (2 lines)" in err
 
@@ -357,16 +443,31 @@ def environment(hash_seed="0"):
     "argv",
     [
         [DATA_DIR / "fruit_triples.jsonl", "--n-bootstrap", "10"],
-        ["compare", DATA_DIR / "fruit_triples.jsonl", "--system", "prediction", "--system", "oracle=reference",
-         "--n-bootstrap", "10"],
+        [
+            "compare",
+            DATA_DIR / "fruit_triples.jsonl",
+            "--system",
+            "prediction",
+            "--system",
+            "oracle=reference",
+            "--n-bootstrap",
+            "10",
+        ],
     ],
 )
 def test_a_closed_pipe_ends_quietly_with_status_141(argv):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        completed = subprocess.run([sys.executable, "-m", "update_rouge", *map(str, argv)], stdout=write_end,
-                                   stderr=subprocess.PIPE, text=True, timeout=120, env=environment(), cwd=REPO)
+        completed = subprocess.run(
+            [sys.executable, "-m", "update_rouge", *map(str, argv)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env=environment(),
+            cwd=REPO,
+        )
     finally:
         os.close(write_end)
     assert completed.returncode == 141
@@ -377,22 +478,56 @@ def test_a_closed_pipe_ends_quietly_with_status_141(argv):
 def test_cli_output_is_identical_across_processes_and_hash_seeds(tmp_path, iterater):
     path = tmp_path / "systems.jsonl"
     with open(path, "w", encoding="utf-8") as handle:
-        for source, reference, prediction in zip(iterater["sources"], iterater["references"],
-                                                  iterater["predictions"]):
-            handle.write(json.dumps({"source": source, "reference": reference, "base": source,
-                                     "model": prediction, "oracle": reference}) + "\n")
-    argv = [sys.executable, "-m", "update_rouge", "compare", str(path), "--system", "base", "--system", "model",
-            "--system", "oracle", "--method", "randomization", "--correction", "holm", "--n-trials", "2000",
-            "--format", "json"]
+        for source, reference, prediction in zip(iterater["sources"], iterater["references"], iterater["predictions"]):
+            handle.write(
+                json.dumps(
+                    {"source": source, "reference": reference, "base": source, "model": prediction, "oracle": reference}
+                )
+                + "\n"
+            )
+    argv = [
+        sys.executable,
+        "-m",
+        "update_rouge",
+        "compare",
+        str(path),
+        "--system",
+        "base",
+        "--system",
+        "model",
+        "--system",
+        "oracle",
+        "--method",
+        "randomization",
+        "--correction",
+        "holm",
+        "--n-trials",
+        "2000",
+        "--format",
+        "json",
+    ]
     outputs = set()
     for hash_seed in ("0", "1", "random"):
-        completed = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=environment(hash_seed),
-                                   cwd=REPO)
+        completed = subprocess.run(
+            argv, capture_output=True, text=True, timeout=300, env=environment(hash_seed), cwd=REPO
+        )
         assert completed.returncode == 0, completed.stderr
         outputs.add(completed.stdout)
     assert len(outputs) == 1
-    expected = compare(iterater["sources"], iterater["references"], three_systems(iterater), "source",
-                       method="randomization", correction="holm", n_trials=2000, return_signature=True)
-    renamed = {"base": expected["source"], "model": expected["model"], "oracle": expected["oracle"],
-               "signature": expected["signature"]}
+    expected = compare(
+        iterater["sources"],
+        iterater["references"],
+        three_systems(iterater),
+        "source",
+        method="randomization",
+        correction="holm",
+        n_trials=2000,
+        return_signature=True,
+    )
+    renamed = {
+        "base": expected["source"],
+        "model": expected["model"],
+        "oracle": expected["oracle"],
+        "signature": expected["signature"],
+    }
     assert json.loads(outputs.pop()) == renamed

@@ -119,10 +119,19 @@ def test_any_rouge_score_type_gives_its_keys():
         sources=["s."], predictions=["s. a b c d."], references=["s. a b c e."], rouge_types=["rouge3", "rougeL"]
     )
     assert set(result) == {
-        "update_rouge3", "update_rouge3_precision", "update_rouge3_recall",
-        "update_rougeL", "update_rougeL_precision", "update_rougeL_recall",
-        "_target_diff_len", "_prediction_diff_len", "_both_empty",
-        "update_rouge3_low", "update_rouge3_high", "update_rougeL_low", "update_rougeL_high",
+        "update_rouge3",
+        "update_rouge3_precision",
+        "update_rouge3_recall",
+        "update_rougeL",
+        "update_rougeL_precision",
+        "update_rougeL_recall",
+        "_target_diff_len",
+        "_prediction_diff_len",
+        "_both_empty",
+        "update_rouge3_low",
+        "update_rouge3_high",
+        "update_rougeL_low",
+        "update_rougeL_high",
     }
     assert result["update_rouge3"] == pytest.approx(0.5)  # "a b c" of two trigrams each side
     assert result["update_rougeL"] == pytest.approx(0.75)

@@ -15,8 +15,32 @@ from update_rouge.engines import make_engine, rust_available
 from update_rouge.scoring import make_tokenizer
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
-WORDS = ["the", "The", "cat", "cats", "running", "ran", "a", "A.", "dog", "dogs", "x", "42", "1990s",
-         "İstanbul", "naïve", "Straße", "中文", "ǅ", "--", "!!", "é", "running,", "generously", "Cat"]
+WORDS = [
+    "the",
+    "The",
+    "cat",
+    "cats",
+    "running",
+    "ran",
+    "a",
+    "A.",
+    "dog",
+    "dogs",
+    "x",
+    "42",
+    "1990s",
+    "İstanbul",
+    "naïve",
+    "Straße",
+    "中文",
+    "ǅ",
+    "--",
+    "!!",
+    "é",
+    "running,",
+    "generously",
+    "Cat",
+]
 SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", " \n ", ", ", "\t", "...", "\n!!\n"]
 
 
@@ -71,9 +95,9 @@ def _python_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types
 (
     test_python_engine_equals_rouge_score_with_a_custom_tokenizer,
     test_python_engine_equals_rouge_score_with_a_custom_tokenizer_full,
-) = quick_and_full(
-    2000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True)
-)(_python_equals_rouge_score_with_a_custom_tokenizer)
+) = quick_and_full(2000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))(
+    _python_equals_rouge_score_with_a_custom_tokenizer
+)
 
 
 def _rust_equals_rouge_score(target, prediction, use_stemmer):

@@ -26,7 +26,12 @@ def test_empty_and_whitespace_segments_are_dropped():
 
 
 def test_regex_splits_inside_decimals_and_abbreviations():
-    assert split_segments("It costs 3.5 dollars in the U.S. today.") == ["It costs 3.", "5 dollars in the U.", "S.", "today."]
+    assert split_segments("It costs 3.5 dollars in the U.S. today.") == [
+        "It costs 3.",
+        "5 dollars in the U.",
+        "S.",
+        "today.",
+    ]
 
 
 def test_additions_are_segments_not_in_source_case_sensitive_with_duplicates():

@@ -353,7 +353,11 @@ def test_every_iso_code_is_accepted_and_the_list_has_183():
 
 def test_the_signature_records_the_language_and_its_rules():
     result = compute(
-        sources=["a."], predictions=["a. b."], references=["a. b."], language="ru", use_stemmer=True,
+        sources=["a."],
+        predictions=["a. b."],
+        references=["a. b."],
+        language="ru",
+        use_stemmer=True,
         return_signature=True,
     )
     fields = dict(field.split(":", 1) for field in result["signature"].split("|"))

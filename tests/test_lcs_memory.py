@@ -120,7 +120,12 @@ def test_memory_is_bounded_on_a_huge_single_line(tmp_path):
     package_root = str(Path(lcs.__file__).resolve().parents[1])  # the code under test, not another install
     environment = {**os.environ, "PYTHONPATH": package_root}
     result = subprocess.run(
-        [sys.executable, "-c", _MEMORY_PROBE, "60000"], capture_output=True, text=True, check=True, cwd=tmp_path, env=environment
+        [sys.executable, "-c", _MEMORY_PROBE, "60000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        env=environment,
     )
     recall, growth_mib = result.stdout.split()
     assert float(recall) > 0.1
@@ -149,7 +154,9 @@ def _pairs():
 def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
     scorer = make_engine(engine, ["rouge1", "rougeLsum"], make_tokenizer())
-    with pytest.raises(LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"):
+    with pytest.raises(
+        LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"
+    ):
         scorer.score_pairs(_pairs())
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3600")
     reference = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"])

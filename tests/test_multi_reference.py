@@ -14,8 +14,12 @@ MODES = ["max_f1", "pooled", "best_recall"]
 
 def scores(references, prediction, rouge_types, multi_ref, source=""):
     result = compute(
-        sources=[source], predictions=[prediction], references=[references], rouge_types=rouge_types,
-        multi_ref=multi_ref, use_aggregator=False,
+        sources=[source],
+        predictions=[prediction],
+        references=[references],
+        rouge_types=rouge_types,
+        multi_ref=multi_ref,
+        use_aggregator=False,
     )
     triples = {
         t: (result[f"update_{t}_precision"][0], result[f"update_{t}_recall"][0], result[f"update_{t}"][0])
@@ -120,7 +124,9 @@ def test_with_one_reference_every_mode_gives_the_same_floats():
 @pytest.mark.parametrize("engine", ["rust", "rouge-score"])
 @pytest.mark.parametrize("mode", ["pooled", "best_recall"])
 def test_other_engines_refuse_the_rouge155_modes(engine, mode):
-    with pytest.raises(ValueError, match=f"engine='{engine}' gives no raw counts, which multi_ref='pooled' and 'best_recall' need"):
+    with pytest.raises(
+        ValueError, match=f"engine='{engine}' gives no raw counts, which multi_ref='pooled' and 'best_recall' need"
+    ):
         compute(sources=["s."], predictions=["s. a."], references=[["s. a.", "s. b."]], multi_ref=mode, engine=engine)
 
 
@@ -157,7 +163,11 @@ def test_every_row_equals_rouge155_through_compute(golden, mode, every_row):
     )
     for i, row in enumerate(golden):
         for theirs, ours in GOLDEN_TYPES.items():
-            got = (result[f"update_{ours}_precision"][i], result[f"update_{ours}_recall"][i], result[f"update_{ours}"][i])
+            got = (
+                result[f"update_{ours}_precision"][i],
+                result[f"update_{ours}_recall"][i],
+                result[f"update_{ours}"][i],
+            )
             assert got == pytest.approx(tuple(row[mode][theirs]), abs=1e-9), (row["id"], ours)
 
 
@@ -171,7 +181,9 @@ def test_every_row_has_rouge155s_counts_and_best_recall_choice(golden, every_row
         for theirs, ours in GOLDEN_TYPES.items():
             counts = [c[ours] for c in counted]
             # ROUGE-1.5.5's order: reference grams (tokens for ROUGE-L), prediction grams, hits.
-            assert [[c.target, c.prediction, c.hits] for c in counts] == [r[theirs] for r in row["per_reference_counts"]]
+            assert [[c.target, c.prediction, c.hits] for c in counts] == [
+                r[theirs] for r in row["per_reference_counts"]
+            ]
             chosen = best_recall_index(counts, ours)
             assert chosen == row["best_recall_selected"][theirs], (row["id"], ours)
             best_f1 = max(range(len(counts)), key=lambda k: score_from_counts(counts[k]).fmeasure)

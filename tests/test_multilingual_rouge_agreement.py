@@ -54,9 +54,7 @@ def their_tokens(text, language, stemmer=None):
 def without_named_differences(tokens):
     """Their tokens less differences 1 (space tokens) and 2 (symbol tokens)."""
     return [
-        token
-        for token in tokens
-        if token.strip() and not all(unicodedata.category(c).startswith("S") for c in token)
+        token for token in tokens if token.strip() and not all(unicodedata.category(c).startswith("S") for c in token)
     ]
 
 

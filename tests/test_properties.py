@@ -73,7 +73,9 @@ def _every_score_lies_in_0_1(examples):
             assert all(0.0 <= value <= 1.0 for value in table[f"update_{rouge_type}{suffix}"])
 
 
-test_every_score_lies_in_0_1, test_every_score_lies_in_0_1_full = property_tests(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=4))(_every_score_lies_in_0_1)
+test_every_score_lies_in_0_1, test_every_score_lies_in_0_1_full = property_tests(
+    st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=4)
+)(_every_score_lies_in_0_1)
 
 
 def _prediction_equal_to_reference_scores_1_for_every_type(examples):
@@ -84,7 +86,10 @@ def _prediction_equal_to_reference_scores_1_for_every_type(examples):
             assert table[f"update_{rouge_type}{suffix}"] == [1.0] * len(examples)
 
 
-test_prediction_equal_to_reference_scores_1_for_every_type, test_prediction_equal_to_reference_scores_1_for_every_type_full = property_tests(st.lists(example(), min_size=1, max_size=4))(_prediction_equal_to_reference_scores_1_for_every_type)
+(
+    test_prediction_equal_to_reference_scores_1_for_every_type,
+    test_prediction_equal_to_reference_scores_1_for_every_type_full,
+) = property_tests(st.lists(example(), min_size=1, max_size=4))(_prediction_equal_to_reference_scores_1_for_every_type)
 
 
 def _prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing(examples):
@@ -99,7 +104,12 @@ def _prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing(examp
         assert table["_prediction_diff_len"][index] == 0.0
 
 
-test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing, test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing_full = property_tests(st.lists(st.tuples(any_text, any_text), min_size=1, max_size=4))(_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing)
+(
+    test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing,
+    test_prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing_full,
+) = property_tests(st.lists(st.tuples(any_text, any_text), min_size=1, max_size=4))(
+    _prediction_equal_to_source_scores_0_unless_the_reference_adds_nothing
+)
 
 
 def _no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment(text, source):
@@ -110,7 +120,10 @@ def _no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment(text, s
     assert [s for s in segments if s not in source] == additions
 
 
-test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment, test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment_full = property_tests(any_text, any_text)(_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment)
+(
+    test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment,
+    test_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment_full,
+) = property_tests(any_text, any_text)(_no_addition_is_a_substring_of_its_source_and_every_one_is_a_segment)
 
 
 def _permuting_examples_permutes_values_and_keeps_the_means(examples_and_permuted):
@@ -124,7 +137,12 @@ def _permuting_examples_permutes_values_and_keeps_the_means(examples_and_permute
         assert sorted(zip(examples, values), key=repr) == sorted(zip(permuted, permuted_table[key]), key=repr)
 
 
-test_permuting_examples_permutes_values_and_keeps_the_means, test_permuting_examples_permutes_values_and_keeps_the_means_full = property_tests(st.lists(example(), min_size=1, max_size=6).flatmap(lambda e: st.tuples(st.just(e), st.permutations(e))))(_permuting_examples_permutes_values_and_keeps_the_means)
+(
+    test_permuting_examples_permutes_values_and_keeps_the_means,
+    test_permuting_examples_permutes_values_and_keeps_the_means_full,
+) = property_tests(
+    st.lists(example(), min_size=1, max_size=6).flatmap(lambda e: st.tuples(st.just(e), st.permutations(e)))
+)(_permuting_examples_permutes_values_and_keeps_the_means)
 
 
 def _one_value_per_example_for_every_key(examples):
@@ -137,7 +155,9 @@ def _one_value_per_example_for_every_key(examples):
     assert all(len(values) == len(examples) for values in table.values())
 
 
-test_one_value_per_example_for_every_key, test_one_value_per_example_for_every_key_full = property_tests(st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=8))(_one_value_per_example_for_every_key)
+test_one_value_per_example_for_every_key, test_one_value_per_example_for_every_key_full = property_tests(
+    st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=8)
+)(_one_value_per_example_for_every_key)
 
 
 def _swapping_prediction_and_reference_swaps_precision_and_recall(examples):
@@ -153,7 +173,12 @@ def _swapping_prediction_and_reference_swaps_precision_and_recall(examples):
     assert swapped["_both_empty"] == table["_both_empty"]
 
 
-test_swapping_prediction_and_reference_swaps_precision_and_recall, test_swapping_prediction_and_reference_swaps_precision_and_recall_full = property_tests(st.lists(example(), min_size=1, max_size=4))(_swapping_prediction_and_reference_swaps_precision_and_recall)
+(
+    test_swapping_prediction_and_reference_swaps_precision_and_recall,
+    test_swapping_prediction_and_reference_swaps_precision_and_recall_full,
+) = property_tests(st.lists(example(), min_size=1, max_size=4))(
+    _swapping_prediction_and_reference_swaps_precision_and_recall
+)
 
 
 @st.composite
@@ -176,7 +201,12 @@ def _appending_a_source_sentence_to_a_prediction_changes_nothing(drawn, separato
     assert after == before
 
 
-test_appending_a_source_sentence_to_a_prediction_changes_nothing, test_appending_a_source_sentence_to_a_prediction_changes_nothing_full = property_tests(example_with_source_sentence(), st.sampled_from([" ", "", "\n", "  "]))(_appending_a_source_sentence_to_a_prediction_changes_nothing)
+(
+    test_appending_a_source_sentence_to_a_prediction_changes_nothing,
+    test_appending_a_source_sentence_to_a_prediction_changes_nothing_full,
+) = property_tests(example_with_source_sentence(), st.sampled_from([" ", "", "\n", "  "]))(
+    _appending_a_source_sentence_to_a_prediction_changes_nothing
+)
 
 
 def test_a_one_word_addition_scores_0_for_rouge2_even_against_itself():

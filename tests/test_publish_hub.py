@@ -32,7 +32,9 @@ MULTI_REF_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeS", "rougeSU
 WIKI_ROWS = 100
 MULTI_REF_ROWS = 60
 # The second revision's script differs in one line: its default rouge types are rouge1 only.
-DEFAULT_TYPES_LINE = "        return compute(sources=sources, predictions=predictions, references=references, **options)\n"
+DEFAULT_TYPES_LINE = (
+    "        return compute(sources=sources, predictions=predictions, references=references, **options)\n"
+)
 REVISION_2_LINE = (
     "        return compute(sources=sources, predictions=predictions, references=references, "
     '**{"rouge_types": ("rouge1",), **options})\n'

@@ -78,7 +78,9 @@ def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks):
 
 def several_references(rows):
     """Each example gets its reference and, as a second one, the next example's prediction."""
-    return [dict(row, reference=[row["reference"], rows[(i + 1) % len(rows)]["prediction"]]) for i, row in enumerate(rows)]
+    return [
+        dict(row, reference=[row["reference"], rows[(i + 1) % len(rows)]["prediction"]]) for i, row in enumerate(rows)
+    ]
 
 
 @pytest.mark.parametrize("multi_ref", ["max_f1", "pooled"])
@@ -144,7 +146,10 @@ def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):
     "text, message",
     [
         ('{"source": "a", "reference": "b", "prediction": "c"}\n{"source": 1.5}\n', ":2: missing field(s) reference"),
-        ('{"source": "a", "reference": ["b", 3], "prediction": "c"}\n', ":1: reference[1] must be a string, got a number"),
+        (
+            '{"source": "a", "reference": ["b", 3], "prediction": "c"}\n',
+            ":1: reference[1] must be a string, got a number",
+        ),
     ],
 )
 def test_cli_with_ray_names_file_and_line_of_a_bad_row(cluster, tmp_path, capsys, text, message):

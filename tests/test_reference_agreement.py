@@ -25,7 +25,10 @@ def recipe_additions(text, source, joiner="\n"):
 
 
 def score_tuples(result, i, types=TYPES):
-    return {t: (result[f"update_{t}_precision"][i], result[f"update_{t}_recall"][i], result[f"update_{t}"][i]) for t in types}
+    return {
+        t: (result[f"update_{t}_precision"][i], result[f"update_{t}_recall"][i], result[f"update_{t}"][i])
+        for t in types
+    }
 
 
 # The default run checks a fixed sample: every row of the small files and every SAMPLE_STEP-th row

@@ -50,7 +50,9 @@ def compute(request, evaluate_metric):
 def test_a_dataframe_is_refused_not_scored_as_its_column_names(compute, field):
     # Three rows and three columns: iterating it gives the three column names, a valid-looking column.
     frame = pd.DataFrame({"a": DATA[field], "b": DATA[field], "c": DATA[field]})
-    with pytest.raises(ValueError, match=rf"^{field} must be a list .*a DataFrame of shape \(3, 3\) \(pass one of its columns\)"):
+    with pytest.raises(
+        ValueError, match=rf"^{field} must be a list .*a DataFrame of shape \(3, 3\) \(pass one of its columns\)"
+    ):
         compute(**dict(DATA, **{field: frame}))
 
 
@@ -78,7 +80,10 @@ def test_other_containers_are_refused_by_name(compute, column, described):
 )
 def test_sequences_series_arrays_and_dataset_columns_are_accepted(compute, convert):
     result = compute(
-        sources=convert(SOURCES), predictions=convert(PREDICTIONS), references=convert(REFERENCES), rouge_types=["rouge1"]
+        sources=convert(SOURCES),
+        predictions=convert(PREDICTIONS),
+        references=convert(REFERENCES),
+        rouge_types=["rouge1"],
     )
     assert result["update_rouge1"] == pytest.approx(EXPECTED_ROUGE1, abs=1e-12)
 
@@ -106,7 +111,9 @@ NONE_ALLOWED = [option.name for option in OPTIONS if option.default is None or "
 def test_none_for_every_option(compute, option):
     if option.name in NONE_ALLOWED:
         # None is the default or a documented value ("no interval", "no limit"): it scores.
-        assert compute(**dict(DATA, **{option.name: None}))["update_rouge1"] == pytest.approx(EXPECTED_ROUGE1, abs=1e-12)
+        assert compute(**dict(DATA, **{option.name: None}))["update_rouge1"] == pytest.approx(
+            EXPECTED_ROUGE1, abs=1e-12
+        )
     else:
         with pytest.raises(ValueError, match=rf"\b{option.name}\b.*None"):
             compute(**dict(DATA, **{option.name: None}))
@@ -114,7 +121,13 @@ def test_none_for_every_option(compute, option):
 
 def test_the_options_that_take_none_are_the_documented_ones():
     assert NONE_ALLOWED == [
-        "rouge_types", "tokenizer", "confidence_level", "baseline_predictions", "stemmer", "max_words", "max_bytes",
+        "rouge_types",
+        "tokenizer",
+        "confidence_level",
+        "baseline_predictions",
+        "stemmer",
+        "max_words",
+        "max_bytes",
         "language",
     ]
 
@@ -212,6 +225,7 @@ def test_a_bad_option_keeps_the_added_batches(evaluate_metric):
 
 # 5. The Trainer helper: logits, NaN, -100, indices over the evaluation, interrupted evaluations.
 
+
 def test_logits_are_refused_with_the_two_ways_to_get_ids(tokenizer):  # noqa: F811
     logits = np.random.default_rng(0).normal(size=(2, 3, len(tokenizer))).astype(np.float32)
     eval_prediction = EvalPrediction(predictions=(logits,), label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."])))
@@ -236,7 +250,9 @@ def test_minus_100_in_predictions_is_padding_and_other_negative_ids_are_refused(
     texts = ["Dan is a baker . Dan loves chocolate cakes .", "The sky is blue ."]
     sources = ["Dan is a baker .", "The sky is blue ."]
     metrics = make_compute_metrics(tokenizer, sources=sources, rouge_types=["rouge1"])
-    with_minus_100 = metrics(EvalPrediction(predictions=padded(ids(tokenizer, texts)), label_ids=padded(ids(tokenizer, texts))))
+    with_minus_100 = metrics(
+        EvalPrediction(predictions=padded(ids(tokenizer, texts)), label_ids=padded(ids(tokenizer, texts)))
+    )
     # Identical texts: rouge1 1.0 on both examples (the second adds nothing on either side).
     assert with_minus_100["update_rouge1"] == 1.0
     assert with_minus_100["_both_empty"] == 1.0
@@ -254,12 +270,32 @@ def fail_on_chip(text):
 
 def test_batch_errors_name_the_example_in_the_evaluation(tokenizer):  # noqa: F811
     sources = ["Dan is a baker .", "The sky is blue .", "Paris is in France .", "Dan is a baker ."]
-    predictions = ["Dan is a baker .", "The sky is blue .", "Paris is in France .", "Dan is a baker . Dan loves chip cookies ."]
+    predictions = [
+        "Dan is a baker .",
+        "The sky is blue .",
+        "Paris is in France .",
+        "Dan is a baker . Dan loves chip cookies .",
+    ]
     metrics = make_compute_metrics(tokenizer, sources=sources, tokenizer=fail_on_chip, rouge_types=["rouge1"])
     batches = [(predictions[:2], sources[:2]), (predictions[2:], sources[2:])]
-    assert metrics(EvalPrediction(predictions=padded(ids(tokenizer, batches[0][0])), label_ids=padded(ids(tokenizer, batches[0][1]))), compute_result=False) == {}
-    with pytest.raises(ValueError, match=r"^tokenizer raised ValueError: no chips, on the additions of predictions\[3\]"):
-        metrics(EvalPrediction(predictions=padded(ids(tokenizer, batches[1][0])), label_ids=padded(ids(tokenizer, batches[1][1]))), compute_result=True)
+    assert (
+        metrics(
+            EvalPrediction(
+                predictions=padded(ids(tokenizer, batches[0][0])), label_ids=padded(ids(tokenizer, batches[0][1]))
+            ),
+            compute_result=False,
+        )
+        == {}
+    )
+    with pytest.raises(
+        ValueError, match=r"^tokenizer raised ValueError: no chips, on the additions of predictions\[3\]"
+    ):
+        metrics(
+            EvalPrediction(
+                predictions=padded(ids(tokenizer, batches[1][0])), label_ids=padded(ids(tokenizer, batches[1][1]))
+            ),
+            compute_result=True,
+        )
 
 
 @pytest.mark.slow
@@ -267,12 +303,22 @@ def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, t
     model, dataset, output_dir = seq2seq
     metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX)
     args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir), per_device_eval_batch_size=2, predict_with_generate=True, generation_max_length=10,
-        report_to=[], use_cpu=True, include_for_metrics=["inputs"], batch_eval_metrics=True,
+        output_dir=str(output_dir),
+        per_device_eval_batch_size=2,
+        predict_with_generate=True,
+        generation_max_length=10,
+        report_to=[],
+        use_cpu=True,
+        include_for_metrics=["inputs"],
+        batch_eval_metrics=True,
     )
     trainer = Seq2SeqTrainer(
-        model=model, args=args, eval_dataset=dataset, processing_class=tokenizer,
-        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model), compute_metrics=metrics,
+        model=model,
+        args=args,
+        eval_dataset=dataset,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+        compute_metrics=metrics,
     )
     assert metrics.attach(trainer) is trainer
     generate, calls = model.generate, []

@@ -191,8 +191,12 @@ def test_a_signal_stops_the_workers_and_leaves_the_output_alone(tmp_path, signum
     output.chmod(0o640)
     process = subprocess.Popen(
         [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-        env=dict(os.environ, PYTHONPATH=str(REPO)), start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 120
@@ -257,8 +261,10 @@ def test_the_python_lcs_limit_names_the_line_the_variable_and_the_example(tmp_pa
     assert status == 2
     assert "line 3: rougeL of 20 x 20 tokens is more than the python engine's limit of 399 cells" in one_line(err)
     assert MAX_PYTHON_LCS_CELLS_VARIABLE in err
-    columns = {key: [row[name] for row in rows] for key, name in
-               (("sources", "source"), ("references", "reference"), ("predictions", "prediction"))}
+    columns = {
+        key: [row[name] for row in rows]
+        for key, name in (("sources", "source"), ("references", "reference"), ("predictions", "prediction"))
+    }
     with pytest.raises(LcsTableTooLarge, match="^example 2: rougeLsum of 20 x 20 tokens"):
         compute(**columns, engine="python")
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
@@ -289,16 +295,19 @@ def test_the_default_limit_refuses_half_a_million_words_each_but_not_150000():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "argv", [[FRUIT], ["compare", FRUIT, *SYSTEMS], ["--help"], ["compare", "--help"]]
-)
+@pytest.mark.parametrize("argv", [[FRUIT], ["compare", FRUIT, *SYSTEMS], ["--help"], ["compare", "--help"]])
 def test_a_closed_standard_output_ends_quietly(argv):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
         completed = subprocess.run(
-            [sys.executable, "-m", "update_rouge", *map(str, argv)], stdout=write_end, stderr=subprocess.PIPE,
-            text=True, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=300,
+            [sys.executable, "-m", "update_rouge", *map(str, argv)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            timeout=300,
         )
     finally:
         os.close(write_end)

@@ -86,7 +86,9 @@ def test_deeply_nested_json_is_refused_with_its_line(tmp_path):
 
 
 def test_a_number_of_5000_digits_is_refused_with_its_line(tmp_path):
-    path = write(tmp_path / "d.jsonl", ('{"source": ' + "9" * 5000 + ', "reference": "A", "prediction": "A"}\n').encode())
+    path = write(
+        tmp_path / "d.jsonl", ('{"source": ' + "9" * 5000 + ', "reference": "A", "prediction": "A"}\n').encode()
+    )
     with pytest.raises(InputFileError, match=r"d\.jsonl:1: "):
         rows(read_jsonl(path))
 

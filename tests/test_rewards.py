@@ -69,12 +69,14 @@ def test_wiki_triples_equal_compute_per_example_on_both_engines():
 def test_hand_counted_example():
     # The reference adds "Dan loves chocolate cakes." (4 words), the completion "Dan loves chocolate chip
     # cookies." (5 words): 3 shared unigrams, 2 shared bigrams of 4 and 3.
-    rows = [{
-        "id": 0,
-        "source": "Dan is a baker.",
-        "reference": "Dan is a baker. Dan loves chocolate cakes.",
-        "prediction": "Dan is a baker. Dan loves chocolate chip cookies.",
-    }]
+    rows = [
+        {
+            "id": 0,
+            "source": "Dan is a baker.",
+            "reference": "Dan is a baker. Dan loves chocolate cakes.",
+            "prediction": "Dan is a baker. Dan loves chocolate chip cookies.",
+        }
+    ]
     assert call(update_rouge_reward("rouge1_precision"), rows) == [pytest.approx(3 / 5, abs=1e-15)]
     assert call(update_rouge_reward("rouge1_recall"), rows) == [pytest.approx(3 / 4, abs=1e-15)]
     assert call(update_rouge_reward("rouge1"), rows) == [pytest.approx(2 / 3, abs=1e-15)]
@@ -110,10 +112,18 @@ def test_conversational_completions_score_the_last_assistant_message():
     ]
     assert call(update_rouge_reward(), rows, with_tools) == plain
     middle = len(rows[0]["prediction"]) // 2
-    blocks = [[{"role": "assistant", "content": [
-        {"type": "text", "text": row["prediction"][:middle]},
-        {"type": "text", "text": row["prediction"][middle:]},
-    ]}] for row in rows]
+    blocks = [
+        [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": row["prediction"][:middle]},
+                    {"type": "text", "text": row["prediction"][middle:]},
+                ],
+            }
+        ]
+        for row in rows
+    ]
     assert call(update_rouge_reward(), rows, blocks) == plain
 
 
@@ -143,12 +153,14 @@ def test_several_references_equal_compute_in_every_mode():
 def test_pooled_references_hand_counted():
     # docs/agreement.md: pooled ROUGE-1 recall of "The quick brown fox jumps over the lazy dog" against the two
     # references is 12/17, while the best single reference gives 7/8.
-    rows = [{
-        "id": 0,
-        "source": "",
-        "reference": ["A fast brown dog jumps over a sleeping fox", "A quick brown dog jumps over the fox"],
-        "prediction": "The quick brown fox jumps over the lazy dog",
-    }]
+    rows = [
+        {
+            "id": 0,
+            "source": "",
+            "reference": ["A fast brown dog jumps over a sleeping fox", "A quick brown dog jumps over the fox"],
+            "prediction": "The quick brown fox jumps over the lazy dog",
+        }
+    ]
     assert call(update_rouge_reward("rouge1_recall", multi_ref="pooled"), rows) == [pytest.approx(12 / 17, abs=1e-15)]
     best = call(update_rouge_reward("rouge1_recall", multi_ref="best_recall"), rows)
     assert best == [pytest.approx(7 / 8, abs=1e-15)]
@@ -167,19 +179,21 @@ def test_weighted_mix_is_the_weighted_mean_of_compute_values():
     reward = update_rouge_reward({"rouge1": 1, "rougeLsum_recall": 3})
     assert reward.__name__ == "update_rouge_rouge1_f1_rougeLsum_recall"
     want = [
-        0.25 * f1 + 0.75 * recall
-        for f1, recall in zip(expected["update_rouge1"], expected["update_rougeLsum_recall"])
+        0.25 * f1 + 0.75 * recall for f1, recall in zip(expected["update_rouge1"], expected["update_rougeLsum_recall"])
     ]
     got = call(reward, rows)
     assert got == pytest.approx(want, abs=1e-15)
     assert got != expected["update_rouge1"] and got != expected["update_rougeLsum_recall"]
     three = call(update_rouge_reward({"rouge1_precision": 0.5, "rouge2": 0.25, "rougeLsum": 0.25}), rows)
-    assert three == pytest.approx([
-        0.5 * p + 0.25 * f2 + 0.25 * fl
-        for p, f2, fl in zip(
-            expected["update_rouge1_precision"], expected["update_rouge2"], expected["update_rougeLsum"]
-        )
-    ], abs=1e-15)
+    assert three == pytest.approx(
+        [
+            0.5 * p + 0.25 * f2 + 0.25 * fl
+            for p, f2, fl in zip(
+                expected["update_rouge1_precision"], expected["update_rouge2"], expected["update_rougeLsum"]
+            )
+        ],
+        abs=1e-15,
+    )
     assert all(0.0 <= value <= 1.0 for value in three)
 
 

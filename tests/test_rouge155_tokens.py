@@ -46,7 +46,9 @@ def read_exception_files():
 def test_every_word_gets_the_token_rouge155_uses():
     pairs = read_stems()
     assert len(pairs) == 31338
-    wrong = [(word, expected, TOKENIZER.tokenize(word)) for word, expected in pairs if TOKENIZER.tokenize(word) != [expected]]
+    wrong = [
+        (word, expected, TOKENIZER.tokenize(word)) for word, expected in pairs if TOKENIZER.tokenize(word) != [expected]
+    ]
     assert wrong == []
 
 
@@ -123,7 +125,9 @@ def test_every_listed_form_gets_its_base_form():
 def test_shipped_module_is_generated_from_the_lists_and_carries_their_licence():
     completed = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "generate_wordnet_exceptions.py"), "--check"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
     assert WORDNET_LICENSE == (LISTS_DIR / "LICENSE").read_text(encoding="ascii")

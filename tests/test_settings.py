@@ -77,7 +77,9 @@ def test_the_scorer_gives_computes_results():
     options = dict(rouge_types=["rouge1", "rougeL"], stemmer="porter", confidence_level=0.9, seed=5)
     scorer = UpdateRouge(**options)
     baseline = data["sources"]
-    assert scorer.corpus(**data, baseline_predictions=baseline) == compute(**data, **options, baseline_predictions=baseline)
+    assert scorer.corpus(**data, baseline_predictions=baseline) == compute(
+        **data, **options, baseline_predictions=baseline
+    )
     per_example = UpdateRouge(Settings(**options, use_aggregator=False)).corpus(**data)
     assert per_example == compute(**data, **options, use_aggregator=False)
     assert scorer.signature(data["references"]) == compute(**data, **options, return_signature=True)["signature"]
@@ -86,7 +88,9 @@ def test_the_scorer_gives_computes_results():
 def test_score_scores_one_example():
     # "Dan loves chocolate chip cookies." against "Dan loves chocolate cakes.": 3 of 5 and 3 of 4 words.
     example = UpdateRouge(rouge_types=["rouge1"]).score(
-        "Dan is a baker.", "Dan is a baker. Dan loves chocolate chip cookies.", "Dan is a baker. Dan loves chocolate cakes."
+        "Dan is a baker.",
+        "Dan is a baker. Dan loves chocolate chip cookies.",
+        "Dan is a baker. Dan loves chocolate cakes.",
     )
     assert example.scores["rouge1"].precision == 3 / 5
     assert example.scores["rouge1"].recall == 3 / 4
@@ -126,7 +130,9 @@ def test_no_internal_function_takes_more_than_six_parameters():
         for _, cls in inspect.getmembers(module, inspect.isclass):
             # A dataclass's generated __init__ takes its fields: a record, not a function passing options on.
             if cls.__module__ == module.__name__ and not dataclasses.is_dataclass(cls):
-                functions += [f for _, f in inspect.getmembers(cls, inspect.isfunction) if f.__module__ == module.__name__]
+                functions += [
+                    f for _, f in inspect.getmembers(cls, inspect.isfunction) if f.__module__ == module.__name__
+                ]
         for function in functions:
             if function not in public:
                 assert len(inspect.signature(function).parameters) <= 6, f"{module.__name__}.{function.__qualname__}"

@@ -38,7 +38,9 @@ def test_number_of_references_per_example():
     assert build_signature(references=[["a."], ["b.", "c."], ["d.", "e.", "f."]]).startswith("refs:1-3|")
     assert build_signature(references=[["a.", "b."], ["c.", "d."]]).startswith("refs:2|")
     several = compute(
-        sources=["s.", "s."], predictions=["s. a.", "s. b."], references=[["s. a."], ["s. b.", "s. c."]],
+        sources=["s.", "s."],
+        predictions=["s. a.", "s. b."],
+        references=[["s. a."], ["s. b.", "s. c."]],
         return_signature=True,
     )
     assert several["signature"].startswith("refs:1-2|")

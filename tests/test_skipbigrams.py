@@ -23,7 +23,9 @@ SWEEPS = [pytest.param(False, id="sample"), pytest.param(True, id="every-row", m
 def scores(reference, prediction, rouge_types):
     """compute() on one example whose source is empty, so the texts are the additions."""
     result = compute(sources=[""], predictions=[prediction], references=[reference], rouge_types=rouge_types)
-    return {t: (result[f"update_{t}_precision"], result[f"update_{t}_recall"], result[f"update_{t}"]) for t in rouge_types}
+    return {
+        t: (result[f"update_{t}_precision"], result[f"update_{t}_recall"], result[f"update_{t}"]) for t in rouge_types
+    }
 
 
 def f1(precision, recall):
@@ -80,8 +82,11 @@ def test_lines_are_joined_and_tokens_are_rouge_n_tokens():
 def test_skip_bigram_keys_follow_the_usual_form():
     result = compute(sources=["s."], predictions=["s. a b."], references=["s. a b."], rouge_types=["rougeSU4"])
     assert {key for key in result if "rougeSU4" in key} == {
-        "update_rougeSU4", "update_rougeSU4_precision", "update_rougeSU4_recall",
-        "update_rougeSU4_low", "update_rougeSU4_high",
+        "update_rougeSU4",
+        "update_rougeSU4_precision",
+        "update_rougeSU4_recall",
+        "update_rougeSU4_low",
+        "update_rougeSU4_high",
     }
     assert result["update_rougeSU4"] == 1.0
 
@@ -107,7 +112,9 @@ def test_type_names(name, parsed):
 def naive_grams(tokens, kind):
     """Every gram by position: pairs i < j (j - i <= distance + 1 if limited), SU unigrams 0..n-2."""
     limit = len(tokens) if kind.distance is None else kind.distance + 1
-    grams = [(tokens[i], tokens[j]) for i in range(len(tokens)) for j in range(i + 1, min(i + limit, len(tokens) - 1) + 1)]
+    grams = [
+        (tokens[i], tokens[j]) for i in range(len(tokens)) for j in range(i + 1, min(i + limit, len(tokens) - 1) + 1)
+    ]
     if kind.unigrams:
         grams += [(token,) for token in tokens[:-1]]
     return Counter(grams)
@@ -120,11 +127,15 @@ def naive_counts(reference, prediction, kind):
 
 
 kinds = st.builds(SkipBigramType, st.booleans(), st.one_of(st.none(), st.integers(0, 8), st.integers(20, 60)))
-token_lists = st.lists(st.sampled_from("abcd"), max_size=30) | st.lists(st.sampled_from("abcdefghijklmnop"), max_size=60)
+token_lists = st.lists(st.sampled_from("abcd"), max_size=30) | st.lists(
+    st.sampled_from("abcdefghijklmnop"), max_size=60
+)
 
 
 def _counts_equal_a_naive_enumeration_of_position_pairs(reference, prediction, kind_list):
-    assert skip_bigram_counts(reference, prediction, kind_list) == [naive_counts(reference, prediction, k) for k in kind_list]
+    assert skip_bigram_counts(reference, prediction, kind_list) == [
+        naive_counts(reference, prediction, k) for k in kind_list
+    ]
 
 
 (
@@ -160,7 +171,9 @@ def test_gram_totals_equal_the_enumerated_number(n_tokens, distance):
 
 def test_engines_other_than_python_refuse_skip_bigram_types():
     for engine in ("rust", "rouge-score"):
-        with pytest.raises(ValueError, match=f"engine='{engine}' cannot compute rougeSU4: skip-bigram types run on the python"):
+        with pytest.raises(
+            ValueError, match=f"engine='{engine}' cannot compute rougeSU4: skip-bigram types run on the python"
+        ):
             make_engine(engine, ["rouge1", "rougeSU4"], make_tokenizer())
     assert make_engine("auto", ["rouge1", "rougeS"], make_tokenizer()).name == "python"
 

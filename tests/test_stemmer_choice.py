@@ -31,7 +31,10 @@ def test_resolution(use_stemmer, stemmer, tokenizer, expected):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(use_stemmer=True, stemmer="rouge155"), "use_stemmer=True is an alias of stemmer='porter' and contradicts stemmer='rouge155'"),
+        (
+            dict(use_stemmer=True, stemmer="rouge155"),
+            "use_stemmer=True is an alias of stemmer='porter' and contradicts stemmer='rouge155'",
+        ),
         (dict(use_stemmer=True, stemmer="none"), "contradicts stemmer='none'"),
         (dict(stemmer="rouge155", tokenizer=word_split), "cannot be combined with the 'rouge155' stemmer"),
         (dict(stemmer="porter", tokenizer=word_split), "cannot be combined with the 'porter' stemmer"),

@@ -108,8 +108,15 @@ def test_use_aggregator_cannot_be_passed(tokenizer):
 def seq2seq(tokenizer, tmp_path_factory):
     torch.manual_seed(0)
     config = T5Config(
-        vocab_size=len(tokenizer), d_model=16, d_ff=32, d_kv=8, num_layers=1, num_decoder_layers=1, num_heads=2,
-        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer),
+        d_model=16,
+        d_ff=32,
+        d_kv=8,
+        num_layers=1,
+        num_decoder_layers=1,
+        num_heads=2,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
         decoder_start_token_id=tokenizer.pad_token_id,
     )
     model = T5ForConditionalGeneration(config).eval()
@@ -124,12 +131,21 @@ def seq2seq(tokenizer, tmp_path_factory):
 def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
     model, dataset, output_dir = seq2seq
     args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir), per_device_eval_batch_size=2, predict_with_generate=True,
-        generation_max_length=10, report_to=[], use_cpu=True, **arguments,
+        output_dir=str(output_dir),
+        per_device_eval_batch_size=2,
+        predict_with_generate=True,
+        generation_max_length=10,
+        report_to=[],
+        use_cpu=True,
+        **arguments,
     )
     trainer = Seq2SeqTrainer(
-        model=model, args=args, eval_dataset=dataset, processing_class=tokenizer,
-        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model), compute_metrics=compute_metrics,
+        model=model,
+        args=args,
+        eval_dataset=dataset,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+        compute_metrics=compute_metrics,
     )
     return trainer, trainer.evaluate()
 

@@ -17,11 +17,7 @@ from update_rouge.scoring import make_tokenizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 RECORDED = read_jsonl("rouge_score_whole_texts.jsonl")
-TEXTS = {
-    (name, row["id"]): row
-    for name in {record["file"] for record in RECORDED}
-    for row in read_jsonl(name)
-}
+TEXTS = {(name, row["id"]): row for name in {record["file"] for record in RECORDED} for row in read_jsonl(name)}
 
 
 def test_the_recording_covers_every_row():

@@ -184,7 +184,11 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
 
 def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
     """The keyword arguments of ``compute`` given on the command line: the table's options of ``groups``."""
-    return {option.name: getattr(args, option.name) for option in OPTIONS if option.cli in groups and hasattr(args, option.name)}
+    return {
+        option.name: getattr(args, option.name)
+        for option in OPTIONS
+        if option.cli in groups and hasattr(args, option.name)
+    }
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -308,7 +312,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from .ray_scoring import score_file_on_ray
 
         if args.per_example is not None:
-            parser.error("--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset")
+            parser.error(
+                "--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset"
+            )
         options = compute_options(args, (SCORING, STATISTICS))
         return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
     total_bytes = sum(os.path.getsize(path) for path in paths)

@@ -56,8 +56,7 @@ def build_compare_parser() -> argparse.ArgumentParser:
         action="append",
         required=True,
         metavar="NAME=FILE",
-        help="a system: NAME=FILE (text file, one prediction per line) or, with FILE, NAME or NAME=COLUMN; "
-        "repeat it",
+        help="a system: NAME=FILE (text file, one prediction per line) or, with FILE, NAME or NAME=COLUMN; repeat it",
     )
     inputs.add_argument("--baseline", metavar="NAME", help="the system compared with (default: the first --system)")
 
@@ -108,7 +107,9 @@ def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[Lis
     if args.file is not None:
         file_format = args.input_format or FORMATS.get(os.path.splitext(args.file)[1].lower())
         if file_format is None:
-            raise ValueError(f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv")
+            raise ValueError(
+                f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv"
+            )
         rows: List[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions

@@ -94,7 +94,9 @@ def score_systems(
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRouge(settings)
-    active_tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    active_tokenizer = make_tokenizer(
+        settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language
+    )
     tables = {}
     tokenless: List[bool] = []
     for name, predictions in systems.items():
@@ -150,8 +152,11 @@ def compare_scores(
         )
     if not test.bootstrap:
         differences = np.array(
-            [np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
-             for name in others for key in keys]
+            [
+                np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
+                for name in others
+                for key in keys
+            ]
         )
         p_values = randomization_p_values(differences, test.n_trials, seed).reshape(len(others), len(keys))
         for name, row in zip(others, p_values):

@@ -106,7 +106,9 @@ def _ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter:
 def _ngram_totals(target: Sequence[Hashable], prediction: Sequence[Hashable], n: int) -> Counts:
     target_counts = _ngram_counts(target, n)
     prediction_counts = _ngram_counts(prediction, n)
-    hits = sum(min(count, prediction_counts[gram]) for gram, count in target_counts.items() if gram in prediction_counts)
+    hits = sum(
+        min(count, prediction_counts[gram]) for gram, count in target_counts.items() if gram in prediction_counts
+    )
     return Counts(hits, max(len(target) - n + 1, 0), max(len(prediction) - n + 1, 0))
 
 

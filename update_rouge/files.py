@@ -40,7 +40,12 @@ FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _READ_SIZE = 1 << 16
 _JSON_TYPES = {
-    type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object", list: "an array"
+    type(None): "null",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    dict: "an object",
+    list: "an array",
 }
 
 
@@ -244,9 +249,7 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
     return [cell]
 
 
-def _csv_records(
-    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]
-) -> Iterator[Record]:
+def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
     """Line, source, references and the texts of ``prediction_columns`` of each CSV record."""
     columns = ("source", "reference", *prediction_columns)
     csv.field_size_limit(2**31 - 1)

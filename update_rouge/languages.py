@@ -225,9 +225,7 @@ def _fugashi_segmenter():
 
     # The dictionary is named explicitly: fugashi would prefer the full ``unidic`` package when
     # it is installed, which needs a download before use.
-    tagger = fugashi.GenericTagger(
-        f'-r "{os.path.join(unidic_lite.DICDIR, "mecabrc")}" -d "{unidic_lite.DICDIR}"'
-    )
+    tagger = fugashi.GenericTagger(f'-r "{os.path.join(unidic_lite.DICDIR, "mecabrc")}" -d "{unidic_lite.DICDIR}"')
     return lambda piece: [word.surface for word in tagger(piece)]
 
 
@@ -308,4 +306,3 @@ class LanguageTokenizer:
             return tokens
         stems = (_stem(self._stemmer_name, token) for token in tokens)
         return [stem for stem in stems if stem]
-

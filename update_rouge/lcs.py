@@ -70,7 +70,11 @@ def _positions(tokens: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
 
 
 def _mask_lookup(
-    positions: Dict[Hashable, List[int]], tokens: Collection[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
+    positions: Dict[Hashable, List[int]],
+    tokens: Collection[Hashable],
+    uses: Counter,
+    n_bytes: int,
+    mirror: bool = False,
 ) -> MaskLookup:
     """``token -> _bits(positions[token], n_bytes, mirror)`` for ``tokens``, None for others, like ``dict.get``.
 
@@ -132,10 +136,10 @@ def _blocks_backwards(
     state = start
     for first in starts:
         checkpoints.append(state)
-        state = _advance(state, line[first:first + block], masks, width)[-1]
+        state = _advance(state, line[first : first + block], masks, width)[-1]
     for index in range(len(starts) - 1, -1, -1):
         first = starts[index]
-        columns = _advance(checkpoints[index], line[first:first + block], masks, width)
+        columns = _advance(checkpoints[index], line[first : first + block], masks, width)
         for offset in range(len(columns) - 1, -1, -1):
             yield line[first + offset], columns[offset]
         del columns
@@ -177,12 +181,12 @@ def summary_lcs_hits(
     if clip_counts is None:
         return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
     reference_counts, clipping_counts = clip_counts
-    return sum(
-        min(count, clipping_counts[token], reference_counts[token]) for token, count in union_counts.items()
-    )
+    return sum(min(count, clipping_counts[token], reference_counts[token]) for token, count in union_counts.items())
 
 
-def union_lcs_positions(reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]) -> List[List[int]]:
+def union_lcs_positions(
+    reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]
+) -> List[List[int]]:
     """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
 
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r

@@ -67,9 +67,7 @@ def _call(arguments: tuple) -> Any:
     return _worker_function(*arguments)
 
 
-def starmap_in_order(
-    function: Callable[..., Any], items: Iterable[tuple], num_proc: int
-) -> Generator[Any, None, None]:
+def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Generator[Any, None, None]:
     """Yield ``function(*item)`` for each item, in the order of ``items``.
 
     With ``num_proc > 1``, ``num_proc`` spawned worker processes do the calls; ``function`` is

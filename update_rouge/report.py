@@ -175,12 +175,20 @@ def _csv(results, baseline: str, method: Method, signature: Optional[str]) -> st
         result = results[name]
         for key in _types(result):
             p_value = result.get(f"{key}_p_value")
-            writer.writerow([
-                name, name == baseline, key, repr(result[key]),
-                *(repr(result[f"{key}{suffix}"]) if f"{key}{suffix}" in result else "" for suffix in
-                  ("_low", "_high", "_delta", "_p_value")),
-                "" if p_value is None else p_value < method.level, signature or "",
-            ])
+            writer.writerow(
+                [
+                    name,
+                    name == baseline,
+                    key,
+                    repr(result[key]),
+                    *(
+                        repr(result[f"{key}{suffix}"]) if f"{key}{suffix}" in result else ""
+                        for suffix in ("_low", "_high", "_delta", "_p_value")
+                    ),
+                    "" if p_value is None else p_value < method.level,
+                    signature or "",
+                ]
+            )
     return out.getvalue()
 
 

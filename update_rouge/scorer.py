@@ -45,7 +45,9 @@ class UpdateRouge:
         with self._naming_examples(sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)[0]
 
-    def examples(self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]) -> List[ExampleScore]:
+    def examples(
+        self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+    ) -> List[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
         sources, predictions, references = check_inputs(sources, predictions, references)
         with self._naming_examples(sources, {"predictions": predictions}, references):
@@ -137,7 +139,9 @@ class UpdateRouge:
                 for where, text in fields:
                     joined = join_additions(index.additions(text))
                     if error.text in joined if error.text else not joined:
-                        raise TokenizerError(f"{error}, on the additions of {where}: {error.text!r:.80}", error.text) from error
+                        raise TokenizerError(
+                            f"{error}, on the additions of {where}: {error.text!r:.80}", error.text
+                        ) from error
             raise
 
     def signature(self, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:

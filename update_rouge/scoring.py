@@ -143,11 +143,18 @@ def score_additions(
         if counted:
             scored = iter(scorer.count_pairs(pairs))
         else:
-            scored = iter([{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)])
+            scored = iter(
+                [{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)]
+            )
     except LcsTableTooLarge as error:
         if error.index is None:
             raise
-        examples = [i for i, (references, rule) in enumerate(zip(reference_additions, rule_applies)) if not rule for _ in references]
+        examples = [
+            i
+            for i, (references, rule) in enumerate(zip(reference_additions, rule_applies))
+            if not rule
+            for _ in references
+        ]
         raise error.at(examples[error.index], "example") from None
     combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}

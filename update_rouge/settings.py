@@ -131,8 +131,7 @@ OPTIONS: Tuple[Option, ...] = (
         "baseline_predictions",
         "`list` of `str`",
         None,
-        "Another system's texts for the same examples, compared with a paired bootstrap test on the "
-        "same resamples.",
+        "Another system's texts for the same examples, compared with a paired bootstrap test on the same resamples.",
     ),
     Option(
         "return_signature",
@@ -220,8 +219,7 @@ OPTIONS: Tuple[Option, ...] = (
         "alpha",
         "`float`",
         DEFAULT_ALPHA,
-        "ROUGE-1.5.5 `-p`: the weight of precision in F = 1 / (alpha / P + (1 - alpha) / R), in [0, 1]; "
-        "0.5 is F1.",
+        "ROUGE-1.5.5 `-p`: the weight of precision in F = 1 / (alpha / P + (1 - alpha) / R), in [0, 1]; 0.5 is F1.",
         cli=SCORING,
         parse=float,
     ),
@@ -302,7 +300,9 @@ class Settings:
         language = check_language(self.language)
         text_options = check_text_options(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
         if language is not None and text_options.remove_stopwords:
-            raise ValueError("remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language=")
+            raise ValueError(
+                "remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language="
+            )
         resolved = {
             "rouge_types": check_rouge_types(self.rouge_types),
             "stemmer": resolve_stemmer(use_stemmer, self.stemmer, self.tokenizer, language),
@@ -331,4 +331,3 @@ class Settings:
     def intervals(self) -> bool:
         """Whether corpus results carry bootstrap intervals."""
         return self.use_aggregator and self.confidence_level is not None
-

@@ -74,7 +74,12 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
         *([("alpha", repr(settings.alpha))] if settings.alpha != DEFAULT_ALPHA else []),
         ("agg", "mean" if settings.use_aggregator else "none"),
         *([("boot", str(settings.n_bootstrap)), ("seed", str(settings.seed))] if bootstrap else [("boot", "none")]),
-        ("ci", "none" if settings.confidence_level is None or not settings.use_aggregator else repr(float(settings.confidence_level))),
+        (
+            "ci",
+            "none"
+            if settings.confidence_level is None or not settings.use_aggregator
+            else repr(float(settings.confidence_level)),
+        ),
         ("update-rouge", __version__),
         ("rouge-score", version("rouge-score")),
         ("numpy", np.__version__),

@@ -54,7 +54,9 @@ def resolve_stemmer(
     if stemmer is not None and stemmer not in STEMMERS:
         raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
     if use_stemmer not in (True, False):
-        raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}; choose a stemmer by name with stemmer=")
+        raise ValueError(
+            f"use_stemmer must be True or False, got {use_stemmer!r}; choose a stemmer by name with stemmer="
+        )
     if use_stemmer and stemmer not in (None, "porter"):
         raise ValueError(
             f"use_stemmer=True is an alias of stemmer='porter' and contradicts stemmer={stemmer!r}; give only one of them"

@@ -74,7 +74,9 @@ class UpdateRougeMetrics:
                 "logits.argmax(-1) to the Trainer"
             )
         if ids.ndim != 2 or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"{field} must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}")
+            raise ValueError(
+                f"{field} must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}"
+            )
         ids = np.where(ids == IGNORED_ID, self.processing_class.pad_token_id, ids)
         negative = np.argwhere(ids < 0)
         if len(negative):

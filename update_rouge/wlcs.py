@@ -235,7 +235,7 @@ def weighted_score(per_reference: Sequence[WeightedCounts]) -> Score:
     hits = target = prediction = 0.0
     for counts in per_reference:
         hits += counts.hits
-        target += counts.target ** counts.weight
+        target += counts.target**counts.weight
         prediction += float(counts.prediction) ** counts.weight
     weight = per_reference[0].weight
     precision = _inverse(hits / prediction, weight) if prediction else 0.0
