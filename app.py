@@ -767,8 +767,11 @@ def build_demo() -> gr.Blocks:
             paired_box,
         ]
         # The texts are remembered as scored first, so that a clearing still pending cannot wipe the scores.
+        # The events that write the one-example view run one at a time, in the order they were
+        # sent (one concurrency group), so a clearing sent before a click cannot land after it.
+        in_order = {"concurrency_id": "one_example", "concurrency_limit": 1}
         score_button.click(
-            lambda *texts: tuple(texts), [source, reference, prediction], scored_texts, api_name=False
+            lambda *texts: tuple(texts), [source, reference, prediction], scored_texts, api_name=False, **in_order
         ).then(
             score_one,
             [source, reference, prediction, rouge_types, stemmer, *options],
@@ -776,6 +779,7 @@ def build_demo() -> gr.Blocks:
             api_name="score_one",
             api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
             preprocess=False,
+            **in_order,
         )
         file_button.click(
             score_file,
@@ -814,15 +818,21 @@ def build_demo() -> gr.Blocks:
         texts = [source, reference, prediction]
         for component in texts:
             component.change(
-                clear_if_changed, [*texts, scored_texts], one_outputs, api_name=False, show_progress="hidden"
+                clear_if_changed,
+                [*texts, scored_texts],
+                one_outputs,
+                api_name=False,
+                show_progress="hidden",
+                **in_order,
             )
         for component in setting_inputs:
-            component.change(clear_one, None, one_outputs, api_name=False, show_progress="hidden")
+            component.change(clear_one, None, one_outputs, api_name=False, show_progress="hidden", **in_order)
         per_example.select(
             open_example,
             [upload, per_example_state, rouge_types, stemmer, *options],
             [*texts, tabs, *one_outputs, scored_texts],
             api_name=False,
+            **in_order,
         )
         for component in (upload, confidence, baseline_column, *setting_inputs):
             component.change(lambda: _failed(""), None, file_outputs, api_name=False, show_progress="hidden")

@@ -451,13 +451,13 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     code = (
         "import app, sys; out = app.score_file(sys.argv[1], ['rouge1'], 'none'); "
-        "print(app._downloads_root()); print(out[-1])"
+        "print(app._downloads_root()); print(out[9])"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
     run = subprocess.run([sys.executable, "-c", code, str(FRUIT)], cwd=REPO, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     root, csv_file = run.stdout.split()
-    assert csv_file.startswith(root + os.sep) and Path(root).parent == tmp_path
+    assert csv_file.endswith(app.CSV_NAME) and csv_file.startswith(root + os.sep) and Path(root).parent == tmp_path
     assert not Path(root).exists()
     assert list(tmp_path.iterdir()) == []
 
