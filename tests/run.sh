@@ -21,10 +21,18 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 # torch first, pinned to the CPU build the machines carry as a local file: anything that needs torch
 # later (accelerate) is then satisfied instead of pulling the newest CUDA build (several GB).
-python -m pip install --quiet --disable-pip-version-check torch==2.13.0
-python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast,multilingual,ray,trl]"
-# Trainer (tests/test_trainer.py) needs accelerate; it depends on torch, so it is not in the test extra.
-python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
+# The installs run again whenever this script, pyproject.toml, the interpreter or the checkout's
+# place change (a stamp under .pytest_cache records them), so a fresh clone always installs.
+stamp=.pytest_cache/update-rouge-installed
+wanted="$(cat tests/run.sh pyproject.toml | sha256sum) $(python -c 'import sys; print(sys.executable)') $PWD"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+    python -m pip install --quiet --disable-pip-version-check torch==2.13.0
+    python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast,multilingual,ray,trl]"
+    # Trainer (tests/test_trainer.py) needs accelerate; it depends on torch, so it is not in the test extra.
+    python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
+    mkdir -p .pytest_cache
+    echo "$wanted" > "$stamp"
+fi
 # The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
 # fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
 # makes every run after the first fast.
