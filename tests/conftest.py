@@ -1,4 +1,5 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,25 @@ def run_main(argv, capsys):
         status = exit.code
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def evaluate_metric(tmp_path_factory):
+    """The evaluate module of this checkout, loaded offline into a fresh cache."""
+    os.environ["HF_EVALUATE_OFFLINE"] = "1"
+    import evaluate
+
+    import update_rouge
+
+    module_dir = Path(update_rouge.__file__).parent
+    return evaluate.load(str(module_dir), cache_dir=str(tmp_path_factory.mktemp("evaluate_cache")))
+
+
+@pytest.fixture(params=["package", "evaluate"])
+def compute(request, evaluate_metric):
+    """``compute`` of the package and of the evaluate module: each test runs through both."""
+    import update_rouge
+
+    if request.param == "package":
+        return update_rouge.compute
+    return evaluate_metric.compute

@@ -1,29 +1,8 @@
 """Bad input gets a ValueError that names the field and the example index, at both entry points."""
 
-import os
-from pathlib import Path
-
 import pytest
 
 import update_rouge
-
-MODULE_DIR = Path(update_rouge.__file__).parent
-
-
-@pytest.fixture(scope="module")
-def evaluate_metric(tmp_path_factory):
-    os.environ["HF_EVALUATE_OFFLINE"] = "1"
-    import evaluate
-
-    return evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path_factory.mktemp("evaluate_cache")))
-
-
-@pytest.fixture(params=["package", "evaluate"])
-def compute(request, evaluate_metric):
-    if request.param == "package":
-        return update_rouge.compute
-    return evaluate_metric.compute
-
 
 GOOD = dict(sources=["s.", "s."], predictions=["s. a.", "s. b."], references=["s. a.", "s. c."])
 

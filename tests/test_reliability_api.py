@@ -1,9 +1,7 @@
 """Issue 18 for the Python API, the evaluate module and the Trainer helper: nothing is answered
 wrongly in silence, and a mistake gives one ValueError naming the argument (and the example)."""
 
-import os
 import time
-from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
@@ -17,8 +15,6 @@ import update_rouge
 from update_rouge.settings import OPTIONS
 from update_rouge.trainer import make_compute_metrics
 
-MODULE_DIR = Path(update_rouge.__file__).parent
-
 SOURCES = ["Dan is a baker.", "Ann is a nurse.", "Bo is a cat."]
 PREDICTIONS = ["Dan is a baker. He bakes bread.", "Ann is a nurse. She works nights.", "Bo is a cat."]
 REFERENCES = ["Dan is a baker. He bakes cakes.", "Ann is a nurse. She works at night.", "Bo is a cat. Bo is old."]
@@ -26,21 +22,6 @@ DATA = dict(sources=SOURCES, predictions=PREDICTIONS, references=REFERENCES, rou
 # Example 0 adds 3 words against 3 (2 shared: F1 2/3), example 1 adds 3 against 4 (2 shared:
 # P 2/3, R 2/4, F1 4/7), example 2 adds nothing against 3 words (0), counted by hand.
 EXPECTED_ROUGE1 = (2 / 3 + 4 / 7 + 0.0) / 3
-
-
-@pytest.fixture(scope="module")
-def evaluate_metric(tmp_path_factory):
-    os.environ["HF_EVALUATE_OFFLINE"] = "1"
-    import evaluate
-
-    return evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path_factory.mktemp("evaluate_cache")))
-
-
-@pytest.fixture(params=["package", "evaluate"])
-def compute(request, evaluate_metric):
-    if request.param == "package":
-        return update_rouge.compute
-    return evaluate_metric.compute
 
 
 # 1. Columns: one entry per example, in order; anything else is refused by name.
