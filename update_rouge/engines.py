@@ -317,15 +317,20 @@ def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit
 
     rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
     Gives (0, 0) without tokenizing when rouge-score's tokenizer cannot make more than ``limit``
-    cells (it gives at most 2 tokens per character: lower-casing triples a character at most).
+    cells (it gives at most 2 tokens per character: lower-casing triples a character at most),
+    judged on the whole texts for rougeL and on the longest lines for rougeLsum.
     """
-    if type(tokenizer) is DefaultTokenizer and 4 * len(target) * len(prediction) <= limit:
-        return 0, 0
     if rouge_type == "rougeL":
-        return len(tokenizer.tokenize(target)), len(tokenizer.tokenize(prediction))
+        texts: Tuple[List[str], List[str]] = ([target], [prediction])
+    else:
+        texts = (_lines(target), _lines(prediction))
+    if type(tokenizer) is DefaultTokenizer:
+        longest = [max(map(len, lines), default=0) for lines in texts]
+        if 4 * longest[0] * longest[1] <= limit:
+            return 0, 0
     return (
-        max(map(len, map(tokenizer.tokenize, _lines(target))), default=0),
-        max(map(len, map(tokenizer.tokenize, _lines(prediction))), default=0),
+        max(map(len, map(tokenizer.tokenize, texts[0])), default=0),
+        max(map(len, map(tokenizer.tokenize, texts[1])), default=0),
     )
 
 

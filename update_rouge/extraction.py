@@ -16,12 +16,7 @@ ADDITION_SEPARATOR = "\n"
 
 def split_segments(text: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> List[str]:
     """Return the stripped, non-empty segments of ``text`` in order (matches of ``pattern``)."""
-    segments = []
-    for match in pattern.finditer(text):
-        segment = match.group(0).strip()
-        if segment:
-            segments.append(segment)
-    return segments
+    return [segment for segment in map(str.strip, pattern.findall(text)) if segment]
 
 
 def extract_additions(text: str, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> List[str]:
@@ -45,20 +40,20 @@ class SourceIndex:
         self._present = set(split_segments(source, pattern))
         self._absent: Set[str] = set()
 
-    def _is_addition(self, segment: str) -> bool:
-        if segment in self._present:
-            return False
-        if segment in self._absent:
-            return True
-        if segment in self.source:
-            self._present.add(segment)
-            return False
-        self._absent.add(segment)
-        return True
-
     def additions(self, text: str) -> List[str]:
         """The segments of ``text`` that are not substrings of the source, in order."""
-        return [segment for segment in split_segments(text, self._pattern) if self._is_addition(segment)]
+        present, absent, source = self._present, self._absent, self.source
+        found = []
+        for segment in split_segments(text, self._pattern):
+            if segment in present:
+                continue
+            if segment not in absent:
+                if segment in source:
+                    present.add(segment)
+                    continue
+                absent.add(segment)
+            found.append(segment)
+        return found
 
 
 def join_additions(additions: List[str]) -> str:

@@ -37,7 +37,6 @@ from typing import Any, BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Op
 from .inputs import lone_surrogate
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 _READ_SIZE = 1 << 16
 _JSON_TYPES = {
     type(None): "null",
@@ -81,29 +80,32 @@ def _no_progress(_: int) -> None:
 
 def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``."""
-    pieces: List[bytes] = []
+    pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended
     while True:
         chunk = handle.read(_READ_SIZE)
         ended = not chunk
-        if pieces and pieces[-1].endswith(b"\r"):
+        if pieces and pieces[-1].endswith(b"\r"):  # its "\n" may start this block
             if chunk.startswith(b"\n"):
                 pieces.append(b"\n")
                 chunk = chunk[1:]
             yield b"".join(pieces)
             pieces = []
-        start = 0
-        for end in _LINE_END.finditer(chunk):
-            if end.end() == len(chunk) and end.group() == b"\r":
-                break  # its "\n" may start the next chunk
-            pieces.append(chunk[start : end.end()])
-            yield b"".join(pieces)
-            pieces, start = [], end.end()
-        if start < len(chunk):
-            pieces.append(chunk[start:])
         if ended:
             if pieces:
                 yield b"".join(pieces)
             return
+        if not chunk:
+            continue
+        lines = chunk.splitlines(keepends=True)  # bytes split at \r\n, \r and \n only
+        last = lines.pop()
+        if lines:
+            lines[0] = b"".join([*pieces, lines[0]])
+            pieces = []
+            yield from lines
+        pieces.append(last)
+        if last.endswith(b"\n"):
+            yield b"".join(pieces)
+            pieces = []
 
 
 def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:

@@ -5,11 +5,8 @@ truncated or scored as something it is not.
 """
 
 import math
-import re
 from collections.abc import Sequence
 from typing import Any, List, Optional, Tuple
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def lone_surrogate(text: str) -> Optional[str]:
@@ -19,15 +16,14 @@ def lone_surrogate(text: str) -> Optional[str]:
     like ``"\\ud800"``; they cannot be written as UTF-8 (nor stored by ``evaluate``), so they are
     refused at every entry point rather than scored here and crashing elsewhere.
     """
-    if text.isascii():
-        return None
-    match = _SURROGATE.search(text)
-    if match is None:
-        return None
-    return (
-        f"contains a lone surrogate (U+{ord(match.group()):04X}) at character {match.start()}, which is not "
-        "Unicode text: decode the data with errors='replace' or fix it"
-    )
+    try:
+        text.encode("utf-8")  # fails at the first surrogate, and only there
+    except UnicodeEncodeError as error:
+        return (
+            f"contains a lone surrogate (U+{ord(text[error.start]):04X}) at character {error.start}, which is not "
+            "Unicode text: decode the data with errors='replace' or fix it"
+        )
+    return None
 
 
 def _describe(value: Any) -> str:
