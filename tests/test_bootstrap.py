@@ -67,6 +67,26 @@ def test_p_value_is_the_documented_fraction_with_plus_one():
     assert result == {"k_delta": pytest.approx(0.375 / 5, abs=1e-15), "k_p_value": (1 + not_better) / 301}
 
 
+def test_delta_interval_is_the_percentile_bootstrap_of_the_differences():
+    system = [row / 7 % 1 for row in range(23)]
+    baseline = [row / 5 % 1 for row in range(23)]
+    differences = [s - b for s, b in zip(system, baseline)]
+    result = bootstrap_statistics({"k": system}, {"k": baseline}, 0.9, 200, 7)
+    low, high = naive_percentile_interval(differences, 0.9, 200, 7)
+    assert low < result["k_delta"] < high
+    assert result["k_delta_low"] == pytest.approx(low, abs=1e-12)
+    assert result["k_delta_high"] == pytest.approx(high, abs=1e-12)
+    # The system's own interval comes from the same resamples as before.
+    assert result["k_low"] == bootstrap_statistics({"k": system}, None, 0.9, 200, 7)["k_low"]
+
+
+def test_a_system_better_by_a_constant_has_that_constant_as_its_delta_interval():
+    baseline = [row / 8 % 1 / 2 for row in range(30)]
+    result = bootstrap_statistics({"k": [b + 0.25 for b in baseline]}, {"k": baseline}, 0.95, 500, 1)
+    assert result["k_delta_low"] == result["k_delta_high"] == 0.25
+    assert result["k_p_value"] == 1 / 501
+
+
 def test_drawing_the_resamples_in_blocks_does_not_change_them(monkeypatch):
     values = np.random.default_rng(0).random(50)
     whole = bootstrap.resample_means(values[None, :], 1000, 99)
@@ -294,7 +314,10 @@ def test_the_readme_reporting_example(with_baseline):
     for key, mean, interval, delta, p_value in shown:
         low, high = interval.strip("[]").split(", ")
         assert [f"{with_baseline[k]:.4f}" for k in (key, f"{key}_low", f"{key}_high")] == [mean, low, high]
+        delta, delta_interval = delta.split(" ", 1)
         assert f"{with_baseline[f'{key}_delta']:+.4f}" == delta
+        delta_low, delta_high = delta_interval.strip("[]").split(", ")
+        assert [f"{with_baseline[f'{key}_delta_{end}']:.4f}" for end in ("low", "high")] == [delta_low, delta_high]
         assert f"{with_baseline[f'{key}_p_value']:.3f}" == p_value
     shown_signature = section.split("```text\n", 1)[1].split("\n", 1)[0]
     signature = compute(**DATA, baseline_predictions=DATA["sources"], return_signature=True)["signature"]

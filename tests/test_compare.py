@@ -186,7 +186,9 @@ def test_one_system_against_the_baseline_equals_compute_bit_for_bit(iterater, op
     paired = compute(sources, iterater["predictions"], references, baseline_predictions=baseline, **options)
     alone = compute(sources, baseline, references, **options)
     types = options.get("rouge_types", ["rouge1", "rouge2", "rougeLsum"])
-    suffixes = ["", "_delta", "_p_value"] + (["_low", "_high"] if options.get("confidence_level", 0.95) else [])
+    suffixes = ["", "_delta", "_p_value"]
+    if options.get("confidence_level", 0.95):
+        suffixes += ["_low", "_high", "_delta_low", "_delta_high"]
     assert set(results["model"]) == {f"update_{t}{s}" for t in types for s in suffixes}
     assert results["model"] == {key: paired[key] for key in results["model"]}
     assert results["base"] == {key: alone[key] for key in results["base"]}
@@ -388,6 +390,12 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
     assert [(r["system"], r["type"], r["p_value"], r["significant"]) for r in records] == [
         ("a_&b", "update_rouge1", "", ""),
         ("model", "update_rouge1", repr(1 / 1001), "False"),
+    ]
+    # The baseline scores 0 on every example, so the delta's interval is the model's own interval.
+    assert [round(float(records[1][key]), 4) for key in ("delta", "delta_low", "delta_high")] == [
+        0.5087,
+        0.4629,
+        0.5603,
     ]
 
 

@@ -17,7 +17,8 @@ Method (the contract the outputs are reported under):
   system is not better than the baseline is ``(1 + k) / (n_bootstrap + 1)``, where ``k`` is the
   number of resamples whose mean ``d`` is ``<= 0``; the ``+ 1`` keeps it above zero, since
   ``n_bootstrap`` resamples cannot resolve a smaller probability. Identical systems get 1.0;
-  a system better on every resample gets ``1 / (n_bootstrap + 1)``, the smallest value.
+  a system better on every resample gets ``1 / (n_bootstrap + 1)``, the smallest value. The
+  interval of the difference is the percentile interval above, taken over the resample means of ``d``.
 
 The same inputs and options give the same numbers in every run and process; the resamples come
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
@@ -128,8 +129,10 @@ def bootstrap_statistics(
     ``system`` maps an output key such as ``update_rouge1`` to its per-example values;
     ``baseline``, if given, maps the same keys to the baseline's values on the same examples.
     Returns ``<key>_low`` and ``<key>_high`` (unless ``confidence_level`` is ``None``) and, with
-    a baseline, ``<key>_delta`` (exact mean of the system minus exact mean of the baseline) and
-    ``<key>_p_value``, all plain floats, all from one set of resamples (see the module docstring).
+    a baseline, ``<key>_delta`` (exact mean of the system minus exact mean of the baseline),
+    ``<key>_p_value`` and (unless ``confidence_level`` is ``None``) ``<key>_delta_low`` and
+    ``<key>_delta_high``, the percentile interval of the mean difference; all plain floats, all
+    from one set of resamples (see the module docstring).
     """
     interval_keys = list(system) if confidence_level is not None else []
     test_keys = list(system) if baseline is not None else []
@@ -146,8 +149,14 @@ def bootstrap_statistics(
             results[f"{key}_low"] = float(key_low)
             results[f"{key}_high"] = float(key_high)
     if baseline is not None and test_keys:
-        p_values = p_values_not_better(means[len(interval_keys) :])
+        differences = means[len(interval_keys) :]
+        p_values = p_values_not_better(differences)
         for key, p_value in zip(test_keys, p_values):
             results[f"{key}_delta"] = mean(system[key]) - mean(baseline[key])
             results[f"{key}_p_value"] = float(p_value)
+        if confidence_level is not None:
+            low, high = percentile_intervals(differences, confidence_level)
+            for key, key_low, key_high in zip(test_keys, low, high):
+                results[f"{key}_delta_low"] = float(key_low)
+                results[f"{key}_delta_high"] = float(key_high)
     return results

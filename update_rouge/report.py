@@ -164,7 +164,20 @@ def _latex(results, baseline: str, method: Method, signature: Optional[str]) -> 
     return "\n".join(lines) + "\n"
 
 
-CSV_COLUMNS = ("system", "baseline", "type", "mean", "low", "high", "delta", "p_value", "significant", "signature")
+CSV_COLUMNS = (
+    "system",
+    "baseline",
+    "type",
+    "mean",
+    "low",
+    "high",
+    "delta",
+    "delta_low",
+    "delta_high",
+    "p_value",
+    "significant",
+    "signature",
+)
 
 
 def _csv(results, baseline: str, method: Method, signature: Optional[str]) -> str:
@@ -183,7 +196,7 @@ def _csv(results, baseline: str, method: Method, signature: Optional[str]) -> st
                     repr(result[key]),
                     *(
                         repr(result[f"{key}{suffix}"]) if f"{key}{suffix}" in result else ""
-                        for suffix in ("_low", "_high", "_delta", "_p_value")
+                        for suffix in ("_low", "_high", "_delta", "_delta_low", "_delta_high", "_p_value")
                     ),
                     "" if p_value is None else p_value < method.level,
                     signature or "",

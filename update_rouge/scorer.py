@@ -270,8 +270,10 @@ def compute(
         means (a count for ``_both_empty``) or per-example lists in input order. With
         ``use_aggregator`` also: ``update_<type>_low`` and ``update_<type>_high``, the interval
         of the mean F1 (unless ``confidence_level`` is ``None``); with ``baseline_predictions``,
-        ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]) and
-        ``update_<type>_p_value`` (one-sided, that the system is not better; in (0, 1]). The
+        ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]), its
+        interval ``update_<type>_delta_low`` and ``update_<type>_delta_high`` (unless
+        ``confidence_level`` is ``None``) and ``update_<type>_p_value`` (one-sided, that the
+        system is not better; in (0, 1]). The
         method is in ``bootstrap.py``. With ``return_signature``, ``signature`` as well.
     """
     settings = Settings(

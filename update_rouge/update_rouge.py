@@ -86,7 +86,8 @@ Args:
     `_target_diff_len`, `_prediction_diff_len`: characters of the joined additions (>= 0).
     `_both_empty`: the number of examples (per example: whether) the no-additions rule applied.
     `update_<type>_low`, `update_<type>_high`: the bootstrap interval of the mean F1.
-    `update_<type>_delta`: mean F1 minus the baseline's; `update_<type>_p_value`: one-sided
+    `update_<type>_delta`: mean F1 minus the baseline's, with its bootstrap interval
+        `update_<type>_delta_low`, `update_<type>_delta_high`; `update_<type>_p_value`: one-sided
         p-value that the system is not better than the baseline, (1 + k) / (n_bootstrap + 1)
         with k the resamples whose mean difference is <= 0.
 Examples:
@@ -179,8 +180,10 @@ Examples:
     >>> results = update_rouge.compute(**kwargs, baseline_predictions=kwargs["sources"])
     >>> print([round(results[key], 4) for key in ["update_rouge1", "update_rouge1_low", "update_rouge1_high"]])
     [0.7113, 0.6161, 0.8095]
-    >>> print(round(results["update_rouge1_delta"], 4), round(results["update_rouge1_p_value"], 4))
-    0.7113 0.001
+    >>> print([round(results[key], 4) for key in ["update_rouge1_delta", "update_rouge1_delta_low", "update_rouge1_delta_high"]])
+    [0.7113, 0.6161, 0.8095]
+    >>> print(round(results["update_rouge1_p_value"], 4))
+    0.001
 
     The signature of these settings (its last three fields are the versions of update-rouge,
     rouge-score and numpy):
