@@ -14,6 +14,7 @@ folder per process, removed when the process exits.
 import atexit
 import dataclasses
 import functools
+import html
 import json
 import os
 import shutil
@@ -40,6 +41,7 @@ NoTokensWarning = package_module("no_tokens").NoTokensWarning
 LANGUAGES = package_module("languages").ISO_639_1
 files = package_module("files")
 bootstrap_statistics = package_module("bootstrap").bootstrap_statistics
+corpus_mean = package_module("corpus").mean
 
 HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
@@ -55,7 +57,7 @@ ADDED = "added"
 KEPT = "in the source"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
-PAIRED_HEADERS = ["rouge type", "delta F1 (points)", "p-value"]
+PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
 CHUNK_SIZE = 1000
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
@@ -317,18 +319,92 @@ def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str])
     return pd.DataFrame({"F1": labels, "examples": counts})
 
 
-def histogram_update(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]):
-    """The histogram plot of ``rouge_type``: counts from 0, labelled axes, the mean in the x title."""
+# The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
+PLOT_WIDTH, PLOT_HEIGHT = 560, 200
+PLOT_LEFT, PLOT_TOP = 64, 28
+
+
+def _count_ticks(top: int) -> List[int]:
+    """Tick values of a count axis from 0 to at least ``top``: steps of 1, 2 or 5 times a power of
+    ten, at most 6 ticks; the last tick is the axis's end."""
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            if -(-max(top, 1) // (step * factor)) <= 5:
+                end = -(-max(top, 1) // (step * factor)) * step * factor
+                return list(range(0, end + 1, step * factor))
+        step *= 10
+
+
+def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> str:
+    """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
+
+    Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
+    both axes are labelled; a dashed line marks the corpus mean (the exact mean, as in the
+    summary), labelled with it. Each bar's tooltip gives its bin and count.
+    """
     histogram = f1_histogram(per_example, rouge_type)
-    if histogram is None:
-        return gr.update(value=None)
-    mean = per_example[f"update_{rouge_type}"].mean()
-    return gr.update(
-        value=histogram,
-        x_title=f"F1 of {rouge_type} (bin; corpus mean {fmt(mean)})",
-        y_title="examples",
-        y_lim=[0, max(1, int(histogram["examples"].max()))],
+    if histogram is None or per_example is None:
+        return ""
+    values = per_example[f"update_{rouge_type}"].tolist()
+    mean = corpus_mean(values)
+    counts = histogram["examples"].tolist()
+    ticks = _count_ticks(max(counts))
+    bottom = PLOT_TOP + PLOT_HEIGHT
+
+    def x_at(f1: float) -> float:
+        return PLOT_LEFT + f1 * PLOT_WIDTH
+
+    def y_at(count: float) -> float:
+        return bottom - count / ticks[-1] * PLOT_HEIGHT
+
+    name = html.escape(rouge_type or "")
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 56}" '
+        f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; corpus mean '
+        f'{fmt(mean)}" style="width: 100%; height: auto; max-width: 720px; font: 13px sans-serif">',
+    ]
+    for count in ticks:
+        y = y_at(count)
+        parts.append(
+            f'<line class="grid" x1="{PLOT_LEFT}" x2="{PLOT_LEFT + PLOT_WIDTH}" y1="{y:.1f}" y2="{y:.1f}" '
+            'stroke="currentColor" stroke-opacity="0.15"/>'
+            f'<text class="y-tick" x="{PLOT_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">{count}</text>'
+        )
+    width = PLOT_WIDTH / HISTOGRAM_BINS
+    for k, (label, count) in enumerate(zip(histogram["F1"], counts)):
+        top = y_at(count)
+        parts.append(
+            f'<rect class="bar" data-bin="{label}" data-count="{count}" x="{PLOT_LEFT + k * width + 1:.1f}" '
+            f'y="{top:.1f}" width="{width - 2:.1f}" height="{bottom - top:.1f}" fill="#60a5fa">'
+            f"<title>F1 {label}: {count} example{'s' if count != 1 else ''}</title></rect>"
+        )
+    for k in range(HISTOGRAM_BINS + 1):
+        x = x_at(k / HISTOGRAM_BINS)
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}" stroke="currentColor"/>'
+            f'<text class="x-tick" x="{x:.1f}" y="{bottom + 19}" text-anchor="middle" fill="currentColor">'
+            f"{k / HISTOGRAM_BINS:.1f}</text>"
+        )
+    parts.append(
+        f'<line x1="{PLOT_LEFT}" x2="{PLOT_LEFT}" y1="{PLOT_TOP}" y2="{bottom}" stroke="currentColor"/>'
+        f'<line x1="{PLOT_LEFT}" x2="{PLOT_LEFT + PLOT_WIDTH}" y1="{bottom}" y2="{bottom}" stroke="currentColor"/>'
     )
+    x_mean = x_at(mean)
+    anchor = "start" if mean < 0.2 else "end" if mean > 0.8 else "middle"
+    parts.append(
+        f'<line class="mean" x1="{x_mean:.2f}" x2="{x_mean:.2f}" y1="{PLOT_TOP - 6}" y2="{bottom}" '
+        'stroke="#b91c1c" stroke-width="2" stroke-dasharray="6 4"/>'
+        f'<text class="mean-label" x="{x_mean:.2f}" y="{PLOT_TOP - 10}" text-anchor="{anchor}" '
+        f'fill="#b91c1c">corpus mean {fmt(mean)}</text>'
+    )
+    parts.append(
+        f'<text x="{PLOT_LEFT + PLOT_WIDTH / 2:.1f}" y="{bottom + 44}" text-anchor="middle" fill="currentColor">'
+        f"F1 of {name} per example (bins of {1 / HISTOGRAM_BINS:.1f})</text>"
+        f'<text transform="translate(16 {PLOT_TOP + PLOT_HEIGHT / 2:.1f}) rotate(-90)" text-anchor="middle" '
+        'fill="currentColor">examples</text></svg>'
+    )
+    return "".join(parts)
 
 
 def write_atomically(directory: Path, name: str, write) -> Path:
@@ -406,7 +482,7 @@ def score_file(
         percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
-        points, p-value of "the system is not better").
+        points with its bootstrap interval, p-value of "the system is not better").
     """
     if path is None:
         return _failed("Upload a .jsonl or .csv file first.")
@@ -493,7 +569,7 @@ def score_file(
         summary_table(result, types),
         result["signature"],
         shown,
-        histogram_update(per_example, types[0]),
+        histogram_svg(per_example, types[0]),
         gr.update(choices=types, value=types[0]),
         per_example,
         str(json_path),
@@ -505,11 +581,16 @@ def score_file(
 
 def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
     """The paired test per rouge type: the system's mean F1 minus the baseline's, in points
-    (signed, one decimal), and the p-value of "the system is not better" (3 decimals)."""
-    return pd.DataFrame(
-        [[t, f"{100 * result[f'update_{t}_delta']:+.1f}", f"{result[f'update_{t}_p_value']:.3f}"] for t in rouge_types],
-        columns=PAIRED_HEADERS,
-    )
+    (signed, one decimal) with its bootstrap interval (when computed), and the p-value of "the
+    system is not better" (3 decimals)."""
+    rows = []
+    for rouge_type in rouge_types:
+        key = f"update_{rouge_type}"
+        delta = f"{100 * result[f'{key}_delta']:+.1f}"
+        if f"{key}_delta_low" in result:
+            delta += f" [{100 * result[f'{key}_delta_low']:+.1f}, {100 * result[f'{key}_delta_high']:+.1f}]"
+        rows.append([rouge_type, delta, f"{result[f'{key}_p_value']:.3f}"])
+    return pd.DataFrame(rows, columns=PAIRED_HEADERS)
 
 
 class BaselineRow(NamedTuple):
@@ -578,7 +659,7 @@ def _failed(message: str):
         None,
         None,
         None,
-        gr.update(value=None),
+        "",
         gr.update(choices=[], value=None),
         None,
         None,
@@ -721,9 +802,7 @@ def build_demo() -> gr.Blocks:
                         wrap=True,
                     )
                 histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
-                histogram = gr.BarPlot(
-                    x="F1", y="examples", sort="x", label="Histogram", elem_id="histogram", y_title="examples"
-                )
+                histogram = gr.HTML(label="Histogram", elem_id="histogram")
                 per_example = gr.Dataframe(
                     label='Per-example F1 (click a row to open it under "One example")',
                     interactive=False,
@@ -788,7 +867,7 @@ def build_demo() -> gr.Blocks:
             api_name="score_file",
             api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
         )
-        histogram_of.input(histogram_update, [per_example_state, histogram_of], histogram, api_name=False)
+        histogram_of.input(histogram_svg, [per_example_state, histogram_of], histogram, api_name=False)
         setting_inputs = [rouge_types, stemmer, *options]
         for component in setting_inputs:
             component.change(

@@ -1,6 +1,7 @@
 import json
 import os
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -101,3 +102,30 @@ def compute(request, evaluate_metric):
     if request.param == "package":
         return update_rouge.compute
     return evaluate_metric.compute
+
+
+def read_histogram(svg):
+    """What the histogram SVG draws: the count of each bar (read off its height against the count
+    axis), the count axis's tick labels, where the mean line stands on the F1 axis (read off the
+    F1 axis's tick positions), the mean's label and the axis titles."""
+    root = ElementTree.fromstring(svg)
+    texts = {element.get("class"): [] for element in root.iter("{http://www.w3.org/2000/svg}text")}
+    for element in root.iter("{http://www.w3.org/2000/svg}text"):
+        texts[element.get("class")].append(element)
+    y_ticks = [(int(t.text), float(t.get("y"))) for t in texts["y-tick"]]
+    (zero, zero_y), (top, top_y) = y_ticks[0], y_ticks[-1]
+    per_count = (zero_y - top_y) / (top - zero)
+    x_ticks = {float(t.text): float(t.get("x")) for t in texts["x-tick"]}
+    per_f1 = x_ticks[1.0] - x_ticks[0.0]
+    bars = {
+        rect.get("data-bin"): round(float(rect.get("height")) / per_count, 6)
+        for rect in root.iter("{http://www.w3.org/2000/svg}rect")
+    }
+    (mean_line,) = [line for line in root.iter("{http://www.w3.org/2000/svg}line") if line.get("class") == "mean"]
+    return {
+        "bars": bars,
+        "y_ticks": [count for count, _ in y_ticks],
+        "mean_at": (float(mean_line.get("x1")) - x_ticks[0.0]) / per_f1,
+        "mean_label": texts["mean-label"][0].text,
+        "titles": [t.text for t in texts[None]],
+    }

@@ -16,7 +16,7 @@ from pathlib import Path
 import gradio
 import pandas as pd
 import pytest
-from conftest import DATA_DIR, markdown_rows, read_jsonl, readme_section
+from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
 from rouge_score import rouge_scorer
 
 import app
@@ -168,15 +168,17 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     assert [row[1].split(" ")[0] for row in summary] == [f"{100 * readme_f1[f'update_{t}']:.1f}" for t in DEFAULT_TYPES]
     assert list(out["shown"]["line"]) == [1, 2, 3]
     assert list(out["shown"]["rouge1"]) == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
-    histogram = out["histogram"]["value"]
-    # rouge1 F1: 0.5989, 0.5276, 0.4463; counts from 0, the mean in the axis title.
-    assert dict(zip(histogram["F1"], histogram["examples"])) == {
+    # rouge1 F1: 0.5989, 0.5276, 0.4463: counts from 0, the mean (0.5243) drawn as a line.
+    figure = read_histogram(out["histogram"])
+    assert figure["bars"] == {
         **{f"{k / 10:.1f}-{(k + 1) / 10:.1f}": 0 for k in range(10)},
         "0.4-0.5": 1,
         "0.5-0.6": 2,
     }
-    assert out["histogram"]["y_lim"] == [0, 2]
-    assert out["histogram"]["x_title"] == "F1 of rouge1 (bin; corpus mean 0.5243)"
+    assert figure["y_ticks"] == [0, 1, 2]
+    assert figure["mean_at"] == pytest.approx(0.5243, abs=1e-4)
+    assert figure["mean_label"] == "corpus mean 0.5243"
+    assert figure["titles"] == ["F1 of rouge1 per example (bins of 0.1)", "examples"]
     assert out["histogram_of"] == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
     with open(out["csv"], newline="", encoding="utf-8") as handle:
         written = list(csv.DictReader(handle))
@@ -233,6 +235,21 @@ def test_histogram_of_another_rouge_type(golden):
     # rougeLsum F1: 0.5989, 0.5153, 0.4463.
     assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
     assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]
+
+
+def test_histogram_counts_start_at_zero_and_reach_a_round_number():
+    per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
+    figure = read_histogram(app.histogram_svg(per_example, "rouge1"))
+    assert figure["y_ticks"] == [0, 2, 4, 6, 8]
+    assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
+    assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
+    assert figure["mean_label"] == "corpus mean 0.3200"
+    assert app.histogram_svg(None, "rouge1") == ""
+
+
+def test_histogram_names_are_escaped():
+    svg = app.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
+    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example (bins of 0.1)"
 
 
 def test_histogram_puts_perfect_scores_in_the_last_bin():
@@ -543,9 +560,18 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     with open(out["json"], encoding="utf-8") as handle:
         assert json.load(handle) == expected
     assert table_rows(out["paired"]) == [
-        [t, f"{100 * expected[f'update_{t}_delta']:+.1f}", f"{expected[f'update_{t}_p_value']:.3f}"]
+        [
+            t,
+            "{:+.1f} [{:+.1f}, {:+.1f}]".format(
+                *(100 * expected[f"update_{t}_delta{end}"] for end in ("", "_low", "_high"))
+            ),
+            f"{expected[f'update_{t}_p_value']:.3f}",
+        ]
         for t in ("rouge1", "rouge2")
     ]
+    assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
+    without_interval = score_file(path, ["rouge1"], "none", "none", app.NO_LANGUAGE, False, 0, 0, 0.5, "other system")
+    assert table_rows(without_interval["paired"])[0][1] == f"{100 * expected['update_rouge1_delta']:+.1f}"
     assert out["paired_box"] == {"__type__": "update", "visible": True}
     missing = score_file(path, ["rouge1"], "none", "0.95", app.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
     assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"

@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import DATA_DIR, read_histogram, read_jsonl
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect, sync_playwright
 from publishing import clean_env, make_venv
@@ -260,7 +260,7 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
     assert signature.startswith("refs:1|") and "types:rouge1|" in signature
     assert [row[1] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
-    assert [row for row in histogram["value"]["data"] if row[1]] == [["0.4-0.5", 1], ["0.5-0.6", 2]]
+    assert {k: v for k, v in read_histogram(histogram)["bars"].items() if v} == {"0.4-0.5": 1, "0.5-0.6": 2}
     result = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert result["signature"] == signature
     assert round(result["update_rouge1"], 4) == 0.5243 and result["_both_empty"] == 0
@@ -291,8 +291,9 @@ def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, gol
         api_name="/score_file",
     )
     mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
-    assert paired["headers"] == ["rouge type", "delta F1 (points)", "p-value"]
-    assert paired["data"][0][:2] == ["rouge1", f"{100 * mean_f1:+.1f}"]
+    assert paired["headers"] == ["rouge type", "delta F1 (points) [interval]", "p-value"]
+    # The baseline scores 0 on every example: the delta and its interval are the system's own.
+    assert paired["data"][0][1].startswith(f"{100 * mean_f1:+.1f} [+")
     assert float(paired["data"][0][2]) < 0.01
 
 
@@ -442,8 +443,14 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     json_link = page.locator("#download-json").get_by_role("link")
     result = json.loads(page.request.get(json_link.get_attribute("href")).text())
     assert result["signature"] == page.locator("#signature textarea").input_value()
-    expect(page.locator("#histogram canvas, #histogram svg").first).to_be_visible()
+    expect(page.locator("#histogram svg")).to_be_visible()
     expect(page.locator("#histogram")).to_contain_text("corpus mean 0.5243")
+    # As drawn: the mean's line stands inside the 0.5-0.6 bar, the tallest bar is twice the other.
+    mean_box = page.locator("#histogram line.mean").bounding_box()
+    bar_box = page.locator('#histogram rect[data-bin="0.5-0.6"]').bounding_box()
+    other_box = page.locator('#histogram rect[data-bin="0.4-0.5"]').bounding_box()
+    assert bar_box["x"] < mean_box["x"] < bar_box["x"] + bar_box["width"]
+    assert bar_box["height"] == pytest.approx(2 * other_box["height"], rel=0.02)
     # Changing an option clears the results, which no longer match it.
     page.get_by_label("0.99").check()
     expect(page.locator("#corpus-summary")).to_be_hidden()
@@ -523,6 +530,8 @@ def test_browser_page_fits_two_screens_and_a_phone(browser, served):
     expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 3"), timeout=UI_TIMEOUT_MS)
     grid_rows(phone.locator("#corpus-summary"), 3)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    histogram = phone.locator("#histogram svg").bounding_box()
+    assert histogram["x"] >= 0 and histogram["x"] + histogram["width"] <= 390
     # Every table shows all its columns: nothing is scrolled out of its box.
     for table in ("#corpus-summary", "#per-example-scores"):
         box = phone.locator(f"{table} table").first.bounding_box()
