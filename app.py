@@ -42,6 +42,8 @@ LANGUAGES = package_module("languages").ISO_639_1
 files = package_module("files")
 bootstrap_statistics = package_module("bootstrap").bootstrap_statistics
 corpus_mean = package_module("corpus").mean
+matches = package_module("matches")
+join_additions = package_module("extraction").join_additions
 
 HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
@@ -55,6 +57,9 @@ LANGUAGE_CHOICES = [NO_LANGUAGE, *sorted(LANGUAGES)]
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 ADDED = "added"
 KEPT = "in the source"
+MATCHED = "matched"
+# The types whose matched tokens the one-example view shows (see update_rouge.matches).
+MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if matches.explained(t)]
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
@@ -304,6 +309,62 @@ def score_one(
     )
 
 
+def show_matches(
+    source: str,
+    reference: str,
+    prediction: str,
+    rouge_type: str,
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+):
+    """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
+    each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
+    per addition for rougeLsum; and a note with the counts behind precision and recall."""
+    try:
+        settings = settings_from([rouge_type], stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        example = UpdateRouge(dataclasses.replace(settings, use_aggregator=False)).score(source, prediction, reference)
+        if example.both_empty:
+            return None, None, "Neither side adds anything: there is nothing to match."
+        found = matches.token_matches(
+            join_additions(example.reference_additions[0]),
+            join_additions(example.prediction_additions),
+            rouge_type,
+            settings,
+        )
+    except ValueError as error:
+        return None, None, f"Error: {error}"
+    hits, in_reference, in_prediction = found.counts
+    unit = "tokens" if rouge_type in ("rouge1", "rougeL", "rougeLsum") else f"{rouge_type[5:]}-grams"
+    how = {
+        "rougeL": "the longest common subsequence of the two token sequences",
+        "rougeLsum": "each reference addition's union of longest common subsequences with the prediction's "
+        "additions, clipped by token counts",
+    }.get(rouge_type, f"the {unit} both sides contain (as often as the side with fewer has them)")
+    note = (
+        f"{rouge_type} counts {hits} matched {unit}: {how}. Precision {hits}/{in_prediction} of the "
+        f"prediction's {unit}, recall {hits}/{in_reference} of the reference's. Tokens are shown as scored "
+        "(lower-cased, and stemmed or without stopwords where those options are on)."
+    )
+    return _token_pieces(found.target), _token_pieces(found.prediction), note
+
+
+def _token_pieces(lines) -> List[Tuple[str, Optional[str]]]:
+    """``HighlightedText`` pieces of marked token lines: tokens apart by spaces, lines by newlines."""
+    pieces: List[Tuple[str, Optional[str]]] = []
+    for number, line in enumerate(lines):
+        if number:
+            pieces.append(("\n", None))
+        for position, (token, matched) in enumerate(line):
+            if position:
+                pieces.append((" ", None))
+            pieces.append((token, MATCHED if matched else None))
+    return pieces
+
+
 def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> Optional[pd.DataFrame]:
     """Count the examples per F1 bin of one rouge type (``None`` when nothing was scored).
 
@@ -360,7 +421,7 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
 
     name = html.escape(rouge_type or "")
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 56}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 68}" '
         f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; corpus mean '
         f'{fmt(mean)}" style="width: 100%; height: auto; max-width: 720px; font: 13px sans-serif">',
     ]
@@ -383,7 +444,7 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
         x = x_at(k / HISTOGRAM_BINS)
         parts.append(
             f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}" stroke="currentColor"/>'
-            f'<text class="x-tick" x="{x:.1f}" y="{bottom + 19}" text-anchor="middle" fill="currentColor">'
+            f'<text class="x-tick" x="{x:.1f}" y="{bottom + 24}" text-anchor="middle" fill="currentColor">'
             f"{k / HISTOGRAM_BINS:.1f}</text>"
         )
     parts.append(
@@ -399,7 +460,7 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
         f'fill="#b91c1c">corpus mean {fmt(mean)}</text>'
     )
     parts.append(
-        f'<text x="{PLOT_LEFT + PLOT_WIDTH / 2:.1f}" y="{bottom + 44}" text-anchor="middle" fill="currentColor">'
+        f'<text x="{PLOT_LEFT + PLOT_WIDTH / 2:.1f}" y="{bottom + 58}" text-anchor="middle" fill="currentColor">'
         f"F1 of {name} per example (bins of {1 / HISTOGRAM_BINS:.1f})</text>"
         f'<text transform="translate(16 {PLOT_TOP + PLOT_HEIGHT / 2:.1f}) rotate(-90)" text-anchor="middle" '
         'fill="currentColor">examples</text></svg>'
@@ -696,6 +757,7 @@ CSS = """
   word-break: normal; overflow-wrap: break-word;
 }
 @media (max-width: 480px) {
+  #histogram svg text { font-size: 22px; }
   #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
   #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
     min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
@@ -754,6 +816,23 @@ def build_demo() -> gr.Blocks:
                     color_map=color_map,
                     show_legend=True,
                     elem_id="prediction-view",
+                    min_width=160,
+                )
+            matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
+            match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
+            with gr.Row():
+                reference_matches = gr.HighlightedText(
+                    label="Reference additions as tokens",
+                    color_map={MATCHED: "#86efac"},
+                    show_legend=True,
+                    elem_id="reference-matches",
+                    min_width=160,
+                )
+                prediction_matches = gr.HighlightedText(
+                    label="Prediction additions as tokens",
+                    color_map={MATCHED: "#86efac"},
+                    show_legend=True,
+                    elem_id="prediction-matches",
                     min_width=160,
                 )
         with tabs, gr.Tab("A file of examples", id="file"):
@@ -831,6 +910,8 @@ def build_demo() -> gr.Blocks:
             "meta": {"_type": "gradio.FileData"},
         }
         one_outputs = [reference_view, prediction_view, scores, note]
+        match_outputs = [reference_matches, prediction_matches, match_note]
+        match_inputs = [source, reference, prediction, matches_of, stemmer, *options]
         file_outputs = [
             status,
             results,
@@ -859,7 +940,7 @@ def build_demo() -> gr.Blocks:
             api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
             preprocess=False,
             **in_order,
-        )
+        ).then(show_matches, match_inputs, match_outputs, api_name=False, **in_order)
         file_button.click(
             score_file,
             [upload, rouge_types, stemmer, confidence, *options, baseline_column],
@@ -885,34 +966,42 @@ def build_demo() -> gr.Blocks:
             show_progress="hidden",
         )
 
-        # A text or an option that changes clears the scores, unless the texts are those just
-        # scored (opening a table row sets the texts and their scores at once).
+        # A text or an option that changes clears the scores (and forgets what was scored),
+        # unless the texts are those just scored (opening a table row sets the texts and their
+        # scores at once).
+        view_outputs = [*one_outputs, *match_outputs, scored_texts]
+
         def clear_one():
-            return None, None, None, ""
+            return None, None, None, "", None, None, "", None
 
         def clear_if_changed(*texts_and_scored):
             *texts, scored = texts_and_scored
-            return (gr.update(),) * 4 if tuple(texts) == scored else clear_one()
+            return (gr.update(),) * len(view_outputs) if tuple(texts) == scored else clear_one()
+
+        def matches_if_scored(*arguments_and_scored):
+            *arguments, scored = arguments_and_scored
+            return show_matches(*arguments) if tuple(arguments[:3]) == scored else (gr.update(),) * 3
 
         texts = [source, reference, prediction]
         for component in texts:
             component.change(
                 clear_if_changed,
                 [*texts, scored_texts],
-                one_outputs,
+                view_outputs,
                 api_name=False,
                 show_progress="hidden",
                 **in_order,
             )
         for component in setting_inputs:
-            component.change(clear_one, None, one_outputs, api_name=False, show_progress="hidden", **in_order)
+            component.change(clear_one, None, view_outputs, api_name=False, show_progress="hidden", **in_order)
         per_example.select(
             open_example,
             [upload, per_example_state, rouge_types, stemmer, *options],
             [*texts, tabs, *one_outputs, scored_texts],
             api_name=False,
             **in_order,
-        )
+        ).then(show_matches, match_inputs, match_outputs, api_name=False, **in_order)
+        matches_of.input(matches_if_scored, [*match_inputs, scored_texts], match_outputs, api_name=False, **in_order)
         for component in (upload, confidence, baseline_column, *setting_inputs):
             component.change(lambda: _failed(""), None, file_outputs, api_name=False, show_progress="hidden")
     return demo

@@ -237,6 +237,40 @@ def test_histogram_of_another_rouge_type(golden):
     assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]
 
 
+def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
+    source, reference, prediction = (
+        "Dan is a baker.",
+        "Dan is a baker. Dan loves chocolate cakes.",
+        "Dan is a baker. Dan loves chocolate chip cookies.",
+    )
+    reference_pieces, prediction_pieces, note = app.show_matches(source, reference, prediction, "rouge1", "none")
+    assert reference_pieces == [
+        ("dan", "matched"),
+        (" ", None),
+        ("loves", "matched"),
+        (" ", None),
+        ("chocolate", "matched"),
+        (" ", None),
+        ("cakes", None),
+    ]
+    assert [token for token, label in prediction_pieces if label] == ["dan", "loves", "chocolate"]
+    assert note.startswith("rouge1 counts 3 matched tokens: ") and "Precision 3/5 " in note and "recall 3/4 " in note
+    _, _, note = app.show_matches(source, reference, prediction, "rouge2", "none")
+    assert "Precision 2/4 of the prediction's 2-grams, recall 2/3 of the reference's" in note
+
+
+def test_show_matches_puts_each_addition_on_a_line_for_rougelsum_and_handles_no_additions():
+    pieces, _, note = app.show_matches("S.", "S. A cat sat. The dog ran.", "S. The cat ran.", "rougeLsum", "none")
+    assert [token for token, _ in pieces] == ["a", " ", "cat", " ", "sat", "\n", "the", " ", "dog", " ", "ran"]
+    assert "counts 3 matched tokens" in note  # cat from the first line; the, ran from the second
+    assert app.show_matches("S.", "S.", "S.", "rouge1", "none") == (
+        None,
+        None,
+        "Neither side adds anything: there is nothing to match.",
+    )
+    assert app.show_matches("S.", "S. A.", "S. B.", "rougeW", "none")[2].startswith("Error: the matches of rougeW")
+
+
 def test_histogram_counts_start_at_zero_and_reach_a_round_number():
     per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
     figure = read_histogram(app.histogram_svg(per_example, "rouge1"))

@@ -370,6 +370,32 @@ def test_browser_highlights_whole_words(page):
     assert broken == 0
 
 
+def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
+    fill(page, *DAN)
+    score(page)
+    match_note = page.locator("#match-note textarea")
+    expect(match_note).to_have_value(re.compile(r"Precision 3/5 .* recall 3/4 "), timeout=UI_TIMEOUT_MS)
+    # Matched tokens, then the others (the spaces between tokens are unlabelled pieces too).
+    assert [[t for t in texts if t] for texts in highlighted(page, "reference-matches")] == [
+        ["dan", "loves", "chocolate"],
+        ["cakes"],
+    ]
+    assert [[t for t in texts if t] for texts in highlighted(page, "prediction-matches")] == [
+        ["dan", "loves", "chocolate"],
+        ["chip", "cookies"],
+    ]
+    page.locator("#matches-of").get_by_label("rouge2").check()
+    expect(match_note).to_have_value(re.compile(r"^rouge2 counts 2 matched 2-grams.* Precision 2/4 .* recall 2/3 "))
+    page.locator("#matches-of").get_by_label("rougeLsum").check()
+    expect(match_note).to_have_value(re.compile(r"^rougeLsum counts 3 matched tokens"))
+    # An edited text clears the matches with the scores; choosing a type then shows nothing.
+    page.get_by_label("Reference").fill(DAN[1] + " Dan sells bread.")
+    expect(match_note).to_have_value("")
+    page.locator("#matches-of").get_by_label("rouge1").check()
+    expect(page.locator("#reference-matches .token")).to_have_count(0)
+    assert page.console_errors == []
+
+
 @pytest.mark.slow
 def test_browser_shows_errors_and_warnings_as_text(page):
     fill(page, "s.", "s. 中文。", "s. 中文。")

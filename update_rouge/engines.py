@@ -155,8 +155,9 @@ class PythonEngine:
         self._needs_tokens = options.limits_length or any(t not in line_types for t in self.rouge_types)
         self._skip_bigram_types = {t: kind for t in self.rouge_types if (kind := parse_skip_bigram_type(t))}
 
-    def _tokenize(self, text: str) -> Tuple[Tokens, List[Tokens]]:
-        """The tokens of the whole text and of each line, each only where a type needs it (else empty).
+    def tokens(self, text: str) -> Tuple[Tokens, List[Tokens]]:
+        """The tokens this engine scores of ``text``: those of the whole text and of each line, each
+        only where one of its types needs it (else empty).
 
         Under a length limit, the tokens are those of ``limited_text`` and the lines those of
         ``limited_lines``.
@@ -182,8 +183,8 @@ class PythonEngine:
 
     def counts(self, target: str, prediction: str) -> Dict[str, TypeCounts]:
         """The raw counts of every rouge type for one (target, prediction) pair."""
-        target_tokens, target_lines = self._tokenize(target)
-        prediction_tokens, prediction_lines = self._tokenize(prediction)
+        target_tokens, target_lines = self.tokens(target)
+        prediction_tokens, prediction_lines = self.tokens(prediction)
         self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
         kinds = list(self._skip_bigram_types.values())
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))

@@ -20,6 +20,7 @@ from .files import open_examples
 from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
+from .matches import token_matches
 from .no_tokens import NoTokensWarning
 from .parallel import starmap_in_order
 from .rouge155_options import DEFAULT_ALPHA

@@ -1,0 +1,164 @@
+"""Which tokens of a pair of texts a rouge type counts as matched: the demo's explanation of a score.
+
+``token_matches`` tokenizes a target (a reference's joined additions) and a prediction (the
+prediction's) as the Python engine scores them under the settings, and marks on each side:
+
+- ``rouge1`` to ``rouge9``: the tokens of matched n-gram occurrences. An n-gram found ``a``
+  times in the target and ``b`` times in the prediction matches ``min(a, b)`` times (ROUGE-N's
+  clipped count); its first ``min(a, b)`` occurrences on each side are marked.
+- ``rougeL``: the token pairs of one longest common subsequence of the two texts, the one
+  rouge-score's backtracking picks (from the end of the DP table: diagonal on equal tokens,
+  otherwise towards the shorter prediction prefix only when that cell is strictly larger).
+- ``rougeLsum``: on the target, the tokens rouge-score counts as hits: each target line's union
+  of its LCSs with every prediction line, in order, while the token's count lasts on both sides;
+  on the prediction, for each hit, a token aligned with it by one of those LCSs not yet marked
+  (else the first unmarked occurrence of the same token).
+
+The ``Counts`` come from the engine itself (hits, target and prediction totals), so the
+explanation cannot drift from the score: the marks of rougeL and rougeLsum are ``hits`` tokens on
+each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``EXPLAINED`` tells).
+"""
+
+import re
+from collections import Counter
+from typing import Dict, Hashable, List, NamedTuple, Sequence, Set, Tuple
+
+from .engines import Counts, PythonEngine
+from .scoring import make_tokenizer
+from .settings import Settings
+
+MAX_SHOWN_CELLS = 4_000_000
+"""The most DP cells (token pairs) an LCS explanation fills; longer texts are refused."""
+
+_NGRAM_TYPE = re.compile(r"rouge[1-9]")
+
+Marked = List[List[Tuple[str, bool]]]
+"""Lines of (token, matched); rouge-N and rougeL read the whole text as one line."""
+
+
+class Matches(NamedTuple):
+    """The tokens of each side by line, each marked matched or not, and the type's raw counts."""
+
+    target: Marked
+    prediction: Marked
+    counts: Counts
+
+
+def explained(rouge_type: str) -> bool:
+    """Whether ``token_matches`` explains ``rouge_type``."""
+    return bool(_NGRAM_TYPE.fullmatch(rouge_type)) or rouge_type in ("rougeL", "rougeLsum")
+
+
+def token_matches(target: str, prediction: str, rouge_type: str, settings: Settings) -> Matches:
+    """The matched tokens of ``rouge_type`` between ``target`` and ``prediction`` (module docstring).
+
+    Raises ``ValueError`` for a type that is not explained, or for an LCS type whose DP tables
+    would pass ``MAX_SHOWN_CELLS``.
+    """
+    if not explained(rouge_type):
+        raise ValueError(f"the matches of {rouge_type} are not shown (rouge1 to rouge9, rougeL and rougeLsum are)")
+    tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    engine = PythonEngine([rouge_type], tokenizer, settings.text_options)
+    counts = engine.counts(target, prediction)[rouge_type]
+    assert isinstance(counts, Counts)
+    target_tokens, target_lines = engine.tokens(target)
+    prediction_tokens, prediction_lines = engine.tokens(prediction)
+    if rouge_type == "rougeLsum":
+        clip = (target_tokens, prediction_tokens) if settings.text_options.limits_length else None
+        target_marks, prediction_marks = _summary_marks(target_lines, prediction_lines, clip)
+        return Matches(_marked(target_lines, target_marks), _marked(prediction_lines, prediction_marks), counts)
+    if rouge_type == "rougeL":
+        _check_cells(len(target_tokens) * len(prediction_tokens))
+        pairs = _lcs_pairs(target_tokens, prediction_tokens)
+        target_marks = {(0, i) for i, _ in pairs}
+        prediction_marks = {(0, j) for _, j in pairs}
+    else:
+        target_marks, prediction_marks = _ngram_marks(target_tokens, prediction_tokens, int(rouge_type[5:]))
+    return Matches(_marked([target_tokens], target_marks), _marked([prediction_tokens], prediction_marks), counts)
+
+
+def _marked(lines: List[List[Hashable]], marks: Set[Tuple[int, int]]) -> Marked:
+    return [[(str(token), (r, i) in marks) for i, token in enumerate(line)] for r, line in enumerate(lines)]
+
+
+def _check_cells(cells: int) -> None:
+    if cells > MAX_SHOWN_CELLS:
+        raise ValueError(
+            f"the texts are too long to show their matches ({cells:,} token pairs; at most {MAX_SHOWN_CELLS:,})"
+        )
+
+
+def _ngram_marks(
+    target: Sequence[Hashable], prediction: Sequence[Hashable], n: int
+) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]]]:
+    def starts(tokens: Sequence[Hashable]) -> Dict[tuple, List[int]]:
+        found: Dict[tuple, List[int]] = {}
+        for start in range(len(tokens) - n + 1):
+            found.setdefault(tuple(tokens[start : start + n]), []).append(start)
+        return found
+
+    target_starts, prediction_starts = starts(target), starts(prediction)
+    target_marks: Set[Tuple[int, int]] = set()
+    prediction_marks: Set[Tuple[int, int]] = set()
+    for gram, found in target_starts.items():
+        shared = min(len(found), len(prediction_starts.get(gram, ())))
+        for start in found[:shared]:
+            target_marks.update((0, i) for i in range(start, start + n))
+        for start in prediction_starts.get(gram, [])[:shared]:
+            prediction_marks.update((0, i) for i in range(start, start + n))
+    return target_marks, prediction_marks
+
+
+def _lcs_pairs(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> List[Tuple[int, int]]:
+    """(target position, prediction position) of the LCS rouge-score's backtracking picks, in order."""
+    table = [[0] * (len(prediction) + 1)]
+    for token in target:
+        above, row = table[-1], [0]
+        for j, other in enumerate(prediction):
+            row.append(above[j] + 1 if token == other else max(above[j + 1], row[j]))
+        table.append(row)
+    pairs = []
+    i, j = len(target), len(prediction)
+    while i > 0 and j > 0:
+        if target[i - 1] == prediction[j - 1]:
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return pairs[::-1]
+
+
+def _summary_marks(
+    target_lines: List[List[Hashable]], prediction_lines: List[List[Hashable]], clip=None
+) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]]]:
+    """rougeLsum's hits as (line, position) on each side; ``clip`` (the target's and the
+    prediction's tokens under a length limit) gives the counts that clip the hits."""
+    _check_cells(sum(map(len, target_lines)) * sum(map(len, prediction_lines)))
+    if clip is None:
+        clip = ([t for line in target_lines for t in line], [t for line in prediction_lines for t in line])
+    target_left, prediction_left = Counter(clip[0]), Counter(clip[1])
+    target_marks: Set[Tuple[int, int]] = set()
+    prediction_marks: Set[Tuple[int, int]] = set()
+    for r, target_line in enumerate(target_lines):
+        aligned: Dict[int, List[Tuple[int, int]]] = {}
+        for p, prediction_line in enumerate(prediction_lines):
+            for i, j in _lcs_pairs(target_line, prediction_line):
+                aligned.setdefault(i, []).append((p, j))
+        for i in sorted(aligned):
+            token = target_line[i]
+            if target_left[token] > 0 and prediction_left[token] > 0:
+                target_left[token] -= 1
+                prediction_left[token] -= 1
+                target_marks.add((r, i))
+                free = [place for place in aligned[i] if place not in prediction_marks]
+                free += [
+                    (p, j)
+                    for p, line in enumerate(prediction_lines)
+                    for j, other in enumerate(line)
+                    if other == token and (p, j) not in prediction_marks
+                ][:1]
+                if free:
+                    prediction_marks.add(free[0])
+    return target_marks, prediction_marks
