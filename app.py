@@ -35,12 +35,11 @@ OPTIONS = {option.name: option for option in package_module("settings").OPTIONS}
 DEFAULTS = package_module("settings").DEFAULTS
 Settings = package_module("settings").Settings
 UpdateRouge = package_module("scorer").UpdateRouge
-Corpus = package_module("corpus_stream").Corpus
+score_rows = package_module("corpus_stream").score_rows
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 LANGUAGES = package_module("languages").ISO_639_1
 files = package_module("files")
-bootstrap_statistics = package_module("bootstrap").bootstrap_statistics
 corpus_mean = package_module("corpus").mean
 matches = package_module("matches")
 join_additions = package_module("extraction").join_additions
@@ -64,7 +63,6 @@ SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
-CHUNK_SIZE = 1000
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
 
 
@@ -568,48 +566,27 @@ def score_file(
         def advance(count: int) -> None:
             done[0] += count
 
-        scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
-        corpus = Corpus(settings)
         lines: List[int] = []
         columns: Dict[str, List[float]] = {}
-        tokenless = 0
-        baseline_f1: Dict[str, List[float]] = {}
-        rows = read(advance=advance)
-        progress(0, desc="Scoring")
-        while True:
-            chunk = [row for _, row in zip(range(CHUNK_SIZE), rows)]
-            if not chunk:
-                break
-            references = [row.references for row in chunk]
-            table, warned = _score_quietly(
-                scorer.corpus, [row.source for row in chunk], [row.prediction for row in chunk], references
-            )
-            tokenless += sum(warning.count for warning in warned)
-            if baseline_column:
-                baseline_table, baseline_warned = _score_quietly(
-                    scorer.corpus, [row.source for row in chunk], [row.baseline for row in chunk], references
-                )
-                tokenless += sum(warning.count for warning in baseline_warned)
-                for t in settings.rouge_types:
-                    baseline_f1.setdefault(f"update_{t}", []).extend(baseline_table[f"update_{t}"])
-            corpus.add(table, references)
-            lines += [row.line for row in chunk]
+
+        def collect(chunk_lines: List[int], table: Dict[str, list]) -> None:
+            lines.extend(chunk_lines)
             for key, values in table.items():
                 columns.setdefault(key, []).extend(values)
             progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
+
+        progress(0, desc="Scoring")
+        score = functools.partial(score_rows, on_chunk=collect, paired=bool(baseline_column))
+        corpus, warned = _score_quietly(score, read(advance=advance), settings)
+        tokenless = sum(warning.count for warning in warned)
         if not lines:
             raise DemoError(f"{Path(path).name}: the file holds no examples")
     except (DemoError, ValueError) as error:
         # The upload's name, not the server's temporary path to it.
         return _failed(f"Error: {str(error).replace(path, Path(path).name)}")
     # compute's result: exact means, then intervals and paired test from one set of resamples.
-    result = corpus.totals.result()
-    result.update(
-        bootstrap_statistics(
-            corpus.f1, baseline_f1 or None, settings.confidence_level, settings.n_bootstrap, settings.seed
-        )
-    )
-    result["signature"] = corpus.signature(paired=bool(baseline_column))
+    result = corpus.result()
+    result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
     per_example = pd.DataFrame({"line": lines, **columns})
     folder = Path(tempfile.mkdtemp(dir=_downloads_root()))

@@ -17,34 +17,25 @@ they were, one line on stderr), 141 when the reader of the output goes away (``w
 
 import argparse
 import contextlib
-import dataclasses
 import functools
-import itertools
 import json
 import os
 import signal
 import sys
 import threading
-import warnings
-from collections import deque
-from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tqdm import tqdm
 
-from .corpus_stream import Corpus
-from .engines import LcsTableTooLarge
-from .files import Row, open_examples
-from .no_tokens import NoTokensWarning, warn_tokenless
+from .corpus_stream import score_rows
+from .files import open_examples
 from .outputs import check_output_paths, output_file
-from .parallel import available_cpus, starmap_in_order
-from .scorer import UpdateRouge
 from .scoring import check_rouge_types
 from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from .version import __version__
 
 PROG = "update-rouge"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-CHUNK_SIZE = 1000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,86 +196,11 @@ def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
         parser.error(str(error))
 
 
-def _silent(_: str) -> None:
-    pass
-
-
-def score_chunk(scorer: UpdateRouge, sources: List[str], predictions: List[str], references: List[Any]):
-    """The per-example table of one chunk (``scorer`` has ``use_aggregator=False``) and its number
-    of tokenless examples.
-
-    The chunk's ``NoTokensWarning`` is taken in, so that a run warns once for all its chunks.
-    """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        table = scorer.corpus(sources, predictions, references)
-    tokenless = 0
-    for warning in caught:
-        if isinstance(warning.message, NoTokensWarning):
-            tokenless += warning.message.count
-        else:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
-    return table, tokenless
-
-
-def score_rows(
-    rows: Iterable[Row],
-    settings: Settings,
-    per_example: Optional[IO[str]] = None,
-    chunk_size: int = CHUNK_SIZE,
-    tell: Callable[[str], None] = _silent,
-) -> Corpus:
-    """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
-
-    Chunks are scored in worker processes, each in one process: ``settings.num_proc`` of them,
-    capped at the CPUs available and at the number of chunks (the first ones are read ahead to
-    know), which ``tell`` is told in one sentence. With ``per_example``, one JSON object per
-    example is written to it in input order: the example's ``line`` and its per-example scores
-    (the keys of ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no
-    token get one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
-    ``LcsTableTooLarge`` naming the example's line.
-    """
-    in_flight: deque = deque()
-
-    def chunks():
-        remaining = iter(rows)
-        while chunk := list(itertools.islice(remaining, chunk_size)):
-            references = [row.references for row in chunk]
-            in_flight.append(([row.line for row in chunk], references))
-            yield [row.source for row in chunk], [row.prediction for row in chunk], references
-
-    num_proc = min(settings.num_proc, available_cpus())
-    pending = chunks()
-    first = list(itertools.islice(pending, num_proc))
-    num_proc = min(num_proc, max(1, len(first)))
-    if num_proc < settings.num_proc:
-        tell(
-            f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
-            f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) of up to {chunk_size} examples read ahead)"
-        )
-    scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
-    corpus = Corpus(settings)
-    tokenless = 0
-    score = functools.partial(score_chunk, scorer)
-    results = starmap_in_order(score, itertools.chain(first, pending), num_proc)
-    try:
-        with contextlib.closing(results):
-            for table, chunk_tokenless in results:
-                lines, references = in_flight.popleft()
-                corpus.add(table, references)
-                tokenless += chunk_tokenless
-                if per_example is not None:
-                    for index, line in enumerate(lines):
-                        per_example.write(
-                            json.dumps({"line": line, **{key: values[index] for key, values in table.items()}})
-                        )
-                        per_example.write("\n")
-    except LcsTableTooLarge as error:
-        if error.index is None:
-            raise
-        raise error.at(in_flight[0][0][error.index], "line") from None
-    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
-    return corpus
+def write_per_example(handle: IO[str], lines: List[int], table: Dict[str, list]) -> None:
+    """One JSON object per example of a chunk: its file ``line`` and its per-example scores."""
+    for index, line in enumerate(lines):
+        handle.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
+        handle.write("\n")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -322,7 +238,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
         with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
-            corpus = score_rows(read_rows(bar.update), settings, per_example, tell=_tell)
+            on_chunk = None if per_example is None else functools.partial(write_per_example, per_example)
+            corpus = score_rows(read_rows(bar.update), settings, on_chunk, tell=_tell)
             if corpus.totals.count == 0:
                 raise ValueError(f"{', '.join(paths)}: no examples to score")
     result = corpus.result()

@@ -1,38 +1,64 @@
-"""Corpus results of examples scored in chunks (the CLI's stream, the Trainer's batches).
+"""Corpus results of examples scored in chunks (the CLI's stream, the demo's file, the Trainer's batches).
 
 ``Corpus`` keeps what ``compute``'s corpus result needs of every chunk: exact running means
-(``corpus.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes
-per example and type) and how many references examples have (for the signature). Its result
-equals ``compute`` on all the examples at once, bit for bit (a paired test needs both systems'
-per-example scores and is not offered here).
+(``corpus.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes per
+example and type, twice with a baseline) and how many references examples have (for the
+signature). Its result equals ``compute`` on all the examples at once, bit for bit, with
+``baseline_predictions`` when it is ``paired``.
+
+``score_rows`` reads examples chunk by chunk, scores the chunks (in worker processes with
+``num_proc`` > 1) and feeds a ``Corpus``.
 """
 
+import dataclasses
+import itertools
 from array import array
-from typing import Any, Dict, Sequence
+from collections import deque
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from .bootstrap import bootstrap_statistics
 from .corpus import RunningTotals
+from .engines import LcsTableTooLarge
+from .no_tokens import warn_tokenless
+from .parallel import available_cpus, starmap_in_order
+from .scorer import UpdateRouge
 from .settings import Settings
 from .signature import signature
+
+CHUNK_SIZE = 1000
+"""Examples scored at a time by ``score_rows``."""
+
+Table = Dict[str, list]
 
 
 class Corpus:
     """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk.
 
-    ``settings`` give the rouge types of the tables and the options of the intervals.
+    ``settings`` give the rouge types of the tables and the options of the intervals; a
+    ``paired`` corpus also takes the baseline's table of each chunk, for the paired test.
     """
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, paired: bool = False):
         self.settings = settings
         self.totals = RunningTotals()
-        self.f1 = {f"update_{rouge_type}": array("d") for rouge_type in settings.rouge_types}
+        self.f1 = self._columns()
+        self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
 
-    def add(self, table: Dict[str, list], references: Sequence[Any]) -> None:
-        """Add a chunk's per-example table and its references (a string or a list per example)."""
+    def _columns(self) -> Dict[str, array]:
+        return {f"update_{rouge_type}": array("d") for rouge_type in self.settings.rouge_types}
+
+    def add(self, table: Table, references: Sequence[Any], baseline_table: Optional[Table] = None) -> None:
+        """Add a chunk's per-example table and its references (a string or a list per example)
+        and, to a paired corpus, the baseline's table of the same examples."""
+        if (baseline_table is None) != (self.baseline_f1 is None):
+            raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
         self.totals.add(table)
         for key, column in self.f1.items():
             column.extend(table[key])
+        if self.baseline_f1 is not None and baseline_table is not None:
+            for key, column in self.baseline_f1.items():
+                column.extend(baseline_table[key])
         self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
 
     def result(self) -> Dict[str, Any]:
@@ -40,13 +66,78 @@ class Corpus:
         settings = self.settings
         result = self.totals.result()
         result.update(
-            bootstrap_statistics(self.f1, None, settings.confidence_level, settings.n_bootstrap, settings.seed)
+            bootstrap_statistics(
+                self.f1, self.baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed
+            )
         )
         return result
 
-    def signature(self, paired: bool = False) -> str:
-        """The signature of ``compute`` with these settings on all the examples (``paired``: with
-        ``baseline_predictions``)."""
+    def signature(self) -> str:
+        """The signature of ``compute`` with these settings on all the examples."""
         # The signature reads only how many references examples have: the fewest and the most.
         references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
-        return signature(self.settings, references, paired)
+        return signature(self.settings, references, self.baseline_f1 is not None)
+
+
+def _silent(_: str) -> None:
+    pass
+
+
+def score_rows(
+    rows: Iterable[Any],
+    settings: Settings,
+    on_chunk: Optional[Callable[[List[int], Table], None]] = None,
+    chunk_size: int = CHUNK_SIZE,
+    tell: Callable[[str], None] = _silent,
+    paired: bool = False,
+) -> Corpus:
+    """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
+
+    ``rows`` are ``files.Row``s (``line``, ``source``, ``references``, ``prediction``); with
+    ``paired``, each also has a ``baseline`` prediction, scored for the paired test. Chunks are
+    scored in worker processes, each in one process: ``settings.num_proc`` of them, capped at
+    the CPUs available and at the number of chunks (the first ones are read ahead to know),
+    which ``tell`` is told in one sentence. ``on_chunk(lines, table)`` is called for each chunk
+    in input order with its examples' file lines and per-example table (the keys of
+    ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no token get one
+    ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
+    ``LcsTableTooLarge`` naming the example's line.
+    """
+    in_flight: deque = deque()
+
+    def chunks():
+        remaining = iter(rows)
+        while chunk := list(itertools.islice(remaining, chunk_size)):
+            references = [row.references for row in chunk]
+            in_flight.append(([row.line for row in chunk], references))
+            baselines = [row.baseline for row in chunk] if paired else None
+            yield [row.source for row in chunk], [row.prediction for row in chunk], references, baselines
+
+    num_proc = min(settings.num_proc, available_cpus())
+    pending = chunks()
+    first = list(itertools.islice(pending, num_proc))
+    num_proc = min(num_proc, max(1, len(first)))
+    if num_proc < settings.num_proc:
+        tell(
+            f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
+            f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) of up to {chunk_size} examples read ahead)"
+        )
+    scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
+    corpus = Corpus(settings, paired)
+    tokenless = 0
+    results = starmap_in_order(scorer.tables, itertools.chain(first, pending), num_proc)
+    try:
+        for table, baseline_table, chunk_tokenless in results:
+            lines, references = in_flight.popleft()
+            corpus.add(table, references, baseline_table)
+            tokenless += chunk_tokenless
+            if on_chunk is not None:
+                on_chunk(lines, table)
+    except LcsTableTooLarge as error:
+        if error.index is None:
+            raise
+        raise error.at(in_flight[0][0][error.index], "line") from None
+    finally:
+        results.close()
+    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
+    return corpus

@@ -76,42 +76,49 @@ class UpdateRouge:
     ) -> Tuple[Dict[str, Any], int, int]:
         """``corpus``'s result, the number of examples without tokens (in either system) and of examples."""
         settings = self.settings
-        paired = baseline_predictions is not None
-        if paired:
+        if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
-        sources, predictions, references = check_inputs(sources, predictions, references)
-        checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions)) if paired else None
-        systems = {"predictions": predictions}
-        if checked_baseline is not None:
-            systems["baseline_predictions"] = checked_baseline
-        with self._naming_examples(sources, systems, references):
-            return self._scored_corpus(sources, predictions, references, checked_baseline)
-
-    def _scored_corpus(
-        self,
-        sources: List[str],
-        predictions: List[str],
-        references: List[List[str]],
-        checked_baseline: Optional[List[str]],
-    ) -> Tuple[Dict[str, Any], int, int]:
-        settings = self.settings
-        examples = self._examples(sources, predictions, references)
-        tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
-        tokenless = tokenless_examples(examples, tokenizer)
-        table = per_example_table(examples, settings.rouge_types)
+        table, baseline_table, tokenless = self.tables(sources, predictions, references, baseline_predictions)
+        total = len(table["_both_empty"])
         if not settings.use_aggregator:
-            return table, sum(tokenless), len(examples)
+            return table, tokenless, total
         result: Dict[str, Any] = aggregate(table)
-        baseline_f1 = None
-        if checked_baseline is not None:
-            baseline = self._examples(sources, checked_baseline, references)
-            tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
-            baseline_f1 = f1_columns(per_example_table(baseline, settings.rouge_types), settings.rouge_types)
+        baseline_f1 = None if baseline_table is None else f1_columns(baseline_table, settings.rouge_types)
         f1 = f1_columns(table, settings.rouge_types)
         result.update(
             bootstrap_statistics(f1, baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed)
         )
-        return result, sum(tokenless), len(examples)
+        return result, tokenless, total
+
+    def tables(
+        self,
+        sources: Sequence[str],
+        predictions: Sequence[str],
+        references: Sequence[Any],
+        baseline_predictions: Optional[Sequence[str]] = None,
+    ) -> Tuple[Dict[str, list], Optional[Dict[str, list]], int]:
+        """The per-example table of the predictions (``compute(use_aggregator=False)``'s), that
+        of ``baseline_predictions`` on the same examples (``None`` without them), and the number
+        of examples in which either system's additions have no token (not warned here)."""
+        sources, predictions, references = check_inputs(sources, predictions, references)
+        systems = {"predictions": predictions}
+        checked_baseline = None
+        if baseline_predictions is not None:
+            checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
+            systems["baseline_predictions"] = checked_baseline
+        with self._naming_examples(sources, systems, references):
+            settings = self.settings
+            tokenizer = make_tokenizer(
+                settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language
+            )
+            examples = self._examples(sources, predictions, references)
+            tokenless = tokenless_examples(examples, tokenizer)
+            baseline_table = None
+            if checked_baseline is not None:
+                baseline = self._examples(sources, checked_baseline, references)
+                tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
+                baseline_table = per_example_table(baseline, settings.rouge_types)
+            return per_example_table(examples, settings.rouge_types), baseline_table, sum(tokenless)
 
     @contextlib.contextmanager
     def _naming_examples(
