@@ -753,7 +753,11 @@ def build_demo() -> gr.Blocks:
         )
         with gr.Row(equal_height=False):
             rouge_types = gr.CheckboxGroup(
-                list(ROUGE_TYPE_CHOICES), value=list(DEFAULT_ROUGE_TYPES), label="Rouge types", min_width=200
+                list(ROUGE_TYPE_CHOICES),
+                value=list(DEFAULT_ROUGE_TYPES),
+                label="Rouge types",
+                min_width=200,
+                elem_id="rouge-types",
             )
             stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200)
         with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False):

@@ -528,7 +528,7 @@ def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
 def test_browser_reproduce_box_follows_the_options(page):
     code = page.locator("#reproduce")
     expect(code).to_contain_text("# update-rouge examples.jsonl")
-    page.get_by_label("rougeL", exact=True).check()
+    page.locator("#rouge-types").get_by_label("rougeL", exact=True).check()
     page.get_by_label("rouge155").check()
     expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
     expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
