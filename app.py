@@ -799,23 +799,27 @@ def build_demo() -> gr.Blocks:
                     elem_id="prediction-view",
                     min_width=160,
                 )
-            matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
-            match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
-            with gr.Row():
-                reference_matches = gr.HighlightedText(
-                    label="Reference additions as tokens",
-                    color_map={MATCHED: "#86efac"},
-                    show_legend=True,
-                    elem_id="reference-matches",
-                    min_width=160,
+            # Shown once an example is scored, so the page opens short.
+            with gr.Column(visible=False) as matches_box:
+                matches_of = gr.Radio(
+                    MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of"
                 )
-                prediction_matches = gr.HighlightedText(
-                    label="Prediction additions as tokens",
-                    color_map={MATCHED: "#86efac"},
-                    show_legend=True,
-                    elem_id="prediction-matches",
-                    min_width=160,
-                )
+                match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
+                with gr.Row():
+                    reference_matches = gr.HighlightedText(
+                        label="Reference additions as tokens",
+                        color_map={MATCHED: "#86efac"},
+                        show_legend=True,
+                        elem_id="reference-matches",
+                        min_width=160,
+                    )
+                    prediction_matches = gr.HighlightedText(
+                        label="Prediction additions as tokens",
+                        color_map={MATCHED: "#86efac"},
+                        show_legend=True,
+                        elem_id="prediction-matches",
+                        min_width=160,
+                    )
         with tabs, gr.Tab("A file of examples", id="file"):
             gr.Markdown(
                 "A `.jsonl` file (one object per line) or a `.csv` file (with a header row) with "
@@ -891,8 +895,12 @@ def build_demo() -> gr.Blocks:
             "meta": {"_type": "gradio.FileData"},
         }
         one_outputs = [reference_view, prediction_view, scores, note]
-        match_outputs = [reference_matches, prediction_matches, match_note]
+        match_outputs = [reference_matches, prediction_matches, match_note, matches_box]
         match_inputs = [source, reference, prediction, matches_of, stemmer, *options]
+
+        def matches_shown(*arguments):
+            return (*show_matches(*arguments), gr.update(visible=True))
+
         file_outputs = [
             status,
             results,
@@ -921,7 +929,7 @@ def build_demo() -> gr.Blocks:
             api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
             preprocess=False,
             **in_order,
-        ).then(show_matches, match_inputs, match_outputs, api_name=False, **in_order)
+        ).then(matches_shown, match_inputs, match_outputs, api_name=False, **in_order)
         file_button.click(
             score_file,
             [upload, rouge_types, stemmer, confidence, *options, baseline_column],
@@ -953,7 +961,7 @@ def build_demo() -> gr.Blocks:
         view_outputs = [*one_outputs, *match_outputs, scored_texts]
 
         def clear_one():
-            return None, None, None, "", None, None, "", None
+            return None, None, None, "", None, None, "", gr.update(visible=False), None
 
         def clear_if_changed(*texts_and_scored):
             *texts, scored = texts_and_scored
@@ -961,7 +969,7 @@ def build_demo() -> gr.Blocks:
 
         def matches_if_scored(*arguments_and_scored):
             *arguments, scored = arguments_and_scored
-            return show_matches(*arguments) if tuple(arguments[:3]) == scored else (gr.update(),) * 3
+            return matches_shown(*arguments) if tuple(arguments[:3]) == scored else (gr.update(),) * 4
 
         texts = [source, reference, prediction]
         for component in texts:
@@ -981,7 +989,7 @@ def build_demo() -> gr.Blocks:
             [*texts, tabs, *one_outputs, scored_texts],
             api_name=False,
             **in_order,
-        ).then(show_matches, match_inputs, match_outputs, api_name=False, **in_order)
+        ).then(matches_shown, match_inputs, match_outputs, api_name=False, **in_order)
         matches_of.input(matches_if_scored, [*match_inputs, scored_texts], match_outputs, api_name=False, **in_order)
         for component in (upload, confidence, baseline_column, *setting_inputs):
             component.change(lambda: _failed(""), None, file_outputs, api_name=False, show_progress="hidden")

@@ -271,6 +271,27 @@ def test_show_matches_puts_each_addition_on_a_line_for_rougelsum_and_handles_no_
     assert app.show_matches("S.", "S. A.", "S. B.", "rougeW", "none")[2].startswith("Error: the matches of rougeW")
 
 
+def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
+    lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines * 60) + "\n", encoding="utf-8")  # 2,400 examples: three chunks
+    calls = []
+    out = app.score_file(
+        str(path), ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc))
+    )
+    assert out[0].startswith("Scored 2400 examples")
+    assert [desc for _, desc in calls] == [
+        "Scoring",
+        "Scored 1000 examples",
+        "Scored 2000 examples",
+        "Scored 2400 examples",
+    ]
+    fractions = [value for value, _ in calls]
+    assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1.0
+    # The share of the bytes read when each chunk is scored: about 1000/2400, then 2000/2400.
+    assert 0.3 < fractions[1] < 0.5 and 0.7 < fractions[2] < 0.9
+
+
 def test_histogram_counts_start_at_zero_and_reach_a_round_number():
     per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
     figure = read_histogram(app.histogram_svg(per_example, "rouge1"))

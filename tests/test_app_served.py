@@ -388,11 +388,15 @@ def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
     expect(match_note).to_have_value(re.compile(r"^rouge2 counts 2 matched 2-grams.* Precision 2/4 .* recall 2/3 "))
     page.locator("#matches-of").get_by_label("rougeLsum").check()
     expect(match_note).to_have_value(re.compile(r"^rougeLsum counts 3 matched tokens"))
-    # An edited text clears the matches with the scores; choosing a type then shows nothing.
+    # An edited text clears and hides the matches with the scores; scoring shows them again.
     page.get_by_label("Reference").fill(DAN[1] + " Dan sells bread.")
-    expect(match_note).to_have_value("")
-    page.locator("#matches-of").get_by_label("rouge1").check()
-    expect(page.locator("#reference-matches .token")).to_have_count(0)
+    expect(page.locator("#matches-of")).to_be_hidden()
+    expect(page.locator("#reference-matches")).to_be_hidden()
+    score(page)
+    # "dan" of the new line is in its LCS with the prediction, but the prediction's one "dan" is used up.
+    expect(match_note).to_have_value(
+        re.compile(r"^rougeLsum counts 3 matched tokens.* recall 3/7 "), timeout=UI_TIMEOUT_MS
+    )
     assert page.console_errors == []
 
 
@@ -522,6 +526,27 @@ def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
         "rouge1",
         *(f"{v:.4f}" for v in golden[2]["rouge155"]["rouge1"]),
     ]
+    expect(page.locator("#match-note textarea")).to_have_value(re.compile("^rouge1 counts "), timeout=UI_TIMEOUT_MS)
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
+def test_browser_gives_the_paired_test_for_a_baseline_column(page, tmp_path, golden):
+    path = tmp_path / "paired.jsonl"
+    # The baseline predicts the source unchanged: its F1 is 0, so the delta is the system's own F1.
+    rows = read_jsonl("fruit_triples.jsonl")
+    path.write_text("".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(path))
+    page.locator("#baseline-column textarea, #baseline-column input").first.fill("baseline")
+    page.get_by_role("button", name="Score file", exact=True).click()
+    (rouge1, *_) = grid_rows(page.locator("#paired-test"), 3)
+    summary = grid_rows(page.locator("#corpus-summary"), 3)
+    # delta [interval] in points: the system's F1 and interval from the summary, signed.
+    f1, interval = summary[0][1].split(" ", 1)
+    low, high = interval.strip("[]").split(", ")
+    assert rouge1[:2] == ["rouge1", f"+{f1} [+{low}, +{high}]"]
+    assert float(rouge1[2]) < 0.3
     assert page.console_errors == []
 
 
