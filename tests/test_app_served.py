@@ -531,6 +531,34 @@ def test_browser_opens_a_per_example_row_in_the_one_example_view(page, golden):
 
 
 @pytest.mark.slow
+def test_browser_shows_the_progress_of_a_file_of_thousands_of_examples(page, tmp_path):
+    lines = (DATA_DIR / "wiki_triples.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join((lines * 4)[:2500]) + "\n", encoding="utf-8")  # 35 MB, three chunks
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(path))
+    # Every progress text the page shows, however briefly, is recorded as it appears.
+    page.evaluate(
+        """() => {
+            window.progressTexts = new Set();
+            const record = () => {
+                for (const found of document.body.innerText.matchAll(/Scored \\d+ examples/g)) {
+                    window.progressTexts.add(found[0]);
+                }
+            };
+            new MutationObserver(record).observe(document.body, {childList: true, subtree: true, characterData: true});
+        }"""
+    )
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(page.locator("#batch-status textarea")).to_have_value(
+        re.compile("^Scored 2500 examples from many.jsonl"), timeout=UI_TIMEOUT_MS
+    )
+    shown = page.evaluate("() => [...window.progressTexts]")
+    assert {"Scored 1000 examples", "Scored 2000 examples"} <= set(shown)
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
 def test_browser_gives_the_paired_test_for_a_baseline_column(page, tmp_path, golden):
     path = tmp_path / "paired.jsonl"
     # The baseline predicts the source unchanged: its F1 is 0, so the delta is the system's own F1.
