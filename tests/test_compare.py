@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import update_rouge
 from update_rouge import compare, compute, significance
 from update_rouge.bootstrap import p_values_not_better, resample_means
-from update_rouge.comparison import Test
+from update_rouge.comparison import Test as SignificanceTest
 from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
 
 REPO = Path(__file__).parent.parent
@@ -225,7 +225,7 @@ def test_compare_names_the_system_with_bad_input(iterater):
     with pytest.raises(ValueError, match="baseline 'nobody' is not one of the systems"):
         compare(iterater["sources"], iterater["references"], {"a": iterater["sources"]}, "nobody")
     with pytest.raises(ValueError, match="n_trials must be a positive integer"):
-        Test("randomization", None, 0)
+        SignificanceTest("randomization", None, 0)
 
 
 def test_signature_states_the_test(iterater):
