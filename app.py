@@ -307,23 +307,15 @@ def score_one(
     )
 
 
-def show_matches(
-    source: str,
-    reference: str,
-    prediction: str,
-    rouge_type: str,
-    stemmer: str,
-    language: str = NO_LANGUAGE,
-    remove_stopwords: bool = False,
-    max_words: Optional[float] = None,
-    max_bytes: Optional[float] = None,
-    alpha: float = 0.5,
-):
+def show_matches(source: str, reference: str, prediction: str, rouge_type: str, *options: Any):
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
     each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
-    per addition for rougeLsum; and a note with the counts behind precision and recall."""
+    per addition for rougeLsum; and a note with the counts behind precision and recall.
+
+    ``options`` are ``settings_from``'s after the rouge types (the stemmer, then the advanced ones).
+    """
     try:
-        settings = settings_from([rouge_type], stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        settings = settings_from([rouge_type], *options)
         example = UpdateRouge(dataclasses.replace(settings, use_aggregator=False)).score(source, prediction, reference)
         if example.both_empty:
             return None, None, "Neither side adds anything: there is nothing to match."
