@@ -1,4 +1,5 @@
-"""Test helpers for the publishing tests: a stand-in for the Hugging Face Hub, fresh venvs.
+"""Test helpers for the publishing tests: a stand-in for the Hugging Face Hub, fresh venvs, and
+a proxy that records connections (``ConnectionTrap``, with ``proxy_variables`` pointing at it).
 
 ``FakeHub`` answers on 127.0.0.1 what evaluate's ``HubEvaluationModuleFactory`` asks the Hub
 for: ``HEAD`` and ``GET`` of ``/spaces/<namespace>/<name>/resolve/<revision>/<file>``, with an
@@ -9,6 +10,7 @@ request is logged as (method, path, status).
 import hashlib
 import os
 import re
+import socket
 import subprocess
 import threading
 import venv
@@ -97,3 +99,43 @@ def make_venv(directory: Path, requirements: List[str], timeout: int = 1800) -> 
         env=clean_env(),
     )
     return python
+
+
+class ConnectionTrap:
+    """A TCP listener on loopback that accepts and records connections, for use as a proxy."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.port = self.server.getsockname()[1]
+        self.connections = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.server.accept()
+            except TimeoutError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self):
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.server.close()
+
+
+def proxy_variables(port: int, no_proxy: str = "127.0.0.1") -> Dict[str, str]:
+    """The proxy environment variables (both spellings) sending HTTP(S) to ``127.0.0.1:port``,
+    except for the hosts in ``no_proxy``."""
+    proxy = f"http://127.0.0.1:{port}"
+    names = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
+    return {
+        **{name: proxy for name in names},
+        **{name.lower(): proxy for name in names},
+        "NO_PROXY": no_proxy,
+        "no_proxy": no_proxy,
+    }

@@ -16,7 +16,6 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -25,7 +24,7 @@ import pytest
 from conftest import DATA_DIR, read_histogram, read_jsonl
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect, sync_playwright
-from publishing import clean_env, make_venv
+from publishing import ConnectionTrap, clean_env, make_venv, proxy_variables
 
 from update_rouge.space import write_space
 
@@ -57,33 +56,6 @@ DAN_SCORES = [
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
-class ConnectionTrap:
-    """A TCP listener on loopback that accepts and records connections, for use as a proxy."""
-
-    def __init__(self):
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self.connections = 0
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-        self.thread.start()
-
-    def _accept(self):
-        while not self.stopping.is_set():
-            try:
-                connection, _ = self.server.accept()
-            except TimeoutError:
-                continue
-            self.connections += 1
-            connection.close()
-
-    def close(self):
-        self.stopping.set()
-        self.thread.join(timeout=5)
-        self.server.close()
-
-
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -109,7 +81,6 @@ def space_app(tmp_path_factory):
 def served(request, trap, tmp_path_factory):
     """Run `python app.py` until the module's tests are done; yield its URL and port."""
     port = free_port()
-    proxy = f"http://127.0.0.1:{trap.port}"
     if request.param == "checkout":
         python, cwd = sys.executable, REPO
         env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
@@ -117,15 +88,8 @@ def served(request, trap, tmp_path_factory):
         python, cwd, env = space_app(tmp_path_factory)
     env.update(
         GRADIO_SERVER_PORT=str(port),
-        HTTP_PROXY=proxy,
-        HTTPS_PROXY=proxy,
-        ALL_PROXY=proxy,
-        http_proxy=proxy,
-        https_proxy=proxy,
-        all_proxy=proxy,
-        NO_PROXY="127.0.0.1,localhost",
-        no_proxy="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
+        **proxy_variables(trap.port, "127.0.0.1,localhost"),
     )
     app_tmp = tmp_path_factory.mktemp("app_tmp")
     env.update(TMPDIR=str(app_tmp))

@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import TRIPLE_FILES, read_jsonl
 from evaluate import __version__ as evaluate_version
-from publishing import NAME, NAMESPACE, FakeHub, clean_env
-from test_app_served import ConnectionTrap
+from publishing import NAME, NAMESPACE, ConnectionTrap, FakeHub, clean_env, proxy_variables
 
 from update_rouge import compute, metric_path
 from update_rouge.space import main, metric_modules, requirements, write_space
@@ -192,7 +191,6 @@ def test_evaluate_load_from_the_hub_scores_as_the_package_and_revisions_pin(tmp_
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     trap = ConnectionTrap()
-    proxy = f"http://127.0.0.1:{trap.port}"
     try:
         with FakeHub({"main": space, "v1": space, "v2": second}) as hub:
             env = clean_env(
@@ -201,14 +199,7 @@ def test_evaluate_load_from_the_hub_scores_as_the_package_and_revisions_pin(tmp_
                 HF_MODULES_CACHE=str(tmp_path / "hf" / "modules"),
                 # evaluate's download counter would HEAD s3.amazonaws.com; a mirror Hub has none.
                 HF_UPDATE_DOWNLOAD_COUNTS="0",
-                HTTP_PROXY=proxy,
-                HTTPS_PROXY=proxy,
-                ALL_PROXY=proxy,
-                http_proxy=proxy,
-                https_proxy=proxy,
-                all_proxy=proxy,
-                NO_PROXY="127.0.0.1",
-                no_proxy="127.0.0.1",
+                **proxy_variables(trap.port),
             )
             completed = subprocess.run(
                 [sys.executable, str(tmp_path / "loader.py"), str(tmp_path / "job.json"), str(tmp_path / "out.json")],
