@@ -798,19 +798,15 @@ def build_demo() -> gr.Blocks:
                 )
                 match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
                 with gr.Row():
-                    reference_matches = gr.HighlightedText(
-                        label="Reference additions as tokens",
-                        color_map={MATCHED: "#86efac"},
-                        show_legend=True,
-                        elem_id="reference-matches",
-                        min_width=160,
-                    )
-                    prediction_matches = gr.HighlightedText(
-                        label="Prediction additions as tokens",
-                        color_map={MATCHED: "#86efac"},
-                        show_legend=True,
-                        elem_id="prediction-matches",
-                        min_width=160,
+                    reference_matches, prediction_matches = (
+                        gr.HighlightedText(
+                            label=f"{side} additions as tokens",
+                            color_map={MATCHED: "#86efac"},
+                            show_legend=True,
+                            elem_id=f"{side.lower()}-matches",
+                            min_width=160,
+                        )
+                        for side in ("Reference", "Prediction")
                     )
         with tabs, gr.Tab("A file of examples", id="file"):
             gr.Markdown(
