@@ -316,7 +316,7 @@ def show_matches(source: str, reference: str, prediction: str, rouge_type: str, 
     """
     try:
         settings = settings_from([rouge_type], *options)
-        example = UpdateRouge(dataclasses.replace(settings, use_aggregator=False)).score(source, prediction, reference)
+        example = UpdateRouge(settings).score(source, prediction, reference)
         if example.both_empty:
             return None, None, "Neither side adds anything: there is nothing to match."
         found = matches.token_matches(
@@ -378,13 +378,13 @@ PLOT_LEFT, PLOT_TOP = 64, 28
 def _count_ticks(top: int) -> List[int]:
     """Tick values of a count axis from 0 to at least ``top``: steps of 1, 2 or 5 times a power of
     ten, at most 6 ticks; the last tick is the axis's end."""
-    step = 1
+    top, power = max(top, 1), 1
     while True:
-        for factor in (1, 2, 5):
-            if -(-max(top, 1) // (step * factor)) <= 5:
-                end = -(-max(top, 1) // (step * factor)) * step * factor
-                return list(range(0, end + 1, step * factor))
-        step *= 10
+        for size in (power, 2 * power, 5 * power):
+            steps = -(-top // size)
+            if steps <= 5:
+                return list(range(0, steps * size + 1, size))
+        power *= 10
 
 
 def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> str:

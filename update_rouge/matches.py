@@ -16,7 +16,7 @@ prediction's) as the Python engine scores them under the settings, and marks on 
 
 The ``Counts`` come from the engine itself (hits, target and prediction totals), so the
 explanation cannot drift from the score: the marks of rougeL and rougeLsum are ``hits`` tokens on
-each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``EXPLAINED`` tells).
+each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``explained`` tells).
 """
 
 import re

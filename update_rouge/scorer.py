@@ -280,8 +280,8 @@ def compute(
         ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]), its
         interval ``update_<type>_delta_low`` and ``update_<type>_delta_high`` (unless
         ``confidence_level`` is ``None``) and ``update_<type>_p_value`` (one-sided, that the
-        system is not better; in (0, 1]). The
-        method is in ``bootstrap.py``. With ``return_signature``, ``signature`` as well.
+        system is not better; in (0, 1]). The method is in ``bootstrap.py``. With
+        ``return_signature``, ``signature`` as well.
     """
     settings = Settings(
         rouge_types=rouge_types,  # type: ignore[arg-type]
