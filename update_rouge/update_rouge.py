@@ -22,6 +22,7 @@ from .languages import ISO_639_1
 from .lcs import lcs_length
 from .matches import token_matches
 from .no_tokens import NoTokensWarning
+from .option_numbers import is_real
 from .parallel import starmap_in_order
 from .rouge155_options import DEFAULT_ALPHA
 from .rouge155_porter import porter_stem
