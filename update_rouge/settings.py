@@ -318,13 +318,13 @@ class Settings:
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
-        level = None if self.confidence_level is None else float(self.confidence_level)
-        for name, value in (
-            ("confidence_level", level),
-            ("n_bootstrap", int(self.n_bootstrap)),
-            ("seed", int(self.seed)),
-        ):
-            object.__setattr__(self, name, value)
+        numbers: Dict[str, Any] = {
+            "confidence_level": None if self.confidence_level is None else float(self.confidence_level),
+            "n_bootstrap": int(self.n_bootstrap),
+            "seed": int(self.seed),
+        }
+        for option, number in numbers.items():
+            object.__setattr__(self, option, number)
 
     @classmethod
     def from_options(cls, options: Dict[str, Any]) -> "Settings":
