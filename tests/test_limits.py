@@ -293,3 +293,40 @@ def test_sigterm_during_the_bootstrap_names_the_per_example_file_it_replaced(tmp
     assert len(out.read_text().splitlines()) == len(rows) * 5
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
     assert os.path.exists(out)
+
+
+# 6. The evaluate module names its keys and the call whose references differ in form.
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (lambda m: m.add(prediction="a", reference="b", source="c"), "add(prediction=..., reference=..., sources=...)"),
+        (
+            lambda m: m.add_batch(predictions=["a"], references=["b"], source=["c"]),
+            "add_batch(predictions=..., references=..., sources=...)",
+        ),
+    ],
+    ids=["add", "add_batch"],
+)
+def test_singular_keys_are_named_with_the_expected_ones(evaluate_metric, call, expected):
+    with pytest.raises(TypeError) as caught:
+        call(evaluate_metric)
+    assert str(caught.value).startswith(f"unexpected keyword argument(s) source=: use {expected}")
+
+
+def test_a_batch_whose_references_differ_in_form_is_named(evaluate_metric):
+    evaluate_metric.add_batch(predictions=["x. a b"], references=["x. a b"], sources=["x."])
+    evaluate_metric.add(prediction="x. a c", reference="x. a c", sources="x.")
+    with pytest.raises(ValueError) as caught:
+        evaluate_metric.add_batch(predictions=["x. a"], references=[["x. b"]], sources=["x."])
+    assert str(caught.value) == (
+        "add_batch call 3 since the last compute gives lists of references, but call 1 gave single references "
+        "(strings): every example until compute needs the same form (a single reference can be given as a list of one)"
+    )
+    # The two stored examples are kept and scored (1.0 each); then lists are a new form's start.
+    assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0
+    evaluate_metric.add(prediction="x. a", reference=["x. a", "x. b"], sources="x.")
+    with pytest.raises(ValueError, match="^add call 2 since the last compute gives single references"):
+        evaluate_metric.add(prediction="x. a", reference="x. a", sources="x.")
+    assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0
