@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from update_rouge.files import MAX_LINE_BYTES_VARIABLE
 from update_rouge.rewards import update_rouge_reward
 from update_rouge.settings import Settings
 from update_rouge.significance import MAX_N_TRIALS
+from update_rouge.trainer import make_compute_metrics
 
 # One example of 20 x 20 tokens (one line each side), after two small ones.
 LONG = " ".join(["w"] * 20)
@@ -82,6 +84,28 @@ def test_the_lcs_limit_in_compare_the_reward_and_the_cli(tmp_path, capsys, monke
         reward(completions=COLUMNS["predictions"], source=COLUMNS["sources"], reference=COLUMNS["references"])
 
 
+class WordIds:
+    """A tokenizer for the Trainer helper: id 1 is the word "w", 0 is padding."""
+
+    pad_token_id = 0
+
+    def batch_decode(self, rows, skip_special_tokens):
+        return [" ".join("w" for token in row if token) for row in rows]
+
+    def __len__(self):
+        return 2
+
+
+def test_the_lcs_limit_in_the_trainer_helper(monkeypatch):
+    ids = np.array([[1] * 20, [1, 1] + [0] * 18])  # 20 words, then 2 words
+    metrics = make_compute_metrics(WordIds(), sources=["", ""], rouge_types=["rougeL"])
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    with pytest.raises(ValueError, match="^example 0: rougeL of 20 x 20 tokens is more than the LCS limit of 399"):
+        metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
+    assert metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))["update_rougeL"] == 1.0
+
+
 # 2. Numbers: ranges found by trying them, every number type, checked when Settings are built.
 
 
@@ -99,6 +123,8 @@ def test_numbers_in_rouge_types_beyond_their_range_are_refused_when_settings_are
         Settings(rouge_types=[rouge_type])
     with pytest.raises(ValueError, match=message):
         update_rouge_reward(rouge_type)
+    with pytest.raises(ValueError, match=message):
+        make_compute_metrics(WordIds(), sources=["a"], rouge_types=[rouge_type])
 
 
 def test_the_largest_skip_distance_counts_every_pair_and_the_largest_weight_scores(compute):
