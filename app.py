@@ -75,6 +75,9 @@ MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
 
 
 MAX_SECONDS_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_SECONDS"
+# What max_words and max_bytes, and alpha, must be (the demo's messages).
+LIMIT_RULE = "a whole number >= 0 (0: no limit)"
+ALPHA_RULE = "a number in [0, 1]"
 # The demo's default LCS limit (about 10 s of one core for one example), unless the variable is set.
 DEMO_MAX_LCS_CELLS = 20_000_000_000
 # Download folders kept: older ones are removed when a new one is made.
@@ -208,7 +211,7 @@ def _limit(value: Any, name: str) -> Optional[int]:
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 0:
-        raise DemoError(f"{name} must be a whole number >= 0 (0: no limit), got {value!r}")
+        raise DemoError(f"{name} must be {LIMIT_RULE}, got {value!r}")
     return int(number) or None
 
 
@@ -221,7 +224,27 @@ def _alpha(value: Any) -> float:
             raise TypeError
         return float(value)
     except (TypeError, ValueError):
-        raise DemoError(f"alpha must be a number in [0, 1], got {value!r}") from None
+        raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}") from None
+
+
+def option_number(value: Any, option: str, rule: str, **kwargs: Any) -> gr.Number:
+    """A ``gr.Number`` for option ``option`` (kept as its ``option`` attribute) whose value gradio's
+    own conversion fails on (NaN or an infinity where a whole number is expected, text) is refused
+    with ``gr.Error`` naming the option and ``rule``, not gradio's bare ``ValueError`` ("cannot
+    convert float NaN to integer"). Its ``preprocess`` is wrapped, not overridden in a subclass:
+    gradio writes a ``.pyi`` file beside the module of every component subclass."""
+    number = gr.Number(value, **kwargs)
+    convert = number.preprocess
+
+    def preprocess(payload: Any) -> Any:
+        try:
+            return convert(payload)
+        except (TypeError, ValueError, OverflowError):
+            raise gr.Error(f"{option} must be {rule}, got {payload!r}", print_exception=False) from None
+
+    number.preprocess = preprocess  # type: ignore[method-assign]
+    number.option = option  # type: ignore[attr-defined]
+    return number
 
 
 def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
@@ -828,9 +851,18 @@ def build_demo() -> gr.Blocks:
             with gr.Row():
                 language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
                 remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
-                max_words = gr.Number(0, label="Max words (-l, 0: no limit)", precision=0, minimum=0, min_width=120)
-                max_bytes = gr.Number(0, label="Max bytes (-b, 0: no limit)", precision=0, minimum=0, min_width=120)
-                alpha = gr.Number(0.5, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120)
+                whole = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
+                max_words = option_number(0, "max_words", label="Max words (-l, 0: no limit)", **whole)
+                max_bytes = option_number(0, "max_bytes", label="Max bytes (-b, 0: no limit)", **whole)
+                alpha = option_number(
+                    0.5,
+                    "alpha",
+                    ALPHA_RULE,
+                    label="alpha (-p, weight of precision)",
+                    minimum=0,
+                    maximum=1,
+                    min_width=120,
+                )
         options = [language, remove_stopwords, max_words, max_bytes, alpha]
         with gr.Tabs() as tabs, gr.Tab("One example", id="one"):
             with gr.Row():

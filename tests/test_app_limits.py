@@ -3,6 +3,7 @@ file, the LCS limit lowered when served, and a bounded number of download folder
 
 from pathlib import Path
 
+import gradio as gr
 import pytest
 from conftest import DATA_DIR
 
@@ -92,3 +93,20 @@ def test_only_the_newest_download_folders_are_kept(monkeypatch):
         assert Path(out[9]).is_file() and Path(out[8]).is_file(), "the files just scored are there"
     kept = sorted(path for path in app._downloads_root().iterdir() if path.is_dir())
     assert kept == sorted(folders[-3:]), f"kept {kept}, made {folders}"
+
+
+def test_the_number_fields_name_their_option_for_what_gradio_cannot_convert():
+    demo = app.build_demo()
+    numbers = {block.option: block for block in demo.blocks.values() if hasattr(block, "option")}
+    assert sorted(numbers) == ["alpha", "max_bytes", "max_words"]
+    assert {type(block) for block in numbers.values()} == {gr.Number}  # gradio's own field
+    for name in ("max_words", "max_bytes"):
+        for value, shown in ((float("nan"), "nan"), (float("inf"), "inf"), ("many", "'many'")):
+            with pytest.raises(gr.Error) as caught:
+                numbers[name].preprocess(value)
+            assert caught.value.message == f"{name} must be a whole number >= 0 (0: no limit), got {shown}"
+        assert numbers[name].preprocess(3.0) == 3 and numbers[name].preprocess(None) is None
+    with pytest.raises(gr.Error) as caught:
+        numbers["alpha"].preprocess("half")
+    assert caught.value.message == "alpha must be a number in [0, 1], got 'half'"
+    assert numbers["alpha"].preprocess(0.25) == 0.25
