@@ -288,6 +288,15 @@ def test_an_output_that_cannot_be_written_is_named_before_scoring(tmp_path, caps
     assert ".tmp" not in err
 
 
+def test_an_output_in_a_folder_this_user_cannot_write_is_named(tmp_path, capsys, monkeypatch):
+    # Root may write anywhere, so the refusal of the folder's permissions is simulated.
+    monkeypatch.setattr("update_rouge.outputs.os.access", lambda path, mode: path != str(tmp_path / "locked"))
+    (tmp_path / "locked").mkdir()
+    out = tmp_path / "locked" / "out.jsonl"
+    status, _, err = run_main([write_jsonl(tmp_path / "data.jsonl", COLUMNS), "--per-example", out], capsys)
+    assert (status, err) == (2, f"update-rouge: error: cannot write the output {out}: its folder is not writable\n")
+
+
 # 5. An interrupt says which output files it left complete.
 
 

@@ -2,7 +2,9 @@
 
 ``check_output_paths`` refuses, before anything is read, an output path that is empty or that
 names the same file as an input (by ``os.path.samefile``, so ``./data.jsonl``, a hard link or a
-symbolic link to the input are caught; an output that does not exist yet cannot be an input).
+symbolic link to the input are caught; an output that does not exist yet cannot be an input),
+and one that is a folder or lies in a folder that does not exist or cannot be written in.
+Messages show paths with ``shown_path``, so that a path holding a line end stays on one line.
 
 ``output_file`` opens the output for writing text:
 
