@@ -7,8 +7,12 @@ network. Every score shown is a fraction in [0, 1] with 4 decimals.
 
 Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes (environment variable, default 50)
 are refused. Files are read one example at a time by ``files.py`` (the command line's reader);
-the demo keeps only the per-example scores, not the texts. The downloads it writes live in one
-folder per process, removed when the process exits.
+the demo keeps only the per-example scores, not the texts. Scoring a file stops with a message
+once ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` (default 120) have passed, checked between chunks of
+``CHUNK_SIZE`` examples; when served, one example's rougeL, rougeLsum or ROUGE-W is limited to
+``DEMO_MAX_LCS_CELLS`` (about 10 s) unless ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` is set. The
+downloads it writes live in one folder per process, removed when the process exits, holding the
+``DOWNLOAD_FOLDERS_KEPT`` newest requests' files.
 """
 
 import atexit
@@ -16,10 +20,12 @@ import dataclasses
 import functools
 import html
 import json
+import math
 import os
 import shutil
 import signal
 import tempfile
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
@@ -63,25 +69,52 @@ SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
+# Examples scored at a time: the time limit is checked between chunks, so they are small.
+CHUNK_SIZE = 50
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
 
 
-def max_upload_mb(environ=os.environ) -> float:
-    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset.
+MAX_SECONDS_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_SECONDS"
+# What max_words and max_bytes, and alpha, must be (the demo's messages).
+LIMIT_RULE = "a whole number >= 0 (0: no limit)"
+ALPHA_RULE = "a number in [0, 1]"
+# The demo's default LCS limit (about 10 s of one core for one example), unless the variable is set.
+DEMO_MAX_LCS_CELLS = 20_000_000_000
+# Download folders kept: older ones are removed when a new one is made.
+DOWNLOAD_FOLDERS_KEPT = 10
 
-    Raises ``ValueError`` naming the variable unless it is a number > 0.
-    """
-    text = environ.get(MAX_UPLOAD_VARIABLE, "50")
+
+def _positive_setting(variable: str, default: str, unit: str, environ) -> float:
+    """The number in ``environ[variable]`` (``default`` when unset); ``ValueError`` naming the
+    variable unless it is a finite number > 0."""
+    text = environ.get(variable, default)
     try:
         value = float(text)
     except ValueError:
         value = float("nan")
     if not value > 0 or value == float("inf"):
-        raise ValueError(f"{MAX_UPLOAD_VARIABLE} must be a number of megabytes > 0, got {text!r}")
+        raise ValueError(f"{variable} must be a number of {unit} > 0, got {text!r}")
     return value
 
 
+def max_upload_mb(environ=os.environ) -> float:
+    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset."""
+    return _positive_setting(MAX_UPLOAD_VARIABLE, "50", "megabytes", environ)
+
+
+def max_request_seconds(environ=os.environ) -> float:
+    """The most seconds a file is scored for: ``UPDATE_ROUGE_DEMO_MAX_SECONDS``, 120 when unset."""
+    return _positive_setting(MAX_SECONDS_VARIABLE, "120", "seconds", environ)
+
+
+def serve_limits(environ=os.environ) -> None:
+    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` unless it is set there: run
+    when the demo is served, so that one example holds the (one-at-a-time) queue seconds, not minutes."""
+    environ.setdefault(package_module("engines").MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
+
+
 MAX_UPLOAD_MB = max_upload_mb()
+MAX_REQUEST_SECONDS = max_request_seconds()
 CSV_NAME = "update_rouge_per_example.csv"
 JSON_NAME = "update_rouge_result.json"
 
@@ -105,6 +138,29 @@ def _downloads_root() -> Path:
 
 
 _DOWNLOADS: Optional[Path] = None
+
+
+def _download_folder() -> Path:
+    """A new folder for one request's downloads in ``_downloads_root()``, after removing the
+    oldest folders there beyond ``DOWNLOAD_FOLDERS_KEPT - 1`` (gradio serves copies of the files
+    it was given, so a removed folder takes nothing from a page already shown)."""
+    root = _downloads_root()
+    folders = sorted((path for path in root.iterdir() if path.is_dir()), key=lambda path: path.stat().st_mtime_ns)
+    for old in folders[: max(0, len(folders) - DOWNLOAD_FOLDERS_KEPT + 1)]:
+        shutil.rmtree(old, ignore_errors=True)
+    return Path(tempfile.mkdtemp(dir=root))
+
+
+def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any]:
+    """``rows``, stopped with ``DemoError`` at the first row read once ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    for row in rows:
+        if time.monotonic() >= deadline:
+            raise DemoError(
+                f"{name}: stopped at line {row.line} after {seconds:g} s, this demo's limit per file "
+                f"({MAX_SECONDS_VARIABLE}). Score larger files with the update-rouge command."
+            )
+        yield row
 
 
 def check_text(value: Any, field: str) -> str:
@@ -136,7 +192,7 @@ def settings_from(
         remove_stopwords=bool(remove_stopwords),
         max_words=_limit(max_words, "max_words"),
         max_bytes=_limit(max_bytes, "max_bytes"),
-        alpha=DEFAULTS["alpha"] if alpha is None else float(alpha),
+        alpha=_alpha(alpha),
         confidence_level=CONFIDENCE_LEVELS.get(confidence_level, DEFAULTS["confidence_level"]),
     )
     try:
@@ -145,12 +201,50 @@ def settings_from(
         raise DemoError(str(error)) from None
 
 
-def _limit(value: Optional[float], name: str) -> Optional[int]:
-    if value in (None, "", 0):
+def _limit(value: Any, name: str) -> Optional[int]:
+    """A length limit as the screen or the HTTP API gives it (a number or its text); ``DemoError``
+    naming ``name`` for anything but a whole number >= 0 (NaN, infinities, words, booleans)."""
+    if value in (None, "", 0) and not isinstance(value, bool):
         return None
-    if float(value) != int(value) or value < 0:
-        raise DemoError(f"{name} must be a whole number >= 0 (0: no limit), got {value}")
-    return int(value)
+    try:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 0:
+        raise DemoError(f"{name} must be {LIMIT_RULE}, got {value!r}")
+    return int(number) or None
+
+
+def _alpha(value: Any) -> float:
+    """alpha as the screen or the HTTP API gives it; ``DemoError`` naming it unless a number."""
+    if value is None:
+        return DEFAULTS["alpha"]
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return float(value)
+    except (TypeError, ValueError):
+        raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}") from None
+
+
+def option_number(value: Any, option: str, rule: str, **kwargs: Any) -> gr.Number:
+    """A ``gr.Number`` for option ``option`` (kept as its ``option`` attribute) whose value gradio's
+    own conversion fails on (NaN or an infinity where a whole number is expected, text) is refused
+    with ``gr.Error`` naming the option and ``rule``, not gradio's bare ``ValueError`` ("cannot
+    convert float NaN to integer"). Its ``preprocess`` is wrapped, not overridden in a subclass:
+    gradio writes a ``.pyi`` file beside the module of every component subclass."""
+    number = gr.Number(value, **kwargs)
+    convert = number.preprocess
+
+    def preprocess(payload: Any) -> Any:
+        try:
+            return convert(payload)
+        except (TypeError, ValueError, OverflowError):
+            raise gr.Error(f"{option} must be {rule}, got {payload!r}", print_exception=False) from None
+
+    number.preprocess = preprocess  # type: ignore[method-assign]
+    number.option = option  # type: ignore[attr-defined]
+    return number
 
 
 def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
@@ -568,8 +662,9 @@ def score_file(
             progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
 
         progress(0, desc="Scoring")
-        score = functools.partial(score_rows, on_chunk=collect, paired=bool(baseline_column))
-        corpus, warned = _score_quietly(score, read(advance=advance), settings)
+        score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
+        rows = _within_time(read(advance=advance), MAX_REQUEST_SECONDS, Path(path).name)
+        corpus, warned = _score_quietly(score, rows, settings)
         tokenless = sum(warning.count for warning in warned)
         if not lines:
             raise DemoError(f"{Path(path).name}: the file holds no examples")
@@ -581,7 +676,7 @@ def score_file(
     result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
     per_example = pd.DataFrame({"line": lines, **columns})
-    folder = Path(tempfile.mkdtemp(dir=_downloads_root()))
+    folder = _download_folder()
     csv_path = write_csv_atomically(per_example, folder)
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
@@ -756,9 +851,18 @@ def build_demo() -> gr.Blocks:
             with gr.Row():
                 language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
                 remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
-                max_words = gr.Number(0, label="Max words (-l, 0: no limit)", precision=0, minimum=0, min_width=120)
-                max_bytes = gr.Number(0, label="Max bytes (-b, 0: no limit)", precision=0, minimum=0, min_width=120)
-                alpha = gr.Number(0.5, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120)
+                whole = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
+                max_words = option_number(0, "max_words", label="Max words (-l, 0: no limit)", **whole)
+                max_bytes = option_number(0, "max_bytes", label="Max bytes (-b, 0: no limit)", **whole)
+                alpha = option_number(
+                    0.5,
+                    "alpha",
+                    ALPHA_RULE,
+                    label="alpha (-p, weight of precision)",
+                    minimum=0,
+                    maximum=1,
+                    min_width=120,
+                )
         options = [language, remove_stopwords, max_words, max_bytes, alpha]
         with gr.Tabs() as tabs, gr.Tab("One example", id="one"):
             with gr.Row():
@@ -990,4 +1094,5 @@ def _exit_on_sigterm(signum, frame):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    serve_limits()
     build_demo().launch(max_file_size=f"{MAX_UPLOAD_MB:g}mb", css=CSS)

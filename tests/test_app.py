@@ -274,17 +274,18 @@ def test_show_matches_puts_each_addition_on_a_line_for_rougelsum_and_handles_no_
 def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
     lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
     path = tmp_path / "many.jsonl"
-    path.write_text("\n".join(lines * 60) + "\n", encoding="utf-8")  # 2,400 examples: three chunks
+    path.write_text("\n".join(lines * 3) + "\n", encoding="utf-8")  # 120 examples: chunks of 50, 50, 20
+    assert app.CHUNK_SIZE == 50
     calls = []
     out = app.score_file(
         str(path), ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc))
     )
-    assert out[0].startswith("Scored 2400 examples")
+    assert out[0].startswith("Scored 120 examples")
     assert [desc for _, desc in calls] == [
         "Scoring",
-        "Scored 1000 examples",
-        "Scored 2000 examples",
-        "Scored 2400 examples",
+        "Scored 50 examples",
+        "Scored 100 examples",
+        "Scored 120 examples",
     ]
     fractions = [value for value, _ in calls]
     assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1.0

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -201,6 +202,35 @@ def test_client_scores_one_example(client):
 def test_client_gets_an_error_for_a_text_that_is_not_a_string(client, value, got):
     with pytest.raises(Exception, match=f"^prediction must be a string, got {got}$"):
         client.predict(DAN[0], DAN[1], value, ["rouge1"], "none", api_name="/score_one")
+
+
+def call_raw(url, endpoint, body):
+    """gradio's HTTP API called with the JSON text ``body`` as is (NaN and Infinity, which JSON
+    clients refuse to send, included): the text of the event stream of the call."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, never a proxy
+    request = urllib.request.Request(
+        f"{url}/gradio_api/call/{endpoint}", data=body.encode(), headers={"Content-Type": "application/json"}
+    )
+    with opener.open(request, timeout=30) as response:
+        event_id = json.load(response)["event_id"]
+    with opener.open(f"{url}/gradio_api/call/{endpoint}/{event_id}", timeout=60) as response:
+        return response.read().decode()
+
+
+@pytest.mark.parametrize("value, shown", [("NaN", "nan"), ("Infinity", "inf"), ('"many"', "'many'")])
+def test_the_http_api_names_max_words_when_it_is_not_a_number(served, value, shown):
+    body = json.dumps({"data": [*DAN, ["rouge1"], "none", "none (rouge-score's tokens)", False, 0, 0, 0.5]})
+    stream = call_raw(served["url"], "score_one", body.replace(", 0, 0, 0.5]", f", {value}, 0, 0.5]"))
+    assert f"Error: max_words must be a whole number >= 0 (0: no limit), got {shown}" in stream, stream
+
+
+def test_the_client_gets_alpha_named_when_it_is_not_a_number(client):
+    fruit = handle_file(str(DATA_DIR / "fruit_triples.jsonl"))
+    options = ["none (rouge-score's tokens)", False, 0, 0, "half"]
+    with pytest.raises(Exception, match=r"^alpha must be a number in \[0, 1\], got 'half'$"):
+        client.predict(fruit, ["rouge1"], "none", "0.95", *options, "", api_name="/score_file")
+    note = client.predict(*DAN, ["rouge1"], "none", *options, api_name="/score_one")[3]
+    assert note == "Error: alpha must be a number in [0, 1], got 'half'"
 
 
 def test_the_api_documents_two_named_endpoints_with_the_demos_own_examples(client):

@@ -317,3 +317,17 @@ def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, t
     results = trainer.evaluate()
     for key, value in expected.items():
         assert results[f"eval_{key}"] == value
+
+
+def test_an_id_the_tokenizer_cannot_decode_is_named_with_the_example(tokenizer):  # noqa: F811
+    texts = ["Dan is a baker .", "The sky is blue ."]
+    predictions = padded(ids(tokenizer, texts))
+    predictions[1, 2] = 2**32  # a fast tokenizer's ids are 32-bit: it raised a bare OverflowError
+    metrics = make_compute_metrics(tokenizer, sources=texts, rouge_types=["rouge1"])
+    with pytest.raises(ValueError) as caught:
+        metrics(EvalPrediction(predictions=predictions, label_ids=padded(ids(tokenizer, texts))))
+    assert str(caught.value).startswith(
+        "predictions of example 1 hold the id 4294967296 at position 2, which the tokenizer cannot decode "
+        "(OverflowError: "
+    )
+    assert str(caught.value).endswith(f"it has {len(tokenizer)} ids")

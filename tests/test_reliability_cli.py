@@ -251,15 +251,16 @@ def test_an_absurd_num_proc_is_capped_and_said_once(capsys):
 # 4. Size limits for one huge addition.
 
 
-def test_the_python_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("engine", ["python", "auto", "rust", "rouge-score"])
+def test_the_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, capsys, monkeypatch, engine):
     rows = [{"source": "", "reference": "a b.", "prediction": "a c."}] * 2
     rows.append({"source": "", "reference": " ".join(["w"] * 20), "prediction": " ".join(["w"] * 20)})
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows))
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
-    status, _, err = run_main([data, "--engine", "python", "--rouge-types", "rougeL"], capsys)
+    status, _, err = run_main([data, "--engine", engine, "--rouge-types", "rougeL"], capsys)
     assert status == 2
-    assert "line 3: rougeL of 20 x 20 tokens is more than the python engine's limit of 399 cells" in one_line(err)
+    assert "line 3: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells" in one_line(err)
     assert MAX_PYTHON_LCS_CELLS_VARIABLE in err
     columns = {
         key: [row[name] for row in rows]

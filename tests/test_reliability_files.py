@@ -205,14 +205,28 @@ def test_dash_is_standard_output(capsys):
     assert capsys.readouterr().out == "to stdout"
 
 
-@given(data=st.binary().map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)), size=st.integers(1, 9))
-def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_whole(data, size):
+@given(
+    data=st.binary().map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)),
+    size=st.integers(1, 9),
+    limit=st.integers(1, 12),
+)
+def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_whole(data, size, limit):
     import io
     import re
 
     from update_rouge import files
 
+    expected = [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(files, "_READ_SIZE", size)
-        lines = list(files._raw_lines(io.BytesIO(data)))
-    assert lines == [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
+        read = []
+        try:
+            for line in files._raw_lines(io.BytesIO(data), limit):
+                read.append(line)
+        except files._LineTooLong:
+            # Refused at the first line above the limit, after every line before it.
+            assert [len(line) for line in read] == [len(line) for line in expected[: len(read)]]
+            assert len(expected[len(read)]) > limit, f"line {len(read) + 1} {expected[len(read)]!r} was refused"
+            return
+    assert read == expected
+    assert all(len(line) <= limit for line in read), f"a line above {limit} bytes was read: {read}"

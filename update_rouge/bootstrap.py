@@ -24,12 +24,12 @@ The same inputs and options give the same numbers in every run and process; the 
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
 """
 
-import numbers
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .corpus import mean
+from .option_numbers import is_integer, is_real
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_N_BOOTSTRAP = 1000
@@ -39,10 +39,6 @@ MAX_N_BOOTSTRAP = 10_000_000
 types at the bound), and at 10 million the Monte Carlo error of an interval bound is already far
 below any digit reported. Fixed: checked before any scoring."""
 _INDICES_PER_BLOCK = 1 << 22
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def check_paired(use_aggregator: bool) -> None:
@@ -63,23 +59,19 @@ def check_bootstrap_options(
     if paired:
         check_paired(use_aggregator)
     if confidence_level is not None:
-        if (
-            not isinstance(confidence_level, numbers.Real)
-            or isinstance(confidence_level, bool)
-            or not 0 < confidence_level < 1
-        ):
+        if not is_real(confidence_level) or not 0 < confidence_level < 1:
             raise ValueError(
                 f"confidence_level must be a number strictly between 0 and 1 (e.g. 0.95), or None for no "
                 f"intervals, got {confidence_level!r}"
             )
-    if not _is_int(n_bootstrap) or n_bootstrap < 1:
+    if not is_integer(n_bootstrap) or n_bootstrap < 1:
         raise ValueError(f"n_bootstrap must be a positive integer (e.g. 1000), got {n_bootstrap!r}")
     if n_bootstrap > MAX_N_BOOTSTRAP:
         raise ValueError(
             f"n_bootstrap must be at most {MAX_N_BOOTSTRAP:,} resamples (their means alone would take "
             f"{8 * n_bootstrap:,} bytes per rouge type), got {n_bootstrap!r}"
         )
-    if not _is_int(seed) or seed < 0:
+    if not is_integer(seed) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
 
 

@@ -12,7 +12,7 @@ and closed before the bootstrap runs, so nothing after it can lose it.
 Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
 options (one line naming file and line, or the option), 1 when a worker process fails, 130 on
 SIGINT and 143 on SIGTERM (workers stopped, temporary files removed, existing outputs left as
-they were, one line on stderr), 141 when the reader of the output goes away (``write_stdout``).
+they were unless already completed, one line on stderr that names any completed), 141 when the reader of the output goes away (``write_stdout``).
 """
 
 import argparse
@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from .corpus_stream import score_rows
 from .files import open_examples
-from .outputs import check_output_paths, output_file
+from .outputs import check_output_paths, output_file, shown_path
 from .scoring import check_rouge_types
 from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from .version import __version__
@@ -153,24 +153,32 @@ def _signals_interrupt() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def run_command(prog: str, body: Callable[[], int]) -> int:
+def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ()) -> int:
     """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
     ``body``'s own status; 2 for ``OSError`` and ``ValueError`` (unusable input or options); 1
     for ``RuntimeError`` (a worker failed); 141 for a closed standard output; 130 or 143
-    (128 + the signal) when SIGINT or SIGTERM stopped it."""
+    (128 + the signal) when SIGINT or SIGTERM stopped it. ``written`` holds the output files
+    ``body`` has finished so far (it appends to it): the line on an interrupt names them."""
     try:
         with _signals_interrupt():
             return body()
     except (Interrupted, KeyboardInterrupt) as stop:
         signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
         name = signal.Signals(signum).name
-        print(f"{prog}: interrupted by {name}: stopped; no existing output file was changed", file=sys.stderr)
+        print(f"{prog}: interrupted by {name}: stopped; {_outputs_told(written)}", file=sys.stderr)
         return 128 + signum
     except BrokenPipeError:
         return pipe_closed()
     except (OSError, ValueError, RuntimeError) as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
+
+
+def _outputs_told(written: Sequence[str]) -> str:
+    """What an interrupted run did to the output files, ``written`` being those it completed."""
+    if not written:
+        return "no existing output file was changed"
+    return f"{', '.join(map(shown_path, written))} had been written completely; no other output file was changed"
 
 
 def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
@@ -212,15 +220,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     file_after_rouge_types(args)
-    return run_command(PROG, functools.partial(_score, args, parser))
+    written: List[str] = []
+    return run_command(PROG, functools.partial(_score, args, parser, written), written)
 
 
 def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
 
-def _score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """The command: check everything, then score, write the per-example file, then the result."""
+def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: List[str]) -> int:
+    """The command: check everything, then score, write the per-example file (appended to
+    ``written`` once complete), then the result."""
     paths, read_rows = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
@@ -241,7 +251,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             on_chunk = None if per_example is None else functools.partial(write_per_example, per_example)
             corpus = score_rows(read_rows(bar.update), settings, on_chunk, tell=_tell)
             if corpus.totals.count == 0:
-                raise ValueError(f"{', '.join(paths)}: no examples to score")
+                raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
+    if args.per_example not in (None, "-"):
+        written.append(args.per_example)
     result = corpus.result()
     if args.return_signature:
         result["signature"] = corpus.signature()

@@ -11,6 +11,7 @@ unusable input or options (the message names file and line), 1 when a worker pro
 """
 
 import argparse
+import contextlib
 import functools
 import os
 from typing import Dict, List, Optional, Tuple
@@ -28,7 +29,7 @@ from .comparison import (
 )
 from .corpus import f1_columns
 from .files import FORMATS, SystemsRow, read_systems, read_text_files
-from .outputs import check_output_paths, output_file
+from .outputs import check_output_paths, output_file, shown_path
 from .report import DEFAULT_LEVEL, Method, per_example_lines, render
 from .report import FORMATS as OUTPUT_FORMATS
 from .settings import RUNNING, SCORING, STATISTICS
@@ -108,7 +109,7 @@ def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[Lis
         file_format = args.input_format or FORMATS.get(os.path.splitext(args.file)[1].lower())
         if file_format is None:
             raise ValueError(
-                f"cannot tell the format of {args.file} from its extension: pass --input-format jsonl or csv"
+                f"cannot tell the format of {shown_path(args.file)} from its extension: pass --input-format jsonl or csv"
             )
         rows: List[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
@@ -129,11 +130,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
     systems = _systems(args, parser)
     paths = _input_paths(args, parser, systems)
-    return run_command(PROG, functools.partial(_compare, args, systems, paths))
+    written: List[str] = []
+    return run_command(PROG, functools.partial(_compare, args, systems, paths, written), written)
 
 
-def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]) -> int:
-    """The command: check everything, score, write the per-example file, then test and report."""
+def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str], written: List[str]) -> int:
+    """The command: check everything, score, write the per-example file (appended to ``written``
+    once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
     settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
     test = Test(args.method, args.correction, args.n_trials)
@@ -141,11 +144,14 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
-        raise ValueError(f"{args.file or args.sources}: no examples to compare")
-    tables = score_systems(sources, references, predictions, settings)
-    if args.per_example is not None:
-        with output_file(args.per_example) as per_example:
+        raise ValueError(f"{shown_path(args.file or args.sources)}: no examples to compare")
+    # Opened before scoring, so that an output that cannot be written is reported first.
+    with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
+        tables = score_systems(sources, references, predictions, settings)
+        if per_example is not None:
             per_example.writelines(per_example_lines(lines, tables))
+    if args.per_example not in (None, "-"):
+        written.append(args.per_example)
     results = compare_scores(
         {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
     )

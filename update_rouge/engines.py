@@ -22,13 +22,15 @@ with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explici
 a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
 pair with the Python engine instead (the same numbers).
 
-Time of the LCS types on the Python engine: linear memory, but time grows with the product of
-the two sides' token counts (rougeL, rougeLsum) and ROUGE-W fills a table of about one byte per
-cell for each pair of lines. Before computing them for a pair, the Python engine checks the
-product against ``max_python_lcs_cells()`` (default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
-minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``) and each ROUGE-W
-table against ``max_wlcs_cells()`` (default ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable
-``UPDATE_ROUGE_MAX_WLCS_CELLS``), and refuses a larger one with ``LcsTableTooLarge``.
+Time of the LCS types: the Python engine needs linear memory, but on every engine time grows
+with the product of the two sides' token counts (rougeL: whole texts; rougeLsum and ROUGE-W:
+all lines), and ROUGE-W fills a table of about one byte per cell for each pair of lines.
+Before scoring a pair, every engine checks that product against ``max_python_lcs_cells()``
+(``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a minute and a half of one
+core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and rouge-score check all their pairs
+before scoring any), and the Python engine each ROUGE-W table against ``max_wlcs_cells()``
+(default ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``);
+a larger one is refused with ``LcsTableTooLarge``.
 """
 
 import os
@@ -214,18 +216,9 @@ class PythonEngine:
         a ROUGE-W table beyond ``max_wlcs_cells()`` (see the module docstring)."""
         for rouge_type in self.rouge_types:
             if rouge_type == "rougeL":
-                rows, columns = len(target_tokens), len(prediction_tokens)
-            elif rouge_type == "rougeLsum":
-                rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
-            else:
-                continue
-            limit = max_python_lcs_cells()
-            if rows * columns > limit:
-                raise LcsTableTooLarge(
-                    f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the python engine's limit of "
-                    f"{limit:,} cells (minutes of computing; raise it with the environment variable "
-                    f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
-                )
+                check_lcs_time(rouge_type, len(target_tokens), len(prediction_tokens))
+            elif rouge_type == "rougeLsum" or rouge_type in self._weighted_types:
+                check_lcs_time(rouge_type, sum(map(len, target_lines)), sum(map(len, prediction_lines)))
         if self._weighted_types and target_lines and prediction_lines:
             rows, columns = max(map(len, target_lines)), max(map(len, prediction_lines))
             limit = max_wlcs_cells()
@@ -313,6 +306,43 @@ def max_wlcs_cells() -> int:
     return _limit(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS)
 
 
+def check_lcs_time(rouge_type: str, rows: int, columns: int) -> None:
+    """``LcsTableTooLarge`` if ``rows`` x ``columns`` (the token counts of the two sides that an
+    LCS type compares) is above ``max_python_lcs_cells()``: the one time limit of rougeL,
+    rougeLsum and ROUGE-W, on every engine."""
+    limit = max_python_lcs_cells()
+    if rows * columns > limit:
+        raise LcsTableTooLarge(
+            f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the LCS limit of {limit:,} cells "
+            f"(minutes of computing on any engine; raise it with the environment variable "
+            f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
+        )
+
+
+def _check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str]) -> None:
+    """``check_lcs_time`` for every pair and LCS type of an engine that tokenizes by itself (rust,
+    rouge-score), before any scoring; the ``LcsTableTooLarge`` carries the pair's index.
+
+    Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
+    tokens per character) those whose character counts multiply to more than a quarter of it.
+    """
+    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
+    if not lcs_types:
+        return
+    limit = max_python_lcs_cells()
+    bounded = type(tokenizer) is DefaultTokenizer
+    for index, (target, prediction) in enumerate(pairs):
+        if bounded and 4 * len(target) * len(prediction) <= limit:
+            continue
+        for rouge_type in lcs_types:
+            texts = ([target], [prediction]) if rouge_type == "rougeL" else (_lines(target), _lines(prediction))
+            rows, columns = (sum(len(tokenizer.tokenize(text)) for text in side) for side in texts)
+            try:
+                check_lcs_time(rouge_type, rows, columns)
+            except LcsTableTooLarge as error:
+                raise error.at(index) from None
+
+
 def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
     """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
 
@@ -366,7 +396,9 @@ class RougeScoreEngine:
             self._scorer = rouge_scorer.RougeScorer(list(rouge_types), tokenizer=tokenizer)
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
-        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a table is above the limit."""
+        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
+        limit (``check_lcs_time``) or a table above the memory limit."""
+        _check_lcs_times(pairs, self._tokenizer, self.rouge_types)
         lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
         oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
@@ -405,7 +437,10 @@ class RustEngine:
         return type(tokenizer) is DefaultTokenizer
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
-        """Scores of each pair; pairs above the table limit go to the fallback, or raise before any scoring."""
+        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
+        limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
+        before any scoring."""
+        _check_lcs_times(pairs, self._tokenizer, self.rouge_types)
         lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
         oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback

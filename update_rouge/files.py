@@ -20,7 +20,10 @@ U+2028, U+0085 or a form feed, which stay inside the text). Every reader yields 
 and reports the bytes it has read to ``advance`` (for a progress bar). Unusable input raises
 ``InputFileError`` naming the file and line: a key given twice in a JSON object, a column named
 twice in a CSV header, JSON nested too deeply or holding a number Python refuses to convert,
-a CSV quote out of place (read strictly), text that is not UTF-8.
+a CSV quote out of place (read strictly), text that is not UTF-8, a line longer than
+``max_line_bytes()`` (default 100,000,000 bytes, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``: so
+that a file without line ends, such as ``/dev/zero``, cannot fill the memory; a quoted CSV cell
+is held to the same size).
 
 ``open_examples`` picks the reader for a file name (by extension, or ``file_format``) or for
 three text files: the command line and the demo read through it.
@@ -29,15 +32,19 @@ three text files: the command line and the demo read through it.
 import bisect
 import csv
 import functools
+import itertools
 import json
 import os
 import re
 from typing import Any, BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .inputs import lone_surrogate
+from .outputs import shown_path
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 _READ_SIZE = 1 << 16
+DEFAULT_MAX_LINE_BYTES = 100_000_000
+MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
 _JSON_TYPES = {
     type(None): "null",
     bool: "a boolean",
@@ -68,28 +75,52 @@ class SystemsRow(NamedTuple):
 
 
 class InputFileError(ValueError):
-    """Unusable input, reported as ``path:line: what is wrong``."""
+    """Unusable input, reported as ``path:line: what is wrong`` (the path as ``shown_path`` shows it)."""
 
     def __init__(self, path: str, line: int, problem: str):
-        super().__init__(f"{path}:{line}: {problem}")
+        super().__init__(f"{shown_path(path)}:{line}: {problem}")
 
 
 def _no_progress(_: int) -> None:
     pass
 
 
-def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
-    """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``."""
+class _LineTooLong(Exception):
+    """A line is longer than the limit ``_raw_lines`` was given."""
+
+
+def max_line_bytes() -> int:
+    """The most bytes one line of an input file may have: ``UPDATE_ROUGE_MAX_LINE_BYTES`` (a
+    positive integer) if set, else ``DEFAULT_MAX_LINE_BYTES``; ``ValueError`` naming the variable
+    for anything else."""
+    raw = os.environ.get(MAX_LINE_BYTES_VARIABLE)
+    if raw is None:
+        return DEFAULT_MAX_LINE_BYTES
+    value = int(raw) if raw.strip().isdigit() else 0
+    if value <= 0:
+        raise ValueError(f"{MAX_LINE_BYTES_VARIABLE}={raw!r}: expected a positive integer (bytes)")
+    return value
+
+
+def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
+    """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
+    ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
     pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended
+    pending = 0  # the bytes in pieces
     while True:
+        if pending > limit:
+            raise _LineTooLong()
         chunk = handle.read(_READ_SIZE)
         ended = not chunk
         if pieces and pieces[-1].endswith(b"\r"):  # its "\n" may start this block
             if chunk.startswith(b"\n"):
                 pieces.append(b"\n")
+                pending += 1
                 chunk = chunk[1:]
+            if pending > limit:
+                raise _LineTooLong()
             yield b"".join(pieces)
-            pieces = []
+            pieces, pending = [], 0
         if ended:
             if pieces:
                 yield b"".join(pieces)
@@ -100,16 +131,34 @@ def _raw_lines(handle: BinaryIO) -> Iterator[bytes]:
         last = lines.pop()
         if lines:
             lines[0] = b"".join([*pieces, lines[0]])
-            pieces = []
+            pieces, pending = [], 0
+            if any(len(line) > limit for line in lines):
+                raise _LineTooLong()
             yield from lines
         pieces.append(last)
+        pending += len(last)
         if last.endswith(b"\n"):
+            if pending > limit:
+                raise _LineTooLong()
             yield b"".join(pieces)
-            pieces = []
+            pieces, pending = [], 0
 
 
 def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
-    for number, raw in enumerate(_raw_lines(handle), start=1):
+    limit = max_line_bytes()
+    raw_lines = _raw_lines(handle, limit)
+    for number in itertools.count(1):
+        try:
+            raw = next(raw_lines)
+        except StopIteration:
+            return
+        except _LineTooLong:
+            raise InputFileError(
+                path,
+                number,
+                f"a line longer than {limit:,} bytes, the limit of one line (raise it with the environment "
+                f"variable {MAX_LINE_BYTES_VARIABLE})",
+            ) from None
         advance(len(raw))
         try:
             yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
@@ -254,7 +303,7 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
 def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
     """Line, source, references and the texts of ``prediction_columns`` of each CSV record."""
     columns = ("source", "reference", *prediction_columns)
-    csv.field_size_limit(2**31 - 1)
+    csv.field_size_limit(min(max_line_bytes(), 2**31 - 1))
     with open(path, "rb") as handle:
         reader = csv.reader(_decoded_lines(handle, path, advance), strict=True)
         try:
@@ -313,7 +362,7 @@ def read_text_files(
             if any(line is None for line in lines):
                 ended = paths[lines.index(None)]
                 longer = paths[next(i for i, line in enumerate(lines) if line is not None)]
-                raise InputFileError(longer, number, f"has more lines than {ended} ({number - 1} lines)")
+                raise InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
             source, reference, prediction = ((line or "").rstrip("\r\n") for line in lines)
             yield Row(number, source, [reference], prediction)
 
@@ -333,7 +382,9 @@ def open_examples(
             raise ValueError("give either FILE or --sources, --references and --predictions, not both")
         file_format = file_format or FORMATS.get(os.path.splitext(file)[1].lower())
         if file_format not in ("jsonl", "csv"):
-            raise ValueError(f"cannot tell the format of {file} from its extension: pass --format jsonl or csv")
+            raise ValueError(
+                f"cannot tell the format of {shown_path(file)} from its extension: pass --format jsonl or csv"
+            )
         return [file], functools.partial(read_csv if file_format == "csv" else read_jsonl, file)
     if len(given) != 3:
         raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")

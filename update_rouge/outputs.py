@@ -2,7 +2,9 @@
 
 ``check_output_paths`` refuses, before anything is read, an output path that is empty or that
 names the same file as an input (by ``os.path.samefile``, so ``./data.jsonl``, a hard link or a
-symbolic link to the input are caught; an output that does not exist yet cannot be an input).
+symbolic link to the input are caught; an output that does not exist yet cannot be an input),
+and one that is a folder or lies in a folder that does not exist or cannot be written in.
+Messages show paths with ``shown_path``, so that a path holding a line end stays on one line.
 
 ``output_file`` opens the output for writing text:
 
@@ -17,24 +19,47 @@ symbolic link to the input are caught; an output that does not exist yet cannot 
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
 from typing import Iterator, Optional, Sequence, TextIO, cast
 
 STDOUT = "-"
+_PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
+
+
+def shown_path(path: str) -> str:
+    """``path`` as messages show it: as is when made only of letters, digits and ``@%+=:,./-_``
+    (what a shell takes as one word), else Python's quoted form (``repr``), so that a path
+    holding a space, a quote or a line end stays one recognisable piece of a one-line message."""
+    return path if _PLAIN_PATH.fullmatch(path) else repr(path)
 
 
 def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:
-    """Raise ``ValueError`` if an output path is empty or is the same file as one of ``inputs``."""
+    """Raise ``ValueError`` if an output path is empty, is the same file as one of ``inputs``, is
+    a folder, or lies in a folder that does not exist or that this process cannot write in: all
+    before anything is read or scored, naming the path as given."""
     for output in outputs:
         if output == "":
             raise ValueError("an output file name is empty")
-        if output == STDOUT or not os.path.exists(output):
+        if output == STDOUT:
+            continue
+        if os.path.isdir(output):
+            raise ValueError(f"the output {shown_path(output)} is a folder: name a file")
+        folder = os.path.dirname(os.path.realpath(output))
+        if not os.path.isdir(folder):
+            raise ValueError(f"the output {shown_path(output)} is in a folder that does not exist")
+        writable_file = os.path.exists(output) and not stat.S_ISREG(os.stat(output).st_mode)
+        if not writable_file and not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError(f"cannot write the output {shown_path(output)}: its folder is not writable")
+        if not os.path.exists(output):
             continue
         for path in inputs:
             if os.path.exists(path) and os.path.samefile(path, output):
-                raise ValueError(f"the output {output} is the input {path}: refusing to overwrite it")
+                raise ValueError(
+                    f"the output {shown_path(output)} is the input {shown_path(path)}: refusing to overwrite it"
+                )
 
 
 @contextlib.contextmanager
@@ -61,9 +86,12 @@ def output_file(path: str) -> Iterator[TextIO]:
 def _replacing(target: str, mode: Optional[int]) -> Iterator[TextIO]:
     """A temporary file beside ``target`` that replaces it, with permission bits ``mode``, on success."""
     directory, name = os.path.split(target)
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
-    )
+    try:
+        handle = tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
+        )
+    except OSError as error:
+        raise type(error)(f"cannot write {shown_path(target)}: {error.strerror}") from None
     try:
         with handle:
             yield cast(TextIO, handle)

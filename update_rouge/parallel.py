@@ -24,14 +24,17 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Generator, Iterable, Iterator, Optional
 
+from .option_numbers import is_integer
+
 _worker_function: Optional[Callable[..., Any]] = None
 
 
 def check_num_proc(num_proc: Any) -> int:
-    """Return ``num_proc`` if it is a whole number of processes >= 1; raise ``ValueError`` otherwise."""
-    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
+    """``num_proc`` as an ``int`` if it is a whole number of processes >= 1 (``option_numbers``);
+    ``ValueError`` otherwise."""
+    if not is_integer(num_proc) or num_proc < 1:
         raise ValueError(f"num_proc must be a whole number of processes, 1 or more, got {num_proc!r}")
-    return num_proc
+    return int(num_proc)
 
 
 def available_cpus() -> int:

@@ -40,6 +40,7 @@ from typing import List, NamedTuple, Optional
 
 from rouge_score.scoring import Score
 
+from .option_numbers import is_integer, is_real
 from .rouge155_stopwords import STOPWORDS_TEXT
 
 STOPWORDS = frozenset(STOPWORDS_TEXT.split("\n")) - {""}
@@ -78,13 +79,14 @@ def check_text_options(
     if remove_stopwords not in (True, False):
         raise ValueError(f"remove_stopwords must be True or False, got {remove_stopwords!r}")
     for name, value in (("max_words", max_words), ("max_bytes", max_bytes)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        if value is not None and (not is_integer(value) or value < 1):
             raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
     if max_words is not None and max_bytes is not None:
         raise ValueError("max_words and max_bytes limit the length in words or in bytes, not both (as in ROUGE-1.5.5)")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+    if not is_real(alpha) or not 0 <= alpha <= 1:
         raise ValueError(f"alpha must be a number in [0, 1], got {alpha!r}")
-    return TextOptions(bool(remove_stopwords), max_words, max_bytes, float(alpha))
+    words, size = (None if value is None else int(value) for value in (max_words, max_bytes))
+    return TextOptions(bool(remove_stopwords), words, size, float(alpha))
 
 
 def _words(line: bytes) -> List[bytes]:

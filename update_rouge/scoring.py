@@ -16,7 +16,7 @@ from .extraction import join_additions
 from .languages import LanguageTokenizer
 from .rouge155_options import STOPWORDS, alpha_score
 from .rouge155_tokens import Rouge155Tokenizer
-from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN
+from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, parse_skip_bigram_type
 from .stemming import LANGUAGE_STEMMER
 from .tokens import CallableTokenizer, DefaultTokenizer
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, WeightedCounts, parse_weighted_lcs_type, selection_recall, weighted_score
@@ -31,9 +31,9 @@ _ROUGE_TYPE_PATTERN = re.compile(
 VALID_ROUGE_TYPES_TEXT = (
     "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines), "
     "rougeS and rougeSU (skip-bigrams at any distance, SU adding unigrams), "
-    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ..., e.g. rougeSU4), "
-    "rougeW and rougeW-<weight> (ROUGE-1.5.5's weighted LCS over lines, weight 1.2 or the weight > 1 given, "
-    "e.g. rougeW-1.5)"
+    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ... up to 2**63 - 2, e.g. rougeSU4), "
+    "rougeW and rougeW-<weight> (ROUGE-1.5.5's weighted LCS over lines, weight 1.2 or the weight given, "
+    "1 < weight <= 5, e.g. rougeW-1.5)"
 )
 MULTI_REF_MODES = ("max_f1", "pooled", "best_recall")
 DEFAULT_MULTI_REF = "max_f1"
@@ -55,6 +55,7 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
         if not isinstance(rouge_type, str) or not _ROUGE_TYPE_PATTERN.fullmatch(rouge_type):
             raise ValueError(f"unknown rouge type {rouge_type!r}; valid types are {VALID_ROUGE_TYPES_TEXT}")
         parse_weighted_lcs_type(rouge_type)
+        parse_skip_bigram_type(rouge_type)
     duplicates = sorted({t for t in checked if checked.count(t) > 1})
     if duplicates:
         raise ValueError(f"rouge_types lists {', '.join(duplicates)} more than once")

@@ -73,8 +73,8 @@ OPTIONS: Tuple[Option, ...] = (
         None,
         "The rouge types: any type rouge-score accepts, `rouge1` to `rouge9`, `rougeL`, `rougeLsum`; "
         "and ROUGE-1.5.5's skip-bigram types: `rougeS` and `rougeSU` (any distance; SU adds unigrams), "
-        "`rougeS<d>` and `rougeSU<d>` (skip distance d = 0, 1, 2, ...; `rougeSU4` is the common one); "
-        "ROUGE-1.5.5's weighted LCS: `rougeW` (ROUGE-W-1.2) and `rougeW-<weight>` (weight > 1).",
+        "`rougeS<d>` and `rougeSU<d>` (skip distance d = 0, 1, 2, ... up to 2**63 - 2; `rougeSU4` is the "
+        "common one); ROUGE-1.5.5's weighted LCS: `rougeW` (ROUGE-W-1.2) and `rougeW-<weight>` (1 < weight <= 5).",
         cli=SCORING,
         parse=list,
         shown_default=f"`{list(DEFAULT_ROUGE_TYPES)}`",
@@ -269,7 +269,10 @@ class Settings:
     Built from ``compute``'s keyword arguments (``Settings(rouge_types=["rouge1"], seed=7)``);
     ``use_stemmer`` is only an alias, resolved into ``stemmer`` (one of ``STEMMERS``), and
     ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``ValueError`` naming the
-    argument for any value ``compute`` would refuse. ``engine`` and ``num_proc`` never change a
+    argument for any value ``compute`` would refuse, the allowed range of a number among them
+    included (every numeric part of a rouge type too: ``rougeW-<weight>``, ``rougeS<d>``). A
+    number may be of any integral or real type (``option_numbers``: NumPy scalars too, never a
+    bool or a string) and is kept as the Python ``int`` or ``float`` it equals. ``engine`` and ``num_proc`` never change a
     number (every engine is bit-identical, workers reassemble in input order); they are here
     because they are how a scorer runs.
     """
@@ -315,6 +318,13 @@ class Settings:
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
+        numbers: Dict[str, Any] = {
+            "confidence_level": None if self.confidence_level is None else float(self.confidence_level),
+            "n_bootstrap": int(self.n_bootstrap),
+            "seed": int(self.seed),
+        }
+        for option, number in numbers.items():
+            object.__setattr__(self, option, number)
 
     @classmethod
     def from_options(cls, options: Dict[str, Any]) -> "Settings":

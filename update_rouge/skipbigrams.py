@@ -23,6 +23,9 @@ from typing import Hashable, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 SKIP_BIGRAM_TYPE_PATTERN = re.compile(r"rouge(SU|S)(0|[1-9][0-9]*)?")
+MAX_SKIP_DISTANCE = 2**63 - 2
+"""The largest skip distance: the window d + 1 must fit NumPy's int64 (a larger one raised
+``OverflowError`` while counting); any distance at or above a text's token count equals rougeS."""
 # Cells of the prefix-count block held at once: bounds memory at a few tens of MiB.
 _BLOCK_CELLS = 1 << 21
 
@@ -35,11 +38,19 @@ class SkipBigramType(NamedTuple):
 
 
 def parse_skip_bigram_type(rouge_type: str) -> Optional[SkipBigramType]:
-    """The ``SkipBigramType`` of a name such as ``rougeSU4``, or None if it names no skip-bigram type."""
+    """The ``SkipBigramType`` of a name such as ``rougeSU4``, or None if it names no skip-bigram type.
+
+    A distance above ``MAX_SKIP_DISTANCE`` raises ``ValueError`` naming the type and the range.
+    """
     match = SKIP_BIGRAM_TYPE_PATTERN.fullmatch(rouge_type)
     if match is None:
         return None
     distance = None if match.group(2) is None else int(match.group(2))
+    if distance is not None and distance > MAX_SKIP_DISTANCE:
+        raise ValueError(
+            f"rouge type {rouge_type!r}: the skip distance must be from 0 to {MAX_SKIP_DISTANCE} "
+            "(rougeS and rougeSU count every distance)"
+        )
     return SkipBigramType(unigrams=match.group(1) == "SU", distance=distance)
 
 

@@ -57,7 +57,25 @@ class UpdateRougeMetrics:
         self.reset()
 
     def _decode(self, array: Any, field: str) -> List[str]:
-        return self.processing_class.batch_decode(self._ids(array, field), skip_special_tokens=True)
+        """The texts of ``array``'s rows; ``ValueError`` naming the example, the position and the
+        id when the tokenizer cannot decode one (an id beyond its integer type, 2**32 for a fast
+        tokenizer, raised a bare ``OverflowError``)."""
+        ids = self._ids(array, field)
+        decode = self.processing_class.batch_decode
+        try:
+            return decode(ids, skip_special_tokens=True)
+        except (OverflowError, IndexError) as error:
+            for row in range(len(ids)):
+                try:
+                    decode(ids[row : row + 1], skip_special_tokens=True)
+                except (OverflowError, IndexError):
+                    column = int(np.argmax(ids[row]))
+                    raise ValueError(
+                        f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position "
+                        f"{column}, which the tokenizer cannot decode ({type(error).__name__}: {error}); "
+                        f"it has {len(self.processing_class)} ids"
+                    ) from error
+            raise
 
     def _ids(self, array: Any, field: str) -> np.ndarray:
         """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``ValueError``

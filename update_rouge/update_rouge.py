@@ -5,6 +5,7 @@
 """
 
 import os
+from typing import List
 
 import datasets
 import evaluate
@@ -22,6 +23,8 @@ from .languages import ISO_639_1
 from .lcs import lcs_length
 from .matches import token_matches
 from .no_tokens import NoTokensWarning
+from .option_numbers import is_real
+from .outputs import shown_path
 from .parallel import starmap_in_order
 from .rouge155_options import DEFAULT_ALPHA
 from .rouge155_porter import porter_stem
@@ -197,6 +200,13 @@ Examples:
 _STRING = datasets.Value("string", id="sequence")
 
 
+def _check_keys(kwargs, expected: str) -> None:
+    """``TypeError`` naming the expected keys for any keyword but ``sources`` (such as ``source=``)."""
+    unknown = sorted(set(kwargs) - {"sources"})
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s) {', '.join(f'{k}=' for k in unknown)}: use {expected}")
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class UpdateRouge(evaluate.Metric):
     def _info(self):
@@ -215,14 +225,38 @@ class UpdateRouge(evaluate.Metric):
         )
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check the batch (naming field and index of any problem) before evaluate stores it."""
+        """Check the batch (naming field and index of any problem, or the batch whose form of
+        references differs from the batches stored before it) before evaluate stores it."""
+        _check_keys(kwargs, "add_batch(predictions=..., references=..., sources=...)")
         check_inputs(kwargs.get("sources"), predictions, references)
+        several = not isinstance(next(iter(references)), str)
+        self._check_reference_form(several, "add_batch")
         super().add_batch(predictions=predictions, references=references, **kwargs)
+        self._forms.append(several)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check the example before evaluate stores it; its source is passed as ``sources=``."""
+        _check_keys(kwargs, "add(prediction=..., reference=..., sources=...) (sources= names the one source too)")
         check_inputs([kwargs.get("sources")], [prediction], [reference])
+        several = not isinstance(reference, str)
+        self._check_reference_form(several, "add")
         super().add(prediction=prediction, reference=reference, **kwargs)
+        self._forms.append(several)
+
+    def _check_reference_form(self, several: bool, call: str) -> None:
+        """``ValueError`` naming this call and the stored ones when its references are lists and
+        theirs strings, or the reverse: evaluate stores one form until ``compute``. ``_forms``
+        holds the form of each call stored since the last ``compute``."""
+        if self.writer is None:  # nothing stored since the last compute
+            self._forms: List[bool] = []
+        forms = self._forms
+        if forms and forms[0] != several:
+            kinds = ("single references (strings)", "lists of references")
+            raise ValueError(
+                f"{call} call {len(forms) + 1} since the last compute gives {kinds[several]}, but call 1 gave "
+                f"{kinds[not several]}: every example until compute needs the same form (a single reference "
+                "can be given as a list of one)"
+            )
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """evaluate's ``compute``, with its options checked before evaluate stores anything, and

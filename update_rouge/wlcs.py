@@ -41,6 +41,10 @@ from rouge_score.scoring import Score, fmeasure
 
 WEIGHTED_LCS_TYPE_PATTERN = re.compile(r"rougeW(?:-([0-9]+(?:\.[0-9]+)?))?")
 DEFAULT_WEIGHT = 1.2
+MAX_WEIGHT = 5.0
+"""The largest ROUGE-W weight w: scores take f(f(n)) <= n ** (w * w) for n tokens, which at w = 5
+stays a finite double below 2 * 10**12 tokens (far beyond the LCS limit); rougeW-2000 overflowed
+at two tokens."""
 _DIAGONAL, _UP, _LEFT = 0, 1, 2
 # Tables with more cells than this are filled by anti-diagonals with NumPy.
 _NUMPY_CELLS = 1 << 14
@@ -61,9 +65,9 @@ class WeightedCounts(NamedTuple):
 
 
 def parse_weighted_lcs_type(rouge_type: str) -> Optional[float]:
-    """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>`` (weight > 1), else None.
+    """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>`` (1 < weight <= ``MAX_WEIGHT``), else None.
 
-    A name that matches the pattern with a weight <= 1 raises ``ValueError``.
+    A name that matches the pattern with a weight outside that range raises ``ValueError``.
     """
     match = WEIGHTED_LCS_TYPE_PATTERN.fullmatch(rouge_type)
     if match is None:
@@ -71,8 +75,11 @@ def parse_weighted_lcs_type(rouge_type: str) -> Optional[float]:
     if match.group(1) is None:
         return DEFAULT_WEIGHT
     weight = float(match.group(1))
-    if weight <= 1:
-        raise ValueError(f"rouge type {rouge_type!r}: the ROUGE-W weight must be greater than 1")
+    if not 1 < weight <= MAX_WEIGHT:
+        raise ValueError(
+            f"rouge type {rouge_type!r}: the ROUGE-W weight must be greater than 1 and at most {MAX_WEIGHT:g} "
+            "(a larger one overflows a double)"
+        )
     return weight
 
 

@@ -1,0 +1,21 @@
+"""What the options accept as a number: any integral or real number type, never a bool or a string.
+
+Python's ``int`` and ``float``, NumPy's scalars (``np.int64``, ``np.float32``), ``Fraction``:
+whatever registers as ``numbers.Integral`` or ``numbers.Real``. ``bool`` (and NumPy's ``bool_``)
+and strings are refused, so ``True`` is never taken for 1 nor ``"0.5"`` for 0.5. An accepted
+value is used as ``int(value)`` or ``float(value)``, so a NumPy scalar gives the same numbers as
+the Python number it equals.
+"""
+
+import numbers
+from typing import Any
+
+
+def is_integer(value: Any) -> bool:
+    """Whether ``value`` is an integral number other than a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def is_real(value: Any) -> bool:
+    """Whether ``value`` is a real number (integral ones included) other than a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
