@@ -20,8 +20,8 @@ from .comparison import compare
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
 from .no_tokens import NoTokensWarning
+from .rouge_types import DEFAULT_ROUGE_TYPES
 from .scorer import UpdateRouge, compute, score_examples
-from .scoring import DEFAULT_ROUGE_TYPES
 from .settings import OPTIONS, Settings
 from .signature import build_signature
 from .version import __version__

@@ -30,7 +30,7 @@ from tqdm import tqdm
 from .corpus_stream import score_rows
 from .files import open_examples
 from .outputs import check_output_paths, output_file, shown_path
-from .scoring import check_rouge_types
+from .rouge_types import check_rouge_types
 from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from .version import __version__
 

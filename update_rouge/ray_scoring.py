@@ -40,8 +40,8 @@ from .bootstrap import (
 from .corpus import RunningTotals, f1_columns, per_example_table
 from .files import Row
 from .inputs import check_inputs
+from .rouge_types import check_rouge_types
 from .scorer import compute
-from .scoring import check_rouge_types
 from .signature import build_signature
 
 ROW_COLUMN = "row"

@@ -6,8 +6,7 @@ additions and the choice among several references live here. Scores are rouge-sc
 tuples of precision, recall and F1, each in [0, 1].
 """
 
-import re
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
@@ -16,50 +15,14 @@ from .extraction import join_additions
 from .languages import LanguageTokenizer
 from .rouge155_options import STOPWORDS, alpha_score
 from .rouge155_tokens import Rouge155Tokenizer
-from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, parse_skip_bigram_type
+from .settings import Settings
 from .stemming import LANGUAGE_STEMMER
 from .tokens import CallableTokenizer, DefaultTokenizer
-from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, WeightedCounts, parse_weighted_lcs_type, selection_recall, weighted_score
+from .wlcs import WeightedCounts, selection_recall, weighted_score
 
-if TYPE_CHECKING:
-    from .settings import Settings
-
-DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
-_ROUGE_TYPE_PATTERN = re.compile(
-    rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}|{WEIGHTED_LCS_TYPE_PATTERN.pattern}"
-)
-VALID_ROUGE_TYPES_TEXT = (
-    "rouge1 to rouge9 (n-grams), rougeL (LCS), rougeLsum (summary-level LCS over lines), "
-    "rougeS and rougeSU (skip-bigrams at any distance, SU adding unigrams), "
-    "rougeS<d> and rougeSU<d> (skip distance d = 0, 1, 2, ... up to 2**63 - 2, e.g. rougeSU4), "
-    "rougeW and rougeW-<weight> (ROUGE-1.5.5's weighted LCS over lines, weight 1.2 or the weight given, "
-    "1 < weight <= 5, e.g. rougeW-1.5)"
-)
-MULTI_REF_MODES = ("max_f1", "pooled", "best_recall")
-DEFAULT_MULTI_REF = "max_f1"
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
 ROUGE155_TOKENIZER = Rouge155Tokenizer()
 _LCS_TYPES = ("rougeL", "rougeLsum")
-
-
-def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
-    """Return ``rouge_types`` as a tuple (the defaults for ``None``); raise ``ValueError`` on bad ones."""
-    if rouge_types is None:
-        return DEFAULT_ROUGE_TYPES
-    if isinstance(rouge_types, str) or not hasattr(rouge_types, "__iter__"):
-        raise ValueError(f"rouge_types must be a list of rouge type names, got {rouge_types!r}")
-    checked = tuple(rouge_types)
-    if not checked:
-        raise ValueError(f"rouge_types is empty; valid types are {VALID_ROUGE_TYPES_TEXT}")
-    for rouge_type in checked:
-        if not isinstance(rouge_type, str) or not _ROUGE_TYPE_PATTERN.fullmatch(rouge_type):
-            raise ValueError(f"unknown rouge type {rouge_type!r}; valid types are {VALID_ROUGE_TYPES_TEXT}")
-        parse_weighted_lcs_type(rouge_type)
-        parse_skip_bigram_type(rouge_type)
-    duplicates = sorted({t for t in checked if checked.count(t) > 1})
-    if duplicates:
-        raise ValueError(f"rouge_types lists {', '.join(duplicates)} more than once")
-    return checked
 
 
 def make_tokenizer(
@@ -87,17 +50,10 @@ def make_tokenizer(
     return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
 
 
-def check_multi_ref(multi_ref: str) -> str:
-    """Return ``multi_ref`` if it names a multi-reference mode; raise ``ValueError`` otherwise."""
-    if not isinstance(multi_ref, str) or multi_ref not in MULTI_REF_MODES:
-        raise ValueError(f"unknown multi_ref {multi_ref!r}; valid values are {', '.join(MULTI_REF_MODES)}")
-    return multi_ref
-
-
 def score_additions(
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
-    settings: "Settings",
+    settings: Settings,
 ) -> List[Tuple[Dict[str, Score], bool]]:
     """Score every example's additions: per example, one list of additions per reference.
 

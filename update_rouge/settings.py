@@ -21,7 +21,7 @@ from .engines import ENGINES, check_engine
 from .languages import check_language
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
-from .scoring import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
+from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .stemming import STEMMERS, resolve_stemmer
 
 Tokenizer = Callable[[str], List[str]]

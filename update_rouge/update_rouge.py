@@ -30,8 +30,9 @@ from .rouge155_options import DEFAULT_ALPHA
 from .rouge155_porter import porter_stem
 from .rouge155_stopwords import STOPWORDS_TEXT
 from .rouge155_tokens import Rouge155Tokenizer
+from .rouge_types import DEFAULT_ROUGE_TYPES
 from .scorer import compute
-from .scoring import DEFAULT_ROUGE_TYPES
+from .scoring import score_additions
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
