@@ -10,10 +10,10 @@ and closed before the bootstrap runs, so nothing after it can lose it.
 ``update-rouge compare ...`` compares systems instead (``cli_compare``).
 
 Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
-options (one line naming file and line, or the option), 1 when a worker process fails, 128 +
-the signal on SIGINT (130), SIGTERM (143) or SIGHUP (129) (workers stopped, temporary files
-removed, existing outputs left as they were, one line on stderr), 141 when the reader of the
-output goes away (``write_stdout``).
+options or a missing optional extra (one line naming file and line, the option, or the pip
+command), 1 when a worker process fails, 128 + the signal on SIGINT (130), SIGTERM (143) or
+SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as they were, one
+line on stderr), 141 when the reader of the output goes away (``write_stdout``).
 """
 
 import argparse
@@ -29,6 +29,7 @@ from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence
 from tqdm import tqdm
 
 from .corpus_stream import score_rows
+from .extras import MissingExtra
 from .files import open_examples
 from .outputs import check_output_paths, output_file
 from .parallel import STOP_SIGNALS
@@ -156,7 +157,8 @@ def _signals_interrupt() -> Iterator[None]:
 
 def run_command(prog: str, body: Callable[[], int]) -> int:
     """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
-    ``body``'s own status; 2 for ``OSError`` and ``ValueError`` (unusable input or options); 1
+    ``body``'s own status; 2 for ``OSError``, ``ValueError`` (unusable input or options) and
+    ``MissingExtra`` (an optional extra the options need is not installed); 1
     for ``RuntimeError`` (a worker failed); 141 for a closed standard output; 128 + the signal
     when a stop signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP)."""
     try:
@@ -169,7 +171,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         return 128 + signum
     except BrokenPipeError:
         return pipe_closed()
-    except (OSError, ValueError, RuntimeError) as error:
+    except (OSError, ValueError, RuntimeError, MissingExtra) as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
 
