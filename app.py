@@ -44,6 +44,7 @@ UpdateRouge = package_module("scorer").UpdateRouge
 score_rows = package_module("corpus_stream").score_rows
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
+MissingExtra = package_module("extras").MissingExtra
 LANGUAGES = package_module("languages").ISO_639_1
 files = package_module("files")
 corpus_mean = package_module("corpus").mean
@@ -374,7 +375,7 @@ def score_one(
         scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False))
         table, tokenless = _score_quietly(scorer.corpus, [texts[0]], [texts[2]], [texts[1]])
         example = scorer.score(texts[0], texts[2], texts[1])
-    except ValueError as error:
+    except (ValueError, MissingExtra) as error:
         return None, None, None, f"Error: {error}"
     pattern = package_module("languages").segment_pattern(settings.language)
     reference_additions = example.reference_additions[0]
@@ -419,7 +420,7 @@ def show_matches(source: str, reference: str, prediction: str, rouge_type: str, 
             rouge_type,
             settings,
         )
-    except ValueError as error:
+    except (ValueError, MissingExtra) as error:
         return None, None, f"Error: {error}"
     hits, in_reference, in_prediction = found.counts
     unit = "tokens" if rouge_type in ("rouge1", "rougeL", "rougeLsum") else f"{rouge_type[5:]}-grams"
@@ -668,7 +669,7 @@ def score_file(
         tokenless = sum(warning.count for warning in warned)
         if not lines:
             raise DemoError(f"{Path(path).name}: the file holds no examples")
-    except (DemoError, ValueError) as error:
+    except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
         return _failed(f"Error: {str(error).replace(path, Path(path).name)}")
     # compute's result: exact means, then intervals and paired test from one set of resamples.

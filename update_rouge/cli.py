@@ -10,9 +10,11 @@ and closed before the bootstrap runs, so nothing after it can lose it.
 ``update-rouge compare ...`` compares systems instead (``cli_compare``).
 
 Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
-options (one line naming file and line, or the option), 1 when a worker process fails, 130 on
-SIGINT and 143 on SIGTERM (workers stopped, temporary files removed, existing outputs left as
-they were unless already completed, one line on stderr that names any completed), 141 when the reader of the output goes away (``write_stdout``).
+options or a missing optional extra (one line naming file and line, the option, or the pip
+command), 1 when a worker process fails, 128 + the signal on SIGINT (130), SIGTERM (143) or
+SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as they were
+unless already completed, one line on stderr that names any completed), 141 when the reader of
+the output goes away (``write_stdout``).
 """
 
 import argparse
@@ -28,14 +30,15 @@ from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence
 from tqdm import tqdm
 
 from .corpus_stream import score_rows
+from .extras import MissingExtra
 from .files import open_examples
 from .outputs import check_output_paths, output_file, shown_path
+from .parallel import STOP_SIGNALS
 from .rouge_types import check_rouge_types
 from .settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from .version import __version__
 
 PROG = "update-rouge"
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,7 +127,7 @@ def pipe_closed() -> int:
 
 
 class Interrupted(BaseException):
-    """SIGINT or SIGTERM (``signum``) arrived: raised where the program was, so that every
+    """A stop signal (``signum``: SIGINT, SIGTERM, SIGHUP) arrived: raised where the program was, so that every
     ``finally`` on the way out runs (workers terminated, temporary files removed)."""
 
     def __init__(self, signum: int):
@@ -134,8 +137,8 @@ class Interrupted(BaseException):
 
 @contextlib.contextmanager
 def _signals_interrupt() -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM raise ``Interrupted``; after the first one both are
-    ignored until the block is left, so the clean-up is not itself interrupted."""
+    """Within the block, the stop signals (``parallel.STOP_SIGNALS``) raise ``Interrupted``; after
+    the first one they are ignored until the block is left, so the clean-up is not itself interrupted."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -155,10 +158,11 @@ def _signals_interrupt() -> Iterator[None]:
 
 def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ()) -> int:
     """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
-    ``body``'s own status; 2 for ``OSError`` and ``ValueError`` (unusable input or options); 1
-    for ``RuntimeError`` (a worker failed); 141 for a closed standard output; 130 or 143
-    (128 + the signal) when SIGINT or SIGTERM stopped it. ``written`` holds the output files
-    ``body`` has finished so far (it appends to it): the line on an interrupt names them."""
+    ``body``'s own status; 2 for ``OSError``, ``ValueError`` (unusable input or options) and
+    ``MissingExtra`` (an optional extra the options need is not installed); 1 for
+    ``RuntimeError`` (a worker failed); 141 for a closed standard output; 128 + the signal when
+    a stop signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP). ``written`` holds the output
+    files ``body`` has finished so far (it appends to it): the line on an interrupt names them."""
     try:
         with _signals_interrupt():
             return body()
@@ -169,7 +173,7 @@ def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ())
         return 128 + signum
     except BrokenPipeError:
         return pipe_closed()
-    except (OSError, ValueError, RuntimeError) as error:
+    except (OSError, ValueError, RuntimeError, MissingExtra) as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
 

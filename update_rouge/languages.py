@@ -26,8 +26,9 @@ import logging
 import re
 import unicodedata
 from functools import cache, lru_cache
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from .extras import MissingExtra
 from .unicode_tables import (
     HAN_KANA,
     KHMER,
@@ -174,14 +175,19 @@ def check_language(language: Optional[str]) -> Optional[str]:
 
 
 def check_segmenter_installed(language: str) -> None:
-    """Raise ``ImportError`` naming the pip line when ``language``'s segmenter is not installed."""
+    """Raise ``MissingExtra`` (an ``ImportError``) naming the pip line when ``language``'s
+    segmenter is not installed."""
     missing = [name for name in _SEGMENTER_MODULES.get(language, ()) if importlib.util.find_spec(name) is None]
     if missing:
-        packages = " ".join(_SEGMENTER_PACKAGES[name] for name in missing)
-        raise ImportError(
-            f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} (not installed); "
-            f"install with: {PIP_EXTRA}   (or: pip install {packages})"
-        )
+        raise MissingExtra(_missing_segmenter(language, missing, "not installed"))
+
+
+def _missing_segmenter(language: str, modules: Sequence[str], why: str) -> str:
+    packages = " ".join(_SEGMENTER_PACKAGES[name] for name in modules)
+    return (
+        f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} ({why}); "
+        f"install with: {PIP_EXTRA}   (or: pip install {packages})"
+    )
 
 
 def check_stemmer_language(language: str) -> str:
@@ -240,9 +246,14 @@ _SEGMENTER_LOADERS = {"zh": _jieba_segmenter, "ja": _fugashi_segmenter, "th": _t
 
 @cache
 def segmenter(language: str) -> Callable[[str], List[str]]:
-    """The word segmenter of ``language`` (a key of ``LANGUAGE_NAMES``), loaded once per process."""
+    """The word segmenter of ``language`` (a key of ``LANGUAGE_NAMES``), loaded once per process;
+    ``MissingExtra`` when it cannot be imported."""
     check_segmenter_installed(language)
-    return _SEGMENTER_LOADERS[language]()
+    try:
+        return _SEGMENTER_LOADERS[language]()
+    except ImportError as error:
+        why = " ".join(f"cannot be imported: {error}".split())
+        raise MissingExtra(_missing_segmenter(language, _SEGMENTER_MODULES[language], why)) from error
 
 
 @cache
@@ -265,7 +276,7 @@ def characters(piece: str) -> List[str]:
 class LanguageTokenizer:
     """The tokens of ``language`` (an ISO 639-1 code), Snowball-stemmed with ``stem=True``.
 
-    Raises ``ImportError`` at construction when the language's segmenter is not installed,
+    Raises ``MissingExtra`` at construction when the language's segmenter is not installed,
     and ``ValueError`` when ``stem`` is asked for a language without a Snowball stemmer.
     """
 

@@ -9,8 +9,11 @@ top level of a module or script file, not a lambda, not in a notebook cell.
 
 At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more would only
 share the same cores). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
-the whole process group, and the parent, which gets it too, terminates them
-(``starmap_in_order``) without a traceback from each.
+the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
+without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
+parent starts a worker or hands it work, so that a signal's exception never leaves a worker
+half started (one that nobody stops, or whose pipe nobody reads). A worker whose parent is gone
+(killed with SIGKILL, say) notices within ``PARENT_CHECK_SECONDS`` and exits.
 """
 
 import contextlib
@@ -18,15 +21,23 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
+import threading
+import time
 import warnings
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Generator, Iterable, Iterator, Optional
+from typing import Any, Callable, Generator, Iterable, Iterator, List, Optional
 
 from .option_numbers import is_integer
 
 _worker_function: Optional[Callable[..., Any]] = None
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
+PARENT_CHECK_SECONDS = 0.2
+"""How often a worker process checks that its parent process is still there."""
 
 
 def check_num_proc(num_proc: Any) -> int:
@@ -44,9 +55,20 @@ def available_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def _install(function: Callable[..., Any]) -> None:
+def _install(function: Callable[..., Any], parent: int) -> None:
+    """Worker initializer: keep ``function``; exit when the process ``parent`` is gone."""
     global _worker_function
     _worker_function = function
+    if os.name == "posix":
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), name="parent-check", daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """Exit this process at once when its parent ``parent`` is gone: on POSIX an orphan is
+    adopted by another process, so its parent pid changes."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 @contextlib.contextmanager
@@ -64,6 +86,31 @@ def _sigint_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+@contextlib.contextmanager
+def _stop_signals_deferred() -> Iterator[None]:
+    """Within the block, a stop signal is only noted; when the block ends, the handlers are put
+    back and the first signal noted is raised again, to be handled as if it arrived then. So
+    the exception a handler raises never leaves a worker half started. (Blocking the signal
+    is not enough: another thread may receive it.) Only the main thread runs signal handlers:
+    elsewhere the block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: List[int] = []
+    previous = {}
+    for number in STOP_SIGNALS:
+        handler = signal.getsignal(number)
+        if handler not in (signal.SIG_IGN, None):
+            previous[number] = signal.signal(number, lambda signum, _frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if noted:
+            signal.raise_signal(noted[0])
+
+
 def _call(arguments: tuple) -> Any:
     if _worker_function is None:
         raise RuntimeError("a worker process was started without its function")
@@ -79,7 +126,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
     lambda tokenizer, say) runs in this process instead, with a ``UserWarning``: the results
     are the same, only slower. A worker that cannot start or dies raises ``RuntimeError``.
     ``num_proc`` is capped at ``available_cpus()``. If the caller stops early (an exception,
-    including a signal's, or an abandoned generator), the workers are terminated at once.
+    including a signal's, or an abandoned generator), the workers are killed at once.
     """
     num_proc = min(num_proc, available_cpus())
     if num_proc > 1:
@@ -100,13 +147,16 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
         return
     with _sigint_blocked():
         pool = ProcessPoolExecutor(
-            num_proc, mp_context=multiprocessing.get_context("spawn"), initializer=_install, initargs=(function,)
+            num_proc,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_install,
+            initargs=(function, os.getpid()),
         )
     finished = False
     try:
         pending: deque = deque()
         for item in items:
-            with _sigint_blocked():  # submit starts the workers
+            with _stop_signals_deferred(), _sigint_blocked():  # submit starts the workers
                 pending.append(pool.submit(_call, item))
             if len(pending) >= 2 * num_proc:
                 yield pending.popleft().result()
@@ -126,13 +176,18 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate the pool's workers now, so that an interrupted run leaves no process behind.
+    """Kill the pool's workers now, so that an interrupted run leaves no process behind.
 
     ``ProcessPoolExecutor`` has no public way to do this before Python 3.14; its ``_processes``
-    mapping (pid -> process) has been stable since Python 3.2.
+    mapping (pid -> process) has been stable since Python 3.2. A worker holds nothing that needs
+    cleaning up, so SIGKILL (which a worker still starting cannot block) loses nothing.
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
-        process.terminate()
+        process.kill()
     for process in processes:
         process.join(timeout=10)
+    if sys.version_info < (3, 11):
+        # Python 3.11 and later close it themselves (CPython issue 94777): the pool's feeder
+        # thread may be blocked writing a work item into this pipe, which no worker reads now.
+        pool._call_queue._reader.close()  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from .corpus import ExampleScore
 from .corpus_stream import Corpus
 from .engines import ENGINES
 from .extraction import SEGMENT_PATTERN
+from .extras import MissingExtra
 from .files import open_examples
 from .inputs import check_inputs
 from .languages import ISO_639_1

@@ -1,0 +1,119 @@
+"""A missing optional extra is one line naming the pip command, at every entry point.
+
+The command line (both commands, in this process and in worker processes, and ``--ray``)
+prints it and exits 2 without a traceback; ``compute`` and the evaluate module raise it as an
+``ImportError``; the demo shows it. A package is hidden in two ways: ``sys.modules[name] =
+None`` in this process (it is then not installed for ``importlib``), and, for runs in other
+processes, a folder first on ``PYTHONPATH`` whose package of that name fails to import (every
+process of the run, worker processes too, inherits it). The Ray workers' case is in
+``tests/test_ray_cluster.py``.
+"""
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA_DIR, read_jsonl
+
+from update_rouge import compute
+from update_rouge.extras import MissingExtra
+from update_rouge.parallel import available_cpus
+
+REPO = Path(__file__).parent.parent
+PIP = "install with: pip install 'update-rouge[multilingual]'   (or: pip install jieba)"
+NOT_INSTALLED = f"language='zh' segments Chinese words with jieba (not installed); {PIP}"
+HIDDEN = f"language='zh' segments Chinese words with jieba (cannot be imported: jieba is hidden by the test); {PIP}"
+NO_RAY = "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'"
+
+
+def chinese_rows():
+    return [row for row in read_jsonl("multilingual_triples.jsonl") if row["language"] == "zh"]
+
+
+@pytest.fixture
+def hidden(tmp_path):
+    """Write packages that fail to import into a folder; return a function running the command
+    line with that folder first on PYTHONPATH."""
+    shims = tmp_path / "shims"
+
+    def run(argv, *packages):
+        for package in packages:
+            (shims / package).mkdir(parents=True, exist_ok=True)
+            (shims / package / "__init__.py").write_text(f"raise ImportError('{package} is hidden by the test')\n")
+        path = os.pathsep.join([str(shims), str(REPO)])
+        return subprocess.run(
+            [sys.executable, "-m", "update_rouge", *map(str, argv)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=dict(os.environ, PYTHONPATH=path),
+            timeout=300,
+        )
+
+    return run
+
+
+@pytest.fixture
+def chinese_file(tmp_path):
+    """2,000 Chinese examples: two chunks of 1,000, so two worker processes score one each."""
+    rows = chinese_rows()
+    path = tmp_path / "zh.jsonl"
+    path.write_text("".join(json.dumps(rows[index % len(rows)]) + "\n" for index in range(2000)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("num_proc", [1, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("command", ["update-rouge", "update-rouge compare"])
+def test_the_command_line_says_which_extra_is_missing_in_one_line(hidden, chinese_file, command, num_proc):
+    if num_proc > available_cpus():
+        pytest.skip("needs 2 CPUs for 2 worker processes")
+    compare = ["compare", "--system", "system=prediction", "--system", "copy=source"] if "compare" in command else []
+    done = hidden([*compare, chinese_file, "--language", "zh", "--num-proc", num_proc], "jieba")
+    assert (done.returncode, done.stderr, done.stdout) == (2, f"{command}: error: {HIDDEN}\n", "")
+
+
+def test_ray_without_its_extra_is_one_line(hidden):
+    done = hidden([DATA_DIR / "fruit_triples.jsonl", "--ray"], "ray")
+    assert (done.returncode, done.stderr, done.stdout) == (2, f"update-rouge: error: {NO_RAY}\n", "")
+
+
+@pytest.fixture
+def no_jieba(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jieba", None)
+
+
+def test_compute_raises_an_import_error_with_the_same_line(no_jieba):
+    rows = chinese_rows()
+    with pytest.raises(ImportError) as raised:
+        compute(
+            [r["source"] for r in rows], [r["prediction"] for r in rows], [r["reference"] for r in rows], language="zh"
+        )
+    assert type(raised.value) is MissingExtra and str(raised.value) == NOT_INSTALLED
+    # as a worker process sends it back to its parent
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert type(copy) is MissingExtra and str(copy) == NOT_INSTALLED
+
+
+@pytest.mark.slow
+def test_the_evaluate_module_raises_the_same_line(no_jieba, evaluate_metric):
+    rows = chinese_rows()
+    with pytest.raises(ImportError) as raised:
+        evaluate_metric.compute(
+            sources=[r["source"] for r in rows],
+            predictions=[r["prediction"] for r in rows],
+            references=[r["reference"] for r in rows],
+            language="zh",
+        )
+    assert str(raised.value) == NOT_INSTALLED
+
+
+def test_the_demo_shows_the_line(no_jieba):
+    import app
+
+    row = chinese_rows()[0]
+    *views, note = app.score_one(row["source"], row["reference"], row["prediction"], ["rouge1"], "none", "zh")
+    assert (views, note) == ([None, None, None], f"Error: {NOT_INSTALLED}")

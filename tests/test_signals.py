@@ -1,0 +1,176 @@
+"""Every stop signal, at any moment of a real two-worker run, ends it within seconds and cleanly.
+
+The runs get a real SIGTERM, SIGHUP or SIGINT (to the process group, as Ctrl-C sends it) at
+moments drawn from a seeded schedule that starts when the first child process appears, so the
+signal lands while the workers start, while they import, and while they score. Each run must
+end within seconds with the documented line and status, leave no process of its session, no
+temporary file, and the existing output as it was. A SIGKILL of the main process must not
+leave its workers behind. docs/guarantees.md states what is tested here.
+"""
+
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import DATA_DIR
+
+from update_rouge.parallel import _stop_signals_deferred, available_cpus
+
+REPO = Path(__file__).parent.parent
+END_SECONDS = 20  # "within seconds", with room for a loaded CI machine
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the run's processes from /proc"),
+    pytest.mark.skipif(available_cpus() < 2, reason="needs 2 CPUs for 2 worker processes"),
+]
+
+
+def _stat(pid):
+    """(state, parent pid, session id) of a process, or None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1]), int(fields[3])
+
+
+def _live(pids):
+    return [pid for pid in pids if (found := _stat(pid)) is not None and found[0] != "Z"]
+
+
+def _session(sid):
+    """The live processes of session ``sid`` (a run started with start_new_session: all its processes)."""
+    return _live(
+        int(entry) for entry in os.listdir("/proc") if entry.isdigit() and (_stat(entry) or (0, 0, 0))[2] == sid
+    )
+
+
+def _children(pid):
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit() and (_stat(entry) or (0, 0, 0))[1] == pid]
+
+
+def _workers(pid):
+    return [child for child in _live(_children(pid)) if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
+def _wait_for(condition, seconds, step=0.01):
+    deadline = time.monotonic() + seconds
+    while not (found := condition()) and time.monotonic() < deadline:
+        time.sleep(step)
+    return found
+
+
+@pytest.fixture
+def run(tmp_path):
+    """Start ``update-rouge`` on 6,000 examples with two workers; return the process and its output file."""
+    wiki = (DATA_DIR / "wiki_triples.jsonl").read_text().splitlines()
+    data = tmp_path / "big.jsonl"
+    data.write_text("\n".join((wiki * 9)[:6000]) + "\n")
+    output = tmp_path / "OUT"
+    started = []
+
+    def start():
+        output.write_text("earlier scores\n")
+        output.chmod(0o640)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            start_new_session=True,
+        )
+        started.append(process)
+        return process
+
+    yield start, output
+    for process in started:
+        for pid in _session(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        if process.poll() is None:
+            process.communicate()
+
+
+def _interrupt(start, output, signum, delay):
+    """One run, given ``signum`` ``delay`` seconds after its first child process appeared."""
+    process = start()
+    assert _wait_for(lambda: _children(process.pid), 60), process.communicate()
+    time.sleep(delay)
+    if signum == signal.SIGINT:
+        os.killpg(process.pid, signum)  # a Ctrl-C reaches the workers too
+    else:
+        process.send_signal(signum)
+    sent = time.monotonic()
+    try:
+        out, err = process.communicate(timeout=END_SECONDS)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{signum.name} at {delay:.2f} s: still running {END_SECONDS} s later")
+    took = time.monotonic() - sent
+    where = f"{signum.name} at {delay:.2f} s after the first child"
+    assert process.returncode == 128 + signum, f"{where}: exit {process.returncode}, stderr {err!r}"
+    assert err.startswith(f"update-rouge: interrupted by {signum.name}: stopped") and err.count("\n") == 1, (
+        f"{where}: stderr {err!r}"
+    )
+    assert out == ""
+    left = _wait_for(lambda: not _session(process.pid), 10, step=0.1)
+    assert left, f"{where}: processes left: {_session(process.pid)}"
+    assert output.read_text() == "earlier scores\n" and stat.S_IMODE(os.stat(output).st_mode) == 0o640, where
+    assert sorted(path.name for path in output.parent.iterdir()) == ["OUT", "big.jsonl"], where
+    return took
+
+
+def _schedule(seed, count):
+    """``count`` (signal, delay) pairs: delays up to 2 s cover the workers' start and first chunks."""
+    rng = random.Random(seed)
+    signals = [signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
+    return [(signals[index % 3], rng.uniform(0, 2)) for index in range(count)]
+
+
+@pytest.mark.parametrize(
+    "signum, delay", _schedule(seed=26, count=2), ids=lambda value: getattr(value, "name", f"{value:.2f}s")
+)
+def test_a_signal_at_a_random_moment_ends_the_run_cleanly(run, signum, delay):
+    _interrupt(*run, signum, delay)
+
+
+@pytest.mark.slow
+def test_fifteen_signals_at_random_moments_each_end_the_run_within_seconds(run):
+    took = [_interrupt(*run, signum, delay) for signum, delay in _schedule(seed=1, count=15)]
+    assert max(took) < END_SECONDS
+
+
+@pytest.mark.slow
+def test_the_workers_exit_when_the_main_process_is_killed(run):
+    start, _ = run
+    process = start()
+    workers = _wait_for(lambda: len(found := _workers(process.pid)) == 2 and found, 60, step=0.05)
+    assert workers, process.communicate()
+    process.kill()
+    process.communicate()
+    assert _wait_for(lambda: not _live(workers), 5, step=0.05), f"workers {_live(workers)} outlived their parent"
+
+
+def test_a_stop_signal_during_a_worker_start_is_held_until_it_is_started():
+    class Stopped(Exception):
+        pass
+
+    def stop(signum, _frame):
+        raise Stopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stopped):
+            with _stop_signals_deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.2)  # a handler would have run by now
+                reached = True
+        assert reached
+        assert signal.getsignal(signal.SIGTERM) is stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
