@@ -36,7 +36,7 @@ import pandas as pd
 from app_metric import package_module
 
 # The scoring code evaluate.load gives users (see app_metric).
-DEFAULT_ROUGE_TYPES = package_module("scoring").DEFAULT_ROUGE_TYPES
+DEFAULT_ROUGE_TYPES = package_module("rouge_types").DEFAULT_ROUGE_TYPES
 OPTIONS = {option.name: option for option in package_module("settings").OPTIONS}
 DEFAULTS = package_module("settings").DEFAULTS
 Settings = package_module("settings").Settings
