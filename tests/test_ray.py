@@ -2,6 +2,7 @@
 
 import json
 import os
+import secrets
 import time
 from pathlib import Path
 
@@ -19,8 +20,11 @@ TESTS = Path(__file__).parent
 @pytest.fixture(scope="session")
 def cluster():
     """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py."""
-    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED")}
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN")}
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
+    # session's temporary folder, conftest.session_temp_folder).
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]]))
     started = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
