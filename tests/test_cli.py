@@ -234,7 +234,10 @@ def test_the_per_example_file_gets_ordinary_permissions(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--num-proc", "0", str(DATA_DIR / "fruit_triples.jsonl")], "update-rouge: error: --num-proc must be a whole number"),
+        (
+            ["--num-proc", "0", str(DATA_DIR / "fruit_triples.jsonl")],
+            "update-rouge: error: --num-proc must be a whole number",
+        ),
         ([str(DATA_DIR / "fruit_triples.jsonl"), "--rouge-types", "rouge0"], "unknown rouge type 'rouge0'"),
         (["--sources", "s.txt"], "give a JSONL or CSV FILE, or all three"),
         ([str(DATA_DIR / "NOTICE.md")], "cannot tell the format"),

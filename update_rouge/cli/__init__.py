@@ -25,9 +25,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in COMMANDS:
         argv = ["score", *argv]
-    parser = argparse.ArgumentParser(
-        prog=score.PROG, description="Score what updated texts add to their sources, or compare systems."
-    )
+    parser = argparse.ArgumentParser(prog=score.PROG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parsers = {name: command.add_parser(commands) for name, command in COMMANDS.items()}
     args = parser.parse_args(argv)
