@@ -6,7 +6,7 @@ published rules (segments ``[^.]+\\.?``, rouge-score's tokens); with a code:
 - **Segments** (for the extraction of additions): ``[^T]+T?`` where T is every character with
   the Unicode property Sentence_Terminal (``SENTENCE_PATTERN``).
 - **Tokens** (``LanguageTokenizer``): the text is NFKC-normalised and lower-cased
-  (``str.lower``); words are the maximal runs of characters of the general categories L, M and
+  (``str.lower``) as Unicode 13.0.0 does it on every Python (``normalise``); words are the maximal runs of characters of the general categories L, M and
   N. A run is cut where it passes into or out of a script written without spaces, and each
   piece in such a script is segmented into words: Han and kana with ``jieba`` for ``zh`` and
   ``fugashi`` with the ``unidic-lite`` dictionary for ``ja``, Thai with ``pythainlp`` (engine
@@ -16,7 +16,8 @@ published rules (segments ``[^.]+\\.?``, rouge-score's tokens); with a code:
 - **Stemming** (``stem=True``): NLTK's Snowball stemmer of the language, applied as
   rouge-score applies Porter's, to tokens of more than 3 characters.
 
-The character sets come from ``unicode_tables.py`` (Unicode 17.0.0). Segmenters are loaded
+The character sets come from ``unicode_tables.py`` (Unicode 17.0.0), the code points that
+``normalise`` changes from ``unicode_assigned.py`` (Unicode 13.0.0). Segmenters are loaded
 once per process, at first use; a ``LanguageTokenizer`` holds only its settings, so it pickles
 for worker processes.
 """
@@ -28,6 +29,7 @@ import unicodedata
 from functools import cache, lru_cache
 from typing import Callable, Dict, List, Optional, Tuple
 
+from .unicode_assigned import ASSIGNED
 from .unicode_tables import (
     HAN_KANA,
     KHMER,
@@ -153,6 +155,7 @@ _ANY_SPACELESS = re.compile(_one_of(tuple(sorted(pair for table in _SPACELESS.va
 # is a run of one kind, and consecutive matches cut a word run where its script changes.
 _PIECE = re.compile("|".join(f"({_one_of(table)}+)" for table in (*_SPACELESS.values(), _OTHER_WORD)))
 _PIECE_KINDS = (*_SPACELESS, "other")
+_NEW_RUN = re.compile(f"({_one_of(ASSIGNED, negate=True)}+)")
 _CHARACTER = re.compile(f"{_one_of(MARK, negate=True)}{_one_of(MARK)}*|{_one_of(MARK)}+")
 
 # Per language with a word segmenter: the modules it imports, and the kind of piece it segments.
@@ -262,6 +265,40 @@ def characters(piece: str) -> List[str]:
     return _CHARACTER.findall(piece)
 
 
+def _lower(text: str) -> str:
+    """``text.lower()`` with the final sigma of Unicode 13.0.0.
+
+    ``str.lower`` writes a capital sigma as the final form after a cased letter and any
+    case-ignorable characters; U+1734 (Hanunoo pamudpod) is case-ignorable in Unicode 13.0.0
+    and not from 14.0.0 on, when it became a spacing mark. Lowering with U+0300 (case-ignorable
+    in every version) in its place gives 13.0.0's sigmas, and every other character the same
+    one-for-one characters.
+    """
+    if "\u1734" not in text or "\u03a3" not in text:
+        return text.lower()
+    substituted = text.replace("\u1734", "\u0300").lower()
+    return "".join(own if own == "\u1734" else other for own, other in zip(text.lower(), substituted))
+
+
+def normalise(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text).lower()`` as Python 3.10 (Unicode 13.0.0) computes it, on any Python.
+
+    Characters unassigned in Unicode 13.0.0 are kept as they are, and the runs between them are
+    normalised and lower-cased on their own. That is what 13.0.0 does: to it such a character
+    has no mappings and combining class 0, so nothing composes or reorders across it, and it is
+    neither cased nor case-ignorable, so a final sigma's context ends at it. Unicode's
+    normalization stability policy keeps NFKC of assigned characters; their case mappings and
+    case properties are those of 13.0.0 on Python 3.10 to 3.13 but for U+1734 (``_lower``), as
+    tests/test_normalisation.py checks code point by code point.
+    """
+    if not _NEW_RUN.search(text):
+        return _lower(unicodedata.normalize("NFKC", text))
+    parts = _NEW_RUN.split(text)
+    return "".join(
+        part if index % 2 else _lower(unicodedata.normalize("NFKC", part)) for index, part in enumerate(parts)
+    )
+
+
 class LanguageTokenizer:
     """The tokens of ``language`` (an ISO 639-1 code), Snowball-stemmed with ``stem=True``.
 
@@ -282,7 +319,7 @@ class LanguageTokenizer:
         """The unstemmed tokens of ``text``."""
         if text.isascii():
             return _ASCII_WORD_RUN.findall(text.lower())
-        text = unicodedata.normalize("NFKC", text).lower()
+        text = normalise(text)
         if not _ANY_SPACELESS.search(text):
             return _WORD_RUN.findall(text)
         segmented_kind = _SEGMENTED_KIND.get(self.language)

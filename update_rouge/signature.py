@@ -8,7 +8,8 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
-  with a language, ``LANGUAGE_TOKENS`` (the rules and Unicode version of ``languages.py``);
+  with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
+  versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
 - ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
   ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
@@ -32,11 +33,12 @@ from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .rouge155_options import DEFAULT_ALPHA
 from .settings import OPTION, Settings
+from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
-LANGUAGE_TOKENS = f"nfkc-lower-lmn-unicode{UNICODE_VERSION}"
+LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
