@@ -353,5 +353,19 @@ def test_the_signature_records_the_language_and_its_rules():
     assert fields["seg"] == r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
     assert fields["tok"] == "nfkc-lower-unicode13.0.0-lmn-unicode17.0.0"
     assert fields["stem"] == "snowball"
+    assert "segmenter" not in fields, "Russian words are not segmented by a package"
     plain = compute(sources=["a."], predictions=["a. b."], references=["a. b."], return_signature=True)
     assert "lang:" not in plain["signature"] and r"seg:[^.]+\.?|" in plain["signature"]
+
+
+@pytest.mark.parametrize(
+    "language, packages", [("zh", ["jieba"]), ("ja", ["fugashi", "unidic-lite"]), ("th", ["pythainlp"])]
+)
+def test_the_signature_names_the_segmenter_and_its_version(language, packages):
+    from importlib.metadata import version
+
+    from update_rouge import build_signature
+
+    fields = dict(field.split(":", 1) for field in build_signature(language=language).split("|"))
+    assert fields["segmenter"] == "+".join(f"{package}-{version(package)}" for package in packages)
+    assert list(fields).index("segmenter") == list(fields).index("tok") + 1

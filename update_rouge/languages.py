@@ -27,6 +27,7 @@ import logging
 import re
 import unicodedata
 from functools import cache, lru_cache
+from importlib.metadata import version
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .unicode_assigned import ASSIGNED
@@ -185,6 +186,20 @@ def check_segmenter_installed(language: str) -> None:
             f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} (not installed); "
             f"install with: {PIP_EXTRA}   (or: pip install {packages})"
         )
+
+
+def segmenter_versions(language: str) -> Optional[str]:
+    """The installed packages that cut ``language``'s words, as ``name-version`` joined by ``+``
+    (``fugashi-1.5.2+unidic-lite-1.0.8``); ``None`` for a language without a segmenter.
+
+    Their dictionaries and algorithms decide the tokens, so the signature names them. Raises
+    ``ImportError`` as ``check_segmenter_installed`` does when one is missing.
+    """
+    if language not in _SEGMENTER_MODULES:
+        return None
+    check_segmenter_installed(language)
+    packages = (_SEGMENTER_PACKAGES[name] for name in _SEGMENTER_MODULES[language])
+    return "+".join(f"{package}-{version(package)}" for package in packages)
 
 
 def check_stemmer_language(language: str) -> str:
