@@ -7,8 +7,10 @@ scripts/generate_unicode_assigned.py, as plain ``unicodedata.normalize("NFKC", t
 
 import bisect
 import json
+import re
 import shutil
 import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -135,3 +137,12 @@ def test_the_table_and_the_recorded_values_are_those_of_python_3_10():
         [PYTHON_3_10, "scripts/generate_unicode_assigned.py", "--check"], cwd=ROOT, capture_output=True, text=True
     )
     assert check.returncode == 0, check.stderr
+
+
+def test_the_default_tokens_see_the_same_lower_case_on_every_python():
+    # rouge-score keeps [a-z0-9] of str.lower(text); among non-ASCII characters only U+0130 (to
+    # i and a combining dot) and U+212A (Kelvin sign, to k) lower-case into it, on Python 3.10 to
+    # 3.13 alike, so language=None's tokens do not depend on the Python's Unicode version.
+    ascii_word = re.compile("[a-z0-9]")
+    found = [code for code in range(0x80, sys.maxunicode + 1) if ascii_word.search(chr(code).lower())]
+    assert found == [0x130, 0x212A], [f"U+{code:04X}" for code in found]
