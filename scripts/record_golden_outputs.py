@@ -6,9 +6,9 @@
 Each configuration (``CONFIGURATIONS``: a data file of tests/data and compute's options, one or
 more per option family) is scored twice, per example (``use_aggregator=False``) and over the
 corpus (the mean, the bootstrap interval and, where asked, the paired test or a comparison).
-The file keeps, per configuration, the signature without its version fields (``settings``)
-and the sha256 of each result written exactly (``exact``: every float as ``float.hex``). The
-versions it was recorded with are kept too, for the reader. tests/test_golden_outputs.py
+The file keeps, per configuration, the signature without its version fields (``settings``),
+those fields (``versions``: rouge-score, numpy, nltk, segmenter, as far as the signature has
+them) and the sha256 of each result written exactly (``exact``: every float as ``float.hex``). tests/test_golden_outputs.py
 checks the running installation against it; record only after the hashes agree on every
 Python of the version matrix (.ci/matrix).
 """
@@ -166,6 +166,17 @@ def settings_part(signature: str) -> str:
     return "|".join(field for field in signature.split("|") if field.split(":", 1)[0] not in VERSION_FIELDS)
 
 
+def version_part(signature: str) -> Dict[str, str]:
+    """The version fields of ``signature`` that can change a number (all but update-rouge's)."""
+    fields = dict(field.split(":", 1) for field in signature.split("|"))
+    return {name: fields[name] for name in VERSION_FIELDS if name in fields and name != "update-rouge"}
+
+
+def differences(recorded: Dict[str, Any], now: Dict[str, Any]) -> List[str]:
+    """Which of the settings and the two hashes differ between two records of a configuration."""
+    return [key for key in ("settings", "per_example", "corpus") if recorded.get(key) != now.get(key)]
+
+
 def outputs(name: str) -> Dict[str, str]:
     """The record of configuration ``name``: its settings signature and the two hashes."""
     from update_rouge import compare, compute
@@ -193,7 +204,12 @@ def outputs(name: str) -> Dict[str, str]:
             **options,
         )
     signature = corpus.pop("signature")
-    return {"settings": settings_part(signature), "per_example": digest(per_example), "corpus": digest(corpus)}
+    return {
+        "settings": settings_part(signature),
+        "versions": version_part(signature),
+        "per_example": digest(per_example),
+        "corpus": digest(corpus),
+    }
 
 
 def versions() -> Dict[str, str]:
@@ -220,7 +236,9 @@ def main() -> int:
         )
         return 0
     recorded = json.loads(RECORD.read_text(encoding="ascii"))["configurations"]
-    differing = sorted(name for name in set(current) | set(recorded) if current.get(name) != recorded.get(name))
+    differing = sorted(
+        name for name in set(current) | set(recorded) if differences(recorded.get(name, {}), current.get(name, {}))
+    )
     for name in differing:
         print(f"{name}: recorded {recorded.get(name)}, now {current.get(name)}", file=sys.stderr)
     return 1 if differing else 0
