@@ -12,7 +12,6 @@ import sys
 import warnings
 
 import pytest
-import regex
 from conftest import read_jsonl
 from hypothesis import given
 from hypothesis import strategies as st
@@ -30,7 +29,7 @@ from update_rouge.languages import (
     segment_pattern,
 )
 from update_rouge.scorer import score_examples
-from update_rouge.unicode_tables import SENTENCE_TERMINALS, UNICODE_VERSION, WORD
+from update_rouge.unicode_tables import SENTENCE_TERMINALS, WORD
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 TRIPLES = read_jsonl("multilingual_triples.jsonl")
@@ -77,17 +76,6 @@ def test_sentence_terminals_end_segments(terminal):
 def test_other_punctuation_does_not_end_segments(other):
     # U+037E, the Greek question mark, lacks Sentence_Terminal in the Unicode data.
     assert split_segments(f"one{other} two", SENTENCE_PATTERN) == [f"one{other} two"]
-
-
-def test_the_shipped_tables_equal_the_unicode_data_of_the_regex_module():
-    assert UNICODE_VERSION == "17.0.0"
-    for table, pattern in ((SENTENCE_TERMINALS, r"\p{Sentence_Terminal}"), (WORD, r"[\p{L}\p{M}\p{N}]")):
-        shipped = {code for first, last in table for code in range(first, last + 1)}
-        compiled = regex.compile(pattern)
-        # Every shipped character has the property; sampled outside (the generator checks all).
-        assert all(compiled.match(chr(code)) for code in shipped)
-        assert not any(compiled.match(chr(code)) for code in range(0, 0x10000, 7) if code not in shipped)
-    assert len([1 for first, last in SENTENCE_TERMINALS for _ in range(first, last + 1)]) == 170
 
 
 @pytest.mark.parametrize(
@@ -363,7 +351,21 @@ def test_the_signature_records_the_language_and_its_rules():
     fields = dict(field.split(":", 1) for field in result["signature"].split("|"))
     assert fields["lang"] == "ru"
     assert fields["seg"] == r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
-    assert fields["tok"] == "nfkc-lower-lmn-unicode17.0.0"
+    assert fields["tok"] == "nfkc-lower-unicode13.0.0-lmn-unicode17.0.0"
     assert fields["stem"] == "snowball"
+    assert "segmenter" not in fields, "Russian words are not segmented by a package"
     plain = compute(sources=["a."], predictions=["a. b."], references=["a. b."], return_signature=True)
     assert "lang:" not in plain["signature"] and r"seg:[^.]+\.?|" in plain["signature"]
+
+
+@pytest.mark.parametrize(
+    "language, packages", [("zh", ["jieba"]), ("ja", ["fugashi", "unidic-lite"]), ("th", ["pythainlp"])]
+)
+def test_the_signature_names_the_segmenter_and_its_version(language, packages):
+    from importlib.metadata import version
+
+    from update_rouge import build_signature
+
+    fields = dict(field.split(":", 1) for field in build_signature(language=language).split("|"))
+    assert fields["segmenter"] == "+".join(f"{package}-{version(package)}" for package in packages)
+    assert list(fields).index("segmenter") == list(fields).index("tok") + 1

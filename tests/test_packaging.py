@@ -4,12 +4,13 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
+# The standard library has tomllib from Python 3.11 on; the 3.11 to 3.13 cells run these tests.
+tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11 on")
 ROOT = Path(__file__).parent.parent
 
 

@@ -2,7 +2,6 @@
 
 import importlib.metadata
 import re
-import tomllib
 from pathlib import Path
 
 import numpy
@@ -55,6 +54,7 @@ CHANGES = [
     (dict(references=[["s. a c.", "s. d."], ["s. c."]]), "refs:1-2"),
     (dict(tokenizer=custom_tokenizer), "tok:custom"),
     (dict(use_stemmer=True), "stem:porter"),
+    (dict(use_stemmer=True), f"numpy:{numpy.__version__}|nltk:{importlib.metadata.version('nltk')}"),
     (dict(stemmer="rouge155"), "stem:rouge155"),
     (dict(rouge_types=["rouge1", "rougeL"]), "types:rouge1,rougeL"),
     (dict(rouge_types=["rougeLsum", "rouge1", "rouge2"]), "types:rougeLsum,rouge1,rouge2"),
@@ -85,8 +85,19 @@ def test_signature_changes_with_each_setting(change, field):
 
 
 def test_every_change_gives_a_distinct_signature():
-    signatures = {build_signature(**{**DATA, **change}) for change, _ in CHANGES}
-    assert len(signatures) == len(CHANGES)
+    changes = {repr(sorted(change.items())): change for change, _ in CHANGES}
+    signatures = {build_signature(**{**DATA, **change}) for change in changes.values()}
+    assert len(signatures) == len(changes)
+
+
+def test_nltk_is_named_only_with_its_stemmers(monkeypatch):
+    monkeypatch.setattr(signature_module, "version", lambda name: {"rouge-score": "0.1.2", "nltk": "3.0.0"}[name])
+    assert build_signature(**DATA, use_stemmer=True).endswith(
+        "|rouge-score:0.1.2|numpy:" + numpy.__version__ + "|nltk:3.0.0"
+    )
+    assert build_signature(**DATA, language="ru", use_stemmer=True).endswith("|nltk:3.0.0")
+    for options in (dict(), dict(stemmer="rouge155"), dict(language="ru")):
+        assert "nltk:" not in build_signature(**DATA, **options), options
 
 
 def test_a_custom_tokenizer_with_a_stemmer_is_refused_by_the_signature_too():
@@ -116,6 +127,7 @@ def test_library_versions_come_from_the_installed_libraries(monkeypatch):
 
 
 def test_the_package_version_has_one_home():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11 on")
     pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "update_rouge.version.__version__"}
     assert update_rouge.__version__ == update_rouge.version.__version__

@@ -6,7 +6,7 @@ published rules (segments ``[^.]+\\.?``, rouge-score's tokens); with a code:
 - **Segments** (for the extraction of additions): ``[^T]+T?`` where T is every character with
   the Unicode property Sentence_Terminal (``SENTENCE_PATTERN``).
 - **Tokens** (``LanguageTokenizer``): the text is NFKC-normalised and lower-cased
-  (``str.lower``); words are the maximal runs of characters of the general categories L, M and
+  (``str.lower``) as Unicode 13.0.0 does it on every Python (``normalise``); words are the maximal runs of characters of the general categories L, M and
   N. A run is cut where it passes into or out of a script written without spaces, and each
   piece in such a script is segmented into words: Han and kana with ``jieba`` for ``zh`` and
   ``fugashi`` with the ``unidic-lite`` dictionary for ``ja``, Thai with ``pythainlp`` (engine
@@ -16,7 +16,8 @@ published rules (segments ``[^.]+\\.?``, rouge-score's tokens); with a code:
 - **Stemming** (``stem=True``): NLTK's Snowball stemmer of the language, applied as
   rouge-score applies Porter's, to tokens of more than 3 characters.
 
-The character sets come from ``unicode_tables.py`` (Unicode 17.0.0). Segmenters are loaded
+The character sets come from ``unicode_tables.py`` (Unicode 17.0.0), the code points that
+``normalise`` changes from ``unicode_assigned.py`` (Unicode 13.0.0). Segmenters are loaded
 once per process, at first use; a ``LanguageTokenizer`` holds only its settings, so it pickles
 for worker processes.
 """
@@ -26,9 +27,13 @@ import logging
 import re
 import unicodedata
 from functools import cache, lru_cache
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from importlib.metadata import version
+from itertools import groupby
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .extras import MissingExtra
+from .unicode_assigned import ASSIGNED
+from .unicode_assigned import UNICODE_VERSION as ASSIGNED_UNICODE_VERSION
 from .unicode_tables import (
     HAN_KANA,
     KHMER,
@@ -154,6 +159,9 @@ _ANY_SPACELESS = re.compile(_one_of(tuple(sorted(pair for table in _SPACELESS.va
 # is a run of one kind, and consecutive matches cut a word run where its script changes.
 _PIECE = re.compile("|".join(f"({_one_of(table)}+)" for table in (*_SPACELESS.values(), _OTHER_WORD)))
 _PIECE_KINDS = (*_SPACELESS, "other")
+# Planes 4 to 13: no Unicode version up to 17.0.0 assigns a character there.
+_EMPTY_PLANES = ((0x40000, 0xDFFFF),)
+_ASTRAL_CHARACTER = re.compile(f"[{_ASTRAL}]")
 _CHARACTER = re.compile(f"{_one_of(MARK, negate=True)}{_one_of(MARK)}*|{_one_of(MARK)}+")
 
 # Per language with a word segmenter: the modules it imports, and the kind of piece it segments.
@@ -188,6 +196,20 @@ def _missing_segmenter(language: str, modules: Sequence[str], why: str) -> str:
         f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} ({why}); "
         f"install with: {PIP_EXTRA}   (or: pip install {packages})"
     )
+
+
+def segmenter_versions(language: str) -> Optional[str]:
+    """The installed packages that cut ``language``'s words, as ``name-version`` joined by ``+``
+    (``fugashi-1.5.2+unidic-lite-1.0.8``); ``None`` for a language without a segmenter.
+
+    Their dictionaries and algorithms decide the tokens, so the signature names them. Raises
+    ``ImportError`` as ``check_segmenter_installed`` does when one is missing.
+    """
+    if language not in _SEGMENTER_MODULES:
+        return None
+    check_segmenter_installed(language)
+    packages = (_SEGMENTER_PACKAGES[name] for name in _SEGMENTER_MODULES[language])
+    return "+".join(f"{package}-{version(package)}" for package in packages)
 
 
 def check_stemmer_language(language: str) -> str:
@@ -273,6 +295,71 @@ def characters(piece: str) -> List[str]:
     return _CHARACTER.findall(piece)
 
 
+def _lower(text: str) -> str:
+    """``text.lower()`` with the final sigma of Unicode 13.0.0.
+
+    ``str.lower`` writes a capital sigma as the final form after a cased letter and any
+    case-ignorable characters; U+1734 (Hanunoo pamudpod) is case-ignorable in Unicode 13.0.0
+    and not from 14.0.0 on, when it became a spacing mark. Lowering with U+0300 (case-ignorable
+    in every version) in its place gives 13.0.0's sigmas, and every other character the same
+    one-for-one characters.
+    """
+    if "\u1734" not in text or "\u03a3" not in text:
+        return text.lower()
+    substituted = text.replace("\u1734", "\u0300").lower()
+    return "".join(own if own == "\u1734" else other for own, other in zip(text.lower(), substituted))
+
+
+@cache
+def _newer_characters() -> Tuple[FrozenSet[str], "re.Pattern[str]", FrozenSet[str]]:
+    """The characters this Python's ``unicodedata`` assigns and Unicode 13.0.0 does not (none on
+    Python 3.10), a pattern matching those of the Basic Multilingual Plane, and those above it.
+
+    A character unassigned in both is left as it is by both, so only these need cutting out.
+    Computed once per process (a fraction of a second); planes 4 to 13 are not scanned, as
+    tests/test_normalisation.py checks that this Python assigns nothing there. (``re`` is fast
+    with a class of BMP characters and slow with a long one of astral ones, hence the split.)
+    """
+    newer: List[str] = []
+    if unicodedata.unidata_version != ASSIGNED_UNICODE_VERSION:
+        unassigned = _subtract(((0, 0x10FFFF),), ASSIGNED, _EMPTY_PLANES)
+        newer = [
+            chr(code)
+            for first, last in unassigned
+            for code in range(first, last + 1)
+            if unicodedata.category(chr(code)) != "Cn"
+        ]
+    bmp = "".join(character for character in newer if character <= "\uffff")
+    astral = frozenset(character for character in newer if character > "\uffff")
+    return frozenset(newer), re.compile(f"[{re.escape(bmp)}]" if bmp else "(?!)"), astral
+
+
+def _has_newer_characters(text: str) -> bool:
+    _, bmp, astral = _newer_characters()
+    if bmp.search(text):
+        return True
+    return bool(astral) and any(character in astral for character in _ASTRAL_CHARACTER.findall(text))
+
+
+def normalise(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text).lower()`` as Python 3.10 (Unicode 13.0.0) computes it, on any Python.
+
+    Characters unassigned in Unicode 13.0.0 are kept as they are, and the runs between them are
+    normalised and lower-cased on their own (only those this Python assigns need the cut, see
+    ``_newer_characters``). That is what 13.0.0 does: to it such a character has no mappings
+    and combining class 0, so nothing composes or reorders across it, and it is neither cased
+    nor case-ignorable, so a final sigma's context ends at it. Unicode's normalization
+    stability policy keeps NFKC of assigned characters; their case mappings and case properties
+    are those of 13.0.0 on Python 3.10 to 3.13 but for U+1734 (``_lower``), as
+    tests/test_normalisation.py checks code point by code point.
+    """
+    if not _has_newer_characters(text):
+        return _lower(unicodedata.normalize("NFKC", text))
+    newer = _newer_characters()[0]
+    runs = ("".join(run) for _, run in groupby(text, key=newer.__contains__))
+    return "".join(run if run[0] in newer else _lower(unicodedata.normalize("NFKC", run)) for run in runs)
+
+
 class LanguageTokenizer:
     """The tokens of ``language`` (an ISO 639-1 code), Snowball-stemmed with ``stem=True``.
 
@@ -293,7 +380,7 @@ class LanguageTokenizer:
         """The unstemmed tokens of ``text``."""
         if text.isascii():
             return _ASCII_WORD_RUN.findall(text.lower())
-        text = unicodedata.normalize("NFKC", text).lower()
+        text = normalise(text)
         if not _ANY_SPACELESS.search(text):
             return _WORD_RUN.findall(text)
         segmented_kind = _SEGMENTED_KIND.get(self.language)

@@ -8,7 +8,10 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
-  with a language, ``LANGUAGE_TOKENS`` (the rules and Unicode version of ``languages.py``);
+  with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
+  versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
+- ``segmenter``: with ``zh``, ``ja`` or ``th``, the word segmenter's packages and versions
+  (``languages.segmenter_versions``), whose dictionaries decide the tokens;
 - ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
   ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
@@ -19,7 +22,10 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
 - ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
-  libraries that compute the scores and draw the resamples.
+  libraries that compute the scores and draw the resamples; ``nltk``: NLTK's version, only
+  with ``stem:porter`` or ``stem:snowball``, whose stemmers it provides.
+
+docs/dependencies.md says what each dependency can change and how that is kept visible.
 """
 
 import json
@@ -30,13 +36,16 @@ import numpy as np
 
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
+from .languages import segmenter_versions
 from .rouge155_options import DEFAULT_ALPHA
 from .settings import OPTION, Settings
+from .stemming import LANGUAGE_STEMMER
+from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
-LANGUAGE_TOKENS = f"nfkc-lower-lmn-unicode{UNICODE_VERSION}"
+LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -59,12 +68,14 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
         check_paired(settings.use_aggregator)
     bootstrap = settings.intervals or paired
     language = settings.language
+    segmenters = segmenter_versions(language) if language is not None else None
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
         ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
+        *([("segmenter", segmenters)] if segmenters is not None else []),
         ("stem", settings.stemmer),
         ("types", ",".join(settings.rouge_types)),
         ("multiref", settings.multi_ref),
@@ -83,6 +94,7 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
         ("update-rouge", __version__),
         ("rouge-score", version("rouge-score")),
         ("numpy", np.__version__),
+        *([("nltk", version("nltk"))] if settings.stemmer in ("porter", LANGUAGE_STEMMER) else []),
     ]
     return "|".join(f"{name}:{value}" for name, value in fields)
 

@@ -39,6 +39,7 @@ from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
 from .tokens import DefaultTokenizer
+from .unicode_assigned import ASSIGNED
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 from .wlcs import weighted_lcs_counts

@@ -1,0 +1,94 @@
+"""The layout rules of docs/architecture.md: every module listed there, no import cycle."""
+
+import ast
+import re
+from pathlib import Path
+from typing import Dict, List, Set
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "update_rouge"
+
+
+def _modules() -> Dict[str, Path]:
+    """Dotted names (relative to the package) of every module of the package."""
+    names = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            names[".".join(parts)] = path
+    return names
+
+
+def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
+    """The package's modules that ``name`` imports, at any depth of its code (lazy imports count)."""
+    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.startswith("update_rouge"):
+                target = node.module[len("update_rouge") :].lstrip(".")
+            else:
+                continue
+            for alias in node.names:
+                full = f"{target}.{alias.name}" if target else alias.name
+                found.add(full if full in known else target)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("update_rouge."):
+                    found.add(alias.name[len("update_rouge.") :])
+    return {module for module in found if module in known and module != name}
+
+
+def _cycle(graph: Dict[str, Set[str]]) -> List[str]:
+    """One import cycle of ``graph`` as a list of modules (first repeated at the end), or []."""
+    state: Dict[str, int] = {}
+    stack: List[str] = []
+
+    def visit(module: str) -> List[str]:
+        state[module] = 1
+        stack.append(module)
+        for imported in sorted(graph[module]):
+            if state.get(imported) == 1:
+                return stack[stack.index(imported) :] + [imported]
+            if imported not in state:
+                cycle = visit(imported)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[module] = 2
+        return []
+
+    for module in sorted(graph):
+        if module not in state:
+            cycle = visit(module)
+            if cycle:
+                return cycle
+    return []
+
+
+def test_the_package_has_no_import_cycle():
+    modules = _modules()
+    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    cycle = _cycle(graph)
+    assert not cycle, f"import cycle: {' -> '.join(cycle)}"
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_architecture_page_lists_every_module():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([\w/]+)\.py` \|", page, flags=re.MULTILINE))
+    files = {str(path.relative_to(PACKAGE).with_suffix("")) for path in PACKAGE.rglob("*.py")}
+    files -= {"__init__", "__main__"}
+    missing = sorted(files - listed)
+    stale = sorted(listed - files)
+    assert not missing, f"docs/architecture.md's module table lacks: {', '.join(missing)}"
+    assert not stale, f"docs/architecture.md lists modules that do not exist: {', '.join(stale)}"
