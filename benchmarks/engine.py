@@ -26,7 +26,7 @@ from rouge_score import rouge_scorer
 
 from update_rouge import compute
 from update_rouge.engines import make_engine, rust_available
-from update_rouge.scoring import make_tokenizer
+from update_rouge.tokens import make_tokenizer
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 TYPES = ["rouge1", "rouge2", "rougeLsum"]

@@ -23,7 +23,7 @@ from engine import json_rows, long_pair, median_times
 
 from update_rouge.engines import PythonEngine
 from update_rouge.extraction import SourceIndex, join_additions
-from update_rouge.scoring import make_tokenizer
+from update_rouge.tokens import make_tokenizer
 
 DEFAULT_PATH = """
 import json, statistics, sys, time

@@ -22,8 +22,8 @@ from collections import Counter
 from engine import json_rows, median_times
 
 from update_rouge.engines import make_engine
-from update_rouge.scoring import make_tokenizer
 from update_rouge.skipbigrams import SkipBigramType, skip_bigram_counts
+from update_rouge.tokens import make_tokenizer
 
 UNLIMITED = [SkipBigramType(unigrams=False, distance=None), SkipBigramType(unigrams=True, distance=None)]
 SU4 = [SkipBigramType(unigrams=True, distance=4)]

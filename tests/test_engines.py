@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from update_rouge.engines import make_engine, rust_available
-from update_rouge.scoring import make_tokenizer
+from update_rouge.tokens import make_tokenizer
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
 WORDS = [

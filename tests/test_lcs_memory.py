@@ -27,7 +27,7 @@ from update_rouge.engines import (
     make_engine,
     max_lcs_cells,
 )
-from update_rouge.scoring import make_tokenizer
+from update_rouge.tokens import make_tokenizer
 
 # Few distinct tokens: many repeats, hence many LCS ties for the backtracking to break.
 _line = st.lists(st.sampled_from("abcd"), max_size=30)
@@ -99,7 +99,7 @@ _MEMORY_PROBE = textwrap.dedent(
     """
     import random, resource, sys
     from update_rouge.engines import PythonEngine
-    from update_rouge.scoring import make_tokenizer
+    from update_rouge.tokens import make_tokenizer
     rng = random.Random(11)
     vocabulary = [f"w{i}" for i in range(20000)]
     weights = [1 / (rank + 1) for rank in range(len(vocabulary))]

@@ -25,8 +25,9 @@ from update_rouge.rouge155_options import (
     limited_lines,
     limited_text,
 )
-from update_rouge.scoring import make_tokenizer, score_additions
+from update_rouge.scoring import score_additions
 from update_rouge.settings import Settings
+from update_rouge.tokens import make_tokenizer
 from update_rouge.wlcs import _mark_large, _mark_small, _weights
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from update_rouge import compute, extract_additions, skipbigrams
 from update_rouge.engines import make_engine
-from update_rouge.scoring import make_tokenizer
 from update_rouge.skipbigrams import SkipBigramType, gram_total, parse_skip_bigram_type, skip_bigram_counts
+from update_rouge.tokens import make_tokenizer
 
 GOLDEN_TYPES = ["rougeS", "rougeSU", "rougeS4", "rougeSU4"]
 # The quick run compares every SAMPLE_STEP-th golden row (0, 10, 20, ...); every row is compared in

@@ -13,7 +13,7 @@ from conftest import read_jsonl
 from rouge_score import rouge_scorer
 
 from update_rouge.engines import make_engine
-from update_rouge.scoring import make_tokenizer
+from update_rouge.tokens import make_tokenizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 RECORDED = read_jsonl("rouge_score_whole_texts.jsonl")

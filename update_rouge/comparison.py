@@ -27,7 +27,6 @@ from .corpus import f1_columns, mean, per_example_table
 from .inputs import check_inputs
 from .no_tokens import tokenless_examples, warn_tokenless
 from .scorer import UpdateRouge
-from .scoring import make_tokenizer
 from .settings import OPTION, Settings
 from .signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
@@ -94,9 +93,7 @@ def score_systems(
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRouge(settings)
-    active_tokenizer = make_tokenizer(
-        settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language
-    )
+    active_tokenizer = settings.make_tokenizer()
     tables = {}
     tokenless: List[bool] = []
     for name, predictions in systems.items():

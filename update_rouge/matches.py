@@ -24,7 +24,6 @@ from collections import Counter
 from typing import Dict, Hashable, List, NamedTuple, Sequence, Set, Tuple
 
 from .engines import Counts, PythonEngine
-from .scoring import make_tokenizer
 from .settings import Settings
 
 MAX_SHOWN_CELLS = 4_000_000
@@ -57,7 +56,7 @@ def token_matches(target: str, prediction: str, rouge_type: str, settings: Setti
     """
     if not explained(rouge_type):
         raise ValueError(f"the matches of {rouge_type} are not shown (rouge1 to rouge9, rougeL and rougeLsum are)")
-    tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    tokenizer = settings.make_tokenizer()
     engine = PythonEngine([rouge_type], tokenizer, settings.text_options)
     counts = engine.counts(target, prediction)[rouge_type]
     assert isinstance(counts, Counts)

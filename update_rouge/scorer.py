@@ -16,10 +16,9 @@ from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .engines import LcsTableTooLarge
 from .extraction import SourceIndex, join_additions
 from .inputs import check_baseline_predictions, check_inputs
-from .languages import segment_pattern
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import available_cpus, starmap_in_order
-from .scoring import make_tokenizer, score_additions
+from .scoring import score_additions
 from .settings import DEFAULTS, Settings, check_switch
 from .signature import signature
 from .tokens import TokenizerError
@@ -108,9 +107,7 @@ class UpdateRouge:
             systems["baseline_predictions"] = checked_baseline
         with self._naming_examples(sources, systems, references):
             settings = self.settings
-            tokenizer = make_tokenizer(
-                settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language
-            )
+            tokenizer = settings.make_tokenizer()
             examples = self._examples(sources, predictions, references)
             tokenless = tokenless_examples(examples, tokenizer)
             baseline_table = None
@@ -135,7 +132,7 @@ class UpdateRouge:
         try:
             yield
         except TokenizerError as error:
-            pattern = segment_pattern(self.settings.language)
+            pattern = self.settings.segment_pattern
             for i, source in enumerate(sources):
                 index = SourceIndex(source, pattern)
                 fields = [
@@ -184,7 +181,7 @@ def _score_checked(
 ) -> List[ExampleScore]:
     """Score checked inputs in this process."""
     prediction_additions, reference_additions = [], []
-    pattern = segment_pattern(settings.language)
+    pattern = settings.segment_pattern
     for source, prediction, example_references in zip(sources, predictions, references):
         index = SourceIndex(source, pattern)
         prediction_additions.append(index.additions(prediction))

@@ -6,48 +6,18 @@ additions and the choice among several references live here. Scores are rouge-sc
 tuples of precision, recall and F1, each in [0, 1].
 """
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
 from .engines import Counts, LcsTableTooLarge, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
-from .languages import LanguageTokenizer
-from .rouge155_options import STOPWORDS, alpha_score
-from .rouge155_tokens import Rouge155Tokenizer
+from .rouge155_options import alpha_score
 from .settings import Settings
-from .stemming import LANGUAGE_STEMMER
-from .tokens import CallableTokenizer, DefaultTokenizer
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
-ROUGE155_TOKENIZER = Rouge155Tokenizer()
 _LCS_TYPES = ("rougeL", "rougeLsum")
-
-
-def make_tokenizer(
-    stemmer: str = "none",
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    remove_stopwords: bool = False,
-    language: Optional[str] = None,
-):
-    """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
-
-    ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
-    ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
-    ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
-    stemming (from a custom tokenizer's output). With a ``language`` (``"none"`` or
-    ``LANGUAGE_STEMMER``): that language's tokens, Snowball-stemmed for the latter
-    (``languages.LanguageTokenizer``); ``Settings`` refuses stopwords with a language.
-    """
-    if language is not None:
-        return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
-    stopwords = STOPWORDS if remove_stopwords else frozenset()
-    if stemmer == "rouge155":
-        return Rouge155Tokenizer(stopwords) if stopwords else ROUGE155_TOKENIZER
-    if tokenizer is not None:
-        return CallableTokenizer(tokenizer, stopwords)
-    return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
 
 
 def score_additions(
@@ -58,7 +28,7 @@ def score_additions(
     """Score every example's additions: per example, one list of additions per reference.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
-    ``tokenizer``, ``language``, ``remove_stopwords``: ``make_tokenizer``), the engine,
+    ``tokenizer``, ``language``, ``remove_stopwords``: ``Settings.make_tokenizer``), the engine,
     ``multi_ref`` and ROUGE-1.5.5's length limits and F weight ``alpha``
     (``settings.text_options``): the F of every score is formed with ``alpha``
     (``alpha_score``) before references are compared by it.
@@ -83,7 +53,7 @@ def score_additions(
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted = multi_ref != "max_f1"
     options = settings.text_options
-    tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+    tokenizer = settings.make_tokenizer()
     scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)

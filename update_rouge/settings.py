@@ -18,11 +18,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .engines import ENGINES, check_engine, check_engine_exact
-from .languages import check_language
+from .languages import check_language, segment_pattern
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .stemming import STEMMERS, resolve_stemmer
+from .tokens import make_tokenizer
 
 Tokenizer = Callable[[str], List[str]]
 
@@ -333,6 +334,17 @@ class Settings:
         """The settings among ``compute``-style ``options``; the others (data, output) are ignored."""
         names = {field.name for field in fields(cls)} | {"use_stemmer"}
         return cls(**{name: value for name, value in options.items() if name in names})
+
+    def make_tokenizer(self):
+        """A new tokenizer of these settings: rouge-score's (stemmed or not), ROUGE-1.5.5's, the
+        ``language``'s, or the user's callable, with the stopwords removed where asked for
+        (``tokens.make_tokenizer``)."""
+        return make_tokenizer(self.stemmer, self.tokenizer, self.remove_stopwords, self.language)
+
+    @property
+    def segment_pattern(self):
+        """The pattern whose matches are a text's segments (``[^.]+\\.?``, or the language's)."""
+        return segment_pattern(self.language)
 
     @property
     def text_options(self) -> TextOptions:

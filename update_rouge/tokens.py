@@ -1,4 +1,5 @@
-"""Tokenizers: text -> list of tokens, each an object with a ``tokenize(text)`` method.
+"""Tokenizers: text -> list of tokens, each an object with a ``tokenize(text)`` method, and
+``make_tokenizer``, the one that a stemmer name and the options imply (``Settings.make_tokenizer``).
 
 ``DefaultTokenizer`` reproduces rouge-score's tokenizer token for token (lower-case, every run of
 characters outside [a-z0-9] separates tokens, tokens of more than 3 characters optionally
@@ -18,6 +19,10 @@ from typing import Callable, FrozenSet, List, Optional
 from nltk.stem import porter
 
 from .inputs import _describe
+from .languages import LanguageTokenizer
+from .rouge155_options import STOPWORDS
+from .rouge155_tokens import Rouge155Tokenizer
+from .stemming import LANGUAGE_STEMMER
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _VALID_TOKEN = re.compile(r"^[a-z0-9]+$")
@@ -96,3 +101,31 @@ class CallableTokenizer:
         if self.stopwords:
             return [token for token in tokens if token not in self.stopwords]
         return tokens
+
+
+ROUGE155_TOKENIZER = Rouge155Tokenizer()
+
+
+def make_tokenizer(
+    stemmer: str = "none",
+    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    remove_stopwords: bool = False,
+    language: Optional[str] = None,
+):
+    """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
+
+    ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
+    ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
+    ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
+    stemming (from a custom tokenizer's output). With a ``language`` (``"none"`` or
+    ``LANGUAGE_STEMMER``): that language's tokens, Snowball-stemmed for the latter
+    (``languages.LanguageTokenizer``); ``Settings`` refuses stopwords with a language.
+    """
+    if language is not None:
+        return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
+    stopwords = STOPWORDS if remove_stopwords else frozenset()
+    if stemmer == "rouge155":
+        return Rouge155Tokenizer(stopwords) if stopwords else ROUGE155_TOKENIZER
+    if tokenizer is not None:
+        return CallableTokenizer(tokenizer, stopwords)
+    return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
