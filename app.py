@@ -24,7 +24,10 @@ from typing import Any, Callable, List, Tuple
 import gradio as gr
 
 from app_handlers import (
+    FILE_RESULTS,
+    MATCHES,
     MAX_UPLOAD_MB,
+    ONE_EXAMPLE,
     clear_unless_scored,
     cleared_example,
     failed_file,
@@ -34,13 +37,13 @@ from app_handlers import (
     score_one,
     show_matches,
 )
-from app_metric import package_module
 from app_options import (
     ALPHA_RULE,
     CONFIDENCE_LEVELS,
     DEFAULT_ROUGE_TYPES,
     LANGUAGE_CHOICES,
     LIMIT_RULE,
+    MATCH_TYPE_CHOICES,
     NO_LANGUAGE,
     ROUGE_TYPE_CHOICES,
     STEMMER_CHOICES,
@@ -53,25 +56,6 @@ from app_render import ADDED, KEPT, MATCHED, PAIRED_HEADERS, SCORE_HEADERS, SUMM
 HERE = Path(__file__).parent
 # The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
 EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
-# The types whose matched tokens the one-example view shows (see update_rouge.matches).
-MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if package_module("matches").explained(t)]
-# What each handler's results name, as the components that show them.
-ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
-MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
-FILE_RESULTS = (
-    "status",
-    "results",
-    "summary",
-    "signature",
-    "per_example",
-    "histogram",
-    "histogram_of",
-    "per_example_state",
-    "download_json",
-    "download_csv",
-    "paired",
-    "paired_box",
-)
 DAN_EXAMPLE = (
     "Dan is a baker.",
     "Dan is a baker. Dan loves chocolate cakes.",

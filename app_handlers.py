@@ -7,17 +7,13 @@ out is left as it is. ``score_one`` and ``score_file`` are also the HTTP API's e
 
 Files are read one example at a time by ``files.py`` (the command line's reader); the demo keeps
 only the per-example scores, not the texts. Scoring a file stops with a message once
-``MAX_REQUEST_SECONDS`` have passed, checked between chunks of ``CHUNK_SIZE`` examples. The
-downloads it writes live in one folder per process, removed when the process exits, holding the
-``DOWNLOAD_FOLDERS_KEPT`` newest requests' files.
+``MAX_REQUEST_SECONDS`` have passed, checked between chunks of ``CHUNK_SIZE`` examples; its
+downloads are written by ``app_downloads``.
 """
 
-import atexit
 import functools
 import json
 import os
-import shutil
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -27,6 +23,7 @@ import gradio as gr
 import pandas as pd
 
 import app_render as render
+from app_downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
 from app_metric import package_module
 from app_options import (
     MAX_SECONDS_VARIABLE,
@@ -53,12 +50,25 @@ join_additions = package_module("extraction").join_additions
 CHUNK_SIZE = 50
 MAX_UPLOAD_MB = max_upload_mb()
 MAX_REQUEST_SECONDS = max_request_seconds()
-CSV_NAME = "update_rouge_per_example.csv"
-JSON_NAME = "update_rouge_result.json"
-# Download folders kept: older ones are removed when a new one is made.
-DOWNLOAD_FOLDERS_KEPT = 10
 
 Shown = Dict[str, Any]
+# The names of the results of score_one (the API's outputs, in order), show_matches and score_file.
+ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
+MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
+FILE_RESULTS = (
+    "status",
+    "results",
+    "summary",
+    "signature",
+    "per_example",
+    "histogram",
+    "histogram_of",
+    "per_example_state",
+    "download_json",
+    "download_csv",
+    "paired",
+    "paired_box",
+)
 
 
 def check_text(value: Any, field: str) -> str:
@@ -280,7 +290,7 @@ def score_file(
     result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
     per_example = pd.DataFrame({"line": lines, **columns})
-    folder = _download_folder()
+    folder = download_folder()
     csv_path = write_csv_atomically(per_example, folder)
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
@@ -370,41 +380,3 @@ def _upload_size_problem(path: str) -> Optional[str]:
             f"({MAX_UPLOAD_VARIABLE}). Score larger files with the update-rouge command."
         )
     return None
-
-
-_DOWNLOADS: Optional[Path] = None
-
-
-def downloads_root() -> Path:
-    """This process's folder for downloads, created on first use and removed at exit."""
-    global _DOWNLOADS
-    if _DOWNLOADS is None:
-        _DOWNLOADS = Path(tempfile.mkdtemp(prefix="update_rouge_demo_"))
-        atexit.register(shutil.rmtree, _DOWNLOADS, True)
-    return _DOWNLOADS
-
-
-def _download_folder() -> Path:
-    """A new folder for one request's downloads in ``downloads_root()``, after removing the
-    oldest folders there beyond ``DOWNLOAD_FOLDERS_KEPT - 1`` (gradio serves copies of the files
-    it was given, so a removed folder takes nothing from a page already shown)."""
-    root = downloads_root()
-    folders = sorted((path for path in root.iterdir() if path.is_dir()), key=lambda path: path.stat().st_mtime_ns)
-    for old in folders[: max(0, len(folders) - DOWNLOAD_FOLDERS_KEPT + 1)]:
-        shutil.rmtree(old, ignore_errors=True)
-    return Path(tempfile.mkdtemp(dir=root))
-
-
-def write_atomically(directory: Path, name: str, write) -> Path:
-    """Call ``write(path)`` on a temporary name in ``directory`` and rename it to ``name``, so
-    the folder holds either nothing by that name or the whole file. Returns the file's path."""
-    path = directory / name
-    partial = directory / f"{name}.part"
-    write(partial)
-    os.replace(partial, path)
-    return path
-
-
-def write_csv_atomically(table: pd.DataFrame, directory: Path) -> Path:
-    """Write ``table`` (full float precision) as ``CSV_NAME`` in ``directory`` (see ``write_atomically``)."""
-    return write_atomically(directory, CSV_NAME, lambda path: table.to_csv(path, index=False))

@@ -23,6 +23,8 @@ LANGUAGES = package_module("languages").ISO_639_1
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The stemmer choices are the option table's (see update_rouge.settings).
 STEMMER_CHOICES = OPTION_BY_NAME["stemmer"].choices
+# The types whose matched tokens the one-example view shows (see update_rouge.matches).
+MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if package_module("matches").explained(t)]
 NO_LANGUAGE = "none (rouge-score's tokens)"
 LANGUAGE_CHOICES = [NO_LANGUAGE, *sorted(LANGUAGES)]
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).

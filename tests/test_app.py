@@ -21,6 +21,7 @@ from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme
 from rouge_score import rouge_scorer
 
 import app
+import app_downloads
 import app_handlers
 import app_options
 import app_render
@@ -532,9 +533,9 @@ def test_no_upload_asks_for_a_file():
 
 def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     table = pd.DataFrame({"line": [1, 2], "update_rouge1": [0.1, 1 / 3]})
-    path = app_handlers.write_csv_atomically(table, tmp_path)
+    path = app_downloads.write_csv_atomically(table, tmp_path)
     assert path.read_text(encoding="utf-8") == f"line,update_rouge1\n1,0.1\n2,{1 / 3!r}\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [app_handlers.CSV_NAME]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [app_downloads.CSV_NAME]
 
     def write_half_then_fail(self, target, **kwargs):
         with open(target, "w", encoding="utf-8") as handle:
@@ -545,22 +546,22 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     other = tmp_path / "other"
     other.mkdir()
     with pytest.raises(OSError, match="disk full"):
-        app_handlers.write_csv_atomically(table, other)
-    assert not (other / app_handlers.CSV_NAME).exists()
+        app_downloads.write_csv_atomically(table, other)
+    assert not (other / app_downloads.CSV_NAME).exists()
 
 
 @pytest.mark.slow
 def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     code = (
-        "import app_handlers, sys; out = app_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
-        "print(app_handlers.downloads_root()); print(out['download_csv'])"
+        "import app_downloads, app_handlers, sys; out = app_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
+        "print(app_downloads.downloads_root()); print(out['download_csv'])"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
     run = subprocess.run([sys.executable, "-c", code, str(FRUIT)], cwd=REPO, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     root, csv_file = run.stdout.split()
     assert (
-        csv_file.endswith(app_handlers.CSV_NAME)
+        csv_file.endswith(app_downloads.CSV_NAME)
         and csv_file.startswith(root + os.sep)
         and Path(root).parent == tmp_path
     )

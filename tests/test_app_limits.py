@@ -8,6 +8,7 @@ import pytest
 from conftest import DATA_DIR
 
 import app
+import app_downloads
 import app_handlers
 import app_options
 
@@ -87,7 +88,7 @@ def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch):
 
 
 def test_only_the_newest_download_folders_are_kept(monkeypatch):
-    monkeypatch.setattr(app_handlers, "DOWNLOAD_FOLDERS_KEPT", 3)
+    monkeypatch.setattr(app_downloads, "DOWNLOAD_FOLDERS_KEPT", 3)
     folders = []
     for _ in range(5):
         out = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")
@@ -95,7 +96,7 @@ def test_only_the_newest_download_folders_are_kept(monkeypatch):
         assert Path(out["download_csv"]).is_file() and Path(out["download_json"]).is_file(), (
             "the files just scored are there"
         )
-    kept = sorted(path for path in app_handlers.downloads_root().iterdir() if path.is_dir())
+    kept = sorted(path for path in app_downloads.downloads_root().iterdir() if path.is_dir())
     assert kept == sorted(folders[-3:]), f"kept {kept}, made {folders}"
 
 
