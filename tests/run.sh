@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything the test suite needs on a fresh machine (Python 3.11, pip, apt) and runs it.
+# Installs everything the test suite needs on a fresh machine (Python 3.10 to 3.13, apt) and runs it,
+# in the active virtual environment or else in .venv in the checkout (see scripts/venv.sh).
 #   bash tests/run.sh          the quick run: every test not marked slow (about a minute or two)
 #   bash tests/run.sh --all    every test, the slow ones too (what CI runs)
 # Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
 marker=()
 if [ "${1:-}" = "--all" ]; then
     shift
@@ -19,19 +22,29 @@ if [ ! -x /usr/bin/chromium ]; then
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
-# torch first, pinned to the CPU build the machines carry as a local file: anything that needs torch
-# later (accelerate) is then satisfied instead of pulling the newest CUDA build (several GB).
-# The installs run again whenever this script, pyproject.toml, the interpreter or the checkout's
-# place change (a stamp under .pytest_cache records them), so a fresh clone always installs.
-stamp=.pytest_cache/update-rouge-installed
-wanted="$(cat tests/run.sh pyproject.toml | sha256sum) $(python -c 'import sys; print(sys.executable)') $PWD"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-    python -m pip install --quiet --disable-pip-version-check torch==2.13.0
-    python -m pip install --quiet --disable-pip-version-check -e ".[test,demo,fast,multilingual,ray,trl]"
-    # Trainer (tests/test_trainer.py) needs accelerate; it depends on torch, so it is not in the test extra.
-    python -m pip install --quiet --disable-pip-version-check "accelerate>=1.1"
-    mkdir -p .pytest_cache
-    echo "$wanted" > "$stamp"
+# torch first, pinned to the CPU build the machines carry as a local file (find-links in pip's
+# configuration): anything that needs torch later (accelerate) is then satisfied instead of pulling
+# the newest CUDA build (several GB). Where no such file fits the interpreter (it is built for
+# CPython 3.11), torch, accelerate and trl are not installed and the tests marked needs_torch are
+# skipped, with the reason printed. Whether the file fits is asked once per environment; the
+# installs run again whenever pyproject.toml changes (scripts/venv.sh's install_once).
+local_torch="$venv_dir/update-rouge-local-torch"
+if [ ! -f "$local_torch" ]; then
+    if python -m pip install --quiet --dry-run --no-index --no-deps torch==2.13.0 >/dev/null 2>&1; then
+        echo yes >"$local_torch"
+    else
+        echo no >"$local_torch"
+    fi
+fi
+if [ "$(cat "$local_torch")" = yes ]; then
+    install_once torch torch==2.13.0
+    # tests/test_trainer.py needs accelerate; it depends on torch, so it is not in the test extra.
+    install_once tests -e ".[test,demo,fast,multilingual,ray,trl]" "accelerate>=1.1"
+else
+    python_version="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+    export UPDATE_ROUGE_SKIP_TORCH_TESTS="no local CPU wheel of torch 2.13.0 for Python $python_version, so torch, accelerate and trl are not installed"
+    echo "tests/run.sh: skipping the tests marked needs_torch: $UPDATE_ROUGE_SKIP_TORCH_TESTS" >&2
+    install_once tests -e ".[test,demo,fast,multilingual,ray]"
 fi
 # The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
 # fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache

@@ -198,6 +198,46 @@ def test_client_scores_one_example(client):
     assert note == "The reference adds 1 segment(s) to the source, the prediction 1."
 
 
+# Hand counts (as in tests/test_languages.py): zh, ja and th need the word segmenters of the
+# multilingual extra, which the Space's requirements.txt must carry; hi needs none.
+LANGUAGE_UPDATES = {
+    # 上海 是 中国 最大 的 城市 against 上海 是 最大 的 城市: 5 of 5 and of 6; bigrams 3 of 4 and of 5.
+    "zh": (
+        ("北京是中国的首都。", "北京是中国的首都。上海是中国最大的城市。", "北京是中国的首都。上海是最大的城市。"),
+        [["1.0000", "0.8333", "0.9091"], ["0.7500", "0.6000", "0.6667"]],
+    ),
+    # 大阪 は 日本 で 二 番 目 に 大きな 都市 です (11) against 大阪 は 日本 の 大きな 都市 です (7): 6 match;
+    # bigrams 大阪は は日本 大きな都市 都市です: 4 of 6 and of 10.
+    "ja": (
+        (
+            "東京は日本の首都です。",
+            "東京は日本の首都です。大阪は日本で二番目に大きな都市です。",
+            "東京は日本の首都です。大阪は日本の大きな都市です。",
+        ),
+        [["0.8571", "0.5455", "0.6667"], ["0.6667", "0.4000", "0.5000"]],
+    ),
+    # Empty source: ผม รัก ภาษาไทย มาก against ผม รัก ภาษาไทย: 3 of 3 and of 4; bigrams 2 of 2 and of 3.
+    "th": (("", "ผมรักภาษาไทยมาก", "ผมรักภาษาไทย"), [["1.0000", "0.7500", "0.8571"], ["1.0000", "0.6667", "0.8000"]]),
+    # दिल्ली भारत की राजधानी है (5) against दिल्ली भारत की राजधानी नहीं है (6): 5 match; bigrams 3 of 5 and of 4.
+    "hi": (
+        (
+            "भारत एक विशाल देश है।",
+            "भारत एक विशाल देश है। दिल्ली भारत की राजधानी है।",
+            "भारत एक विशाल देश है। दिल्ली भारत की राजधानी नहीं है।",
+        ),
+        [["0.8333", "1.0000", "0.9091"], ["0.6000", "0.7500", "0.6667"]],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_UPDATES))
+def test_client_scores_each_language_that_needs_a_segmenter_or_none(client, language):
+    texts, (rouge1, rouge2) = LANGUAGE_UPDATES[language]
+    _, _, scores, note = client.predict(*texts, ["rouge1", "rouge2"], "none", language, api_name="/score_one")
+    assert note.startswith("The reference adds 1 segment(s) to the source, the prediction 1."), note
+    assert scores["data"] == [["rouge1", *rouge1], ["rouge2", *rouge2]]
+
+
 @pytest.mark.parametrize("value, got", [(None, "null"), (3, "int"), (0.5, "float")])
 def test_client_gets_an_error_for_a_text_that_is_not_a_string(client, value, got):
     with pytest.raises(Exception, match=f"^prediction must be a string, got {got}$"):

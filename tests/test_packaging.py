@@ -15,7 +15,8 @@ ROOT = Path(__file__).parent.parent
 
 def test_the_licence_file_is_apache_2_as_the_metadata_says():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["project"]["license"] == {"text": "Apache-2.0"}
+    assert pyproject["project"]["license"] == "Apache-2.0"
+    assert pyproject["project"]["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.split()[:4] == ["Apache", "License", "Version", "2.0,"]
     assert "END OF TERMS AND CONDITIONS" in text
@@ -25,7 +26,9 @@ def test_the_licence_file_is_apache_2_as_the_metadata_says():
 @pytest.mark.slow
 def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "tests", "*.egg-info", "build", "__pycache__"))
+    shutil.copytree(
+        ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "tests", "*.egg-info", "build", "__pycache__")
+    )
     out = tmp_path / "dist"
     out.mkdir()
     names = []
@@ -46,3 +49,6 @@ def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
     assert "update_rouge/py.typed" in names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert "Requires-Python: >=3.10" in metadata
+    # PEP 639: the SPDX expression, and no licence classifier beside it.
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    assert "Classifier: License" not in metadata

@@ -11,6 +11,7 @@ connection to another host.
 import ast
 import importlib.metadata
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -144,6 +145,9 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     # The Space runs the rouge-score these tests check against.
     assert f"rouge-score=={importlib.metadata.version('rouge-score')}" in requirements()
     assert "gradio>=6,<7" in requirements()
+    # The language menu offers zh, ja and th: their word segmenters (the multilingual extra) ship too.
+    names = {re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0] for line in requirements()}
+    assert {"jieba", "fugashi", "unidic-lite", "pythainlp", "rouge-score-rs"} <= names
     card = (out / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\n") and "\nsdk: gradio\n" in card and "\napp_file: app.py\n" in card
     # Flat on sys.path in the Space, no module may shadow the standard library.

@@ -2,12 +2,14 @@
 environment (dependencies from PyPI, no system site-packages) and run outside the repository.
 
 `python -m build` makes the sdist and then the wheel from the sdist, so the wheel proves the
-sdist complete. Expected values are ROUGE-1.5.5's (tests/data/rouge155_golden.jsonl) and hand
+sdist complete; it must build without a deprecation warning, with the newest and the oldest
+setuptools that pyproject.toml's build-system allows. Expected values are ROUGE-1.5.5's (tests/data/rouge155_golden.jsonl) and hand
 counts, not the package's own output.
 """
 
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -36,17 +38,41 @@ print(json.dumps({"file": update_rouge.__file__, "path": update_rouge.metric_pat
 """
 
 
-@pytest.mark.slow
-def test_wheel_and_sdist_install_and_run_outside_the_repository(tmp_path):
-    dist = tmp_path / "dist"
+def build(outdir, *options, **env):
+    """``python -m build`` of the checkout into ``outdir`` (isolated: pip installs the build-system
+    requirements); fails the test on an error or on any deprecation warning in its output."""
     built = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(dist), str(REPO)],
-        env=clean_env(),
+        [sys.executable, "-m", "build", *options, "--outdir", str(outdir), str(REPO)],
+        env=clean_env(**env),
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert built.returncode == 0, built.stderr
+    output = built.stdout + built.stderr
+    deprecations = [line for line in output.splitlines() if re.search("deprecat", line, re.IGNORECASE)]
+    assert deprecations == [], "python -m build warns:\n" + output[-3000:]
+    return output
+
+
+@pytest.mark.slow
+def test_the_oldest_setuptools_the_build_allows_builds_without_a_warning(tmp_path):
+    # The lower bound of pyproject.toml's build-system requirement, pinned for the build's environment.
+    (lowest,) = re.findall(r'"setuptools>=([0-9.]+),', (REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    constraint = tmp_path / "constraint.txt"
+    constraint.write_text(f"setuptools=={lowest}\n", encoding="utf-8")
+    output = build(tmp_path / "dist", "--wheel", PIP_CONSTRAINT=str(constraint))
+    assert f"setuptools=={lowest}" in output
+    (wheel,) = (tmp_path / "dist").glob("update_rouge-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(archive.read(n).decode() for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+
+
+@pytest.mark.slow
+def test_wheel_and_sdist_install_and_run_outside_the_repository(tmp_path):
+    dist = tmp_path / "dist"
+    build(dist)
     (wheel,) = dist.glob("update_rouge-*.whl")
     (sdist,) = dist.glob("update_rouge-*.tar.gz")
     wheel_files = set(zipfile.ZipFile(wheel).namelist())

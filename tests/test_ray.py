@@ -2,6 +2,7 @@
 
 import json
 import os
+import secrets
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
-from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
+from update_rouge.ray_scoring import _loopback_only, corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
 TESTS = Path(__file__).parent
@@ -19,11 +20,16 @@ TESTS = Path(__file__).parent
 @pytest.fixture(scope="session")
 def cluster():
     """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py."""
-    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED")}
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN")}
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
+    # session's temporary folder, conftest.session_temp_folder).
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]]))
     started = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_scoring._loopback_only).
+    with _loopback_only():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     ray.data.DataContext.get_current().enable_progress_bars = False
     yield
     ray.shutdown()

@@ -308,6 +308,7 @@ GRPO_ROWS = [
 
 
 @pytest.mark.slow
+@pytest.mark.needs_torch
 def test_grpo_trainer_calls_the_reward_with_the_columns_and_logs_its_mean(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("WANDB_MODE", "disabled")
@@ -399,6 +400,7 @@ def test_grpo_trainer_calls_the_reward_with_the_columns_and_logs_its_mean(tmp_pa
 
 
 @pytest.mark.slow
+@pytest.mark.needs_torch
 def test_the_documented_example_runs(tmp_path):
     text = (Path(__file__).parent.parent / "docs" / "training-with-a-reward.md").read_text(encoding="utf-8")
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
@@ -409,3 +411,5 @@ def test_the_documented_example_runs(tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     means = json.loads(run.stdout.strip().splitlines()[-1])
     assert len(means) == 3 and all(0.0 <= mean <= 1.0 for mean in means)
+    # The run's output folder is a temporary one: nothing is left where the example ran.
+    assert sorted(path.name for path in tmp_path.iterdir()) == []

@@ -18,6 +18,8 @@ from transformers import (
 from update_rouge import compute
 from update_rouge.trainer import make_compute_metrics
 
+pytestmark = pytest.mark.needs_torch
+
 # Texts already in the word-level tokenizer's spacing, so that decoding gives them back unchanged.
 SOURCES = [
     "Dan is a baker .",

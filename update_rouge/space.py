@@ -11,7 +11,8 @@ holds, at its root:
   ``app_options.py``, ``app_downloads.py``, ``app_metric.py``): the demo, which scores
   through the module ``evaluate.load`` makes of that script;
 - ``README.md``: the metric card, with the Space's YAML header;
-- ``requirements.txt``: the package's dependencies and its ``demo`` extra, from pyproject.toml;
+- ``requirements.txt``: the package's dependencies and the extras of ``SPACE_EXTRAS``, from
+  pyproject.toml;
 - the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
 - ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
   the demo renders only the card).
@@ -39,6 +40,9 @@ CARD = REPO / "README.md"
 PYPROJECT = REPO / "pyproject.toml"
 # Files of the checkout the demo reads at run time, as paths relative to the repository root.
 DEMO_DATA = ("tests/data/fruit_triples.jsonl", "tests/data/NOTICE.md")
+# The extras the demo needs for what its menus offer: ``demo`` (gradio, pandas, the accelerator) and
+# ``multilingual`` (the word segmenters of the languages zh, ja and th in its language menu).
+SPACE_EXTRAS = ("demo", "multilingual")
 
 
 def metric_modules(script: Path = SCRIPT) -> List[Path]:
@@ -82,13 +86,14 @@ def app_modules(app: Path = APP) -> List[Path]:
 
 
 def requirements(pyproject: Path = PYPROJECT) -> List[str]:
-    """The Space's pip requirements: the package's dependencies, then its ``demo`` extra."""
+    """The Space's pip requirements: the package's dependencies, then each extra of ``SPACE_EXTRAS``."""
     try:
         import tomllib
     except ModuleNotFoundError:
         import tomli as tomllib
     project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    return [*project["dependencies"], *project["optional-dependencies"]["demo"]]
+    extras = project["optional-dependencies"]
+    return [*project["dependencies"], *(line for extra in SPACE_EXTRAS for line in extras[extra])]
 
 
 def write_space(out_dir: Path) -> List[Path]:

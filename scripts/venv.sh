@@ -1,0 +1,43 @@
+# Sourced (not run) by scripts/update-rouge.sh and tests/run.sh, with the checkout as the current
+# folder. Puts a Python that pip may install into first on PATH, as `python`:
+# - the active virtual environment ($VIRTUAL_ENV), when there is one;
+# - else .venv in the checkout, made with `python3 -m venv` on first use. This is what makes the
+#   README's commands work with only a system Python (Debian's is "externally managed": pip refuses
+#   to install into it, and there is no `python`, only `python3`). When venv cannot make one
+#   (Debian without python3-venv), it installs python3-venv with apt-get and tries again.
+# Then `install_once NAME PIP_ARGUMENTS...` runs `python -m pip install PIP_ARGUMENTS...` unless
+# the same request from the same checkout, with the same pyproject.toml and this file, was
+# installed into this environment before (a stamp file inside the environment records it, so a
+# new environment always installs).
+
+if [ -n "${VIRTUAL_ENV:-}" ]; then
+    venv_dir="$VIRTUAL_ENV"
+else
+    venv_dir="$PWD/.venv"
+    if ! "$venv_dir/bin/python" -c "" 2>/dev/null; then
+        rm -rf "$venv_dir"
+        echo "$0: creating the virtual environment $venv_dir with $(command -v python3)" >&2
+        if ! python3 -m venv "$venv_dir" >/dev/null 2>&1; then
+            rm -rf "$venv_dir"
+            echo "$0: python3 -m venv failed; installing the Debian package python3-venv with apt-get" >&2
+            sudo=""
+            if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+            $sudo apt-get update -qq
+            $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+            python3 -m venv "$venv_dir"
+        fi
+    fi
+fi
+export PATH="$venv_dir/bin:$PATH"
+hash -r
+
+install_once() {
+    local stamp="$venv_dir/update-rouge-installed-$1"
+    shift
+    local wanted
+    wanted="$(printf '%s\n' "$@" "$PWD" | cat - pyproject.toml scripts/venv.sh | sha256sum)"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+        python -m pip install --quiet --disable-pip-version-check "$@"
+        echo "$wanted" >"$stamp"
+    fi
+}
