@@ -19,7 +19,7 @@ import json
 import signal
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import gradio as gr
 
@@ -115,7 +115,7 @@ def _options(page: Page) -> None:
     with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False), gr.Row():
         page.language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
         page.remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
-        whole = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
+        whole: Dict[str, Any] = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
         page.max_words = option_number(0, "max_words", label="Max words (-l, 0: no limit)", **whole)
         page.max_bytes = option_number(0, "max_bytes", label="Max bytes (-b, 0: no limit)", **whole)
         page.alpha = option_number(

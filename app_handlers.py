@@ -336,8 +336,7 @@ def open_example(
     _, read = files.open_examples(path)
     row = next(row for row in read() if row.line == line)
     texts = (row.source, row.references[0], row.prediction)
-    options = (rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
-    shown = score_one(*texts, *options)
+    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
     shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
