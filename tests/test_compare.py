@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA_DIR, read_jsonl, run_main
+from conftest import read_jsonl, run_main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -285,7 +285,7 @@ def test_cli_json_equals_compare(tmp_path, iterater, capsys, method):
         "holm",
         "--n-trials",
         "3000",
-        "--format",
+        "--output-format",
         "json",
         "--per-example",
         tmp_path / "scores.jsonl",
@@ -328,7 +328,7 @@ def test_cli_jsonl_with_one_column_per_system_and_file_after_rouge_types(tmp_pat
         "base",
         "--system",
         "mine=model",
-        "--format",
+        "--output-format",
         "json",
     ]
     status, out, err = run_main(argv, capsys)
@@ -342,16 +342,6 @@ def test_cli_jsonl_with_one_column_per_system_and_file_after_rouge_types(tmp_pat
         return_signature=True,
     )
     assert json.loads(out) == expected
-
-
-def test_main_reads_a_file_given_after_rouge_types(capsys):
-    path = DATA_DIR / "fruit_triples.jsonl"
-    after = run_main(["--rouge-types", "rouge1", "rouge2", path, "--n-bootstrap", "20"], capsys)
-    before = run_main([path, "--rouge-types", "rouge1", "rouge2", "--n-bootstrap", "20"], capsys)
-    assert after[0] == before[0] == 0
-    assert after[1] == before[1]
-    assert set(json.loads(after[1])) >= {"update_rouge1", "update_rouge2"}
-    assert "update_rougeLsum" not in json.loads(after[1])
 
 
 def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
@@ -381,11 +371,11 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
     assert rows[4].split()[:2] == ["a_&b", "(baseline)"]
     assert rows[5].split() == ["model", "0.5087", "[0.4629,", "0.5603]", "+0.5087", "0.0010*"]
     assert rows[-1].startswith("refs:1|seg:") and rows[-1].endswith("|test:paired-bs|correction:none|comparisons:1")
-    _, markdown, _ = run_main(common + ["--format", "markdown"], capsys)
+    _, markdown, _ = run_main(common + ["--output-format", "markdown"], capsys)
     assert "| model | 0.5087 [0.4629, 0.5603] | +0.5087 | 0.0010* |" in markdown.splitlines()
-    _, latex, _ = run_main(common + ["--format", "latex"], capsys)
+    _, latex, _ = run_main(common + ["--output-format", "latex"], capsys)
     assert r"a\_\&b (baseline) & 0.0000 [0.0000, 0.0000] &  &  \\" in latex.splitlines()
-    _, table, _ = run_main(common + ["--format", "csv", "--level", "0.0005"], capsys)
+    _, table, _ = run_main(common + ["--output-format", "csv", "--level", "0.0005"], capsys)
     records = list(csv.DictReader(io.StringIO(table)))
     assert [(r["system"], r["type"], r["p_value"], r["significant"]) for r in records] == [
         ("a_&b", "update_rouge1", "", ""),
@@ -476,7 +466,7 @@ def test_cli_output_is_identical_across_processes_and_hash_seeds(tmp_path, itera
         "holm",
         "--n-trials",
         "2000",
-        "--format",
+        "--output-format",
         "json",
     ]
     outputs = set()

@@ -196,7 +196,7 @@ def test_compare_n_trials_is_capped_before_reading(tmp_path, capsys):
         capsys,
     )
     assert (status, out) == (2, "")
-    assert f"n_trials must be at most {MAX_N_TRIALS:,} trials" in err
+    assert f"update-rouge compare: error: --n-trials must be at most {MAX_N_TRIALS:,} trials" in err
     assert MAX_N_TRIALS == MAX_N_BOOTSTRAP  # the same bound as the resamples
 
 
@@ -206,7 +206,7 @@ def test_compare_n_trials_is_capped_before_reading(tmp_path, capsys):
 def test_an_endless_line_is_refused_with_file_and_line(capsys, monkeypatch):
     monkeypatch.setenv(MAX_LINE_BYTES_VARIABLE, "100000")
     started = time.monotonic()
-    status, out, err = run_main(["/dev/zero", "--format", "jsonl"], capsys)
+    status, out, err = run_main(["/dev/zero", "--input-format", "jsonl"], capsys)
     assert (status, out) == (2, "")
     assert err == (
         "update-rouge: error: /dev/zero:1: a line longer than 100,000 bytes, the limit of one line (raise it "

@@ -24,7 +24,12 @@ from publishing import clean_env, make_venv
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeLsum")
 # The metric's modules and the data module the rouge155 stemmer needs.
-PACKAGE_FILES = {"update_rouge/update_rouge.py", "update_rouge/wordnet_exceptions.py", "update_rouge/scorer.py"}
+PACKAGE_FILES = {
+    "update_rouge/update_rouge.py",
+    "update_rouge/wordnet_exceptions.py",
+    "update_rouge/scorer.py",
+    "update_rouge/cli/runner.py",
+}
 EVALUATE_SNIPPET = """
 import json, sys, evaluate, update_rouge
 metric = evaluate.load(update_rouge.metric_path())

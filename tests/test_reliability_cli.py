@@ -232,9 +232,9 @@ def test_n_bootstrap_beyond_its_bound_is_refused_before_reading(tmp_path, capsys
     data.write_text(UNREADABLE)
     status, _, err = run_main([data, "--n-bootstrap", "1000000000"], capsys)
     assert status == 2
-    assert "n_bootstrap must be at most 10,000,000" in one_line(err)
+    assert "update-rouge: error: --n-bootstrap must be at most 10,000,000" in one_line(err)
     status, _, err = run_main(["compare", data, *SYSTEMS, "--n-bootstrap", "1000000000"], capsys)
-    assert status == 2 and "n_bootstrap must be at most" in one_line(err)
+    assert status == 2 and "update-rouge compare: error: --n-bootstrap must be at most" in one_line(err)
     with pytest.raises(ValueError, match="n_bootstrap must be at most 10,000,000"):
         compute(sources=["a."], predictions=["b."], references=["c."], n_bootstrap=MAX_N_BOOTSTRAP + 1)
 

@@ -123,7 +123,7 @@ def test_open_examples_picks_the_reader_and_refuses_mixed_layouts(tmp_path):
     assert paths == [path] and [row.references for row in read()] == [["A. B."]]
     with pytest.raises(ValueError, match="not both"):
         open_examples(path, text_files=(path, path, path))
-    with pytest.raises(ValueError, match="pass --format"):
+    with pytest.raises(ValueError, match="pass --input-format"):
         open_examples(str(tmp_path / "d.txt"))
     with pytest.raises(ValueError, match="all three"):
         open_examples(text_files=(path, None, path))

@@ -136,3 +136,26 @@ def test_no_internal_function_takes_more_than_six_parameters():
         for function in functions:
             if function not in public:
                 assert len(inspect.signature(function).parameters) <= 6, f"{module.__name__}.{function.__qualname__}"
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"engine": "rust", "rouge_types": ["rougeSU4"]}, "engine='rust' cannot compute rougeSU4: skip-bigram types"),
+        ({"engine": "rouge-score", "rouge_types": ["rougeW"]}, "engine='rouge-score' cannot compute rougeW: ROUGE-W"),
+        ({"engine": "rust", "multi_ref": "pooled"}, "engine='rust' gives no raw counts"),
+        ({"engine": "rust", "stemmer": "rouge155"}, "engine='rust' supports only rouge-score's tokenizer"),
+        ({"engine": "rust", "language": "hi"}, "engine='rust' supports only rouge-score's tokenizer"),
+        ({"engine": "rouge-score", "max_words": 10}, "engine='rouge-score' cannot remove stopwords or limit lengths"),
+    ],
+)
+def test_an_engine_that_cannot_be_exact_is_refused_when_the_settings_are_built(options, message):
+    with pytest.raises(ValueError) as caught:
+        Settings(**options)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_the_exact_engines_build_with_the_options_they_support():
+    assert Settings(engine="rust", use_stemmer=True).engine == "rust"
+    assert Settings(engine="rouge-score", language="hi").engine == "rouge-score"
+    assert Settings(engine="auto", rouge_types=["rougeSU4"], multi_ref="pooled").engine == "auto"

@@ -508,6 +508,24 @@ def inexact_reason(
     return None
 
 
+def check_engine_exact(
+    name: str, rouge_types: Sequence[str], needs_counts: bool, options: TextOptions, default_tokens: bool
+) -> None:
+    """``ValueError`` with the reason if engine ``name`` cannot score these settings exactly: an
+    inexact engine (``inexact_reason``), the accelerator with other tokens than rouge-score's own
+    (``default_tokens`` false: a custom tokenizer, ROUGE-1.5.5 stemming or a language) or not
+    installed. "auto" and "python" always can. ``settings.Settings`` calls it when built."""
+    if name in ("auto", "python"):
+        return
+    reason = inexact_reason(name, rouge_types, needs_counts, options)
+    if reason is not None:
+        raise ValueError(reason)
+    if name == "rust" and not default_tokens:
+        raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
+    if name == "rust" and not rust_available():
+        raise ValueError("engine='rust' needs the optional accelerator: pip install 'update-rouge[fast]'")
+
+
 def make_engine(
     name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
 ):
@@ -522,11 +540,7 @@ def make_engine(
     if auto:
         exact = inexact_reason("rust", rouge_types, needs_counts, options) is None
         name = "rust" if exact and RustEngine.supports(tokenizer) and rust_available() else "python"
-    reason = inexact_reason(name, rouge_types, needs_counts, options)
-    if reason is not None:
-        raise ValueError(reason)
-    if name == "rust" and not rust_available():
-        raise ValueError("engine='rust' needs the optional accelerator: pip install 'update-rouge[fast]'")
+    check_engine_exact(name, rouge_types, needs_counts, options, RustEngine.supports(tokenizer))
     if name == "python":
         return PythonEngine(rouge_types, tokenizer, options)
     if name == "rust" and auto:

@@ -367,6 +367,17 @@ def read_text_files(
             yield Row(number, source, [reference], prediction)
 
 
+def format_of(file: str, file_format: Optional[str] = None) -> str:
+    """``file_format`` if given, else the format ``FORMATS`` tells by ``file``'s extension;
+    ``ValueError`` when neither says "jsonl" or "csv"."""
+    file_format = file_format or FORMATS.get(os.path.splitext(file)[1].lower())
+    if file_format not in ("jsonl", "csv"):
+        raise ValueError(
+            f"cannot tell the format of {shown_path(file)} from its extension: pass --input-format jsonl or csv"
+        )
+    return file_format
+
+
 def open_examples(
     file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
 ) -> Tuple[List[str], Callable[..., Iterator[Row]]]:
@@ -380,12 +391,8 @@ def open_examples(
     if file is not None:
         if given:
             raise ValueError("give either FILE or --sources, --references and --predictions, not both")
-        file_format = file_format or FORMATS.get(os.path.splitext(file)[1].lower())
-        if file_format not in ("jsonl", "csv"):
-            raise ValueError(
-                f"cannot tell the format of {shown_path(file)} from its extension: pass --format jsonl or csv"
-            )
-        return [file], functools.partial(read_csv if file_format == "csv" else read_jsonl, file)
+        reader = read_csv if format_of(file, file_format) == "csv" else read_jsonl
+        return [file], functools.partial(reader, file)
     if len(given) != 3:
         raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
     sources, references, predictions = given

@@ -17,7 +17,7 @@ from dataclasses import InitVar, dataclass, fields
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
-from .engines import ENGINES, check_engine
+from .engines import ENGINES, check_engine, check_engine_exact
 from .languages import check_language
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
@@ -317,6 +317,8 @@ class Settings:
         }
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
+        default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
+        check_engine_exact(self.engine, self.rouge_types, self.multi_ref != "max_f1", self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
         numbers: Dict[str, Any] = {
             "confidence_level": None if self.confidence_level is None else float(self.confidence_level),

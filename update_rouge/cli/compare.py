@@ -2,22 +2,18 @@
 
 Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
 JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
-or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit; ``--format
-json`` prints exactly ``compare(..., return_signature=True)``. Exit status 0 on success, 2 for
-unusable input or options (the message names file and line), 1 when a worker process fails,
-141 when the reader of the output goes away, 130 or 143 on SIGINT or SIGTERM (see
-``cli.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
+or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit;
+``--output-format json`` prints exactly ``compare(..., return_signature=True)``. Exit status as
+every command's (``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
 (``outputs``: never an input, ``-`` for standard output), and closed before the paired tests run.
 """
 
 import argparse
 import contextlib
 import functools
-import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
-from .cli import add_table_options, compute_options, file_after_rouge_types, run_command, write_stdout
-from .comparison import (
+from ..comparison import (
     CORRECTIONS,
     METHODS,
     Test,
@@ -27,29 +23,43 @@ from .comparison import (
     comparison_signature,
     score_systems,
 )
-from .corpus import f1_columns
-from .files import FORMATS, SystemsRow, read_systems, read_text_files
-from .outputs import check_output_paths, output_file, shown_path
-from .report import DEFAULT_LEVEL, Method, per_example_lines, render
-from .report import FORMATS as OUTPUT_FORMATS
-from .settings import RUNNING, SCORING, STATISTICS
-from .significance import DEFAULT_N_TRIALS
+from ..corpus import f1_columns
+from ..files import SystemsRow, format_of, read_systems, read_text_files
+from ..outputs import check_output_paths, output_file, shown_path
+from ..report import DEFAULT_LEVEL, Method, per_example_lines, render
+from ..report import FORMATS as OUTPUT_FORMATS
+from ..settings import RUNNING, SCORING, STATISTICS
+from ..significance import DEFAULT_N_TRIALS
+from ..version import __version__
+from .runner import (
+    INPUT_FORMATS,
+    DeprecatedFlag,
+    add_file_argument,
+    add_table_options,
+    compute_options,
+    errors_in_flags,
+    run_command,
+    write_stdout,
+)
 
 PROG = "update-rouge compare"
 
 
-def build_compare_parser() -> argparse.ArgumentParser:
-    """The options of ``update-rouge compare`` (the scoring ones as in ``update-rouge``)."""
-    parser = argparse.ArgumentParser(
-        prog=PROG,
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+    """Add the ``compare`` command and its options (the scoring ones as ``score``'s) to
+    ``commands``; return its parser."""
+    parser = commands.add_parser(
+        "compare",
+        help="compare systems with a baseline: intervals, paired tests, a table",
         description="Compare systems with a baseline on the same examples: mean UpdateROUGE F1 with intervals, "
         "paired tests, a table and the signature.",
     )
+    parser.add_argument("--version", action="version", version=f"update-rouge {__version__}")
     inputs = parser.add_argument_group(
         "input: text files (--sources, --references, one per system), or one JSONL or CSV FILE with a column per system"
     )
-    inputs.add_argument("file", nargs="?", help="JSONL or CSV file with source, reference and one column per system")
-    inputs.add_argument("--input-format", choices=["jsonl", "csv"], help="format of FILE (default: its extension)")
+    add_file_argument(parser, inputs, "JSONL or CSV file with source, reference and one column per system")
+    inputs.add_argument("--input-format", choices=INPUT_FORMATS, help="format of FILE (default: its extension)")
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument(
@@ -70,7 +80,10 @@ def build_compare_parser() -> argparse.ArgumentParser:
     test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
 
     output = add_table_options(parser, exclude=("return_signature",))[RUNNING]
-    output.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
+    output.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
+    output.add_argument(
+        "--format", dest="output_format", choices=OUTPUT_FORMATS, action=DeprecatedFlag, use="--output-format"
+    )
     output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
     return parser
 
@@ -106,11 +119,7 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
 def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[List[str]], Dict[str, List[str]]]:
     """Lines, sources, references and each system's predictions, read from the files named."""
     if args.file is not None:
-        file_format = args.input_format or FORMATS.get(os.path.splitext(args.file)[1].lower())
-        if file_format is None:
-            raise ValueError(
-                f"cannot tell the format of {shown_path(args.file)} from its extension: pass --input-format jsonl or csv"
-            )
+        file_format = format_of(args.file, args.input_format)
         rows: List[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
@@ -122,10 +131,8 @@ def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[Lis
     return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = build_compare_parser()
-    args = parser.parse_args(argv)
-    file_after_rouge_types(args)
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     if not 0 < args.level < 1:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
     systems = _systems(args, parser)
@@ -138,8 +145,9 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
-    test = Test(args.method, args.correction, args.n_trials)
+    with errors_in_flags({"n_trials": "--n-trials"}):
+        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
+        test = Test(args.method, args.correction, args.n_trials)
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
@@ -157,4 +165,4 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     )
     signature = comparison_signature(references, len(systems), test, settings)
     method = Method(args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level)
-    return write_stdout(render(results, baseline, method, args.format, signature))
+    return write_stdout(render(results, baseline, method, args.output_format, signature))

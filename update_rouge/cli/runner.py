@@ -1,0 +1,235 @@
+"""What every command of the command line shares: its exit status, its options from the table,
+and its errors in the words the user typed.
+
+Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
+options or a missing optional extra (one line naming file and line, the option, or the pip
+command), 1 when a worker process fails, 128 + the signal on SIGINT (130), SIGTERM (143) or
+SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as they were
+unless already completed, one line on stderr that names any completed), 141 when the reader of
+the output goes away (``write_stdout``).
+
+The options of the table (``settings.OPTIONS``) are added by ``add_table_options``; a
+``ValueError`` of the options, written for ``compute``'s keyword arguments, reaches the user in
+flags (``errors_in_flags``: ``--alpha must be ...``, not ``alpha must be ...``).
+"""
+
+import argparse
+import contextlib
+import functools
+import os
+import re
+import signal
+import sys
+import threading
+from typing import Any, Callable, Dict, Iterator, Mapping, Sequence
+
+from ..extras import MissingExtra
+from ..outputs import shown_path
+from ..parallel import STOP_SIGNALS
+from ..rouge_types import check_rouge_types
+from ..settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
+
+INPUT_FORMATS = ("jsonl", "csv")
+
+
+def add_table_options(
+    parser: argparse.ArgumentParser, exclude: Sequence[str] = ()
+) -> Dict[str, argparse._ArgumentGroup]:
+    """Add every option of the table that the command line offers (but ``exclude``), in its group;
+    return the groups by name."""
+    groups = {name: parser.add_argument_group(name) for name in (SCORING, STATISTICS, RUNNING)}
+    for option in OPTIONS:
+        if option.cli is not None and option.name not in exclude:
+            groups[option.cli].add_argument(option.cli_flag, dest=option.name, **_argparse_options(option))
+    return groups
+
+
+def _argparse_options(option: Option) -> Dict[str, Any]:
+    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
+    described = option.described().replace("%", "%%")
+    if option.parse is bool:
+        return {"action": "store_true", "help": described}
+    arguments: Dict[str, Any] = {"default": option.default, "help": described}
+    if option.parse is list:
+        arguments.update(nargs="+", action=_RougeTypesThenFile)
+    elif option.parse is not None:
+        arguments["type"] = option.parse
+    if option.choices is not None:
+        arguments["choices"] = option.choices
+    return arguments
+
+
+def add_file_argument(parser: argparse.ArgumentParser, group: argparse._ArgumentGroup, help: str) -> None:
+    """Add the optional positional FILE (``args.file``, ``None`` when not given) to ``group``.
+    Its default is set on ``parser`` alone, so that argparse, which gives a FILE that no word is
+    left for its default after the options, keeps the FILE ``--rouge-types`` found."""
+    parser.set_defaults(file=None)
+    group.add_argument("file", nargs="?", default=argparse.SUPPRESS, help=help)
+
+
+class _RougeTypesThenFile(argparse.Action):
+    """``--rouge-types`` takes every word up to the next option, a FILE that follows it too
+    (argparse gives a positional no word a ``nargs="+"`` option took): when no FILE came before,
+    a last word of several that is not a rouge type is the FILE, so ``--rouge-types rouge1
+    rouge2 data.jsonl`` reads data.jsonl. Any other word that is not a rouge type is refused
+    when the settings are built."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        words = list(values)
+        if getattr(namespace, "file", None) is None and len(words) > 1 and not _is_rouge_type(words[-1]):
+            namespace.file = words.pop()
+        setattr(namespace, self.dest, words)
+
+
+def _is_rouge_type(word: str) -> bool:
+    try:
+        check_rouge_types([word])
+    except ValueError:
+        return False
+    return True
+
+
+class DeprecatedFlag(argparse.Action):
+    """An old spelling of a flag, kept for one release and left out of ``--help``: stores its value
+    as the flag ``use`` does (give the same ``dest``) and says on stderr to use ``use``."""
+
+    def __init__(self, *args: Any, use: str, **kwargs: Any):
+        kwargs["help"] = argparse.SUPPRESS
+        super().__init__(*args, **kwargs)
+        self.use = use
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"{parser.prog}: {option_string} is deprecated here: use {self.use}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
+    """The keyword arguments of ``compute`` given on the command line: the table's options of ``groups``."""
+    return {
+        option.name: getattr(args, option.name)
+        for option in OPTIONS
+        if option.cli in groups and hasattr(args, option.name)
+    }
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings the command line gives (corpus means: ``use_aggregator`` stays true); their
+    ``ValueError`` names flags (``errors_in_flags``)."""
+    with errors_in_flags():
+        return Settings.from_options(vars(args))
+
+
+TABLE_FLAGS = {option.name: option.cli_flag for option in OPTIONS if option.cli is not None}
+
+
+@contextlib.contextmanager
+def errors_in_flags(more_flags: Mapping[str, str] = {}) -> Iterator[None]:
+    """Within the block, a ``ValueError`` about options is raised again in the words of the
+    command line (``in_flags``), for the table's options and ``more_flags`` (name -> flag)."""
+    try:
+        yield
+    except ValueError as error:
+        raise ValueError(in_flags(str(error), {**TABLE_FLAGS, **more_flags})) from error
+
+
+def in_flags(message: str, flags: Mapping[str, str]) -> str:
+    """``message``, written for ``compute``'s keyword arguments, for a command-line user: each
+    ``name=VALUE`` of ``flags`` becomes ``--flag VALUE`` (``--flag`` alone for ``True`` or an
+    empty value, ``none`` for ``None``, a quoted value unquoted), and the name becomes the flag
+    wherever it contains an underscore or begins the message (``alpha must be ...``). Other
+    words are left alone: ``language`` in prose stays a word."""
+    for name, flag in flags.items():
+        message = re.sub(
+            rf"(?<![\w.'-]){re.escape(name)}=('[^']*'|\"[^\"]*\"|[^\s,;:)]*)",
+            functools.partial(_flag_and_value, flag),
+            message,
+        )
+        where = r"(?<![\w.'-])" if "_" in name else r"^"
+        message = re.sub(rf"{where}{re.escape(name)}(?![\w'-])", flag, message)
+    return message
+
+
+def _flag_and_value(flag: str, match: "re.Match[str]") -> str:
+    value = match.group(1)
+    if value in ("", "True"):
+        return flag
+    if value == "None":
+        return f"{flag} none"
+    return f"{flag} {value.strip(chr(39) + chr(34))}"
+
+
+def write_stdout(text: str) -> int:
+    """Write ``text`` to stdout; 0, or 141 (128 + SIGPIPE, what a shell reports for a Unix tool
+    the pipe closed on) without a traceback when the reader has gone, e.g. ``| head -1``."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return pipe_closed()
+    return 0
+
+
+def pipe_closed() -> int:
+    """141, after pointing stdout at /dev/null: Python flushes stdout again at exit, and that
+    flush must not fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
+
+
+class Interrupted(BaseException):
+    """A stop signal (``signum``: SIGINT, SIGTERM, SIGHUP) arrived: raised where the program was, so that every
+    ``finally`` on the way out runs (workers terminated, temporary files removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Within the block, the stop signals (``parallel.STOP_SIGNALS``) raise ``Interrupted``; after
+    the first one they are ignored until the block is left, so the clean-up is not itself interrupted."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: Any) -> None:
+        for number in STOP_SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ()) -> int:
+    """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
+    ``body``'s own status; 2 for ``OSError``, ``ValueError`` (unusable input or options) and
+    ``MissingExtra`` (an optional extra the options need is not installed); 1 for
+    ``RuntimeError`` (a worker failed); 141 for a closed standard output; 128 + the signal when
+    a stop signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP). ``written`` holds the output
+    files ``body`` has finished so far (it appends to it): the line on an interrupt names them."""
+    try:
+        with _signals_interrupt():
+            return body()
+    except (Interrupted, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        name = signal.Signals(signum).name
+        print(f"{prog}: interrupted by {name}: stopped; {_outputs_told(written)}", file=sys.stderr)
+        return 128 + signum
+    except BrokenPipeError:
+        return pipe_closed()
+    except (OSError, ValueError, RuntimeError, MissingExtra) as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return 1 if isinstance(error, RuntimeError) else 2
+
+
+def _outputs_told(written: Sequence[str]) -> str:
+    """What an interrupted run did to the output files, ``written`` being those it completed."""
+    if not written:
+        return "no existing output file was changed"
+    return f"{', '.join(map(shown_path, written))} had been written completely; no other output file was changed"

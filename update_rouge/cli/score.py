@@ -1,0 +1,132 @@
+"""``update-rouge [score]``: score a file of examples, print the corpus scores as JSON.
+
+Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
+line-aligned text files; see ``files``. The examples are read, scored and written in
+chunks, so memory does not grow with the number of examples, and the corpus means are exact
+running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
+example (``-`` for standard output), written as ``outputs.output_file`` writes (an existing
+file is replaced only when every example was scored, never an input: ``check_output_paths``),
+and closed before the bootstrap runs, so nothing after it can lose it. Exit status: ``runner``.
+"""
+
+import argparse
+import contextlib
+import functools
+import json
+import os
+import sys
+from typing import IO, Dict, List
+
+from tqdm import tqdm
+
+from ..corpus_stream import score_rows
+from ..files import open_examples
+from ..outputs import check_output_paths, output_file, shown_path
+from ..settings import RUNNING, SCORING, STATISTICS
+from ..version import __version__
+from .runner import (
+    INPUT_FORMATS,
+    DeprecatedFlag,
+    add_file_argument,
+    add_table_options,
+    compute_options,
+    run_command,
+    settings_from,
+    write_stdout,
+)
+
+PROG = "update-rouge"
+
+
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+    """Add the ``score`` command and its options to ``commands``; return its parser."""
+    parser = commands.add_parser(
+        "score",
+        help="score a file of examples (the default command: update-rouge FILE ...)",
+        description="Score what updated texts add to their sources; print the corpus scores as JSON. "
+        "update-rouge FILE ... is update-rouge score FILE ...; to compare systems with a baseline: "
+        "update-rouge compare --help.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
+    add_file_argument(parser, inputs, "JSONL or CSV file with source, reference and prediction")
+    inputs.add_argument("--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension)")
+    inputs.add_argument(
+        "--format", dest="input_format", choices=INPUT_FORMATS, action=DeprecatedFlag, use="--input-format"
+    )
+    inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
+    inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
+    inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
+    running = add_table_options(parser)[RUNNING]
+    running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
+    running.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="score on the Ray cluster at ADDRESS (a new local one without ADDRESS); needs update-rouge[ray]",
+    )
+    running.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="progress bar on stderr (default: only when stderr is a terminal, after a second)",
+    )
+    return parser
+
+
+def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The input files named on the command line and a function ``advance -> rows`` reading them
+    (``files.open_examples``); a usage error when they do not name one layout."""
+    try:
+        return open_examples(args.file, args.input_format, (args.sources, args.references, args.predictions))
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def write_per_example(handle: IO[str], lines: List[int], table: Dict[str, list]) -> None:
+    """One JSON object per example of a chunk: its file ``line`` and its per-example scores."""
+    for index, line in enumerate(lines):
+        handle.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
+        handle.write("\n")
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
+    written: List[str] = []
+    return run_command(PROG, functools.partial(_score, args, parser, written), written)
+
+
+def _tell(text: str) -> None:
+    print(f"{PROG}: {text}", file=sys.stderr)
+
+
+def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: List[str]) -> int:
+    """The command: check everything, then score, write the per-example file (appended to
+    ``written`` once complete), then the result."""
+    paths, read_rows = read_examples(args, parser)
+    settings = settings_from(args)
+    check_output_paths(paths, [] if args.per_example is None else [args.per_example])
+    if args.ray is not None:
+        from ..ray_scoring import score_file_on_ray
+
+        if args.per_example is not None:
+            parser.error(
+                "--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset"
+            )
+        options = compute_options(args, (SCORING, STATISTICS))
+        return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
+    total_bytes = sum(os.path.getsize(path) for path in paths)
+    # tqdm's disable=None: a bar only when stderr is a terminal.
+    bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
+    with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
+        with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
+            on_chunk = None if per_example is None else functools.partial(write_per_example, per_example)
+            corpus = score_rows(read_rows(bar.update), settings, on_chunk, tell=_tell)
+            if corpus.totals.count == 0:
+                raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
+    if args.per_example not in (None, "-"):
+        written.append(args.per_example)
+    result = corpus.result()
+    if args.return_signature:
+        result["signature"] = corpus.signature()
+    return write_stdout(json.dumps(result, indent=2) + "\n")
