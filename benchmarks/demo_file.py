@@ -1,7 +1,7 @@
 """Wall time of the demo scoring a 10,000-row file, with the engine the Space installs.
 
 The file repeats the 745 rows of tests/data/wiki_triples.jsonl (real Wikipedia updates) until it
-has 10,000 rows (JSONL; the size is printed). It is scored by ``app.score_file``
+has 10,000 rows (JSONL; the size is printed). It is scored by ``app_handlers.score_file``
 (what the "Score file" button runs: reading through files.py, scoring, corpus summary with a 95 %
 bootstrap interval, the JSON and CSV downloads) with the default rouge types, in a fresh
 subprocess with ``engine="auto"``: the Space installs the rouge-score-rs accelerator (the demo
@@ -34,14 +34,14 @@ import json, sys, time
 path, repeat, python_only, distinct = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "python", int(sys.argv[4])
 if python_only:
     sys.modules["rouge_score_rs"] = None  # unimportable: the pure-Python engine scores
-import app
+import app_handlers, app_options
 from update_rouge import extraction, files
 times = []
 for _ in range(repeat):
     start = time.perf_counter()
-    out = app.score_file(path, list(app.DEFAULT_ROUGE_TYPES), "none", "0.95")
+    out = app_handlers.score_file(path, list(app_options.DEFAULT_ROUGE_TYPES), "none", "0.95")
     times.append(time.perf_counter() - start)
-    assert out[0].startswith("Scored "), out[0]
+    assert out["status"].startswith("Scored "), out["status"]
 # The reference: the scorer alone on the joined additions of the distinct rows, extracted beforehand.
 _, read = files.open_examples(path)
 pairs = [
@@ -49,7 +49,7 @@ pairs = [
      extraction.join_additions(extraction.extract_additions(row.prediction, row.source)))
     for _, row in zip(range(distinct), read())
 ]
-types = list(app.DEFAULT_ROUGE_TYPES)
+types = list(app_options.DEFAULT_ROUGE_TYPES)
 alone = []
 for _ in range(repeat):
     start = time.perf_counter()
@@ -61,7 +61,7 @@ for _ in range(repeat):
         import rouge_score_rs
         rouge_score_rs.RougeScorer(types).score_batch(*map(list, zip(*pairs)))
     alone.append(time.perf_counter() - start)
-print(json.dumps({"times": times, "alone": alone, "status": out[0].splitlines()[0]}))
+print(json.dumps({"times": times, "alone": alone, "status": out["status"].splitlines()[0]}))
 """
 
 

@@ -8,6 +8,9 @@ import pytest
 from conftest import DATA_DIR
 
 import app
+import app_downloads
+import app_handlers
+import app_options
 
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
 TEXTS = ("S.", "S. A cat sat.", "S. A cat ran.")
@@ -31,67 +34,69 @@ def test_the_api_names_the_option_of_an_unusable_value(position, value, message)
     arguments = (
         ["rouge1"],
         "none",
-        app.NO_LANGUAGE,
+        app_options.NO_LANGUAGE,
         False,
         options["max_words"],
         options["max_bytes"],
         options["alpha"],
     )
-    *_, note = app.score_one(*TEXTS, *arguments)
+    note = app_handlers.score_one(*TEXTS, *arguments)["note"]
     assert note == f"Error: {message}"
-    status = app.score_file(str(FRUIT), arguments[0], "none", "none", *arguments[2:])[0]
+    status = app_handlers.score_file(str(FRUIT), arguments[0], "none", "none", *arguments[2:])["status"]
     assert status == f"Error: {message}"
 
 
 def test_the_api_takes_numbers_as_text_and_a_weight_too_large_is_named():
-    by_text = app.score_one(*TEXTS, ["rouge1"], "none", app.NO_LANGUAGE, False, "2", None, "0.5")
-    by_number = app.score_one(*TEXTS, ["rouge1"], "none", app.NO_LANGUAGE, False, 2, None, 0.5)
-    assert by_text[2].equals(by_number[2]) and by_text[3] == by_number[3]
-    *_, note = app.score_one(*TEXTS, ["rougeW-2000"], "none")
+    by_text = app_handlers.score_one(*TEXTS, ["rouge1"], "none", app_options.NO_LANGUAGE, False, "2", None, "0.5")
+    by_number = app_handlers.score_one(*TEXTS, ["rouge1"], "none", app_options.NO_LANGUAGE, False, 2, None, 0.5)
+    assert by_text["scores"].equals(by_number["scores"]) and by_text["note"] == by_number["note"]
+    note = app_handlers.score_one(*TEXTS, ["rougeW-2000"], "none")["note"]
     assert note.startswith("Error: rouge type 'rougeW-2000': the ROUGE-W weight must be greater than 1 and at most 5")
 
 
 def test_scoring_a_file_stops_at_the_time_limit(monkeypatch):
-    monkeypatch.setattr(app, "MAX_REQUEST_SECONDS", 1e-9)
-    status = app.score_file(str(FRUIT), ["rouge1"], "none", "none")[0]
+    monkeypatch.setattr(app_handlers, "MAX_REQUEST_SECONDS", 1e-9)
+    status = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"]
     assert status == (
         "Error: fruit_triples.jsonl: stopped at line 1 after 1e-09 s, this demo's limit per file "
         "(UPDATE_ROUGE_DEMO_MAX_SECONDS). Score larger files with the update-rouge command."
     )
-    monkeypatch.setattr(app, "MAX_REQUEST_SECONDS", 60)
-    assert app.score_file(str(FRUIT), ["rouge1"], "none", "none")[0].startswith("Scored 3 examples")
+    monkeypatch.setattr(app_handlers, "MAX_REQUEST_SECONDS", 60)
+    assert app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"].startswith("Scored 3 examples")
 
 
 def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment():
-    assert app.max_request_seconds({}) == 120
-    assert app.max_request_seconds({app.MAX_SECONDS_VARIABLE: "2.5"}) == 2.5
+    assert app_options.max_request_seconds({}) == 120
+    assert app_options.max_request_seconds({app_options.MAX_SECONDS_VARIABLE: "2.5"}) == 2.5
     for bad in ("0", "-1", "inf", "soon"):
-        with pytest.raises(ValueError, match=f"^{app.MAX_SECONDS_VARIABLE} must be a number of seconds > 0"):
-            app.max_request_seconds({app.MAX_SECONDS_VARIABLE: bad})
+        with pytest.raises(ValueError, match=f"^{app_options.MAX_SECONDS_VARIABLE} must be a number of seconds > 0"):
+            app_options.max_request_seconds({app_options.MAX_SECONDS_VARIABLE: bad})
     variable = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
     environ = {}
-    app.serve_limits(environ)
+    app_options.serve_limits(environ)
     assert environ == {variable: "20000000000"}
     environ = {variable: "5"}
-    app.serve_limits(environ)
+    app_options.serve_limits(environ)
     assert environ == {variable: "5"}
 
 
 def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch):
     monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "399")
     long = " ".join(["w"] * 20)
-    *_, note = app.score_one("", long, long, ["rougeL"], "none")
+    note = app_handlers.score_one("", long, long, ["rougeL"], "none")["note"]
     assert note.startswith("Error: example 0: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells")
 
 
 def test_only_the_newest_download_folders_are_kept(monkeypatch):
-    monkeypatch.setattr(app, "DOWNLOAD_FOLDERS_KEPT", 3)
+    monkeypatch.setattr(app_downloads, "DOWNLOAD_FOLDERS_KEPT", 3)
     folders = []
     for _ in range(5):
-        out = app.score_file(str(FRUIT), ["rouge1"], "none", "none")
-        folders.append(Path(out[9]).parent)
-        assert Path(out[9]).is_file() and Path(out[8]).is_file(), "the files just scored are there"
-    kept = sorted(path for path in app._downloads_root().iterdir() if path.is_dir())
+        out = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")
+        folders.append(Path(out["download_csv"]).parent)
+        assert Path(out["download_csv"]).is_file() and Path(out["download_json"]).is_file(), (
+            "the files just scored are there"
+        )
+    kept = sorted(path for path in app_downloads.downloads_root().iterdir() if path.is_dir())
     assert kept == sorted(folders[-3:]), f"kept {kept}, made {folders}"
 
 

@@ -127,6 +127,10 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
         "update_rouge.py",
         "app.py",
         "app_metric.py",
+        "app_downloads.py",
+        "app_handlers.py",
+        "app_options.py",
+        "app_render.py",
         "README.md",
         "requirements.txt",
         "tests/data/fruit_triples.jsonl",
@@ -148,7 +152,7 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     assert card.startswith("---\n") and "\nsdk: gradio\n" in card and "\napp_file: app.py\n" in card
     # Flat on sys.path in the Space, no module may shadow the standard library.
     modules = {Path(name).stem for name in written if name.endswith(".py") and "/" not in name}
-    assert len(modules) == len(imported) + 3
+    assert len(modules) == len(imported) + 7
     assert not modules & set(sys.stdlib_module_names)
     with pytest.raises(FileExistsError, match="not empty"):
         write_space(out)

@@ -1,0 +1,381 @@
+"""The demo's handlers: what each event computes, scored with the package ``evaluate.load`` made
+(``app_metric``), drawn by ``app_render``, with options from ``app_options``.
+
+Each handler returns a dict of its results keyed by the name of the component that shows them
+(``app.py`` names its components so and gives gradio ``{component: value}``); a component left
+out is left as it is. ``score_one`` and ``score_file`` are also the HTTP API's endpoints.
+
+Files are read one example at a time by ``files.py`` (the command line's reader); the demo keeps
+only the per-example scores, not the texts. Scoring a file stops with a message once
+``MAX_REQUEST_SECONDS`` have passed, checked between chunks of ``CHUNK_SIZE`` examples; its
+downloads are written by ``app_downloads``.
+"""
+
+import functools
+import json
+import os
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence
+
+import gradio as gr
+import pandas as pd
+
+import app_render as render
+from app_downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
+from app_metric import package_module
+from app_options import (
+    MAX_SECONDS_VARIABLE,
+    MAX_UPLOAD_VARIABLE,
+    NO_LANGUAGE,
+    DemoError,
+    max_request_seconds,
+    max_upload_mb,
+    settings_from,
+)
+
+UpdateRouge = package_module("scorer").UpdateRouge
+score_rows = package_module("corpus_stream").score_rows
+NoTokensWarning = package_module("no_tokens").NoTokensWarning
+tokenless_examples = package_module("no_tokens").tokenless_examples
+make_tokenizer = package_module("scoring").make_tokenizer
+segment_pattern = package_module("languages").segment_pattern
+MissingExtra = package_module("extras").MissingExtra
+files = package_module("files")
+matches = package_module("matches")
+join_additions = package_module("extraction").join_additions
+
+# Examples scored at a time: the time limit is checked between chunks, so they are small.
+CHUNK_SIZE = 50
+MAX_UPLOAD_MB = max_upload_mb()
+MAX_REQUEST_SECONDS = max_request_seconds()
+
+Shown = Dict[str, Any]
+# The names of the results of score_one (the API's outputs, in order), show_matches and score_file.
+ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
+MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
+FILE_RESULTS = (
+    "status",
+    "results",
+    "summary",
+    "signature",
+    "per_example",
+    "histogram",
+    "histogram_of",
+    "per_example_state",
+    "download_json",
+    "download_csv",
+    "paired",
+    "paired_box",
+)
+
+
+def check_text(value: Any, field: str) -> str:
+    """``value`` if it is a string; else ``gr.Error`` naming ``field`` (the HTTP API's guard)."""
+    if not isinstance(value, str):
+        got = "null" if value is None else type(value).__name__
+        raise gr.Error(f"{field} must be a string, got {got}", print_exception=False)
+    return value
+
+
+def score_one(
+    source: str,
+    reference: str,
+    prediction: str,
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+) -> Shown:
+    """Score one example with UpdateROUGE.
+
+    Args:
+        source: the text before the update.
+        reference: the correct updated text.
+        prediction: the system's updated text.
+        rouge_types: the ROUGE variants to report, e.g. ["rouge1", "rouge2", "rougeLsum"].
+        stemmer: "none", "porter" (rouge-score's) or "rouge155" (ROUGE-1.5.5's -m).
+        language: an ISO 639-1 code such as "de", or "none (rouge-score's tokens)".
+        remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
+        max_words: keep only the first N words of each side's additions (0: no limit).
+        max_bytes: keep only the first N bytes of each side's additions (0: no limit).
+        alpha: the weight of precision in F (0.5: the usual F1).
+    Returns:
+        The reference and the prediction cut into pieces labelled "added" (scored) or
+        "in the source" (not scored), a table of precision, recall and F1 per rouge type, and
+        notes (what each side added, the no-additions rule, warnings, or the error).
+    """
+    for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction")):
+        check_text(value, field)
+    try:
+        settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        example = UpdateRouge(settings).score(source, prediction, reference)
+        tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+        [tokenless] = tokenless_examples([example], tokenizer)
+    except (ValueError, MissingExtra) as error:
+        return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
+    pattern = segment_pattern(settings.language)
+    return {
+        "reference_view": render.highlight_additions(reference, example.reference_additions[0], pattern),
+        "prediction_view": render.highlight_additions(prediction, example.prediction_additions, pattern),
+        "scores": render.scores_table(example.scores),
+        "note": render.example_notes(source, reference, prediction, example, tokenless),
+    }
+
+
+def show_matches(source: str, reference: str, prediction: str, rouge_type: str, *options: Any) -> Shown:
+    """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
+    each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
+    per addition for rougeLsum; a note with the counts behind precision and recall; and the box
+    that holds them, shown.
+
+    ``options`` are ``settings_from``'s after the rouge types (the stemmer, then the advanced ones).
+    """
+    shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
+    try:
+        settings = settings_from([rouge_type], *options)
+        example = UpdateRouge(settings).score(source, prediction, reference)
+        if example.both_empty:
+            return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
+        found = matches.token_matches(
+            join_additions(example.reference_additions[0]),
+            join_additions(example.prediction_additions),
+            rouge_type,
+            settings,
+        )
+    except (ValueError, MissingExtra) as error:
+        return {**shown, "match_note": f"Error: {error}"}
+    return {
+        **shown,
+        "reference_matches": render.token_pieces(found.target),
+        "prediction_matches": render.token_pieces(found.prediction),
+        "match_note": render.match_note(rouge_type, found.counts),
+    }
+
+
+def cleared_example() -> Shown:
+    """The one-example view emptied, and nothing remembered as scored."""
+    return {
+        "reference_view": None,
+        "prediction_view": None,
+        "scores": None,
+        "note": "",
+        "reference_matches": None,
+        "prediction_matches": None,
+        "match_note": "",
+        "matches_box": gr.update(visible=False),
+        "scored_texts": None,
+    }
+
+
+def clear_unless_scored(source: str, reference: str, prediction: str, scored: Optional[tuple]) -> Shown:
+    """``cleared_example()`` unless the texts are those just scored (then nothing changes)."""
+    return {} if (source, reference, prediction) == scored else cleared_example()
+
+
+def matches_if_scored(source: str, reference: str, prediction: str, rouge_type: str, *options_and_scored: Any) -> Shown:
+    """``show_matches`` when the texts are those scored; else nothing changes.
+
+    ``options_and_scored``: ``show_matches``'s options, then the texts as scored."""
+    *options, scored = options_and_scored
+    if (source, reference, prediction) != scored:
+        return {}
+    return show_matches(source, reference, prediction, rouge_type, *options)
+
+
+def failed_file(message: str) -> Shown:
+    """``score_file``'s results for a file that could not be scored: only the message."""
+    return {
+        "status": message,
+        "results": gr.update(visible=False),
+        "summary": None,
+        "signature": None,
+        "per_example": None,
+        "histogram": "",
+        "histogram_of": gr.update(choices=[], value=None),
+        "per_example_state": None,
+        "download_json": None,
+        "download_csv": None,
+        "paired": None,
+        "paired_box": gr.update(visible=False),
+    }
+
+
+def score_file(
+    path: Optional[str],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    confidence_level: str = "0.95",
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    baseline_column: str = "",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
+) -> Shown:
+    """Score every example of a JSONL or CSV file with source, reference and prediction.
+
+    Args:
+        path: the uploaded .jsonl or .csv file (at most UPDATE_ROUGE_DEMO_MAX_MB megabytes).
+        rouge_types: the ROUGE variants to report.
+        stemmer: "none", "porter" or "rouge155".
+        confidence_level: "0.90", "0.95", "0.99" or "none" (no bootstrap interval).
+        language: an ISO 639-1 code, or "none (rouge-score's tokens)".
+        remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
+        max_words: keep the first N words of each side's additions (0: no limit).
+        max_bytes: keep the first N bytes of each side's additions (0: no limit).
+        alpha: the weight of precision in F (0.5: the usual F1).
+        baseline_column: optional; the name of a column (JSONL key) of the file holding another
+            system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
+    Returns:
+        A status (the number of examples, of examples where neither side adds anything,
+        warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
+        percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
+        histogram, the full result as JSON (compute(..., return_signature=True)) and the
+        per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
+        points with its bootstrap interval, p-value of "the system is not better").
+    """
+    if path is None:
+        return failed_file("Upload a .jsonl or .csv file first.")
+    name = Path(path).name
+    try:
+        problem = _upload_size_problem(path)
+        if problem:
+            raise DemoError(problem)
+        settings = settings_from(
+            rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, confidence_level
+        )
+        baseline_column = (baseline_column or "").strip()
+        if baseline_column:
+            file_format = files.FORMATS.get(Path(path).suffix.lower())
+            if file_format is None:
+                raise DemoError(f"{name}: expected a .jsonl or .csv file")
+            read = functools.partial(_with_baseline, path, file_format, baseline_column)
+        else:
+            (_, read) = files.open_examples(path)
+        total_bytes = max(1, os.path.getsize(path))
+        done = [0]
+
+        def advance(count: int) -> None:
+            done[0] += count
+
+        lines: List[int] = []
+        columns: Dict[str, List[float]] = {}
+
+        def collect(chunk_lines: List[int], table: Dict[str, list]) -> None:
+            lines.extend(chunk_lines)
+            for key, values in table.items():
+                columns.setdefault(key, []).extend(values)
+            progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
+
+        progress(0, desc="Scoring")
+        score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
+        rows = _within_time(read(advance=advance), MAX_REQUEST_SECONDS, name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            corpus = score(rows, settings)
+        tokenless = sum(w.message.count for w in caught if isinstance(w.message, NoTokensWarning))
+        if not lines:
+            raise DemoError(f"{name}: the file holds no examples")
+    except (DemoError, ValueError, MissingExtra) as error:
+        # The upload's name, not the server's temporary path to it.
+        return failed_file(f"Error: {str(error).replace(path, name)}")
+    # compute's result: exact means, then intervals and paired test from one set of resamples.
+    result = corpus.result()
+    result["signature"] = corpus.signature()
+    types = list(settings.rouge_types)
+    per_example = pd.DataFrame({"line": lines, **columns})
+    folder = download_folder()
+    csv_path = write_csv_atomically(per_example, folder)
+    json_path = write_atomically(
+        folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    )
+    return {
+        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless),
+        "results": gr.update(visible=True),
+        "summary": render.summary_table(result, types),
+        "signature": result["signature"],
+        "per_example": pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}),
+        "histogram": render.histogram_svg(per_example, types[0]),
+        "histogram_of": gr.update(choices=types, value=types[0]),
+        "per_example_state": per_example,
+        "download_json": str(json_path),
+        "download_csv": str(csv_path),
+        "paired": render.paired_table(result, types) if baseline_column else None,
+        "paired_box": gr.update(visible=bool(baseline_column)),
+    }
+
+
+def open_example(
+    path: Optional[str],
+    per_example: Optional[pd.DataFrame],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str,
+    remove_stopwords: bool,
+    max_words: Optional[float],
+    max_bytes: Optional[float],
+    alpha: float,
+    selected: gr.SelectData,
+) -> Shown:
+    """The example of the per-example table's selected row, scored in the one-example view.
+
+    Reads the file again up to the row's line (the demo does not keep the texts). Gives the
+    source, the first reference and the prediction, the tab to show ("one"), ``score_one``'s
+    results (whose notes say when the example has further references) and the three texts
+    again, as scored.
+    """
+    if path is None or per_example is None:
+        return {"reference_view": None, "prediction_view": None, "scores": None, "note": "", "scored_texts": None}
+    line = int(per_example["line"][selected.index[0]])
+    _, read = files.open_examples(path)
+    row = next(row for row in read() if row.line == line)
+    texts = (row.source, row.references[0], row.prediction)
+    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+    shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
+    if len(row.references) > 1:
+        shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
+    texts_shown = dict(zip(("source", "reference", "prediction"), texts))
+    return {**texts_shown, "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+
+
+class BaselineRow(NamedTuple):
+    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
+
+    line: int
+    source: str
+    references: List[str]
+    prediction: str
+    baseline: str
+
+
+def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
+    for row in files.read_systems(path, file_format, ["prediction", column], advance):
+        yield BaselineRow(row.line, row.source, row.references, row.predictions["prediction"], row.predictions[column])
+
+
+def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any]:
+    """``rows``, stopped with ``DemoError`` at the first row read once ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    for row in rows:
+        if time.monotonic() >= deadline:
+            raise DemoError(
+                f"{name}: stopped at line {row.line} after {seconds:g} s, this demo's limit per file "
+                f"({MAX_SECONDS_VARIABLE}). Score larger files with the update-rouge command."
+            )
+        yield row
+
+
+def _upload_size_problem(path: str) -> Optional[str]:
+    size = os.path.getsize(path)
+    if size > MAX_UPLOAD_MB * 1e6:
+        return (
+            f"{Path(path).name} is {size / 1e6:.1f} MB; this demo takes files up to {MAX_UPLOAD_MB:g} MB "
+            f"({MAX_UPLOAD_VARIABLE}). Score larger files with the update-rouge command."
+        )
+    return None

@@ -1,0 +1,201 @@
+"""The demo's options: the controls' choices, their values as a checked ``Settings``, the
+Reproduce code of them, and the server's limits read from the environment.
+
+Every option is the package's (``update_rouge.settings``, taken from the package
+``evaluate.load`` made, see ``app_metric``); this module only turns what the screen or the HTTP
+API gives into it, naming the option in every error.
+"""
+
+import math
+import os
+from typing import Any, Dict, List, Optional, Sequence
+
+import gradio as gr
+
+from app_metric import package_module
+
+DEFAULT_ROUGE_TYPES = package_module("rouge_types").DEFAULT_ROUGE_TYPES
+OPTION_BY_NAME = {option.name: option for option in package_module("settings").OPTIONS}
+DEFAULTS = package_module("settings").DEFAULTS
+Settings = package_module("settings").Settings
+LANGUAGES = package_module("languages").ISO_639_1
+
+ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
+# The stemmer choices are the option table's (see update_rouge.settings).
+STEMMER_CHOICES = OPTION_BY_NAME["stemmer"].choices
+# The types whose matched tokens the one-example view shows (see update_rouge.matches).
+MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if package_module("matches").explained(t)]
+NO_LANGUAGE = "none (rouge-score's tokens)"
+LANGUAGE_CHOICES = [NO_LANGUAGE, *sorted(LANGUAGES)]
+# Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
+CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
+# What max_words and max_bytes, and alpha, must be (the demo's messages).
+LIMIT_RULE = "a whole number >= 0 (0: no limit)"
+ALPHA_RULE = "a number in [0, 1]"
+
+MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
+MAX_SECONDS_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_SECONDS"
+# The demo's default LCS limit (about 10 s of one core for one example), unless the variable is set.
+DEMO_MAX_LCS_CELLS = 20_000_000_000
+
+
+class DemoError(ValueError):
+    """A problem the demo reports as text next to the results (not as a stack trace)."""
+
+
+def _positive_setting(variable: str, default: str, unit: str, environ) -> float:
+    """The number in ``environ[variable]`` (``default`` when unset); ``ValueError`` naming the
+    variable unless it is a finite number > 0."""
+    text = environ.get(variable, default)
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"{variable} must be a number of {unit} > 0, got {text!r}")
+    return value
+
+
+def max_upload_mb(environ=os.environ) -> float:
+    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset."""
+    return _positive_setting(MAX_UPLOAD_VARIABLE, "50", "megabytes", environ)
+
+
+def max_request_seconds(environ=os.environ) -> float:
+    """The most seconds a file is scored for: ``UPDATE_ROUGE_DEMO_MAX_SECONDS``, 120 when unset."""
+    return _positive_setting(MAX_SECONDS_VARIABLE, "120", "seconds", environ)
+
+
+def serve_limits(environ=os.environ) -> None:
+    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` unless it is set there: run
+    when the demo is served, so that one example holds the (one-at-a-time) queue seconds, not minutes."""
+    environ.setdefault(package_module("engines").MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
+
+
+def settings_from(
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    confidence_level: str = "0.95",
+) -> Any:
+    """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit.
+
+    Raises ``DemoError`` naming the option for unusable values.
+    """
+    options = dict(
+        rouge_types=_ordered_types(rouge_types),
+        stemmer=stemmer,
+        language=None if language in (None, NO_LANGUAGE) else language,
+        remove_stopwords=bool(remove_stopwords),
+        max_words=_limit(max_words, "max_words"),
+        max_bytes=_limit(max_bytes, "max_bytes"),
+        alpha=_alpha(alpha),
+        confidence_level=CONFIDENCE_LEVELS.get(confidence_level, DEFAULTS["confidence_level"]),
+    )
+    try:
+        return Settings(**options)
+    except (TypeError, ValueError) as error:
+        raise DemoError(str(error)) from None
+
+
+def _limit(value: Any, name: str) -> Optional[int]:
+    """A length limit as the screen or the HTTP API gives it (a number or its text); ``DemoError``
+    naming ``name`` for anything but a whole number >= 0 (NaN, infinities, words, booleans)."""
+    if value in (None, "", 0) and not isinstance(value, bool):
+        return None
+    try:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not math.isfinite(number) or number != int(number) or number < 0:
+        raise DemoError(f"{name} must be {LIMIT_RULE}, got {value!r}")
+    return int(number) or None
+
+
+def _alpha(value: Any) -> float:
+    """alpha as the screen or the HTTP API gives it; ``DemoError`` naming it unless a number."""
+    if value is None:
+        return DEFAULTS["alpha"]
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return float(value)
+    except (TypeError, ValueError):
+        raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}") from None
+
+
+def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
+    """The chosen types in the order of ``ROUGE_TYPE_CHOICES``, then any others as given."""
+    chosen = list(rouge_types or [])
+    return [t for t in ROUGE_TYPE_CHOICES if t in chosen] + [t for t in chosen if t not in ROUGE_TYPE_CHOICES]
+
+
+def option_number(value: Any, option: str, rule: str, **kwargs: Any) -> gr.Number:
+    """A ``gr.Number`` for option ``option`` (kept as its ``option`` attribute) whose value gradio's
+    own conversion fails on (NaN or an infinity where a whole number is expected, text) is refused
+    with ``gr.Error`` naming the option and ``rule``, not gradio's bare ``ValueError`` ("cannot
+    convert float NaN to integer"). Its ``preprocess`` is wrapped, not overridden in a subclass:
+    gradio writes a ``.pyi`` file beside the module of every component subclass."""
+    number = gr.Number(value, **kwargs)
+    convert = number.preprocess
+
+    def preprocess(payload: Any) -> Any:
+        try:
+            return convert(payload)
+        except (TypeError, ValueError, OverflowError):
+            raise gr.Error(f"{option} must be {rule}, got {payload!r}", print_exception=False) from None
+
+    number.preprocess = preprocess  # type: ignore[method-assign]
+    number.option = option  # type: ignore[attr-defined]
+    return number
+
+
+def _options_of(settings: Any) -> Dict[str, Any]:
+    """The keyword options of ``compute`` that differ from the defaults, in the table's order."""
+    chosen = {
+        "rouge_types": list(settings.rouge_types),
+        "stemmer": settings.stemmer,
+        "language": settings.language,
+        "remove_stopwords": settings.remove_stopwords,
+        "max_words": settings.max_words,
+        "max_bytes": settings.max_bytes,
+        "alpha": settings.alpha,
+        "confidence_level": settings.confidence_level,
+    }
+    defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
+    return {name: value for name, value in chosen.items() if value != defaults[name]}
+
+
+def reproduce(*options: Any) -> str:
+    """Python and command-line code that computes what the demo shows for these options
+    (``settings_from``'s arguments); the error as a comment for unusable ones."""
+    try:
+        settings = settings_from(*options)
+    except DemoError as error:
+        return f"# {error}"
+    chosen = _options_of(settings)
+    arguments = "".join(f", {name}={value!r}" for name, value in chosen.items())
+    cli = []
+    for name, value in chosen.items():
+        flag = OPTION_BY_NAME[name].cli_flag
+        if value is True:
+            cli.append(flag)
+        elif isinstance(value, list):
+            cli.append(f"{flag} {' '.join(value)}")
+        else:
+            cli.append(f"{flag} {'none' if value is None else value}")
+    return (
+        "import evaluate\n\n"
+        'update_rouge = evaluate.load("update_rouge")  # or the path of update_rouge/update_rouge.py\n'
+        "result = update_rouge.compute(\n"
+        f"    sources=sources, predictions=predictions, references=references{arguments},\n"
+        "    return_signature=True,\n"
+        ")\n\n"
+        "# The same on a file, from the command line (pip install update-rouge):\n"
+        f"# update-rouge examples.jsonl {' '.join(cli)}".rstrip()
+        + "\n"
+    )

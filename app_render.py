@@ -1,0 +1,265 @@
+"""What the demo shows, drawn from scores: highlighted texts, tables, the F1 histogram as SVG,
+and the notes that explain a score. Nothing here scores; every function takes what the
+handlers (``app_handlers``) computed.
+
+Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent
+with one decimal, as papers quote them.
+"""
+
+import html
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import pandas as pd
+
+from app_metric import package_module
+
+SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
+NoTokensWarning = package_module("no_tokens").NoTokensWarning
+corpus_mean = package_module("corpus").mean
+
+ADDED = "added"
+KEPT = "in the source"
+MATCHED = "matched"
+SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
+SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
+PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
+HISTOGRAM_BINS = 10
+# The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
+PLOT_WIDTH, PLOT_HEIGHT = 560, 200
+PLOT_LEFT, PLOT_TOP = 64, 28
+
+Pieces = List[Tuple[str, Optional[str]]]
+
+
+def fmt(value: float) -> str:
+    """A score as shown everywhere in the demo: 4 decimals."""
+    return f"{value:.4f}"
+
+
+def highlight_additions(text: str, additions: Sequence[str], pattern: Any = SEGMENT_PATTERN) -> Pieces:
+    """Cut ``text`` into pieces that concatenate back to it: each addition labelled ``ADDED``,
+    each other segment (text the source contains) ``KEPT``, white space between them ``None``.
+
+    ``additions`` must be the additions UpdateROUGE extracted from ``text`` with the segment
+    ``pattern`` (its segments that the source lacks, in order). Segments are whole sentences
+    cut at periods, so a highlight never starts or ends inside a word.
+    """
+    pieces: Pieces = []
+    position = 0
+    found = 0
+    for match in pattern.finditer(text):
+        segment = match.group(0).strip()
+        if not segment:
+            continue
+        start = text.index(segment, match.start())
+        added = found < len(additions) and segment == additions[found]
+        pieces += [(text[position:start], None), (segment, ADDED if added else KEPT)]
+        position = start + len(segment)
+        found += added
+    if found != len(additions):
+        raise ValueError(f"{additions[found]!r} is not a segment of the text after the previous addition")
+    pieces.append((text[position:], None))
+    return [(piece, label) for piece, label in pieces if piece]
+
+
+def scores_table(scores: Dict[str, Any]) -> pd.DataFrame:
+    """Precision, recall and F1 (4 decimals) of one example, one row per rouge type."""
+    rows = [[rouge_type, fmt(s.precision), fmt(s.recall), fmt(s.fmeasure)] for rouge_type, s in scores.items()]
+    return pd.DataFrame(rows, columns=SCORE_HEADERS)
+
+
+def example_notes(source: str, reference: str, prediction: str, example: Any, tokenless: bool) -> str:
+    """The notes under one example's scores: what each side adds, an empty source, the
+    no-additions rule or identical texts, and the no-token warning when ``tokenless``."""
+    notes = [
+        f"The reference adds {len(example.reference_additions[0])} segment(s) to the source, "
+        f"the prediction {len(example.prediction_additions)}."
+    ]
+    if not source.strip():
+        notes.append("The source is empty, so every segment of both texts counts as added.")
+    if example.both_empty:
+        notes.append("Neither adds anything, so by UpdateROUGE's rule every score is 1.0.")
+    elif reference.strip() == prediction.strip():
+        notes.append("The prediction is identical to the reference.")
+    if tokenless:
+        notes.append(f"Warning: {NoTokensWarning(1, 1)}")
+    return "\n".join(notes)
+
+
+def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
+    """What ``rouge_type`` counts as a match, with the ``(hits, in reference, in prediction)``
+    counts behind its precision and recall."""
+    hits, in_reference, in_prediction = counts
+    unit = "tokens" if rouge_type in ("rouge1", "rougeL", "rougeLsum") else f"{rouge_type[5:]}-grams"
+    how = {
+        "rougeL": "the longest common subsequence of the two token sequences",
+        "rougeLsum": "each reference addition's union of longest common subsequences with the prediction's "
+        "additions, clipped by token counts",
+    }.get(rouge_type, f"the {unit} both sides contain (as often as the side with fewer has them)")
+    return (
+        f"{rouge_type} counts {hits} matched {unit}: {how}. Precision {hits}/{in_prediction} of the "
+        f"prediction's {unit}, recall {hits}/{in_reference} of the reference's. Tokens are shown as scored "
+        "(lower-cased, and stemmed or without stopwords where those options are on)."
+    )
+
+
+def token_pieces(lines) -> Pieces:
+    """``HighlightedText`` pieces of marked token lines (``(token, matched)`` pairs): tokens apart
+    by spaces, lines by newlines, matched tokens labelled ``MATCHED``."""
+    pieces: Pieces = []
+    for number, line in enumerate(lines):
+        if number:
+            pieces.append(("\n", None))
+        for position, (token, matched) in enumerate(line):
+            if position:
+                pieces.append((" ", None))
+            pieces.append((token, MATCHED if matched else None))
+    return pieces
+
+
+def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> Optional[pd.DataFrame]:
+    """Count the examples per F1 bin of one rouge type (``None`` when nothing was scored).
+
+    Bin k of ``HISTOGRAM_BINS`` holds k/10 <= F1 < (k+1)/10; the last bin also holds 1.0.
+    Columns: ``F1`` (the bin, as "0.4-0.5") and ``examples`` (a count).
+    """
+    if per_example is None or not rouge_type:
+        return None
+    counts = [0] * HISTOGRAM_BINS
+    for f1 in per_example[f"update_{rouge_type}"]:
+        counts[min(int(f1 * HISTOGRAM_BINS), HISTOGRAM_BINS - 1)] += 1
+    labels = [f"{k / HISTOGRAM_BINS:.1f}-{(k + 1) / HISTOGRAM_BINS:.1f}" for k in range(HISTOGRAM_BINS)]
+    return pd.DataFrame({"F1": labels, "examples": counts})
+
+
+def _count_ticks(top: int) -> List[int]:
+    """Tick values of a count axis from 0 to at least ``top``: steps of 1, 2 or 5 times a power of
+    ten, at most 6 ticks; the last tick is the axis's end."""
+    top, power = max(top, 1), 1
+    while True:
+        for size in (power, 2 * power, 5 * power):
+            steps = -(-top // size)
+            if steps <= 5:
+                return list(range(0, steps * size + 1, size))
+        power *= 10
+
+
+def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> str:
+    """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
+
+    Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
+    both axes are labelled; a dashed line marks the corpus mean (the exact mean, as in the
+    summary), labelled with it. Each bar's tooltip gives its bin and count.
+    """
+    histogram = f1_histogram(per_example, rouge_type)
+    if histogram is None or per_example is None:
+        return ""
+    values = per_example[f"update_{rouge_type}"].tolist()
+    mean = corpus_mean(values)
+    counts = histogram["examples"].tolist()
+    ticks = _count_ticks(max(counts))
+    bottom = PLOT_TOP + PLOT_HEIGHT
+
+    def x_at(f1: float) -> float:
+        return PLOT_LEFT + f1 * PLOT_WIDTH
+
+    def y_at(count: float) -> float:
+        return bottom - count / ticks[-1] * PLOT_HEIGHT
+
+    name = html.escape(rouge_type or "")
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 68}" '
+        f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; corpus mean '
+        f'{fmt(mean)}" style="width: 100%; height: auto; max-width: 720px; font: 13px sans-serif">',
+    ]
+    for count in ticks:
+        y = y_at(count)
+        parts.append(
+            f'<line class="grid" x1="{PLOT_LEFT}" x2="{PLOT_LEFT + PLOT_WIDTH}" y1="{y:.1f}" y2="{y:.1f}" '
+            'stroke="currentColor" stroke-opacity="0.15"/>'
+            f'<text class="y-tick" x="{PLOT_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">{count}</text>'
+        )
+    width = PLOT_WIDTH / HISTOGRAM_BINS
+    for k, (label, count) in enumerate(zip(histogram["F1"], counts)):
+        top = y_at(count)
+        parts.append(
+            f'<rect class="bar" data-bin="{label}" data-count="{count}" x="{PLOT_LEFT + k * width + 1:.1f}" '
+            f'y="{top:.1f}" width="{width - 2:.1f}" height="{bottom - top:.1f}" fill="#60a5fa">'
+            f"<title>F1 {label}: {count} example{'s' if count != 1 else ''}</title></rect>"
+        )
+    for k in range(HISTOGRAM_BINS + 1):
+        x = x_at(k / HISTOGRAM_BINS)
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{bottom}" y2="{bottom + 5}" stroke="currentColor"/>'
+            f'<text class="x-tick" x="{x:.1f}" y="{bottom + 24}" text-anchor="middle" fill="currentColor">'
+            f"{k / HISTOGRAM_BINS:.1f}</text>"
+        )
+    parts.append(
+        f'<line x1="{PLOT_LEFT}" x2="{PLOT_LEFT}" y1="{PLOT_TOP}" y2="{bottom}" stroke="currentColor"/>'
+        f'<line x1="{PLOT_LEFT}" x2="{PLOT_LEFT + PLOT_WIDTH}" y1="{bottom}" y2="{bottom}" stroke="currentColor"/>'
+    )
+    x_mean = x_at(mean)
+    anchor = "start" if mean < 0.2 else "end" if mean > 0.8 else "middle"
+    parts.append(
+        f'<line class="mean" x1="{x_mean:.2f}" x2="{x_mean:.2f}" y1="{PLOT_TOP - 6}" y2="{bottom}" '
+        'stroke="#b91c1c" stroke-width="2" stroke-dasharray="6 4"/>'
+        f'<text class="mean-label" x="{x_mean:.2f}" y="{PLOT_TOP - 10}" text-anchor="{anchor}" '
+        f'fill="#b91c1c">corpus mean {fmt(mean)}</text>'
+    )
+    parts.append(
+        f'<text x="{PLOT_LEFT + PLOT_WIDTH / 2:.1f}" y="{bottom + 58}" text-anchor="middle" fill="currentColor">'
+        f"F1 of {name} per example (bins of {1 / HISTOGRAM_BINS:.1f})</text>"
+        f'<text transform="translate(16 {PLOT_TOP + PLOT_HEIGHT / 2:.1f}) rotate(-90)" text-anchor="middle" '
+        'fill="currentColor">examples</text></svg>'
+    )
+    return "".join(parts)
+
+
+def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+    """One row per rouge type: F1 with its interval (when computed), precision and recall, as
+    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``)."""
+
+    def pct(value: float) -> str:
+        return f"{100 * value:.1f}"
+
+    rows = []
+    for rouge_type in rouge_types:
+        key = f"update_{rouge_type}"
+        f1 = pct(result[key])
+        if f"{key}_low" in result:
+            f1 += f" [{pct(result[f'{key}_low'])}, {pct(result[f'{key}_high'])}]"
+        rows.append([rouge_type, f1, pct(result[f"{key}_precision"]), pct(result[f"{key}_recall"])])
+    return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
+
+
+def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+    """The paired test per rouge type: the system's mean F1 minus the baseline's, in points
+    (signed, one decimal) with its bootstrap interval (when computed), and the p-value of "the
+    system is not better" (3 decimals)."""
+    rows = []
+    for rouge_type in rouge_types:
+        key = f"update_{rouge_type}"
+        delta = f"{100 * result[f'{key}_delta']:+.1f}"
+        if f"{key}_delta_low" in result:
+            delta += f" [{100 * result[f'{key}_delta_low']:+.1f}, {100 * result[f'{key}_delta_high']:+.1f}]"
+        rows.append([rouge_type, delta, f"{result[f'{key}_p_value']:.3f}"])
+    return pd.DataFrame(rows, columns=PAIRED_HEADERS)
+
+
+def file_status(name: str, examples: int, both_empty: int, tokenless: int) -> str:
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0."""
+    status = [
+        f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything (each scores 1.0)."
+    ]
+    if tokenless:
+        status.append(f"Warning: {NoTokensWarning(tokenless, examples)}")
+    return "\n".join(status)
+
+
+def metric_card(readme: str) -> str:
+    """The README without its YAML front matter (the Space's settings)."""
+    if readme.startswith("---\n"):
+        end = readme.find("\n---\n", 4)
+        if end != -1:
+            return readme[end + len("\n---\n") :].lstrip()
+    return readme
