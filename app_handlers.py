@@ -39,8 +39,6 @@ UpdateRouge = package_module("scorer").UpdateRouge
 score_rows = package_module("corpus_stream").score_rows
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 tokenless_examples = package_module("no_tokens").tokenless_examples
-make_tokenizer = package_module("scoring").make_tokenizer
-segment_pattern = package_module("languages").segment_pattern
 MissingExtra = package_module("extras").MissingExtra
 files = package_module("files")
 matches = package_module("matches")
@@ -114,11 +112,11 @@ def score_one(
     try:
         settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
         example = UpdateRouge(settings).score(source, prediction, reference)
-        tokenizer = make_tokenizer(settings.stemmer, settings.tokenizer, settings.remove_stopwords, settings.language)
+        tokenizer = settings.make_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
     except (ValueError, MissingExtra) as error:
         return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
-    pattern = segment_pattern(settings.language)
+    pattern = settings.segment_pattern
     return {
         "reference_view": render.highlight_additions(reference, example.reference_additions[0], pattern),
         "prediction_view": render.highlight_additions(prediction, example.prediction_additions, pattern),
