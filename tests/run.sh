@@ -49,5 +49,4 @@ fi
 # The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
 # fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
 # makes every run after the first fast.
-python -m mypy update_rouge
 python -m pytest "${marker[@]}" "$@"

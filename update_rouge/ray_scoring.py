@@ -264,7 +264,7 @@ def rows_dataset(rows: Iterable[Row], block_rows: int = _BLOCK_ROWS) -> "ray.dat
         raise ValueError("no examples to score")
     # ray 2.60's annotations disagree: ray.put returns the compiled ObjectRef (ray/includes/object_ref.pyi),
     # from_arrow_refs names the typing-only ray.types.ObjectRef; both are the same object at run time.
-    return ray.data.from_arrow_refs(refs)  # type: ignore[arg-type]
+    return ray.data.from_arrow_refs(refs)  # type: ignore[arg-type, unused-ignore]
 
 
 def _block(rows: List[Row], first: int) -> pa.Table:

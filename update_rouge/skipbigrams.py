@@ -151,5 +151,5 @@ class _SharedTokens:
         if self.window_starts is not None:
             preceding -= np.take(before, self.window_starts[self.order], axis=1)
         totals = np.cumsum(preceding, axis=1, dtype=self.dtype)[:, self.group_ends]
-        totals[:, 1:] -= totals[:, :-1].copy()
+        np.subtract(totals[:, 1:], totals[:, :-1].copy(), out=totals[:, 1:])
         return totals
