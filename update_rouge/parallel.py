@@ -21,7 +21,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import sys
 import threading
 import time
 import warnings
@@ -187,7 +186,8 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         process.kill()
     for process in processes:
         process.join(timeout=10)
-    if sys.version_info < (3, 11):
-        # Python 3.11 and later close it themselves (CPython issue 94777): the pool's feeder
-        # thread may be blocked writing a work item into this pipe, which no worker reads now.
-        pool._call_queue._reader.close()  # type: ignore[attr-defined]
+    # The pool's feeder thread may be blocked writing a work item into this pipe, which no worker
+    # reads now; closing our end lets the write fail and shutdown() return. Newer interpreters do
+    # this themselves (CPython issue 94777), but Debian's Python 3.11.2 and 3.10 hang without it;
+    # closing an already closed end does nothing.
+    pool._call_queue._reader.close()  # type: ignore[attr-defined]
