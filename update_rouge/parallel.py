@@ -187,7 +187,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.join(timeout=10)
     # The pool's feeder thread may be blocked writing a work item into this pipe, which no worker
-    # reads now; closing our end lets the write fail and shutdown() return. Newer interpreters do
-    # this themselves (CPython issue 94777), but Debian's Python 3.11.2 and 3.10 hang without it;
-    # closing an already closed end does nothing.
-    pool._call_queue._reader.close()  # type: ignore[attr-defined]
+    # reads now, or left waiting for work; closing our end lets a write fail, and not joining the
+    # feeder (a daemon thread; the queue's items are abandoned work) lets shutdown() return.
+    # Newer interpreters close the end themselves (CPython issue 94777); Debian's Python 3.11.2
+    # hung in shutdown() on both. Closing an already closed end does nothing.
+    call_queue = pool._call_queue  # type: ignore[attr-defined]
+    call_queue.cancel_join_thread()
+    call_queue._reader.close()
