@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR
 
-from update_rouge.parallel import _stop_signals_deferred, available_cpus
+from update_rouge.parallel import available_cpus, stop_signals_deferred
 
 REPO = Path(__file__).parent.parent
 END_SECONDS = 20  # "within seconds", with room for a loaded CI machine
@@ -166,7 +166,7 @@ def test_a_stop_signal_during_a_worker_start_is_held_until_it_is_started():
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         with pytest.raises(Stopped):
-            with _stop_signals_deferred():
+            with stop_signals_deferred():
                 os.kill(os.getpid(), signal.SIGTERM)
                 time.sleep(0.2)  # a handler would have run by now
                 reached = True

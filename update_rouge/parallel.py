@@ -86,7 +86,7 @@ def _sigint_blocked() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _stop_signals_deferred() -> Iterator[None]:
+def stop_signals_deferred() -> Iterator[None]:
     """Within the block, a stop signal is only noted; when the block ends, the handlers are put
     back and the first signal noted is raised again, to be handled as if it arrived then. So
     the exception a handler raises never leaves a worker half started. (Blocking the signal
@@ -155,7 +155,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
     try:
         pending: deque = deque()
         for item in items:
-            with _stop_signals_deferred(), _sigint_blocked():  # submit starts the workers
+            with stop_signals_deferred(), _sigint_blocked():  # submit starts the workers
                 pending.append(pool.submit(_call, item))
             if len(pending) >= 2 * num_proc:
                 yield pending.popleft().result()
@@ -182,15 +182,13 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     cleaning up, so SIGKILL (which a worker still starting cannot block) loses nothing.
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # Killed workers leave the pool's feeder thread blocked writing work into their pipe on some
+    # interpreters (Debian's Python 3.11.2 lacks CPython's fix for issue 94777), and shutdown()
+    # would join it for ever. The feeder is a daemon thread and the work it holds is abandoned,
+    # so it is not joined. (Closing the pipe ourselves would race with the pool's own threads,
+    # which close it on other interpreters.)
+    pool._call_queue.cancel_join_thread()  # type: ignore[attr-defined]
     for process in processes:
         process.kill()
     for process in processes:
         process.join(timeout=10)
-    # The pool's feeder thread may be blocked writing a work item into this pipe, which no worker
-    # reads now, or left waiting for work; closing our end lets a write fail, and not joining the
-    # feeder (a daemon thread; the queue's items are abandoned work) lets shutdown() return.
-    # Newer interpreters close the end themselves (CPython issue 94777); Debian's Python 3.11.2
-    # hung in shutdown() on both. Closing an already closed end does nothing.
-    call_queue = pool._call_queue  # type: ignore[attr-defined]
-    call_queue.cancel_join_thread()
-    call_queue._reader.close()
