@@ -11,7 +11,8 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
-from update_rouge.ray_scoring import _loopback_only, corpus_scores, output_columns, score_dataset
+from update_rouge.ray_cluster import _loopback_only
+from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
 TESTS = Path(__file__).parent
@@ -27,7 +28,7 @@ def cluster():
     os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]]))
     started = time.perf_counter()
-    # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_scoring._loopback_only).
+    # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
     with _loopback_only():
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     ray.data.DataContext.get_current().enable_progress_bars = False

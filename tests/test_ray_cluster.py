@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR
 
-from update_rouge.ray_scoring import CONNECT_TIMEOUT_VARIABLE, connect_timeout
+from update_rouge.ray_cluster import CONNECT_TIMEOUT_VARIABLE, connect_timeout
 
 pytest.importorskip("ray", reason="needs the ray extra")
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets and processes from /proc")
@@ -71,6 +71,18 @@ def marked(marker):
         except OSError:
             continue
     return found
+
+
+def described(pids):
+    """``pid: command line`` of each of ``pids``, for a failure's message."""
+    lines = []
+    for pid in pids:
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            command = "(gone)"
+        lines.append(f"{pid}: {command[:200]}")
+    return "; ".join(lines)
 
 
 def listening(pids):
@@ -129,7 +141,7 @@ def test_a_new_cluster_listens_on_loopback_only_and_ignores_a_stale_address(ray_
     assert {"gcs_server", "raylet"} <= names, f"the run's listening sockets were not seen: {sockets}"
     exposed = {key: name for key, name in sockets.items() if not is_loopback(key[0])}
     assert not exposed, f"listening beyond the loopback address: {exposed}"
-    assert wait_for(lambda: not marked(marker), 30), f"processes left: {marked(marker)}"
+    assert wait_for(lambda: not marked(marker), 30), f"processes left: {described(marked(marker))}"
 
 
 def test_an_address_where_nothing_listens_is_given_up_after_the_timeout(ray_run):
@@ -169,7 +181,7 @@ def test_sigterm_under_ray_prints_the_interrupted_line_and_leaves_no_process(ray
     assert process.returncode == 143, err
     assert err.splitlines()[-1].startswith("update-rouge: interrupted by SIGTERM: stopped") and "Traceback" not in err
     assert out == ""
-    assert wait_for(lambda: not marked(marker), 30), f"processes left: {marked(marker)}"
+    assert wait_for(lambda: not marked(marker), 30), f"processes left: {described(marked(marker))}"
 
 
 @pytest.mark.slow
@@ -188,4 +200,4 @@ def test_a_segmenter_missing_on_the_ray_workers_is_one_line(ray_run, tmp_path):
     out, err = process.communicate(timeout=240)
     assert process.returncode == 2, err
     assert err.splitlines()[-1] == f"update-rouge: error: {HIDDEN}" and "Traceback" not in err
-    assert wait_for(lambda: not marked(marker), 30), f"processes left: {marked(marker)}"
+    assert wait_for(lambda: not marked(marker), 30), f"processes left: {described(marked(marker))}"

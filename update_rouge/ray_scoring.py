@@ -12,23 +12,16 @@ references) and ``row``: an integer giving the row's place in the input (unique;
   options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
   paired test against a scored baseline) from the F1 columns put back in ``row`` order, and the
   signature. Equal bit for bit whatever the blocks, their sizes and their order of completion.
-- ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``; ``connect`` starts or joins
-  its cluster (a new local one listens on 127.0.0.1 only; an address that does not answer is
-  given up after ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT`` seconds).
+- ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``, on the cluster that
+  ``ray_cluster.cluster`` starts or joins.
 
 Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
-import contextlib
 import math
-import os
 import re
-import signal
-import socket
-import threading
-import time
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
@@ -50,6 +43,7 @@ from .bootstrap import (
 from .corpus import RunningTotals, f1_columns, per_example_table
 from .files import Row
 from .inputs import check_inputs
+from .ray_cluster import cluster
 from .rouge_types import check_rouge_types
 from .scorer import compute
 from .signature import build_signature
@@ -58,10 +52,6 @@ ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"
 _BLOCK_ROWS = 1000
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
-CONNECT_TIMEOUT_VARIABLE = "UPDATE_ROUGE_RAY_CONNECT_TIMEOUT"
-DEFAULT_CONNECT_TIMEOUT = 30.0
-# Ray's switch for a cluster on the loopback address only (its default on macOS and Windows).
-_LOOPBACK_VARIABLE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _scoring_options(options: Dict[str, Any]) -> Dict[str, Any]:
@@ -280,117 +270,10 @@ def _block(rows: List[Row], first: int) -> pa.Table:
 
 def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
     """The command line's result for ``rows`` (read and checked by ``files``), scored on the Ray
-    cluster at ``address`` (a new local one for ``None``; see ``connect``); ``options``:
-    ``compute``'s keyword arguments. Uses the Ray of this process if it is already initialized."""
-    if not ray.is_initialized():
-        connect(address)
-    return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
-
-
-def connect(address: Optional[str]) -> None:
-    """Initialize Ray in this process for the command line.
-
-    ``None``: start a new local cluster (never one named by ``RAY_ADDRESS`` or Ray's
-    ``ray_current_cluster`` file) whose processes listen on 127.0.0.1 only, without dashboard:
-    Ray has no other protection, and nothing outside this machine needs to reach it.
-    ``[ray://]HOST:PORT``: join that cluster once something accepts a connection there, waiting at
-    most ``connect_timeout()`` seconds (then ``ValueError`` naming the address); other values
-    (``auto``) go to ``ray.init`` as they are. A SIGTERM handler set before (the command line's)
-    stays in place: ``ray.init`` would replace it with one that exits silently.
-    """
-    with _sigterm_handler_kept():
-        if address is None:
-            with _loopback_only():
-                ray.init(address="local", include_dashboard=False, log_to_driver=False)
-            return
-        host_port = _host_port(address)
-        if host_port is not None:
-            _wait_until_listening(address, *host_port, connect_timeout())
-        ray.init(address=address, log_to_driver=False)
-
-
-def connect_timeout() -> float:
-    """Seconds to wait for a Ray address to answer: ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT``, default 30."""
-    text = os.environ.get(CONNECT_TIMEOUT_VARIABLE)
-    if text is None:
-        return DEFAULT_CONNECT_TIMEOUT
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not 0 < seconds < math.inf:
-        raise ValueError(f"{CONNECT_TIMEOUT_VARIABLE} must be a number of seconds > 0, got {text!r}")
-    return seconds
-
-
-def _host_port(address: str) -> Optional[Tuple[str, int]]:
-    """``(host, port)`` of ``HOST:PORT`` or ``ray://HOST:PORT`` (``[::1]:PORT`` for IPv6), else ``None``."""
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not host or not port.isdigit():
-        return None
-    return host.strip("[]"), int(port)
-
-
-def _wait_until_listening(address: str, host: str, port: int, timeout: float) -> None:
-    """Return once ``host:port`` accepts a TCP connection; ``ValueError`` after ``timeout`` seconds.
-
-    ``ray.init`` itself retries a silent address for many minutes, in calls no signal interrupts.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection((host, port), timeout=max(0.1, deadline - time.monotonic())):
-                return
-        except OSError as error:
-            if time.monotonic() >= deadline:
-                reason = error.strerror or type(error).__name__
-                raise ValueError(
-                    f"no Ray cluster answers at {address}: nothing accepted a connection for {timeout:g} s "
-                    f"({reason}); wait longer with the environment variable {CONNECT_TIMEOUT_VARIABLE}"
-                ) from None
-            time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
-
-
-@contextlib.contextmanager
-def _loopback_only() -> Iterator[None]:
-    """Within the block, a Ray cluster started here takes 127.0.0.1 as its node address, and its
-    processes (started within, inheriting the environment) listen there only."""
-    from ray._private import ray_constants
-
-    saved = os.environ.get(_LOOPBACK_VARIABLE), ray_constants.ENABLE_RAY_CLUSTER
-    os.environ[_LOOPBACK_VARIABLE] = "0"
-    ray_constants.ENABLE_RAY_CLUSTER = False
-    try:
-        yield
-    finally:
-        ray_constants.ENABLE_RAY_CLUSTER = saved[1]
-        if saved[0] is None:
-            os.environ.pop(_LOOPBACK_VARIABLE, None)
-        else:
-            os.environ[_LOOPBACK_VARIABLE] = saved[0]
-
-
-@contextlib.contextmanager
-def _sigterm_handler_kept() -> Iterator[None]:
-    """Put the SIGTERM handler of before the block back after it; a SIGTERM that Ray's own handler
-    turned into ``SystemExit`` within the block goes to that handler instead."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    handler = signal.getsignal(signal.SIGTERM)
-
-    def put_back() -> None:
-        if signal.getsignal(signal.SIGTERM) != signal.SIG_IGN:  # ignored: a stop is under way
-            signal.signal(signal.SIGTERM, handler)
-
-    try:
-        yield
-    except SystemExit as stop:
-        put_back()
-        if stop.code == signal.SIGTERM and callable(handler):
-            handler(signal.SIGTERM, None)
-        raise
-    except BaseException:
-        put_back()
-        raise
-    put_back()
+    cluster at ``address`` (a new local one for ``None``, stopped at the end however the run
+    ends; see ``ray_cluster``); ``options``: ``compute``'s keyword arguments. Uses the Ray of
+    this process if it is already initialized."""
+    if ray.is_initialized():
+        return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
+    with cluster(address):
+        return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
