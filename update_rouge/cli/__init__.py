@@ -15,18 +15,27 @@ import sys
 from typing import List, Optional
 
 from . import compare, score
+from .runner import pipe_closed
 
 COMMANDS = {"score": score, "compare": compare}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``) names; its exit status. Usage errors
-    exit 2 through argparse's ``SystemExit``."""
+    exit 2 through argparse's ``SystemExit``; ``--help`` and ``--version`` exit 0 through it, also
+    when standard output is closed (what they printed is dropped)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in COMMANDS:
         argv = ["score", *argv]
     parser = argparse.ArgumentParser(prog=score.PROG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parsers = {name: command.add_parser(commands) for name, command in COMMANDS.items()}
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pipe_closed()
+        raise
     return COMMANDS[args.command].run(args, parsers[args.command])
