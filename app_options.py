@@ -69,7 +69,7 @@ def max_request_seconds(environ=os.environ) -> float:
 def serve_limits(environ=os.environ) -> None:
     """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` unless it is set there: run
     when the demo is served, so that one example holds the (one-at-a-time) queue seconds, not minutes."""
-    environ.setdefault(package_module("engines").MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
+    environ.setdefault(package_module("lcs_limits").MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
 
 
 def settings_from(

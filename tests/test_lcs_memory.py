@@ -19,14 +19,8 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from update_rouge import lcs
-from update_rouge.engines import (
-    DEFAULT_MAX_LCS_CELLS,
-    MAX_LCS_CELLS_VARIABLE,
-    LcsTableTooLarge,
-    PythonEngine,
-    make_engine,
-    max_lcs_cells,
-)
+from update_rouge.engines import PythonEngine, make_engine
+from update_rouge.lcs_limits import DEFAULT_MAX_LCS_CELLS, MAX_LCS_CELLS_VARIABLE, LcsTableTooLarge, max_lcs_cells
 from update_rouge.tokens import make_tokenizer
 
 # Few distinct tokens: many repeats, hence many LCS ties for the backtracking to break.

@@ -20,7 +20,7 @@ from conftest import DATA_DIR, read_jsonl, run_main
 from update_rouge import compute
 from update_rouge.bootstrap import MAX_N_BOOTSTRAP
 from update_rouge.cli import main
-from update_rouge.engines import (
+from update_rouge.lcs_limits import (
     DEFAULT_MAX_PYTHON_LCS_CELLS,
     MAX_PYTHON_LCS_CELLS_VARIABLE,
     MAX_WLCS_CELLS_VARIABLE,

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from .bootstrap import bootstrap_statistics
 from .corpus import RunningTotals
-from .engines import LcsTableTooLarge
+from .lcs_limits import LcsTableTooLarge
 from .no_tokens import warn_tokenless
 from .parallel import available_cpus, starmap_in_order
 from .scorer import UpdateRouge

@@ -13,27 +13,12 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
   own tokenizer (with or without its Porter stemmer), where it reproduces rouge-score exactly.
 - ``RougeScoreEngine``: rouge-score itself, the reference.
 
-Memory of the LCS types: the Python engine needs memory linear in the text length (``lcs``).
-rouge-score builds a full n x m table for rougeL (whole texts) and for each pair of lines of
-rougeLsum (about 8 bytes a cell, more once values pass 256), rouge-score-rs one for each pair of
-lines of rougeLsum (4 bytes a cell; its rougeL is linear). Before scoring anything, those two
-engines check every pair against ``max_lcs_cells()`` (default ``DEFAULT_MAX_LCS_CELLS``, raised
-with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
-a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
-pair with the Python engine instead (the same numbers).
-
-Time of the LCS types: the Python engine needs linear memory, but on every engine time grows
-with the product of the two sides' token counts (rougeL: whole texts; rougeLsum and ROUGE-W:
-all lines), and ROUGE-W fills a table of about one byte per cell for each pair of lines.
-Before scoring a pair, every engine checks that product against ``max_python_lcs_cells()``
-(``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a minute and a half of one
-core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and rouge-score check all their pairs
-before scoring any), and the Python engine each ROUGE-W table against ``max_wlcs_cells()``
-(default ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``);
-a larger one is refused with ``LcsTableTooLarge``.
+Before scoring, every engine checks the LCS types against the size and time limits of
+``lcs_limits`` and refuses a pair beyond them with ``LcsTableTooLarge``; under ``engine="auto"``
+the accelerator hands the pairs whose rougeLsum table would pass ``max_lcs_cells()`` to the
+Python engine (the same numbers).
 """
 
-import os
 from collections import Counter
 from itertools import chain
 from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -41,7 +26,8 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Se
 from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
 
-from .lcs import lcs_length, summary_lcs_hits
+from .lcs import lcs_length, summary_lcs_hits, summary_lines
+from .lcs_limits import LcsTableTooLarge, TextPair, check_lcs_time, check_lcs_times, check_wlcs_table, oversized_pairs
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
 from .tokens import DefaultTokenizer
@@ -49,14 +35,6 @@ from .wlcs import WeightedCounts, parse_weighted_lcs_type, weighted_lcs_counts, 
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
 
-DEFAULT_MAX_LCS_CELLS = 25_000_000
-MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
-DEFAULT_MAX_PYTHON_LCS_CELLS = 200_000_000_000
-MAX_PYTHON_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
-DEFAULT_MAX_WLCS_CELLS = 1_000_000_000
-MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
-
-TextPair = Tuple[str, str]
 Tokens = List[Hashable]
 
 
@@ -92,11 +70,6 @@ def score_of(counts: TypeCounts) -> Score:
     if isinstance(counts, WeightedCounts):
         return weighted_score([counts])
     return score_from_counts(counts)
-
-
-def _lines(text: str) -> List[str]:
-    """rouge-score's rougeLsum sentences: the non-empty lines of the text."""
-    return [line for line in text.split("\n") if line]
 
 
 def _ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter:
@@ -177,10 +150,10 @@ class PythonEngine:
     def _tokenize_text(self, text: str) -> Tuple[Tokens, List[Tokens]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
-            lines = [tokenize(line) for line in _lines(text)]
+            lines = [tokenize(line) for line in summary_lines(text)]
             return list(chain.from_iterable(lines)), lines
         tokens = tokenize(text) if self._needs_tokens else []
-        lines = [tokenize(line) for line in _lines(text)] if self._needs_lines else []
+        lines = [tokenize(line) for line in summary_lines(text)] if self._needs_lines else []
         return tokens, lines
 
     def counts(self, target: str, prediction: str) -> Dict[str, TypeCounts]:
@@ -212,22 +185,15 @@ class PythonEngine:
         return totals
 
     def _check_sizes(self, target_tokens, target_lines, prediction_tokens, prediction_lines) -> None:
-        """``LcsTableTooLarge`` if an LCS type of the pair is beyond ``max_python_lcs_cells()`` or
-        a ROUGE-W table beyond ``max_wlcs_cells()`` (see the module docstring)."""
+        """``LcsTableTooLarge`` if an LCS type of the pair is beyond the time limit
+        (``check_lcs_time``) or a ROUGE-W table beyond the size limit (``check_wlcs_table``)."""
         for rouge_type in self.rouge_types:
             if rouge_type == "rougeL":
                 check_lcs_time(rouge_type, len(target_tokens), len(prediction_tokens))
             elif rouge_type == "rougeLsum" or rouge_type in self._weighted_types:
                 check_lcs_time(rouge_type, sum(map(len, target_lines)), sum(map(len, prediction_lines)))
         if self._weighted_types and target_lines and prediction_lines:
-            rows, columns = max(map(len, target_lines)), max(map(len, prediction_lines))
-            limit = max_wlcs_cells()
-            if rows * columns > limit:
-                raise LcsTableTooLarge(
-                    f"ROUGE-W would fill a table of {rows:,} x {columns:,} tokens (a line of each side), more "
-                    f"than the limit of {limit:,} cells (about one byte each; raise it with the environment "
-                    f"variable {MAX_WLCS_CELLS_VARIABLE})"
-                )
+            check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
 
     def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, TypeCounts]]:
         """Counts of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
@@ -251,137 +217,6 @@ def _each_pair(function: Callable[[str, str], Any], pairs: Sequence[TextPair]) -
     return results
 
 
-class LcsTableTooLarge(ValueError):
-    """A pair is beyond one of the LCS size limits (``max_lcs_cells``, ``max_python_lcs_cells``,
-    ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
-    the pair (engines) or of the example (``scoring``, ``scorer``) it concerns, or None."""
-
-    def __init__(self, problem: str, index: Optional[int] = None, what: str = "pair"):
-        super().__init__(problem if index is None else f"{what} {index}: {problem}")
-        self.problem, self.index, self.what = problem, index, what
-
-    def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
-        """The same refusal, placed at ``what`` number ``index``."""
-        return LcsTableTooLarge(self.problem, index, what)
-
-    def __reduce__(self):
-        return LcsTableTooLarge, (self.problem, self.index, self.what)
-
-
-def _limit(variable: str, default: int) -> int:
-    """The positive integer in the environment variable ``variable`` if set, else ``default``."""
-    raw = os.environ.get(variable)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{variable}={raw!r}: expected a positive integer (table cells)")
-    return value
-
-
-def max_lcs_cells() -> int:
-    """The most cells one LCS table of rouge-score or rouge-score-rs may have.
-
-    ``UPDATE_ROUGE_MAX_LCS_CELLS`` (a positive integer) if set, else ``DEFAULT_MAX_LCS_CELLS``
-    (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
-    rouge-score).
-    """
-    return _limit(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS)
-
-
-def max_python_lcs_cells() -> int:
-    """The largest product of the two sides' token counts the Python engine computes rougeL or
-    rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
-    of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
-    about 11 s of CPU)."""
-    return _limit(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS)
-
-
-def max_wlcs_cells() -> int:
-    """The most cells of one ROUGE-W table (a reference line by a prediction line, about one byte a
-    cell): ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000 (about 1 GB)."""
-    return _limit(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS)
-
-
-def check_lcs_time(rouge_type: str, rows: int, columns: int) -> None:
-    """``LcsTableTooLarge`` if ``rows`` x ``columns`` (the token counts of the two sides that an
-    LCS type compares) is above ``max_python_lcs_cells()``: the one time limit of rougeL,
-    rougeLsum and ROUGE-W, on every engine."""
-    limit = max_python_lcs_cells()
-    if rows * columns > limit:
-        raise LcsTableTooLarge(
-            f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the LCS limit of {limit:,} cells "
-            f"(minutes of computing on any engine; raise it with the environment variable "
-            f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
-        )
-
-
-def _check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str]) -> None:
-    """``check_lcs_time`` for every pair and LCS type of an engine that tokenizes by itself (rust,
-    rouge-score), before any scoring; the ``LcsTableTooLarge`` carries the pair's index.
-
-    Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
-    tokens per character) those whose character counts multiply to more than a quarter of it.
-    """
-    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
-    if not lcs_types:
-        return
-    limit = max_python_lcs_cells()
-    bounded = type(tokenizer) is DefaultTokenizer
-    for index, (target, prediction) in enumerate(pairs):
-        if bounded and 4 * len(target) * len(prediction) <= limit:
-            continue
-        for rouge_type in lcs_types:
-            texts = ([target], [prediction]) if rouge_type == "rougeL" else (_lines(target), _lines(prediction))
-            rows, columns = (sum(len(tokenizer.tokenize(text)) for text in side) for side in texts)
-            try:
-                check_lcs_time(rouge_type, rows, columns)
-            except LcsTableTooLarge as error:
-                raise error.at(index) from None
-
-
-def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
-    """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
-
-    rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
-    Gives (0, 0) without tokenizing when rouge-score's tokenizer cannot make more than ``limit``
-    cells (it gives at most 2 tokens per character: lower-casing triples a character at most),
-    judged on the whole texts for rougeL and on the longest lines for rougeLsum.
-    """
-    if rouge_type == "rougeL":
-        texts: Tuple[List[str], List[str]] = ([target], [prediction])
-    else:
-        texts = (_lines(target), _lines(prediction))
-    if type(tokenizer) is DefaultTokenizer:
-        longest = [max(map(len, lines), default=0) for lines in texts]
-        if 4 * longest[0] * longest[1] <= limit:
-            return 0, 0
-    return (
-        max(map(len, map(tokenizer.tokenize, texts[0])), default=0),
-        max(map(len, map(tokenizer.tokenize, texts[1])), default=0),
-    )
-
-
-def _oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> Dict[int, str]:
-    """Index -> reason of each pair on which engine ``name`` would build a table above the limit."""
-    limit = max_lcs_cells()
-    oversized = {}
-    for index, (target, prediction) in enumerate(pairs):
-        for rouge_type in lcs_types:
-            rows, columns = _table_shape(target, prediction, tokenizer, rouge_type, limit)
-            if rows * columns > limit:
-                oversized[index] = (
-                    f"engine={name!r} would build an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}, "
-                    f"more than the limit of {limit:,} cells (raise it with the environment variable {MAX_LCS_CELLS_VARIABLE}); "
-                    "engine='python' or 'auto' scores it identically in linear memory"
-                )
-                break
-    return oversized
-
-
 class RougeScoreEngine:
     """rouge-score's ``RougeScorer`` itself (the reference)."""
 
@@ -398,9 +233,9 @@ class RougeScoreEngine:
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
-        _check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
         lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
-        oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
             index, problem = next(iter(oversized.items()))
             raise LcsTableTooLarge(problem, index)
@@ -440,9 +275,9 @@ class RustEngine:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
         before any scoring."""
-        _check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
         lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
-        oversized = _oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback
         fallback_scores: Dict[int, Dict[str, Score]] = {}
         for index, problem in oversized.items():

@@ -2,9 +2,9 @@
 
 ``lcs_length`` gives the LCS length used by rougeL. ``summary_lcs_hits`` gives the hit count of
 rouge-score's summary-level rougeLsum: for each reference line, the union over candidate lines
-of the LCS positions that rouge-score's backtracking picks, clipped by token counts. Both cost
-O(n * m / w) big-integer word operations (w = machine word bits) instead of O(n * m) Python
-steps.
+of the LCS positions that rouge-score's backtracking picks, clipped by token counts (its lines:
+``summary_lines``). Both cost O(n * m / w) big-integer word operations (w = machine word bits)
+instead of O(n * m) Python steps.
 
 Memory is linear in the text length, whatever its size and vocabulary (bounded by two
 budgets below): the position mask of a token (one integer of n bits) is kept for the tokens the
@@ -159,6 +159,11 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
             kept = state & match
             state = ((state + kept) | (state - kept)) & full
     return len(a) - state.bit_count()
+
+
+def summary_lines(text: str) -> List[str]:
+    """rouge-score's rougeLsum sentences: the non-empty lines of ``text`` (split at "\\n" only)."""
+    return [line for line in text.split("\n") if line]
 
 
 def summary_lcs_hits(

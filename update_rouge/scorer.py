@@ -13,9 +13,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
-from .engines import LcsTableTooLarge
 from .extraction import SourceIndex, join_additions
 from .inputs import check_baseline_predictions, check_inputs
+from .lcs_limits import LcsTableTooLarge
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import available_cpus, starmap_in_order
 from .scoring import score_additions

@@ -10,8 +10,9 @@ from typing import Dict, List, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
-from .engines import Counts, LcsTableTooLarge, TypeCounts, make_engine, score_from_counts, score_of
+from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
+from .lcs_limits import LcsTableTooLarge
 from .rouge155_options import alpha_score
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score

@@ -22,6 +22,7 @@ from .files import open_examples
 from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
+from .lcs_limits import LcsTableTooLarge
 from .matches import token_matches
 from .no_tokens import NoTokensWarning
 from .option_numbers import is_real

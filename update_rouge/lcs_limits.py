@@ -1,0 +1,186 @@
+"""The size and time limits of the LCS types (rougeL, rougeLsum, ROUGE-W), checked before scoring.
+
+Memory: the Python engine needs memory linear in the text length (``lcs``). rouge-score builds
+a full n x m table for rougeL (whole texts) and for each pair of lines of rougeLsum (about 8
+bytes a cell, more once values pass 256), rouge-score-rs one for each pair of lines of rougeLsum
+(4 bytes a cell; its rougeL is linear). Before scoring anything, those two engines check every
+pair against ``max_lcs_cells()`` (``oversized_pairs``; default ``DEFAULT_MAX_LCS_CELLS``, raised
+with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
+a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
+pair with the Python engine instead (the same numbers).
+
+Time: on every engine time grows with the product of the two sides' token counts (rougeL: whole
+texts; rougeLsum and ROUGE-W: all lines), and ROUGE-W fills a table of about one byte per cell
+for each pair of lines. Before scoring a pair, every engine checks that product against
+``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
+minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
+rouge-score check all their pairs before scoring any, ``check_lcs_times``), and the Python
+engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; default
+``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``); a larger one
+is refused with ``LcsTableTooLarge``.
+"""
+
+import os
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .lcs import summary_lines
+from .tokens import DefaultTokenizer
+
+DEFAULT_MAX_LCS_CELLS = 25_000_000
+MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
+DEFAULT_MAX_PYTHON_LCS_CELLS = 200_000_000_000
+MAX_PYTHON_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
+DEFAULT_MAX_WLCS_CELLS = 1_000_000_000
+MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
+
+# One (target, prediction) text pair, in the order of rouge-score's ``RougeScorer.score``.
+TextPair = Tuple[str, str]
+
+
+class LcsTableTooLarge(ValueError):
+    """A pair is beyond one of the LCS size limits (``max_lcs_cells``, ``max_python_lcs_cells``,
+    ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
+    the pair (engines) or of the example (``scoring``, ``scorer``) it concerns, or None."""
+
+    def __init__(self, problem: str, index: Optional[int] = None, what: str = "pair"):
+        super().__init__(problem if index is None else f"{what} {index}: {problem}")
+        self.problem, self.index, self.what = problem, index, what
+
+    def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
+        """The same refusal, placed at ``what`` number ``index``."""
+        return LcsTableTooLarge(self.problem, index, what)
+
+    def __reduce__(self):
+        return LcsTableTooLarge, (self.problem, self.index, self.what)
+
+
+def _limit(variable: str, default: int) -> int:
+    """The positive integer in the environment variable ``variable`` if set, else ``default``."""
+    raw = os.environ.get(variable)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{variable}={raw!r}: expected a positive integer (table cells)")
+    return value
+
+
+def max_lcs_cells() -> int:
+    """The most cells one LCS table of rouge-score or rouge-score-rs may have.
+
+    ``UPDATE_ROUGE_MAX_LCS_CELLS`` (a positive integer) if set, else ``DEFAULT_MAX_LCS_CELLS``
+    (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
+    rouge-score).
+    """
+    return _limit(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS)
+
+
+def max_python_lcs_cells() -> int:
+    """The largest product of the two sides' token counts the Python engine computes rougeL or
+    rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
+    of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
+    about 11 s of CPU)."""
+    return _limit(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS)
+
+
+def max_wlcs_cells() -> int:
+    """The most cells of one ROUGE-W table (a reference line by a prediction line, about one byte a
+    cell): ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000 (about 1 GB)."""
+    return _limit(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS)
+
+
+def check_lcs_time(rouge_type: str, rows: int, columns: int) -> None:
+    """``LcsTableTooLarge`` if ``rows`` x ``columns`` (the token counts of the two sides that an
+    LCS type compares) is above ``max_python_lcs_cells()``: the one time limit of rougeL,
+    rougeLsum and ROUGE-W, on every engine."""
+    limit = max_python_lcs_cells()
+    if rows * columns > limit:
+        raise LcsTableTooLarge(
+            f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the LCS limit of {limit:,} cells "
+            f"(minutes of computing on any engine; raise it with the environment variable "
+            f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
+        )
+
+
+def check_wlcs_table(rows: int, columns: int) -> None:
+    """``LcsTableTooLarge`` if a ROUGE-W table of ``rows`` x ``columns`` tokens (the longest line
+    of each side) is above ``max_wlcs_cells()``."""
+    limit = max_wlcs_cells()
+    if rows * columns > limit:
+        raise LcsTableTooLarge(
+            f"ROUGE-W would fill a table of {rows:,} x {columns:,} tokens (a line of each side), more "
+            f"than the limit of {limit:,} cells (about one byte each; raise it with the environment "
+            f"variable {MAX_WLCS_CELLS_VARIABLE})"
+        )
+
+
+def _compared_texts(target: str, prediction: str, rouge_type: str) -> Tuple[List[str], List[str]]:
+    """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
+    their lines (``summary_lines``)."""
+    if rouge_type == "rougeL":
+        return [target], [prediction]
+    return summary_lines(target), summary_lines(prediction)
+
+
+def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str]) -> None:
+    """``check_lcs_time`` for every pair and LCS type of an engine that tokenizes by itself (rust,
+    rouge-score), before any scoring; the ``LcsTableTooLarge`` carries the pair's index.
+
+    Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
+    tokens per character) those whose character counts multiply to more than a quarter of it.
+    """
+    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
+    if not lcs_types:
+        return
+    limit = max_python_lcs_cells()
+    bounded = type(tokenizer) is DefaultTokenizer
+    for index, (target, prediction) in enumerate(pairs):
+        if bounded and 4 * len(target) * len(prediction) <= limit:
+            continue
+        for rouge_type in lcs_types:
+            texts = _compared_texts(target, prediction, rouge_type)
+            rows, columns = (sum(len(tokenizer.tokenize(text)) for text in side) for side in texts)
+            try:
+                check_lcs_time(rouge_type, rows, columns)
+            except LcsTableTooLarge as error:
+                raise error.at(index) from None
+
+
+def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
+    """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
+
+    rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
+    Gives (0, 0) without tokenizing when rouge-score's tokenizer cannot make more than ``limit``
+    cells (it gives at most 2 tokens per character: lower-casing triples a character at most),
+    judged on the whole texts for rougeL and on the longest lines for rougeLsum.
+    """
+    texts = _compared_texts(target, prediction, rouge_type)
+    if type(tokenizer) is DefaultTokenizer:
+        longest = [max(map(len, lines), default=0) for lines in texts]
+        if 4 * longest[0] * longest[1] <= limit:
+            return 0, 0
+    return (
+        max(map(len, map(tokenizer.tokenize, texts[0])), default=0),
+        max(map(len, map(tokenizer.tokenize, texts[1])), default=0),
+    )
+
+
+def oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> Dict[int, str]:
+    """Index -> reason of each pair on which engine ``name`` would build a table of one of
+    ``lcs_types`` above ``max_lcs_cells()``."""
+    limit = max_lcs_cells()
+    oversized = {}
+    for index, (target, prediction) in enumerate(pairs):
+        for rouge_type in lcs_types:
+            rows, columns = _table_shape(target, prediction, tokenizer, rouge_type, limit)
+            if rows * columns > limit:
+                oversized[index] = (
+                    f"engine={name!r} would build an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}, "
+                    f"more than the limit of {limit:,} cells (raise it with the environment variable {MAX_LCS_CELLS_VARIABLE}); "
+                    "engine='python' or 'auto' scores it identically in linear memory"
+                )
+                break
+    return oversized
