@@ -38,4 +38,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         except BrokenPipeError:
             pipe_closed()
         raise
+    except BrokenPipeError:  # a --help longer than the output buffer, written to a closed pipe
+        pipe_closed()
+        return 0
     return COMMANDS[args.command].run(args, parsers[args.command])
