@@ -16,6 +16,7 @@ limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
 
 import functools
 import json
+import os
 import signal
 from pathlib import Path
 from types import SimpleNamespace
@@ -286,7 +287,8 @@ def _wire(page: Page) -> None:
 
 
 def build_demo() -> gr.Blocks:
-    """The page: options on top, the one-example and file tabs, Reproduce, the metric card."""
+    """The page: options on top, the one-example and file tabs, Reproduce, the metric card (its
+    links to docs/ pages go to the Space's files where ``SPACE_ID`` is set, see ``metric_card``)."""
     page = Page()
     with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
@@ -309,7 +311,8 @@ def build_demo() -> gr.Blocks:
             interactive=False,
         )
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
-            gr.Markdown(metric_card((HERE / "README.md").read_text(encoding="utf-8")))
+            card = (HERE / "README.md").read_text(encoding="utf-8")
+            gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
         _api_examples(page)
         _wire(page)
     return demo
