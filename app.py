@@ -30,10 +30,10 @@ from app_handlers import (
     MAX_UPLOAD_MB,
     ONE_EXAMPLE,
     clear_unless_scored,
-    cleared_example,
-    failed_file,
+    file_inputs_changed,
     matches_if_scored,
     open_example,
+    options_changed,
     score_file,
     score_one,
     show_matches,
@@ -265,13 +265,14 @@ def _wire(page: Page) -> None:
     for component in page(*settings, "confidence"):
         component.change(reproduce, page(*settings, "confidence"), page.reproduce_box, **hidden)
     # A text or an option that changes clears the scores (and forgets what was scored), unless
-    # the texts are those just scored (opening a table row sets the texts and their scores at once).
+    # the texts are those just scored (opening a table row sets the texts and their scores at once);
+    # an option or the file that changes leaves a note to score again where results were.
     for component in page(*texts):
         component.change(
             page.keyed(clear_unless_scored), page(*texts, "scored_texts"), page(*view), **hidden, **in_order
         )
     for component in page(*settings):
-        component.change(page.keyed(cleared_example), None, page(*view), **hidden, **in_order)
+        component.change(page.keyed(options_changed), page("scored_texts"), page(*view), **hidden, **in_order)
     page.per_example.select(
         page.keyed(open_example),
         page("upload", "per_example_state", *settings),
@@ -282,8 +283,11 @@ def _wire(page: Page) -> None:
     page.matches_of.input(
         page.keyed(matches_if_scored), [*match_inputs, page.scored_texts], page(*MATCHES), api_name=False, **in_order
     )
-    for component in page("upload", "confidence", "baseline_column", *settings):
-        component.change(page.keyed(lambda: failed_file("")), None, page(*FILE_RESULTS), **hidden)
+    for component in page("confidence", "baseline_column", *settings):
+        component.change(page.keyed(file_inputs_changed), page("status"), page(*FILE_RESULTS), **hidden)
+    page.upload.change(
+        page.keyed(lambda status: file_inputs_changed(status, "File")), page("status"), page(*FILE_RESULTS), **hidden
+    )
 
 
 def build_demo() -> gr.Blocks:

@@ -11,6 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import app
+import app_handlers
 import app_render
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,3 +77,52 @@ def test_without_a_space_the_card_names_the_docs_pages_without_linking_them():
     assert app_render.metric_card("See [Speed](docs/speed.md#engines).", "a/b") == (
         "See [Speed](https://huggingface.co/spaces/a/b/blob/main/docs/speed.md#engines)."
     )
+
+
+DAN = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
+FRUIT = REPO / "tests" / "data" / "fruit_triples.jsonl"
+
+
+def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is_scored_again():
+    scored = app_handlers.score_one(*DAN, ["rouge1"], "none")
+    assert scored["note"] == "The reference adds 1 segment(s) to the source, the prediction 1."
+    changed = app_handlers.options_changed(DAN)
+    assert changed["note"] == "Options changed: press Score again."
+    assert changed["scores"] is None and changed["reference_view"] is None and changed["scored_texts"] is None
+    assert changed["matches_box"] == {"__type__": "update", "visible": False}
+    # Nothing scored (or already cleared): the view, with its note, stays as it is.
+    assert app_handlers.options_changed(None) == {}
+    again = app_handlers.score_one(*DAN, ["rouge1"], "porter")
+    assert again["note"] == scored["note"] and "changed" not in again["note"]
+
+
+def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it_is_scored_again():
+    scored = app_handlers.score_file(str(FRUIT), ["rouge1"], "none")
+    assert scored["status"].startswith("Scored 3 examples from fruit_triples.jsonl")
+    changed = app_handlers.file_inputs_changed(scored["status"])
+    assert changed["status"] == "Options changed: press Score file again."
+    assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
+    assert app_handlers.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
+    assert (
+        app_handlers.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
+    )
+    assert app_handlers.file_inputs_changed("") == {}
+    again = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
+    assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}
+
+
+def test_the_page_wires_an_option_change_to_the_notes(space_page):
+    alpha = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "alpha")
+    wired = {}
+    for function in space_page.fns.values():
+        if (alpha._id, "change") in [tuple(target[:2]) for target in function.targets]:
+            ids = [
+                [getattr(block, "elem_id", None) for block in blocks] for blocks in (function.inputs, function.outputs)
+            ]
+            wired[function.fn.__name__] = ids
+    assert {"note", "scores"} <= set(wired["options_changed"][1])
+    assert wired["file_inputs_changed"][0] == ["batch-status"] and "batch-status" in wired["file_inputs_changed"][1]
