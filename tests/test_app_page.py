@@ -12,7 +12,9 @@ from markdown_it import MarkdownIt
 
 import app
 import app_handlers
+import app_options
 import app_render
+import update_rouge.languages
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = {path.name for path in (REPO / "docs").glob("*.md")}
@@ -126,3 +128,27 @@ def test_the_page_wires_an_option_change_to_the_notes(space_page):
             wired[function.fn.__name__] = ids
     assert {"note", "scores"} <= set(wired["options_changed"][1])
     assert wired["file_inputs_changed"][0] == ["batch-status"] and "batch-status" in wired["file_inputs_changed"][1]
+
+
+def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):
+    (menu,) = [block for block in space_page.blocks.values() if getattr(block, "label", None) == "Language"]
+    (none, *languages) = menu.choices
+    assert none == (app_options.NO_LANGUAGE, app_options.NO_LANGUAGE)
+    assert sorted(value for _, value in languages) == sorted(update_rouge.languages.ISO_639_1)
+    assert len(languages) == 183
+    for label, code in languages:
+        name, _, rest = label.rpartition(" (")
+        assert rest == f"{code})" and re.fullmatch(r"[A-Z][\w' -]*\w", name), label
+    assert ("Chinese (zh)", "zh") in languages and ("Hindi (hi)", "hi") in languages
+    assert ("German (de)", "de") in languages and ("Norwegian Bokmål (nb)", "nb") in languages
+    labels = [label for label, _ in languages]
+    assert labels == sorted(labels) and len(set(labels)) == len(labels)
+    # The value a label stands for is what scoring takes (hand counts as in tests/test_app_served.py):
+    # "दिल्ली भारत की राजधानी है" against "दिल्ली भारत की राजधानी नहीं है", 5 tokens match.
+    texts = (
+        "भारत एक विशाल देश है।",
+        "भारत एक विशाल देश है। दिल्ली भारत की राजधानी है।",
+        "भारत एक विशाल देश है। दिल्ली भारत की राजधानी नहीं है।",
+    )
+    scores = app_handlers.score_one(*texts, ["rouge1"], "none", dict(languages)["Hindi (hi)"])
+    assert scores["scores"].values.tolist() == [["rouge1", "0.8333", "1.0000", "0.9091"]]
