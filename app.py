@@ -16,6 +16,7 @@ limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
 
 import functools
 import json
+import os
 import signal
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,10 +30,10 @@ from app_handlers import (
     MAX_UPLOAD_MB,
     ONE_EXAMPLE,
     clear_unless_scored,
-    cleared_example,
-    failed_file,
+    file_inputs_changed,
     matches_if_scored,
     open_example,
+    options_changed,
     score_file,
     score_one,
     show_matches,
@@ -264,13 +265,14 @@ def _wire(page: Page) -> None:
     for component in page(*settings, "confidence"):
         component.change(reproduce, page(*settings, "confidence"), page.reproduce_box, **hidden)
     # A text or an option that changes clears the scores (and forgets what was scored), unless
-    # the texts are those just scored (opening a table row sets the texts and their scores at once).
+    # the texts are those just scored (opening a table row sets the texts and their scores at once);
+    # an option or the file that changes leaves a note to score again where results were.
     for component in page(*texts):
         component.change(
             page.keyed(clear_unless_scored), page(*texts, "scored_texts"), page(*view), **hidden, **in_order
         )
     for component in page(*settings):
-        component.change(page.keyed(cleared_example), None, page(*view), **hidden, **in_order)
+        component.change(page.keyed(options_changed), page("scored_texts"), page(*view), **hidden, **in_order)
     page.per_example.select(
         page.keyed(open_example),
         page("upload", "per_example_state", *settings),
@@ -281,12 +283,16 @@ def _wire(page: Page) -> None:
     page.matches_of.input(
         page.keyed(matches_if_scored), [*match_inputs, page.scored_texts], page(*MATCHES), api_name=False, **in_order
     )
-    for component in page("upload", "confidence", "baseline_column", *settings):
-        component.change(page.keyed(lambda: failed_file("")), None, page(*FILE_RESULTS), **hidden)
+    for component in page("confidence", "baseline_column", *settings):
+        component.change(page.keyed(file_inputs_changed), page("status"), page(*FILE_RESULTS), **hidden)
+    page.upload.change(
+        page.keyed(lambda status: file_inputs_changed(status, "File")), page("status"), page(*FILE_RESULTS), **hidden
+    )
 
 
 def build_demo() -> gr.Blocks:
-    """The page: options on top, the one-example and file tabs, Reproduce, the metric card."""
+    """The page: options on top, the one-example and file tabs, Reproduce, the metric card (its
+    links to docs/ pages go to the Space's files where ``SPACE_ID`` is set, see ``metric_card``)."""
     page = Page()
     with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
@@ -309,7 +315,8 @@ def build_demo() -> gr.Blocks:
             interactive=False,
         )
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
-            gr.Markdown(metric_card((HERE / "README.md").read_text(encoding="utf-8")))
+            card = (HERE / "README.md").read_text(encoding="utf-8")
+            gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
         _api_examples(page)
         _wire(page)
     return demo

@@ -50,6 +50,8 @@ MAX_UPLOAD_MB = max_upload_mb()
 MAX_REQUEST_SECONDS = max_request_seconds()
 
 Shown = Dict[str, Any]
+# The note that replaces results made stale by a change of what they were scored from.
+STALE = "{} changed: press {} again."
 # The names of the results of score_one (the API's outputs, in order), show_matches and score_file.
 ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
@@ -173,6 +175,20 @@ def cleared_example() -> Shown:
 def clear_unless_scored(source: str, reference: str, prediction: str, scored: Optional[tuple]) -> Shown:
     """``cleared_example()`` unless the texts are those just scored (then nothing changes)."""
     return {} if (source, reference, prediction) == scored else cleared_example()
+
+
+def options_changed(scored: Optional[tuple]) -> Shown:
+    """After an option changed: ``cleared_example()`` with the note "Options changed: press Score
+    again." where something was scored (``scored``, the texts scored, is not None); else nothing
+    changes (the view is empty already)."""
+    return {} if scored is None else {**cleared_example(), "note": STALE.format("Options", "Score")}
+
+
+def file_inputs_changed(status: str, changed: str = "Options") -> Shown:
+    """After the file or an option changed: ``failed_file`` with "``changed`` changed: press
+    Score file again." where the ``status`` shown is not empty (results or an error were shown);
+    else nothing changes."""
+    return failed_file(STALE.format(changed, "Score file")) if status else {}
 
 
 def matches_if_scored(source: str, reference: str, prediction: str, rouge_type: str, *options_and_scored: Any) -> Shown:

@@ -7,6 +7,7 @@ with one decimal, as papers quote them.
 """
 
 import html
+import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
@@ -27,6 +28,9 @@ HISTOGRAM_BINS = 10
 # The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
 PLOT_WIDTH, PLOT_HEIGHT = 560, 200
 PLOT_LEFT, PLOT_TOP = 64, 28
+# A link of the metric card to one of its pages: [text](docs/NAME.md) or [text](docs/NAME.md#anchor).
+DOC_LINK = re.compile(r"\[([^\]]+)\]\((docs/[\w.-]+\.md)(#[\w-]+)?\)")
+HUB = "https://huggingface.co"
 
 Pieces = List[Tuple[str, Optional[str]]]
 
@@ -256,10 +260,21 @@ def file_status(name: str, examples: int, both_empty: int, tokenless: int) -> st
     return "\n".join(status)
 
 
-def metric_card(readme: str) -> str:
-    """The README without its YAML front matter (the Space's settings)."""
+def metric_card(readme: str, space_id: Optional[str] = None) -> str:
+    """The README without its YAML front matter (the Space's settings), its links to the pages
+    ``docs/NAME.md`` made ones that resolve: the app serves no such page, so a relative link
+    would be a 404.
+
+    With ``space_id`` (``owner/name``, the ``SPACE_ID`` a Hugging Face Space is run with) each
+    link goes to the page in the Space's files, ``https://huggingface.co/spaces/owner/name/blob/main/docs/NAME.md``
+    (``update_rouge/space.py`` puts the pages there), its ``#anchor`` kept. Without one (served
+    from a checkout, whose pages are nowhere online) each link becomes its text followed by the
+    page's path in code, ``Text (`docs/NAME.md`)``, and is no longer a link.
+    """
     if readme.startswith("---\n"):
         end = readme.find("\n---\n", 4)
         if end != -1:
-            return readme[end + len("\n---\n") :].lstrip()
-    return readme
+            readme = readme[end + len("\n---\n") :].lstrip()
+    if space_id:
+        return DOC_LINK.sub(lambda m: f"[{m[1]}]({HUB}/spaces/{space_id}/blob/main/{m[2]}{m[3] or ''})", readme)
+    return DOC_LINK.sub(lambda m: f"{m[1]} (`{m[2]}`)", readme)

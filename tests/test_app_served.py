@@ -379,7 +379,8 @@ def test_browser_scores_a_typed_example_and_clears_it_when_an_input_changes(page
     score(page)
     expect(note(page)).to_have_value(re.compile("the prediction 2"), timeout=UI_TIMEOUT_MS)
     page.get_by_label("porter").check()
-    expect(note(page)).to_have_value("")
+    expect(note(page)).to_have_value("Options changed: press Score again.")
+    expect(page.locator("#scores [role=gridcell]")).to_have_count(0)
     assert page.outside_requests == [] and page.console_errors == []
 
 
@@ -515,10 +516,10 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     other_box = page.locator('#histogram rect[data-bin="0.4-0.5"]').bounding_box()
     assert bar_box["x"] < mean_box["x"] < bar_box["x"] + bar_box["width"]
     assert bar_box["height"] == pytest.approx(2 * other_box["height"], rel=0.02)
-    # Changing an option clears the results, which no longer match it.
+    # Changing an option clears the results, which no longer match it, and says so.
     page.get_by_label("0.99").check()
     expect(page.locator("#corpus-summary")).to_be_hidden()
-    expect(page.locator("#batch-status textarea")).to_have_value("")
+    expect(page.locator("#batch-status textarea")).to_have_value("Options changed: press Score file again.")
     assert page.console_errors == []
 
     other = open_page(browser, served, {"width": 1280, "height": 800})

@@ -15,7 +15,7 @@ holds, at its root:
   pyproject.toml;
 - the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
 - ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
-  the demo renders only the card).
+  the demo renders only the card, its links to them made absolute, see ``app_render.metric_card``).
 
 Nothing is kept twice in the repository: the folder is generated from it. Name the folder
 ``update_rouge`` if it is to be loaded with ``evaluate.load(OUT_DIR)`` (evaluate looks for

@@ -1,0 +1,154 @@
+"""The page as built by ``app.build_demo``: the metric card's links, the note that replaces
+stale results, the language menu.
+"""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import gradio
+import pytest
+from markdown_it import MarkdownIt
+
+import app
+import app_handlers
+import app_options
+import app_render
+import update_rouge.languages
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = {path.name for path in (REPO / "docs").glob("*.md")}
+SPACE = "someone/update_rouge"
+
+
+class Links(HTMLParser):
+    """The ``href`` of every ``<a>`` of the HTML fed to it, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs.append(dict(attrs)["href"])
+
+
+def links(markdown):
+    """Every link target of ``markdown`` as a Markdown renderer (CommonMark) makes it."""
+    parser = Links()
+    parser.feed(MarkdownIt("commonmark").render(markdown))
+    return parser.hrefs
+
+
+@pytest.fixture(scope="module")
+def space_page():
+    """The page built as on a Hugging Face Space named ``SPACE``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SPACE_ID", SPACE)
+        return app.build_demo()
+
+
+def the_card(demo):
+    (card,) = [block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "metric-card"]
+    assert isinstance(card, gradio.Markdown)
+    return card.value
+
+
+def test_the_cards_links_to_docs_pages_go_to_the_spaces_files(space_page):
+    readme_links = [href for href in links((REPO / "README.md").read_text(encoding="utf-8")) if "docs/" in href]
+    hrefs = links(the_card(space_page))
+    assert not [href for href in hrefs if not href.startswith(("https://", "#"))]
+    prefix = f"https://huggingface.co/spaces/{SPACE}/blob/main/docs/"
+    doc_links = [href for href in hrefs if "docs/" in href]
+    assert all(href.startswith(prefix) for href in doc_links), doc_links
+    # Each names a page that exists (a renamed page is caught), anchors kept, none lost.
+    pages = {href[len(prefix) :].partition("#")[0] for href in doc_links}
+    assert pages <= DOCS, pages - DOCS
+    assert [href[len(prefix) :] for href in doc_links] == [href[len("docs/") :] for href in readme_links]
+    assert len(doc_links) >= 30 and "statistics.md#signature" in {href[len(prefix) :] for href in doc_links}
+
+
+def test_without_a_space_the_card_names_the_docs_pages_without_linking_them():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    card = app_render.metric_card(readme)
+    assert not [href for href in links(card) if not href.startswith(("https://", "#"))]
+    named = re.findall(r"\(`docs/([\w.-]+\.md)`\)", card)
+    assert set(named) <= DOCS and len(named) == len([href for href in links(readme) if "docs/" in href])
+    assert "Statistics (`docs/statistics.md`)" in card
+    assert "([Dependencies](docs/dependencies.md))" not in card
+    assert app_render.metric_card("See [Speed](docs/speed.md#engines).", "a/b") == (
+        "See [Speed](https://huggingface.co/spaces/a/b/blob/main/docs/speed.md#engines)."
+    )
+
+
+DAN = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
+FRUIT = REPO / "tests" / "data" / "fruit_triples.jsonl"
+
+
+def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is_scored_again():
+    scored = app_handlers.score_one(*DAN, ["rouge1"], "none")
+    assert scored["note"] == "The reference adds 1 segment(s) to the source, the prediction 1."
+    changed = app_handlers.options_changed(DAN)
+    assert changed["note"] == "Options changed: press Score again."
+    assert changed["scores"] is None and changed["reference_view"] is None and changed["scored_texts"] is None
+    assert changed["matches_box"] == {"__type__": "update", "visible": False}
+    # Nothing scored (or already cleared): the view, with its note, stays as it is.
+    assert app_handlers.options_changed(None) == {}
+    again = app_handlers.score_one(*DAN, ["rouge1"], "porter")
+    assert again["note"] == scored["note"] and "changed" not in again["note"]
+
+
+def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it_is_scored_again():
+    scored = app_handlers.score_file(str(FRUIT), ["rouge1"], "none")
+    assert scored["status"].startswith("Scored 3 examples from fruit_triples.jsonl")
+    changed = app_handlers.file_inputs_changed(scored["status"])
+    assert changed["status"] == "Options changed: press Score file again."
+    assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
+    assert app_handlers.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
+    assert (
+        app_handlers.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
+    )
+    assert app_handlers.file_inputs_changed("") == {}
+    again = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
+    assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}
+
+
+def test_the_page_wires_an_option_change_to_the_notes(space_page):
+    alpha = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "alpha")
+    wired = {}
+    for function in space_page.fns.values():
+        if (alpha._id, "change") in [tuple(target[:2]) for target in function.targets]:
+            ids = [
+                [getattr(block, "elem_id", None) for block in blocks] for blocks in (function.inputs, function.outputs)
+            ]
+            wired[function.fn.__name__] = ids
+    assert {"note", "scores"} <= set(wired["options_changed"][1])
+    assert wired["file_inputs_changed"][0] == ["batch-status"] and "batch-status" in wired["file_inputs_changed"][1]
+
+
+def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):
+    (menu,) = [block for block in space_page.blocks.values() if getattr(block, "label", None) == "Language"]
+    (none, *languages) = menu.choices
+    assert none == (app_options.NO_LANGUAGE, app_options.NO_LANGUAGE)
+    assert sorted(value for _, value in languages) == sorted(update_rouge.languages.ISO_639_1)
+    assert len(languages) == 183
+    for label, code in languages:
+        name, _, rest = label.rpartition(" (")
+        assert rest == f"{code})" and re.fullmatch(r"[A-Z][\w' -]*\w", name), label
+    assert ("Chinese (zh)", "zh") in languages and ("Hindi (hi)", "hi") in languages
+    assert ("German (de)", "de") in languages and ("Norwegian Bokmål (nb)", "nb") in languages
+    labels = [label for label, _ in languages]
+    assert labels == sorted(labels) and len(set(labels)) == len(labels)
+    # The value a label stands for is what scoring takes (hand counts as in tests/test_app_served.py):
+    # "दिल्ली भारत की राजधानी है" against "दिल्ली भारत की राजधानी नहीं है", 5 tokens match.
+    texts = (
+        "भारत एक विशाल देश है।",
+        "भारत एक विशाल देश है। दिल्ली भारत की राजधानी है।",
+        "भारत एक विशाल देश है। दिल्ली भारत की राजधानी नहीं है।",
+    )
+    scores = app_handlers.score_one(*texts, ["rouge1"], "none", dict(languages)["Hindi (hi)"])
+    assert scores["scores"].values.tolist() == [["rouge1", "0.8333", "1.0000", "0.9091"]]
