@@ -116,6 +116,14 @@ def test_every_option_is_a_setting_an_alias_or_a_per_call_argument():
     assert [option.name for option in OPTIONS] == list(inspect.signature(compute).parameters)[3:]
 
 
+def test_compute_documents_every_option_of_the_table_as_the_table_describes_it():
+    documented = " ".join((compute.__doc__ or "").split())
+    for option in OPTIONS:
+        described = " ".join(f"{option.name} ({option.type}, optional): {option.described()}".split())
+        assert described in documented, f"compute's docstring lacks the table's text of {option.name}"
+    assert documented.index("references:") < documented.index("rouge_types (") < documented.index("Returns:")
+
+
 def test_no_internal_function_takes_more_than_six_parameters():
     # compute, compare and the evaluate module's _compute are the public surface (their signature is pinned
     # in test_evaluate_module); their options are the table's and are passed on as one Settings.

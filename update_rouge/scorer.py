@@ -19,7 +19,7 @@ from .lcs_limits import LcsTableTooLarge
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import available_cpus, starmap_in_order
 from .scoring import score_additions
-from .settings import DEFAULTS, Settings, check_switch
+from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 from .tokens import TokenizerError
 
@@ -223,50 +223,14 @@ def compute(
     alpha: float = DEFAULTS["alpha"],
     language: Optional[str] = DEFAULTS["language"],
 ) -> Dict[str, Any]:
-    """Compute UpdateROUGE.
+    """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
+    its references add (see the package's docstring for the metric).
 
     Args:
         sources: the shared source text of each example.
         predictions: the system's updated text of each example.
         references: the reference updated text of each example, or a non-empty list of them.
-        rouge_types: rouge types to compute (default rouge1, rouge2, rougeLsum): rouge-score's
-            rouge1 to rouge9, rougeL, rougeLsum, and ROUGE-1.5.5's skip-bigram types rougeS,
-            rougeSU, rougeS<d>, rougeSU<d> (d >= 0, the skip distance; see ``skipbigrams.py``),
-            and ROUGE-W: rougeW (weight 1.2) and rougeW-<weight> (weight > 1; see ``wlcs.py``).
-        use_stemmer: True is an alias of ``stemmer="porter"`` (as in evaluate's rouge).
-        tokenizer: a callable text -> list of tokens replacing rouge-score's tokenizer (and
-            any stemmer: combining it with one raises ``ValueError``).
-        use_aggregator: True for corpus means, False for one value per example (then no
-            intervals and no paired test are computed; ``baseline_predictions`` is an error).
-        confidence_level: in (0, 1); adds a percentile bootstrap interval of each type's mean
-            F1. ``None`` for none.
-        n_bootstrap: the number of bootstrap resamples of the examples (a positive integer).
-        seed: a non-negative integer seeding the local NumPy generator that draws the resamples.
-        baseline_predictions: another system's updated texts for the same examples; adds a
-            paired bootstrap test of the system against it, on the same resamples.
-        return_signature: add the settings signature (a string, see ``signature.py``).
-        engine: "python" (pure Python), "rust" (the optional rouge-score-rs accelerator),
-            "rouge-score" (rouge-score itself, the reference) or "auto" (rust where installed
-            and exact for the settings, else python). All give bit-identical scores. Skip-bigram
-            types and the ROUGE-1.5.5 multi-reference modes run on python only ("auto" picks it).
-        num_proc: worker processes to score in (chunks of the examples, reassembled in input
-            order); the results are identical to ``num_proc=1``. See ``parallel`` for what
-            worker processes need.
-        stemmer: ``"none"`` (default), ``"porter"`` (rouge-score's Porter stemmer) or
-            ``"rouge155"`` (ROUGE-1.5.5's tokens and ``-m`` stemming, equal to the Perl original).
-        multi_ref: how several references of an example combine: "max_f1" (rouge-score's
-            ``score_multi``: per type the reference with the best F1), "pooled" (ROUGE-1.5.5
-            ``-f A``: counts summed over the references) or "best_recall" (ROUGE-1.5.5 ``-f B``:
-            per type the reference with the best recall). See ``scoring.score_additions``, also
-            for what the no-additions rule means in each.
-        remove_stopwords, max_words, max_bytes, alpha: ROUGE-1.5.5's ``-s``, ``-l``, ``-b``
-            and ``-p``, applied to each side's newline-joined additions exactly as ROUGE-1.5.5
-            applies them (``rouge155_options``; docs/rouge155-options.md). max_words and
-            max_bytes are positive integers (at most one of them), alpha in [0, 1] weighs
-            precision in F (0.5: F1). Stopwords and limits run on the python engine only.
-        language: ``None`` (the published rules) or an ISO 639-1 code: segments end at every
-            Unicode sentence terminal, and tokens are that language's words in any script,
-            with ``use_stemmer=True`` stemmed by its Snowball stemmer (see ``languages.py``).
+        OPTIONS
 
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
@@ -305,3 +269,6 @@ def compute(
     if return_signature:
         result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)
     return result
+
+
+compute.__doc__ = (compute.__doc__ or "").replace("        OPTIONS\n", describe_options(OPTIONS, indent="        "))

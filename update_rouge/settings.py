@@ -239,12 +239,16 @@ OPTION = {option.name: option for option in OPTIONS}
 DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
 
 
-def describe_options(options: Sequence[Option]) -> str:
-    """The evaluate description's lines for ``options``: name, type, help, choices and default."""
+def describe_options(options: Sequence[Option], indent: str = "    ") -> str:
+    """The documentation of ``options``, one paragraph each (name, type, help, choices and
+    default) starting at ``indent``, continued 4 spaces deeper: the evaluate description's and
+    ``compute``'s."""
     lines = []
     for option in options:
         text = f"{option.name} ({option.type}, optional): {option.described()}"
-        lines += textwrap.wrap(text, width=96, initial_indent="    ", subsequent_indent="        ")
+        lines += textwrap.wrap(
+            text, width=96, initial_indent=indent, subsequent_indent=indent + "    ", break_on_hyphens=False
+        )
     return "\n".join(lines) + "\n"
 
 
