@@ -16,7 +16,7 @@ from typing import Dict, List, Tuple
 from ..comparison import (
     CORRECTIONS,
     METHODS,
-    Test,
+    SignificanceTest,
     check_systems,
     compare_scores,
     compare_settings,
@@ -147,7 +147,7 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
     with errors_in_flags({"n_trials": "--n-trials"}):
         settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
-        test = Test(args.method, args.correction, args.n_trials)
+        test = SignificanceTest(args.method, args.correction, args.n_trials)
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
