@@ -22,13 +22,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .bootstrap import bootstrap_statistics, check_bootstrap_options
-from .corpus import f1_columns, mean, per_example_table
-from .inputs import check_inputs
-from .no_tokens import tokenless_examples, warn_tokenless
-from .scorer import UpdateRouge
-from .settings import OPTION_BY_NAME, Settings
-from .signature import signature
+from ..bootstrap import bootstrap_statistics, check_bootstrap_options
+from ..corpus import f1_columns, mean, per_example_table
+from ..inputs import check_inputs
+from ..no_tokens import tokenless_examples, warn_tokenless
+from ..scorer import UpdateRouge
+from ..settings import OPTION_BY_NAME, Settings
+from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
 
 METHODS = ("bootstrap", "randomization")
