@@ -1,4 +1,4 @@
-"""Speed of comparing systems (``update_rouge.comparison.compare_scores``), scoring excluded.
+"""Speed of comparing systems (``update_rouge.comparison.systems.compare_scores``), scoring excluded.
 
 5 systems (one the baseline) x 5,000 examples x 3 rouge types of per-example F1, drawn from a
 seeded generator (the statistics do not look at the values' origin): every system's mean and
@@ -18,7 +18,7 @@ import argparse
 import numpy as np
 from engine import median_times
 
-from update_rouge.comparison import Test, compare_scores
+from update_rouge.comparison.systems import SignificanceTest, compare_scores
 from update_rouge.settings import Settings
 
 TYPES = ("update_rouge1", "update_rouge2", "update_rougeLsum")
@@ -43,9 +43,11 @@ def main():
     scores = per_example_scores()
     settings = Settings(n_bootstrap=1000)
     contenders = {
-        "bootstrap, 1,000 resamples": lambda: compare_scores(scores, "system0", Test("bootstrap", "holm"), settings),
+        "bootstrap, 1,000 resamples": lambda: compare_scores(
+            scores, "system0", SignificanceTest("bootstrap", "holm"), settings
+        ),
         "randomization, 10,000 trials": lambda: compare_scores(
-            scores, "system0", Test("randomization", "holm", 10000), settings
+            scores, "system0", SignificanceTest("randomization", "holm", 10000), settings
         ),
     }
     for name, seconds in median_times(contenders, args.repeats).items():

@@ -1,6 +1,6 @@
 """Cost of the UpdateROUGE reward at a GRPO step, next to the cost of the step itself, in one run.
 
-The reward (``update_rouge.rewards.update_rouge_reward()``: F1 of rougeLsum) is timed on a batch
+The reward (``update_rouge.integrations.rewards.update_rouge_reward()``: F1 of rougeLsum) is timed on a batch
 of 64 completions of about 300 words against their sources, built from the bundled Wikipedia
 triples (``tests/data/wiki_triples.jsonl``, rows whose texts have at least 300 words):
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from update_rouge.engines import rust_available
 from update_rouge.extraction import split_segments
-from update_rouge.rewards import update_rouge_reward
+from update_rouge.integrations.rewards import update_rouge_reward
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 BATCH = 64

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from update_rouge.ray_scoring import UpdateRougeScorer
+from update_rouge.integrations.ray_scoring import UpdateRougeScorer
 
 
 def whitespace_tokens(text):

@@ -1,4 +1,5 @@
-"""The layout rules of docs/architecture.md: every module listed there, no import cycle."""
+"""The layout rules of docs/architecture.md: every module listed there, no import cycle, and the
+Hub rule (what the evaluate script imports, at any depth, is flat in ``update_rouge/``)."""
 
 import ast
 import re
@@ -71,6 +72,25 @@ def _cycle(graph: Dict[str, Set[str]]) -> List[str]:
     return []
 
 
+def _closure(start: str, graph: Dict[str, Set[str]]) -> Set[str]:
+    """``start`` and every module it imports, directly or through others, in ``graph``."""
+    found, pending = set(), [start]
+    while pending:
+        module = pending.pop()
+        if module not in found:
+            found.add(module)
+            pending.extend(graph[module] - found)
+    return found
+
+
+def _not_flat(modules: Set[str], paths: Dict[str, Path]) -> List[str]:
+    """The ``modules`` that are not a ``.py`` file directly in ``update_rouge/`` (a subpackage's
+    module or a subpackage itself), sorted."""
+    return sorted(
+        module for module in modules if paths[module].parent != PACKAGE or paths[module].name == "__init__.py"
+    )
+
+
 def test_the_package_has_no_import_cycle():
     modules = _modules()
     graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
@@ -81,6 +101,29 @@ def test_the_package_has_no_import_cycle():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_evaluate_script_imports_only_flat_modules_at_any_depth():
+    # The Hub rule: evaluate.load("<org>/update_rouge") fetches update_rouge.py and the modules
+    # beside it that it imports, flat; a module it needs from a subpackage would be missing.
+    modules = _modules()
+    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    needed = _closure("update_rouge", graph)
+    assert {"scorer", "settings", "engines"} <= needed  # the parse found the script's imports
+    outside = _not_flat(needed, modules)
+    assert not outside, f"the evaluate script imports, directly or not, modules that are not flat: {', '.join(outside)}"
+
+
+def test_the_flat_check_finds_a_subpackage_module():
+    modules = _modules()
+    graph = {
+        "update_rouge": {"scorer"},
+        "scorer": {"integrations.trainer"},
+        "integrations.trainer": {"cli"},
+        "cli": set(),
+    }
+    assert _closure("update_rouge", graph) == set(graph)
+    assert _not_flat(set(graph), modules) == ["cli", "integrations.trainer"]
 
 
 def test_the_architecture_page_lists_every_module():

@@ -18,10 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import update_rouge
-from update_rouge import compare, compute, significance
+from update_rouge import compare, compute
 from update_rouge.bootstrap import p_values_not_better, resample_means
-from update_rouge.comparison import Test as SignificanceTest
-from update_rouge.significance import exact_permutation_p_value, holm, randomization_p_values
+from update_rouge.comparison import significance
+from update_rouge.comparison.significance import exact_permutation_p_value, holm, randomization_p_values
+from update_rouge.comparison.systems import SignificanceTest
 
 REPO = Path(__file__).parent.parent
 TRIALS = 10000

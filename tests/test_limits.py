@@ -18,12 +18,12 @@ from conftest import DATA_DIR, run_main
 
 import update_rouge
 from update_rouge.bootstrap import MAX_N_BOOTSTRAP
+from update_rouge.comparison.significance import MAX_N_TRIALS
 from update_rouge.files import MAX_LINE_BYTES_VARIABLE
+from update_rouge.integrations.rewards import update_rouge_reward
+from update_rouge.integrations.trainer import make_compute_metrics
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
-from update_rouge.rewards import update_rouge_reward
 from update_rouge.settings import Settings
-from update_rouge.significance import MAX_N_TRIALS
-from update_rouge.trainer import make_compute_metrics
 
 # One example of 20 x 20 tokens (one line each side), after two small ones.
 LONG = " ".join(["w"] * 20)

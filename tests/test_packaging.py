@@ -48,6 +48,9 @@ def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
         names = set(wheel.namelist())
         metadata = next(wheel.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
     assert "update_rouge/py.typed" in names
+    # Every module, those of the subpackages (cli/, integrations/) too: packages.find includes them.
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "update_rouge").rglob("*.py")}
+    assert not modules - names, f"the wheel lacks {sorted(modules - names)}"
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert "Requires-Python: >=3.10" in metadata
     # PEP 639: the SPDX expression, and no licence classifier beside it.

@@ -23,12 +23,13 @@ from publishing import clean_env, make_venv
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeLsum")
-# The metric's modules and the data module the rouge155 stemmer needs.
+# The metric's modules, the data module the rouge155 stemmer needs, and a module of each subpackage.
 PACKAGE_FILES = {
     "update_rouge/update_rouge.py",
     "update_rouge/wordnet_exceptions.py",
     "update_rouge/scorer.py",
     "update_rouge/cli/runner.py",
+    "update_rouge/integrations/trainer.py",
 }
 EVALUATE_SNIPPET = """
 import json, sys, evaluate, update_rouge

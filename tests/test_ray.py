@@ -11,8 +11,8 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
-from update_rouge.ray_cluster import _loopback_only
-from update_rouge.ray_scoring import corpus_scores, output_columns, score_dataset
+from update_rouge.integrations.ray_cluster import _loopback_only
+from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
 TESTS = Path(__file__).parent

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR
 
-from update_rouge.ray_cluster import CONNECT_TIMEOUT_VARIABLE, connect_timeout
+from update_rouge.integrations.ray_cluster import CONNECT_TIMEOUT_VARIABLE, connect_timeout
 
 pytest.importorskip("ray", reason="needs the ray extra")
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets and processes from /proc")

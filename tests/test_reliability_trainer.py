@@ -9,7 +9,7 @@ import pytest
 from test_trainer import PREFIX, expected, ids, padded, seq2seq, tokenizer  # noqa: F401 (fixtures)
 from transformers import DataCollatorForSeq2Seq, EvalPrediction, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
-from update_rouge.trainer import make_compute_metrics
+from update_rouge.integrations.trainer import make_compute_metrics
 
 pytestmark = pytest.mark.needs_torch
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from update_rouge import compute
-from update_rouge.rewards import update_rouge_reward
+from update_rouge.integrations.rewards import update_rouge_reward
 
 DATA = Path(__file__).parent / "data"
 MEASURE_KEYS = {"f1": "", "precision": "_precision", "recall": "_recall"}

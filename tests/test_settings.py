@@ -10,7 +10,7 @@ from conftest import read_jsonl
 
 import update_rouge
 from update_rouge import OPTIONS, Settings, UpdateRouge, compute
-from update_rouge.settings import OPTION
+from update_rouge.settings import OPTION_BY_NAME
 
 
 def columns(rows):
@@ -27,7 +27,7 @@ def test_defaults_are_the_table_defaults_after_resolution():
     assert settings.stemmer == "none"
     for field in dataclasses.fields(Settings):
         if field.name not in ("rouge_types", "stemmer"):
-            assert getattr(settings, field.name) == OPTION[field.name].default
+            assert getattr(settings, field.name) == OPTION_BY_NAME[field.name].default
 
 
 def test_use_stemmer_is_resolved_into_the_stemmer():

@@ -16,7 +16,7 @@ from transformers import (
 )
 
 from update_rouge import compute
-from update_rouge.trainer import make_compute_metrics
+from update_rouge.integrations.trainer import make_compute_metrics
 
 pytestmark = pytest.mark.needs_torch
 
@@ -189,7 +189,7 @@ def test_the_helper_imports_neither_torch_nor_transformers():
     import sys
     from pathlib import Path
 
-    code = "import sys, update_rouge.trainer; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
+    code = "import sys, update_rouge.integrations.trainer; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
     repo = Path(__file__).parent.parent
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=repo)
     assert completed.stdout.strip() == "[]", completed.stderr

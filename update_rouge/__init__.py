@@ -9,14 +9,14 @@ Usable without ``evaluate``::
     scorer.corpus(sources, predictions, references)
     scorer.signature(references)
 
-and several systems against a baseline with ``compare`` (see ``comparison``).
+and several systems against a baseline with ``compare`` (see ``comparison.systems``).
 
 As an evaluate metric from the installed package: ``evaluate.load(update_rouge.metric_path())``.
 """
 
 from pathlib import Path
 
-from .comparison import compare
+from .comparison.systems import compare
 from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
 from .no_tokens import NoTokensWarning

@@ -235,7 +235,7 @@ OPTIONS: Tuple[Option, ...] = (
         cli=SCORING,
     ),
 )
-OPTION = {option.name: option for option in OPTIONS}
+OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
 
 

@@ -38,7 +38,7 @@ from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .languages import segmenter_versions
 from .rouge155_options import DEFAULT_ALPHA
-from .settings import OPTION, Settings
+from .settings import OPTION_BY_NAME, Settings
 from .stemming import LANGUAGE_STEMMER
 from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
 from .unicode_tables import UNICODE_VERSION
@@ -112,7 +112,7 @@ def build_signature(
     and ``baseline_predictions`` only whether a paired test uses the bootstrap. Raises
     ``ValueError`` for options ``compute`` would reject, ``TypeError`` for unknown ones.
     """
-    unknown = sorted(set(options) - set(OPTION))
+    unknown = sorted(set(options) - set(OPTION_BY_NAME))
     if unknown:
         raise TypeError(f"build_signature() got unexpected keyword arguments: {', '.join(unknown)}")
     paired = options.get("baseline_predictions") is not None

@@ -2,7 +2,7 @@
 
 Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
 JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
-or ``--system NAME=COLUMN``). The numbers are ``comparison.compare``'s, bit for bit;
+or ``--system NAME=COLUMN``). The numbers are ``comparison.systems.compare``'s, bit for bit;
 ``--output-format json`` prints exactly ``compare(..., return_signature=True)``. Exit status as
 every command's (``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
 (``outputs``: never an input, ``-`` for standard output), and closed before the paired tests run.
@@ -13,10 +13,13 @@ import contextlib
 import functools
 from typing import Dict, List, Tuple
 
-from ..comparison import (
+from ..comparison.report import DEFAULT_LEVEL, Method, per_example_lines, render
+from ..comparison.report import FORMATS as OUTPUT_FORMATS
+from ..comparison.significance import DEFAULT_N_TRIALS
+from ..comparison.systems import (
     CORRECTIONS,
     METHODS,
-    Test,
+    SignificanceTest,
     check_systems,
     compare_scores,
     compare_settings,
@@ -26,10 +29,7 @@ from ..comparison import (
 from ..corpus import f1_columns
 from ..files import SystemsRow, format_of, read_systems, read_text_files
 from ..outputs import check_output_paths, output_file, shown_path
-from ..report import DEFAULT_LEVEL, Method, per_example_lines, render
-from ..report import FORMATS as OUTPUT_FORMATS
 from ..settings import RUNNING, SCORING, STATISTICS
-from ..significance import DEFAULT_N_TRIALS
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
@@ -147,7 +147,7 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
     with errors_in_flags({"n_trials": "--n-trials"}):
         settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
-        test = Test(args.method, args.correction, args.n_trials)
+        test = SignificanceTest(args.method, args.correction, args.n_trials)
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)

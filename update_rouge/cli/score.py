@@ -107,11 +107,11 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if args.ray is not None:
-        from ..ray_scoring import score_file_on_ray
+        from ..integrations.ray_scoring import score_file_on_ray
 
         if args.per_example is not None:
             parser.error(
-                "--per-example does not work with --ray: read per-example scores from ray_scoring.score_dataset"
+                "--per-example does not work with --ray: read per-example scores from update_rouge.integrations.ray_scoring.score_dataset"
             )
         options = compute_options(args, (SCORING, STATISTICS))
         return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")

@@ -1,4 +1,4 @@
-"""A comparison of systems (``comparison.compare``'s result) as a table people read.
+"""A comparison of systems (``systems.compare``'s result) as a table people read.
 
 Formats: ``text`` (aligned columns for a terminal), ``markdown``, ``latex`` (a ``tabular``),
 ``csv`` (one row per system and type, machine-readable) and ``json`` (each system name -> its

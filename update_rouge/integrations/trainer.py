@@ -17,9 +17,9 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .corpus_stream import Corpus
-from .scorer import UpdateRouge
-from .settings import Settings
+from ..corpus_stream import Corpus
+from ..scorer import UpdateRouge
+from ..settings import Settings
 
 IGNORED_ID = -100
 _INDEXED_FIELD = re.compile(r"\b(sources|predictions|references)\[(\d+)\]")

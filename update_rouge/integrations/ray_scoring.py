@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from .extras import MissingExtra
+from ..extras import MissingExtra
 
 try:
     import pyarrow as pa
@@ -34,19 +34,19 @@ try:
 except ImportError as error:
     raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
-from .bootstrap import (
+from ..bootstrap import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_N_BOOTSTRAP,
     DEFAULT_SEED,
     bootstrap_statistics,
 )
-from .corpus import RunningTotals, f1_columns, per_example_table
-from .files import Row
-from .inputs import check_inputs
+from ..corpus import RunningTotals, f1_columns, per_example_table
+from ..files import Row
+from ..inputs import check_inputs
+from ..rouge_types import check_rouge_types
+from ..scorer import compute
+from ..signature import build_signature
 from .ray_cluster import cluster
-from .rouge_types import check_rouge_types
-from .scorer import compute
-from .signature import build_signature
 
 ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"

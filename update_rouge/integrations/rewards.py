@@ -13,8 +13,8 @@ import math
 import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .inputs import _describe
-from .scorer import score_examples
+from ..inputs import _describe
+from ..scorer import score_examples
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}

@@ -17,8 +17,8 @@ import socket
 import time
 from typing import Iterator, Optional, Tuple
 
-from .extras import MissingExtra
-from .parallel import stop_signals_deferred
+from ..extras import MissingExtra
+from ..parallel import stop_signals_deferred
 
 try:
     import ray

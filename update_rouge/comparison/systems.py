@@ -22,13 +22,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .bootstrap import bootstrap_statistics, check_bootstrap_options
-from .corpus import f1_columns, mean, per_example_table
-from .inputs import check_inputs
-from .no_tokens import tokenless_examples, warn_tokenless
-from .scorer import UpdateRouge
-from .settings import OPTION, Settings
-from .signature import signature
+from ..bootstrap import bootstrap_statistics, check_bootstrap_options
+from ..corpus import f1_columns, mean, per_example_table
+from ..inputs import check_inputs
+from ..no_tokens import tokenless_examples, warn_tokenless
+from ..scorer import UpdateRouge
+from ..settings import OPTION_BY_NAME, Settings
+from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
 
 METHODS = ("bootstrap", "randomization")
@@ -39,7 +39,7 @@ _NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signat
 
 
 @dataclass(frozen=True)
-class Test:
+class SignificanceTest:
     """How systems are tested against the baseline: ``method`` (one of ``METHODS``), the p-value
     ``correction`` (one of ``CORRECTIONS``) and the randomization's ``n_trials``; checked when built."""
 
@@ -74,7 +74,7 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
 def compare_settings(options: Dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
     unknown option or one a comparison has no use for."""
-    unknown = sorted(set(options) - set(OPTION) | set(options) & set(_NOT_COMPARE_OPTIONS))
+    unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
     return Settings.from_options(options)
@@ -108,7 +108,7 @@ def score_systems(
 def compare_scores(
     scores: Mapping[str, Mapping[str, Sequence[float]]],
     baseline: str,
-    test: Optional[Test] = None,
+    test: Optional[SignificanceTest] = None,
     settings: Optional[Settings] = None,
 ) -> Dict[str, Dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
@@ -122,7 +122,7 @@ def compare_scores(
     ``<key>_delta`` (mean minus the baseline's mean) and ``<key>_p_value`` (one-sided,
     Holm-adjusted with ``correction="holm"``).
     """
-    test = test if test is not None else Test()
+    test = test if test is not None else SignificanceTest()
     settings = settings if settings is not None else Settings()
     confidence_level, n_bootstrap, seed = settings.confidence_level, settings.n_bootstrap, settings.seed
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
@@ -168,7 +168,9 @@ def compare_scores(
     return results
 
 
-def comparison_signature(references: Optional[Sequence[Any]], n_systems: int, test: Test, settings: Settings) -> str:
+def comparison_signature(
+    references: Optional[Sequence[Any]], n_systems: int, test: SignificanceTest, settings: Settings
+) -> str:
     """The signature of a comparison of ``n_systems`` systems (the baseline included).
 
     ``signature.signature`` of the settings, then ``test:paired-bs``, or
@@ -216,7 +218,7 @@ def compare(
         ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
         and ``update_<type>_p_value`` (in (0, 1]), plain floats.
     """
-    test = Test(method, correction, n_trials)
+    test = SignificanceTest(method, correction, n_trials)
     settings = compare_settings(options)
     check_systems(list(systems), baseline)
     check_bootstrap_options(

@@ -35,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .option_numbers import is_integer
+from ..option_numbers import is_integer
 
 DEFAULT_N_TRIALS = 10000
 MAX_N_TRIALS = 10_000_000

@@ -1,0 +1,15 @@
+"""UpdateROUGE inside other frameworks, each behind its optional extra.
+
+- ``trainer``: ``make_compute_metrics``, a ``compute_metrics`` for transformers' ``Seq2SeqTrainer``;
+- ``rewards``: ``update_rouge_reward``, a reward function for TRL (``GRPOTrainer``);
+- ``ray_scoring``: UpdateROUGE as a Ray Data transform and exact corpus results (``--ray``), with
+  ``ray_cluster``, the cluster a ``--ray`` run starts or joins.
+
+These modules live in a subpackage, not flat beside the evaluate script, because the evaluate
+script (``update_rouge/update_rouge.py``) does not import them: evaluate's Hub loader copies only
+the modules that script imports, and those must stay flat in ``update_rouge/``
+(docs/architecture.md, "The Hub rule"). Import each module by its full path, for example
+``from update_rouge.integrations.trainer import make_compute_metrics``. This file imports none of
+them, so ``import update_rouge`` needs no extra, and a missing extra is reported (``MissingExtra``,
+one line) only by the module that needs it.
+"""
