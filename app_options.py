@@ -15,7 +15,7 @@ import gradio as gr
 from app_metric import package_module
 
 DEFAULT_ROUGE_TYPES = package_module("rouge_types").DEFAULT_ROUGE_TYPES
-OPTION_BY_NAME = {option.name: option for option in package_module("settings").OPTIONS}
+OPTION_BY_NAME = package_module("settings").OPTION_BY_NAME
 DEFAULTS = package_module("settings").DEFAULTS
 Settings = package_module("settings").Settings
 LANGUAGES = package_module("languages").ISO_639_1
