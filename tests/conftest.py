@@ -178,3 +178,19 @@ def read_histogram(svg):
         "mean_label": texts["mean-label"][0].text,
         "titles": [t.text for t in texts[None]],
     }
+
+
+@pytest.fixture(scope="module")
+def iterater():
+    """The bundled IteraTeR triples as compute's three lists."""
+    rows = read_jsonl("iterater_triples.jsonl")
+    return {
+        "sources": [r["source"] for r in rows],
+        "references": [r["reference"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+    }
+
+
+def three_systems(data):
+    """The do-nothing baseline, the bundled predictions, and the references themselves."""
+    return {"source": data["sources"], "model": data["predictions"], "oracle": data["references"]}
