@@ -262,8 +262,21 @@ def _wire(page: Page) -> None:
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
     )
     page.histogram_of.input(histogram_svg, page("per_example_state", "histogram_of"), page.histogram, api_name=False)
-    for component in page(*settings, "confidence"):
-        component.change(reproduce, page(*settings, "confidence"), page.reproduce_box, **hidden)
+    # The options are read, never written, by every handler: they trigger on the user's edits
+    # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
+    # on updates a handler sends). The baseline column, which no handler writes either, triggers on
+    # ``.change`` (gradio's textbox sent no ``.input`` for a name filled in at once, as a paste, in
+    # Chromium). "always_last" runs the last edit made while one was pending.
+    edited = {**hidden, "trigger_mode": "always_last"}
+    setting_edits = [component.input for component in page(*settings)]
+    option_edits = [*setting_edits, page.confidence.input]
+    gr.on(
+        [*option_edits, page.baseline_column.change],
+        lambda *values: reproduce(*values[:-1], baseline_column=values[-1]),
+        page(*settings, "confidence", "baseline_column"),
+        page.reproduce_box,
+        **edited,
+    )
     # A text or an option that changes clears the scores (and forgets what was scored), unless
     # the texts are those just scored (opening a table row sets the texts and their scores at once);
     # an option or the file that changes leaves a note to score again where results were.
@@ -271,8 +284,7 @@ def _wire(page: Page) -> None:
         component.change(
             page.keyed(clear_unless_scored), page(*texts, "scored_texts"), page(*view), **hidden, **in_order
         )
-    for component in page(*settings):
-        component.change(page.keyed(options_changed), page("scored_texts"), page(*view), **hidden, **in_order)
+    gr.on(setting_edits, page.keyed(options_changed), page("scored_texts"), page(*view), **edited, **in_order)
     page.per_example.select(
         page.keyed(open_example),
         page("upload", "per_example_state", *settings),
@@ -283,8 +295,13 @@ def _wire(page: Page) -> None:
     page.matches_of.input(
         page.keyed(matches_if_scored), [*match_inputs, page.scored_texts], page(*MATCHES), api_name=False, **in_order
     )
-    for component in page("confidence", "baseline_column", *settings):
-        component.change(page.keyed(file_inputs_changed), page("status"), page(*FILE_RESULTS), **hidden)
+    gr.on(
+        [*option_edits, page.baseline_column.change],
+        page.keyed(file_inputs_changed),
+        page("status"),
+        page(*FILE_RESULTS),
+        **edited,
+    )
     page.upload.change(
         page.keyed(lambda status: file_inputs_changed(status, "File")), page("status"), page(*FILE_RESULTS), **hidden
     )

@@ -204,15 +204,41 @@ def _options_of(settings: Any) -> Dict[str, Any]:
     return {name: value for name, value in chosen.items() if value != defaults[name]}
 
 
-def reproduce(*options: Any) -> str:
-    """Python and command-line code that computes what the demo shows for these options
-    (``settings_from``'s arguments); the error as a comment for unusable ones."""
+# The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.
+PLACEHOLDER_ID = "<namespace>/update_rouge"
+# The examples file the Reproduce code reads (JSONL: source, reference, prediction, the baseline column).
+EXAMPLES_NAME = "examples.jsonl"
+
+
+def metric_id(environ=os.environ) -> str:
+    """What ``evaluate.load`` takes to load this demo's metric from the Hub: the Space's own
+    ``owner/name`` (``SPACE_ID``, which Hugging Face sets in a Space), else ``PLACEHOLDER_ID``."""
+    return environ.get("SPACE_ID") or PLACEHOLDER_ID
+
+
+def pinned_revision() -> str:
+    """The Space revision the Reproduce code pins: the tag ``v<version>`` of the package the demo
+    scores with (docs/publishing.md tags every release of the Space so; ``evaluate.load``'s
+    ``revision``)."""
+    return f"v{package_module('version').__version__}"
+
+
+def reproduce(*options: Any, baseline_column: str = "", environ=os.environ) -> str:
+    """Python that, run in a fresh Python with the Space's requirements next to ``EXAMPLES_NAME``,
+    computes and prints what the demo shows for these options (``settings_from``'s arguments):
+    ``evaluate.load(metric_id(environ), revision=pinned_revision())``, every option that differs
+    from the defaults, and ``baseline_predictions`` read from ``baseline_column`` when one is
+    named; then the same as a command line (``update-rouge compare`` with a baseline). Unusable
+    options give the error as a comment."""
     try:
         settings = settings_from(*options)
     except DemoError as error:
         return f"# {error}"
     chosen = _options_of(settings)
-    arguments = "".join(f", {name}={value!r}" for name, value in chosen.items())
+    baseline = (baseline_column or "").strip()
+    arguments = "".join(f"    {name}={value!r},\n" for name, value in chosen.items())
+    if baseline:
+        arguments += f"    baseline_predictions=[row[{baseline!r}] for row in rows],\n"
     cli = []
     for name, value in chosen.items():
         flag = OPTION_BY_NAME[name].cli_flag
@@ -222,14 +248,27 @@ def reproduce(*options: Any) -> str:
             cli.append(f"{flag} {' '.join(value)}")
         else:
             cli.append(f"{flag} {'none' if value is None else value}")
+    command = f"update-rouge {EXAMPLES_NAME}"
+    if baseline:
+        command = f"update-rouge compare {EXAMPLES_NAME} --system prediction --system {baseline} --baseline {baseline}"
     return (
+        "import json\n\n"
         "import evaluate\n\n"
-        'update_rouge = evaluate.load("update_rouge")  # or the path of update_rouge/update_rouge.py\n'
+        f"# {EXAMPLES_NAME}: one JSON object a line with source, reference and prediction"
+        + (f" (and {baseline})" if baseline else "")
+        + ".\n"
+        f'with open("{EXAMPLES_NAME}", encoding="utf-8") as handle:\n'
+        "    rows = [json.loads(line) for line in handle if line.strip()]\n"
+        f"update_rouge = evaluate.load({metric_id(environ)!r}, revision={pinned_revision()!r})\n"
         "result = update_rouge.compute(\n"
-        f"    sources=sources, predictions=predictions, references=references{arguments},\n"
+        "    sources=[row['source'] for row in rows],\n"
+        "    predictions=[row['prediction'] for row in rows],\n"
+        "    references=[row['reference'] for row in rows],\n"
+        f"{arguments}"
         "    return_signature=True,\n"
-        ")\n\n"
-        "# The same on a file, from the command line (pip install update-rouge):\n"
-        f"# update-rouge examples.jsonl {' '.join(cli)}".rstrip()
+        ")\n"
+        "print(json.dumps(result, indent=2))\n\n"
+        "# The same from the command line (pip install update-rouge):\n"
+        f"# {command} {' '.join(cli)}".rstrip()
         + "\n"
     )

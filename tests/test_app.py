@@ -569,31 +569,6 @@ def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_reproduce_gives_the_compute_call_and_command_line_of_the_options():
-    code = app_options.reproduce(["rougeLsum", "rouge1"], "porter", app_options.NO_LANGUAGE, True, 100, 0, 0.8, "0.99")
-    call = (
-        "sources=sources, predictions=predictions, references=references, rouge_types=['rouge1', 'rougeLsum'], "
-        "stemmer='porter', remove_stopwords=True, max_words=100, alpha=0.8, confidence_level=0.99,"
-    )
-    assert call in code
-    assert 'evaluate.load("update_rouge")' in code
-    assert code.rstrip().endswith(
-        "# update-rouge examples.jsonl --rouge-types rouge1 rougeLsum --stemmer porter --remove-stopwords "
-        "--max-words 100 --alpha 0.8 --confidence-level 0.99"
-    )
-    defaults = app_options.reproduce(["rouge1", "rouge2", "rougeLsum"], "none")
-    assert "references=references,\n" in defaults and defaults.rstrip().endswith("# update-rouge examples.jsonl")
-
-
-def test_reproduced_call_gives_the_demos_scores():
-    code = app_options.reproduce(["rouge2"], "rouge155", app_options.NO_LANGUAGE, False, 0, 0, 0.3, "none")
-    call = code[code.index("update_rouge.compute(") + len("update_rouge.") : code.index("\n\n#")]
-    namespace = {"compute": update_rouge.compute, "sources": [DAN[0]], "references": [DAN[1]], "predictions": [DAN[2]]}
-    result = eval(call, namespace)
-    _, _, scores, _ = score_one(*DAN, ["rouge2"], "rouge155", app_options.NO_LANGUAGE, False, 0, 0, 0.3)
-    assert table_rows(scores)[0][3] == f"{result['update_rouge2']:.4f}"
-
-
 def test_the_advanced_options_reach_the_scorer():
     # max_words=2 keeps "dan loves" of each addition: 2 of 2 unigrams match.
     _, _, scores, _ = score_one(*DAN, ["rouge1"], "none", app_options.NO_LANGUAGE, False, 2, 0, 0.5)

@@ -121,13 +121,82 @@ def test_the_page_wires_an_option_change_to_the_notes(space_page):
     alpha = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "alpha")
     wired = {}
     for function in space_page.fns.values():
-        if (alpha._id, "change") in [tuple(target[:2]) for target in function.targets]:
+        if (alpha._id, "input") in [tuple(target[:2]) for target in function.targets]:
             ids = [
                 [getattr(block, "elem_id", None) for block in blocks] for blocks in (function.inputs, function.outputs)
             ]
             wired[function.fn.__name__] = ids
     assert {"note", "scores"} <= set(wired["options_changed"][1])
     assert wired["file_inputs_changed"][0] == ["batch-status"] and "batch-status" in wired["file_inputs_changed"][1]
+
+
+# The events gradio fires when a handler updates a component (the others fire on the user's actions).
+PROGRAMMATIC = {"change"}
+
+
+def triggered_by(demo):
+    """Each event handler's id -> the ids of the handlers its completion can start: those
+    chained after it (``.then``) and those listening to a programmatic event of a component it
+    outputs."""
+    listeners = {}
+    for function in demo.fns.values():
+        for block_id, event in function.targets:
+            if event in PROGRAMMATIC:
+                listeners.setdefault(block_id, set()).add(function._id)
+    edges = {}
+    for function in demo.fns.values():
+        started = {other._id for other in demo.fns.values() if other.trigger_after == function._id}
+        for block in function.outputs:
+            started |= listeners.get(block._id, set())
+        edges[function._id] = started
+    return edges
+
+
+def cycles(edges):
+    """The handlers (ids) that can start themselves again through ``edges``."""
+    looping = set()
+    for start in edges:
+        seen, pending = set(), list(edges[start])
+        while pending:
+            node = pending.pop()
+            if node == start:
+                looping.add(start)
+                break
+            if node not in seen:
+                seen.add(node)
+                pending.extend(edges.get(node, ()))
+    return looping
+
+
+def test_no_event_handler_can_trigger_itself_again(space_page):
+    edges = triggered_by(space_page)
+    # Examples, Score (3 chained), Score file, histogram, Reproduce, 3 texts, options, a row (2), matches,
+    # the file's options, the upload.
+    assert len(edges) == len(space_page.fns) == 16
+    # The score chain is wired: Score starts score_one, which starts show_matches.
+    (score_one,) = [f._id for f in space_page.fns.values() if f.fn.__name__ == "score_one"]
+    (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
+    assert show_matches in edges[score_one] and any(score_one in started for started in edges.values())
+    assert cycles(edges) == set()
+    # The check finds a loop where there is one: a text's .change clearing that same text.
+    assert cycles({1: {2}, 2: {1}, 3: {1}}) == {1, 2}
+
+
+def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(space_page):
+    options = [
+        block
+        for block in space_page.blocks.values()
+        if getattr(block, "label", "")
+        and block.label.startswith(("Rouge types", "Stemmer", "Language", "Remove stopwords", "Max ", "alpha"))
+    ]
+    assert len(options) == 7
+    ids = {block._id for block in options}
+    written = [f.fn.__name__ for f in space_page.fns.values() if ids & {block._id for block in f.outputs}]
+    assert written == []
+    events = {event for f in space_page.fns.values() for block_id, event in f.targets if block_id in ids}
+    assert events == {"input"}
+    modes = {f.trigger_mode for f in space_page.fns.values() for block_id, _ in f.targets if block_id in ids}
+    assert modes == {"always_last"}
 
 
 def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):

@@ -620,6 +620,33 @@ def test_browser_reproduce_box_follows_the_options(page):
     page.get_by_label("rouge155").check()
     expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
     expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
+    expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.1.0')")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#baseline-column textarea, #baseline-column input").fill("baseline")
+    expect(code).to_contain_text("baseline_predictions=[row['baseline'] for row in rows]")
+    expect(code).to_contain_text("update-rouge compare examples.jsonl --system prediction --system baseline")
+    assert page.console_errors == []
+
+
+def test_browser_quick_edits_of_a_number_field_settle_and_score_still_works(page):
+    joins = []
+    page.on("request", lambda request: joins.append(time.monotonic()) if "/queue/join" in request.url else None)
+    fill(page, *DAN)
+    page.get_by_text("Advanced options").click()
+    alpha = page.get_by_label("alpha (-p, weight of precision)")
+    for value in ("0.3", "0.4", "0.6"):
+        alpha.fill(value)
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(100)
+    expect(page.locator("#reproduce")).to_contain_text("alpha=0.6")
+    page.wait_for_timeout(2000)
+    settled = len(joins)
+    page.wait_for_timeout(2000)
+    # No event triggers itself: once the edits are handled, nothing more is sent.
+    assert len(joins) == settled
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3)[0][0] == "rouge1"
     assert page.console_errors == []
 
 

@@ -1,0 +1,131 @@
+"""The demo's Reproduce box (``app_options.reproduce``): the Space's own id with a pinned
+revision, every option set on the page, the baseline of a paired test, and code that, run as
+it stands next to the examples file, prints the numbers the page shows.
+"""
+
+import json
+
+import pytest
+from conftest import read_jsonl
+
+import app_handlers
+import app_metric
+import app_options
+from update_rouge.version import __version__
+
+NO_LANGUAGE = app_options.NO_LANGUAGE
+DEFAULT_TYPES = ["rouge1", "rouge2", "rougeLsum"]
+SPACE = "someone/update_rouge"
+ROWS = read_jsonl("fruit_triples.jsonl")
+# A baseline system: each example gets the next example's prediction.
+BASELINE = [ROWS[(i + 1) % len(ROWS)]["prediction"] for i in range(len(ROWS))]
+
+
+def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
+    on_space = app_options.reproduce(DEFAULT_TYPES, "none", environ={"SPACE_ID": SPACE})
+    assert f"evaluate.load('{SPACE}', revision='v{__version__}')" in on_space
+    local = app_options.reproduce(DEFAULT_TYPES, "none", environ={})
+    assert "evaluate.load('<namespace>/update_rouge', revision='v0.1.0')" in local
+    assert __version__ == "0.1.0" and app_options.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
+
+
+@pytest.mark.parametrize(
+    "options, argument, flag",
+    [
+        ((["rougeLsum", "rouge1"], "none"), "rouge_types=['rouge1', 'rougeLsum']", "--rouge-types rouge1 rougeLsum"),
+        ((DEFAULT_TYPES, "porter"), "stemmer='porter'", "--stemmer porter"),
+        ((DEFAULT_TYPES, "none", "de"), "language='de'", "--language de"),
+        ((DEFAULT_TYPES, "none", NO_LANGUAGE, True), "remove_stopwords=True", "--remove-stopwords"),
+        ((DEFAULT_TYPES, "none", NO_LANGUAGE, False, 100), "max_words=100", "--max-words 100"),
+        ((DEFAULT_TYPES, "none", NO_LANGUAGE, False, 0, 75), "max_bytes=75", "--max-bytes 75"),
+        ((DEFAULT_TYPES, "none", NO_LANGUAGE, False, 0, 0, 0.8), "alpha=0.8", "--alpha 0.8"),
+        (
+            (DEFAULT_TYPES, "none", NO_LANGUAGE, False, 0, 0, 0.5, "0.99"),
+            "confidence_level=0.99",
+            "--confidence-level 0.99",
+        ),
+        (
+            (DEFAULT_TYPES, "none", NO_LANGUAGE, False, 0, 0, 0.5, "none"),
+            "confidence_level=None",
+            "--confidence-level none",
+        ),
+    ],
+)
+def test_each_option_set_on_the_page_is_in_the_call_and_the_command_line(options, argument, flag):
+    code = app_options.reproduce(*options, environ={})
+    assert f"    {argument},\n" in code
+    assert code.rstrip().endswith(f"# update-rouge examples.jsonl {flag}")
+    # Only that option: the others are at their defaults.
+    assert code.count("=") == app_options.reproduce(DEFAULT_TYPES, "none", environ={}).count("=") + 1
+
+
+def test_defaults_give_no_option_and_an_unusable_option_gives_its_error():
+    code = app_options.reproduce(DEFAULT_TYPES, "none", environ={})
+    assert "    references=[row['reference'] for row in rows],\n    return_signature=True,\n)" in code
+    assert code.rstrip().endswith("# update-rouge examples.jsonl") and "baseline" not in code
+    assert app_options.reproduce(DEFAULT_TYPES, "none", NO_LANGUAGE, False, 1.5) == (
+        "# max_words must be a whole number >= 0 (0: no limit), got 1.5"
+    )
+
+
+def test_a_baseline_column_gives_baseline_predictions_and_update_rouge_compare():
+    code = app_options.reproduce(["rouge1"], "none", baseline_column=" other ", environ={})
+    assert "    baseline_predictions=[row['other'] for row in rows],\n" in code
+    assert code.rstrip().endswith(
+        "# update-rouge compare examples.jsonl --system prediction --system other --baseline other --rouge-types rouge1"
+    )
+    assert "baseline" not in app_options.reproduce(["rouge1"], "none", baseline_column="  ", environ={})
+
+
+def run_reproduce_code(code, folder, monkeypatch, capsys):
+    """Execute ``code`` in ``folder`` with ``evaluate.load`` giving this checkout's metric (the
+    module ``evaluate.load`` made of update_rouge/update_rouge.py, which the demo scores with)
+    for the Space's id at the pinned revision; the printed result, read back as JSON."""
+    import evaluate
+
+    def load(path, revision=None):
+        assert (path, revision) == (SPACE, f"v{__version__}")
+        return app_metric.METRIC
+
+    monkeypatch.setattr(evaluate, "load", load)
+    monkeypatch.chdir(folder)
+    exec(compile(code, "reproduce", "exec"), {})
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_path, monkeypatch, capsys):
+    options = (["rouge2", "rouge1"], "porter", NO_LANGUAGE, False, 0, 0, 0.3, "0.90")
+    code = app_options.reproduce(*options, baseline_column="other", environ={"SPACE_ID": SPACE})
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        "".join(json.dumps({**row, "other": other}) + "\n" for row, other in zip(ROWS, BASELINE)), encoding="utf-8"
+    )
+    (rouge_types, stemmer, *advanced, confidence) = options
+    page = app_handlers.score_file(str(examples), rouge_types, stemmer, confidence, *advanced, "other")
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    with open(page["download_json"], encoding="utf-8") as handle:
+        assert printed == json.load(handle)
+    # The tables on the page are these numbers (alpha 0.3, porter, a 90% interval, a paired test).
+    assert page["summary"].values.tolist()[0][:2] == [
+        "rouge1",
+        "{:.1f} [{:.1f}, {:.1f}]".format(*(100 * printed[f"update_rouge1{end}"] for end in ("", "_low", "_high"))),
+    ]
+    assert page["paired"].values.tolist()[1][2] == f"{printed['update_rouge2_p_value']:.3f}"
+    assert {"stem:porter", "types:rouge1,rouge2", "alpha:0.3", "ci:0.9"} <= set(printed["signature"].split("|"))
+
+
+def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypatch, capsys):
+    options = (["rouge1", "rougeL"], "rouge155", NO_LANGUAGE, True, 12, 0, 0.7)
+    row = ROWS[0]
+    (tmp_path / "examples.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    code = app_options.reproduce(*options, environ={"SPACE_ID": SPACE})
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    shown = app_handlers.score_one(row["source"], row["reference"], row["prediction"], *options)["scores"]
+    assert shown.values.tolist() == [
+        [
+            t,
+            *(f"{printed[f'update_{t}_{part}']:.4f}" for part in ("precision", "recall")),
+            f"{printed[f'update_{t}']:.4f}",
+        ]
+        for t in ("rouge1", "rougeL")
+    ]
