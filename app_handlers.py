@@ -35,7 +35,7 @@ from app_options import (
     settings_from,
 )
 
-UpdateRouge = package_module("scorer").UpdateRouge
+UpdateRougeScorer = package_module("scorer").UpdateRougeScorer
 score_rows = package_module("corpus_stream").score_rows
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 tokenless_examples = package_module("no_tokens").tokenless_examples
@@ -113,7 +113,7 @@ def score_one(
         check_text(value, field)
     try:
         settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
-        example = UpdateRouge(settings).score(source, prediction, reference)
+        example = UpdateRougeScorer(settings).score(source, prediction, reference)
         tokenizer = settings.make_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
     except (ValueError, MissingExtra) as error:
@@ -138,7 +138,7 @@ def show_matches(source: str, reference: str, prediction: str, rouge_type: str, 
     shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
     try:
         settings = settings_from([rouge_type], *options)
-        example = UpdateRouge(settings).score(source, prediction, reference)
+        example = UpdateRougeScorer(settings).score(source, prediction, reference)
         if example.both_empty:
             return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
         found = matches.token_matches(

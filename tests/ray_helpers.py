@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from update_rouge.integrations.ray_scoring import UpdateRougeScorer
+from update_rouge.integrations.ray_scoring import BatchScorer
 
 
 def whitespace_tokens(text):
@@ -11,8 +11,8 @@ def whitespace_tokens(text):
     return text.lower().split()
 
 
-class KillOnceScorer(UpdateRougeScorer):
-    """``UpdateRougeScorer`` whose worker process dies (``os._exit``) the first time it is given
+class KillOnceScorer(BatchScorer):
+    """``BatchScorer`` whose worker process dies (``os._exit``) the first time it is given
     the batch holding ``row`` 0; ``marker`` is the file that remembers it happened, across processes."""
 
     def __init__(self, marker, **options):

@@ -9,7 +9,7 @@ import pytest
 from conftest import read_jsonl
 
 import update_rouge
-from update_rouge import OPTIONS, Settings, UpdateRouge, compute
+from update_rouge import OPTIONS, Settings, UpdateRougeScorer, compute
 from update_rouge.settings import OPTION_BY_NAME
 
 
@@ -64,7 +64,7 @@ def test_bad_settings_are_named_once_when_built(options, message):
     with pytest.raises(ValueError, match=message):
         Settings(**options)
     with pytest.raises(ValueError, match=message):
-        UpdateRouge(**options)
+        UpdateRougeScorer(**options)
 
 
 def test_return_signature_must_be_a_switch():
@@ -75,19 +75,19 @@ def test_return_signature_must_be_a_switch():
 def test_the_scorer_gives_computes_results():
     data = columns(read_jsonl("iterater_triples.jsonl"))
     options = dict(rouge_types=["rouge1", "rougeL"], stemmer="porter", confidence_level=0.9, seed=5)
-    scorer = UpdateRouge(**options)
+    scorer = UpdateRougeScorer(**options)
     baseline = data["sources"]
     assert scorer.corpus(**data, baseline_predictions=baseline) == compute(
         **data, **options, baseline_predictions=baseline
     )
-    per_example = UpdateRouge(Settings(**options, use_aggregator=False)).corpus(**data)
+    per_example = UpdateRougeScorer(Settings(**options, use_aggregator=False)).corpus(**data)
     assert per_example == compute(**data, **options, use_aggregator=False)
     assert scorer.signature(data["references"]) == compute(**data, **options, return_signature=True)["signature"]
 
 
 def test_score_scores_one_example():
     # "Dan loves chocolate chip cookies." against "Dan loves chocolate cakes.": 3 of 5 and 3 of 4 words.
-    example = UpdateRouge(rouge_types=["rouge1"]).score(
+    example = UpdateRougeScorer(rouge_types=["rouge1"]).score(
         "Dan is a baker.",
         "Dan is a baker. Dan loves chocolate chip cookies.",
         "Dan is a baker. Dan loves chocolate cakes.",
@@ -101,12 +101,12 @@ def test_score_scores_one_example():
 
 def test_score_names_a_bad_field():
     with pytest.raises(ValueError, match=r"predictions\[0\] must be a string, got None"):
-        UpdateRouge().score("s.", None, "s.")  # type: ignore[arg-type]
+        UpdateRougeScorer().score("s.", None, "s.")  # type: ignore[arg-type]
 
 
 def test_a_scorer_takes_settings_or_options_not_both():
     with pytest.raises(TypeError, match="either a Settings or keyword options"):
-        UpdateRouge(Settings(), seed=1)
+        UpdateRougeScorer(Settings(), seed=1)
 
 
 def test_every_option_is_a_setting_an_alias_or_a_per_call_argument():

@@ -2,9 +2,9 @@
 
 Usable without ``evaluate``::
 
-    from update_rouge import compute, UpdateRouge
+    from update_rouge import compute, UpdateRougeScorer
     compute(sources=[...], predictions=[...], references=[...])
-    scorer = UpdateRouge(rouge_types=["rouge1"], stemmer="porter")
+    scorer = UpdateRougeScorer(rouge_types=["rouge1"], stemmer="porter")
     scorer.score(source, prediction, reference)
     scorer.corpus(sources, predictions, references)
     scorer.signature(references)
@@ -21,7 +21,7 @@ from .corpus import ExampleScore
 from .extraction import extract_additions, split_segments
 from .no_tokens import NoTokensWarning
 from .rouge_types import DEFAULT_ROUGE_TYPES
-from .scorer import UpdateRouge, compute, score_examples
+from .scorer import UpdateRougeScorer, compute, score_examples
 from .settings import OPTIONS, Settings
 from .signature import build_signature
 from .version import __version__
@@ -36,7 +36,7 @@ __all__ = [
     "metric_path",
     "compute",
     "compare",
-    "UpdateRouge",
+    "UpdateRougeScorer",
     "Settings",
     "OPTIONS",
     "build_signature",

@@ -21,7 +21,7 @@ from .corpus import RunningTotals
 from .lcs_limits import LcsTableTooLarge
 from .no_tokens import warn_tokenless
 from .parallel import available_cpus, starmap_in_order
-from .scorer import UpdateRouge
+from .scorer import UpdateRougeScorer
 from .settings import Settings
 from .signature import signature
 
@@ -122,7 +122,7 @@ def score_rows(
             f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
             f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) of up to {chunk_size} examples read ahead)"
         )
-    scorer = UpdateRouge(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
+    scorer = UpdateRougeScorer(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings, paired)
     tokenless = 0
     results = starmap_in_order(scorer.tables, itertools.chain(first, pending), num_proc)

@@ -1,7 +1,7 @@
 """UpdateROUGE end to end: texts -> additions -> scores -> per-example table or corpus means,
 with bootstrap intervals, a paired test against a baseline and the settings signature.
 
-``UpdateRouge`` is the metric as an object holding its ``Settings`` (in the spirit of
+``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
 """
@@ -24,8 +24,8 @@ from .signature import signature
 from .tokens import TokenizerError
 
 
-class UpdateRouge:
-    """UpdateROUGE with fixed settings: ``UpdateRouge(settings)`` or ``UpdateRouge(**options)``.
+class UpdateRougeScorer:
+    """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
     ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
     ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
@@ -35,7 +35,7 @@ class UpdateRouge:
 
     def __init__(self, settings: Optional[Settings] = None, **options: Any):
         if settings is not None and options:
-            raise TypeError("give UpdateRouge either a Settings or keyword options, not both")
+            raise TypeError("give UpdateRougeScorer either a Settings or keyword options, not both")
         self.settings = settings if settings is not None else Settings(**options)
 
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
@@ -197,7 +197,7 @@ def score_examples(
     sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any], **options: Any
 ) -> List[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
-    return UpdateRouge(**options).examples(sources, predictions, references)
+    return UpdateRougeScorer(**options).examples(sources, predictions, references)
 
 
 def compute(
@@ -263,7 +263,7 @@ def compute(
         seed=seed,
     )
     check_switch("return_signature", return_signature)
-    scorer = UpdateRouge(settings)
+    scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions)
     warn_tokenless(tokenless, total)
     if return_signature:

@@ -26,7 +26,7 @@ from ..bootstrap import bootstrap_statistics, check_bootstrap_options
 from ..corpus import f1_columns, mean, per_example_table
 from ..inputs import check_inputs
 from ..no_tokens import tokenless_examples, warn_tokenless
-from ..scorer import UpdateRouge
+from ..scorer import UpdateRougeScorer
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
@@ -92,7 +92,7 @@ def score_systems(
         raise ValueError("systems is empty: give a mapping of system names to their predictions")
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
-    scorer = UpdateRouge(settings)
+    scorer = UpdateRougeScorer(settings)
     active_tokenizer = settings.make_tokenizer()
     tables = {}
     tokenless: List[bool] = []

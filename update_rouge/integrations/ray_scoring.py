@@ -5,7 +5,7 @@ carry ``source``, ``prediction``, ``reference`` (a string, or a list of strings 
 references) and ``row``: an integer giving the row's place in the input (unique; ascending
 ``row`` is the input order). Other names are set with the ``*_column`` arguments.
 
-- ``UpdateRougeScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
+- ``BatchScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
   adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
   the same names and with the same values.
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
@@ -65,8 +65,8 @@ def output_columns(rouge_types: Optional[Sequence[str]] = None) -> List[str]:
     return list(per_example_table([], check_rouge_types(rouge_types)))
 
 
-class UpdateRougeScorer:
-    """``ds.map_batches(UpdateRougeScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
+class BatchScorer:
+    """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
     Constructed once per Ray actor: it imports the package and scores one tiny example, which
     checks the options and fills the per-process caches (tokenizer, stems) that every later
@@ -127,7 +127,7 @@ def score_dataset(
     scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
     compute(*_WARM_UP, use_aggregator=False, **scoring)
     return ds.map_batches(
-        UpdateRougeScorer,
+        BatchScorer,
         fn_constructor_kwargs=options,
         batch_format="pyarrow",
         batch_size=batch_size,
@@ -202,7 +202,7 @@ def corpus_scores(
     **options: Any,
 ) -> Dict[str, Any]:
     """What ``compute(sources, predictions, references, **options)`` returns for the rows of
-    ``scored`` (a dataset with the columns ``UpdateRougeScorer`` adds, scored with the same
+    ``scored`` (a dataset with the columns ``BatchScorer`` adds, scored with the same
     ``options``), bit for bit. ``baseline``: the same rows scored with the baseline system's
     predictions (e.g. ``prediction_column="baseline"``), for ``compute``'s paired test.
     ``options`` are ``compute``'s keyword arguments (``use_aggregator`` must stay true; a

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from ..corpus_stream import Corpus
-from ..scorer import UpdateRouge
+from ..scorer import UpdateRougeScorer
 from ..settings import Settings
 
 IGNORED_ID = -100
@@ -53,7 +53,7 @@ class UpdateRougeMetrics:
         self.sources = None if sources is None else list(sources)
         self.task_prefix = task_prefix
         self.settings = Settings(**compute_kwargs)
-        self._scorer = UpdateRouge(dataclasses.replace(self.settings, use_aggregator=False))
+        self._scorer = UpdateRougeScorer(dataclasses.replace(self.settings, use_aggregator=False))
         self.reset()
 
     def _decode(self, array: Any, field: str) -> List[str]:
