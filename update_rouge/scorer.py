@@ -9,6 +9,7 @@ the whole metric without ``evaluate``; the evaluate module calls ``compute`` her
 import contextlib
 import functools
 import math
+import re
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .bootstrap import bootstrap_statistics, check_paired
@@ -271,4 +272,9 @@ def compute(
     return result
 
 
-compute.__doc__ = (compute.__doc__ or "").replace("        OPTIONS\n", describe_options(OPTIONS, indent="        "))
+compute.__doc__ = re.sub(
+    r"^( *)OPTIONS\n",  # the docstring's indentation differs: Python 3.13 strips it when compiling
+    lambda marker: describe_options(OPTIONS, indent=marker.group(1)),
+    compute.__doc__ or "",
+    flags=re.MULTILINE,
+)
