@@ -160,7 +160,7 @@ def test_an_address_where_nothing_listens_is_given_up_after_the_timeout(ray_run)
 @pytest.mark.parametrize("text", ["0", "-1", "soon", "nan", "inf"])
 def test_the_timeout_variable_is_a_positive_number_of_seconds(monkeypatch, text):
     monkeypatch.setenv(CONNECT_TIMEOUT_VARIABLE, text)
-    message = f"{CONNECT_TIMEOUT_VARIABLE} must be a number of seconds > 0, got '{text}'"
+    message = f"{CONNECT_TIMEOUT_VARIABLE}='{text}': expected a number of seconds > 0"
     with pytest.raises(ValueError, match=f"^{message}$"):
         connect_timeout()
     monkeypatch.setenv(CONNECT_TIMEOUT_VARIABLE, "2.5")

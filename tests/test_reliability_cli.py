@@ -6,7 +6,6 @@ One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge 
 
 import json
 import os
-import signal
 import stat
 import subprocess
 import sys
@@ -26,7 +25,6 @@ from update_rouge.lcs_limits import (
     MAX_WLCS_CELLS_VARIABLE,
     LcsTableTooLarge,
 )
-from update_rouge.parallel import available_cpus
 
 REPO = Path(__file__).parent.parent
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
@@ -150,78 +148,7 @@ def test_the_per_example_file_is_complete_before_the_bootstrap_runs(tmp_path, ca
     assert [row["update_rougeLsum"] for row in written] == expected["update_rougeLsum"]
 
 
-# 2. Signals: a real SIGTERM (or SIGINT to the process group, as Ctrl-C sends it) to a real
-# two-worker run.
-
-
-def _children(pid):
-    """Pids of the live worker processes of ``pid`` (children whose command is spawn_main)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and b"spawn_main" in command:
-            found.append(int(entry))
-    return found
-
-
-def _alive(pid):
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
-@pytest.mark.skipif(available_cpus() < 2, reason="needs 2 CPUs for 2 worker processes")
-@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_stops_the_workers_and_leaves_the_output_alone(tmp_path, signum, status):
-    wiki = (DATA_DIR / "wiki_triples.jsonl").read_text().splitlines()
-    data = tmp_path / "big.jsonl"
-    data.write_text("\n".join(wiki * 3) + "\n")  # 2,235 examples: 3 chunks, tens of seconds
-    output = tmp_path / "OUT"
-    output.write_text("earlier scores\n")
-    output.chmod(0o640)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-        env=dict(os.environ, PYTHONPATH=str(REPO)),
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.1)
-        assert len(workers) == 2
-        time.sleep(1)
-        if signum == signal.SIGINT:
-            os.killpg(process.pid, signum)  # a Ctrl-C reaches the workers too
-        else:
-            process.send_signal(signum)
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == status
-    assert signal.Signals(signum).name in one_line(err) and "Traceback" not in err
-    assert out == ""
-    deadline = time.monotonic() + 10
-    while any(map(_alive, workers)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(map(_alive, workers))
-    assert output.read_text() == "earlier scores\n" and stat.S_IMODE(os.stat(output).st_mode) == 0o640
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["OUT", "big.jsonl"]
+# 2. Signals: tests/test_signals.py.
 
 
 # 3. Bounds checked before scoring.

@@ -97,10 +97,13 @@ def run(tmp_path):
             process.communicate()
 
 
-def _interrupt(start, output, signum, delay):
-    """One run, given ``signum`` ``delay`` seconds after its first child process appeared."""
+def _interrupt(start, output, signum, delay, workers=0):
+    """One run, given ``signum`` ``delay`` seconds after its first child process appeared (after
+    ``workers`` worker processes were running, when given)."""
     process = start()
     assert _wait_for(lambda: _children(process.pid), 60), process.communicate()
+    if workers:
+        assert _wait_for(lambda: len(_workers(process.pid)) >= workers, 120, step=0.1), process.communicate()
     time.sleep(delay)
     if signum == signal.SIGINT:
         os.killpg(process.pid, signum)  # a Ctrl-C reaches the workers too
@@ -137,6 +140,12 @@ def _schedule(seed, count):
 )
 def test_a_signal_at_a_random_moment_ends_the_run_cleanly(run, signum, delay):
     _interrupt(*run, signum, delay)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda value: value.name)
+def test_a_signal_while_both_workers_score_stops_them_and_leaves_the_output_alone(run, signum):
+    _interrupt(*run, signum, delay=1, workers=2)
 
 
 @pytest.mark.slow

@@ -38,6 +38,7 @@ import os
 import re
 from typing import Any, BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from .environment import positive_integer
 from .inputs import lone_surrogate
 from .outputs import shown_path
 
@@ -93,13 +94,7 @@ def max_line_bytes() -> int:
     """The most bytes one line of an input file may have: ``UPDATE_ROUGE_MAX_LINE_BYTES`` (a
     positive integer) if set, else ``DEFAULT_MAX_LINE_BYTES``; ``ValueError`` naming the variable
     for anything else."""
-    raw = os.environ.get(MAX_LINE_BYTES_VARIABLE)
-    if raw is None:
-        return DEFAULT_MAX_LINE_BYTES
-    value = int(raw) if raw.strip().isdigit() else 0
-    if value <= 0:
-        raise ValueError(f"{MAX_LINE_BYTES_VARIABLE}={raw!r}: expected a positive integer (bytes)")
-    return value
+    return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
 
 
 def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:

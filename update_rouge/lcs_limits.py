@@ -20,9 +20,9 @@ engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; de
 is refused with ``LcsTableTooLarge``.
 """
 
-import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .environment import positive_integer
 from .lcs import summary_lines
 from .tokens import DefaultTokenizer
 
@@ -54,20 +54,6 @@ class LcsTableTooLarge(ValueError):
         return LcsTableTooLarge, (self.problem, self.index, self.what)
 
 
-def _limit(variable: str, default: int) -> int:
-    """The positive integer in the environment variable ``variable`` if set, else ``default``."""
-    raw = os.environ.get(variable)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{variable}={raw!r}: expected a positive integer (table cells)")
-    return value
-
-
 def max_lcs_cells() -> int:
     """The most cells one LCS table of rouge-score or rouge-score-rs may have.
 
@@ -75,7 +61,7 @@ def max_lcs_cells() -> int:
     (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
     rouge-score).
     """
-    return _limit(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS)
+    return positive_integer(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS, "table cells")
 
 
 def max_python_lcs_cells() -> int:
@@ -83,13 +69,13 @@ def max_python_lcs_cells() -> int:
     rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
     of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
     about 11 s of CPU)."""
-    return _limit(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS)
+    return positive_integer(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS, "table cells")
 
 
 def max_wlcs_cells() -> int:
     """The most cells of one ROUGE-W table (a reference line by a prediction line, about one byte a
     cell): ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000 (about 1 GB)."""
-    return _limit(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS)
+    return positive_integer(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS, "table cells")
 
 
 def check_lcs_time(rouge_type: str, rows: int, columns: int) -> None:

@@ -16,6 +16,7 @@ from .bootstrap import DEFAULT_SEED
 from .corpus import ExampleScore
 from .corpus_stream import Corpus
 from .engines import ENGINES
+from .environment import positive_integer
 from .extraction import SEGMENT_PATTERN
 from .extras import MissingExtra
 from .files import open_examples

@@ -11,12 +11,12 @@ Needs the optional extra ``pip install 'update-rouge[ray]'``.
 """
 
 import contextlib
-import math
 import os
 import socket
 import time
 from typing import Iterator, Optional, Tuple
 
+from ..environment import positive_number
 from ..extras import MissingExtra
 from ..parallel import stop_signals_deferred
 
@@ -99,16 +99,7 @@ def connect(address: Optional[str]) -> None:
 
 def connect_timeout() -> float:
     """Seconds to wait for a Ray address to answer: ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT``, default 30."""
-    text = os.environ.get(CONNECT_TIMEOUT_VARIABLE)
-    if text is None:
-        return DEFAULT_CONNECT_TIMEOUT
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not 0 < seconds < math.inf:
-        raise ValueError(f"{CONNECT_TIMEOUT_VARIABLE} must be a number of seconds > 0, got {text!r}")
-    return seconds
+    return positive_number(CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT, "seconds")
 
 
 def _host_port(address: str) -> Optional[Tuple[str, int]]:

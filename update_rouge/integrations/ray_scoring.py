@@ -19,6 +19,7 @@ Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
+import contextlib
 import math
 import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence
@@ -273,7 +274,5 @@ def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict
     cluster at ``address`` (a new local one for ``None``, stopped at the end however the run
     ends; see ``ray_cluster``); ``options``: ``compute``'s keyword arguments. Uses the Ray of
     this process if it is already initialized."""
-    if ray.is_initialized():
-        return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
-    with cluster(address):
+    with contextlib.nullcontext() if ray.is_initialized() else cluster(address):
         return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)

@@ -1,0 +1,40 @@
+"""Limits read from environment variables: one rule for every ``UPDATE_ROUGE_*`` number.
+
+A variable that is unset gives the default. A set one must hold a number greater than 0 (and
+finite); anything else is a ``ValueError`` that names the variable, repeats its text and says
+what it should hold, so a typo in a job script fails at once instead of lifting a limit.
+"""
+
+import math
+import os
+from typing import Mapping, Optional
+
+
+def positive_integer(variable: str, default: int, unit: str, environ: Optional[Mapping[str, str]] = None) -> int:
+    """The integer > 0 in ``variable`` (``int``'s syntax), ``default`` when unset; ``unit``
+    names what it counts in the error message ("bytes", "table cells")."""
+    text = (os.environ if environ is None else environ).get(variable)
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{variable}={text!r}: expected a positive integer ({unit})")
+    return value
+
+
+def positive_number(variable: str, default: float, unit: str, environ: Optional[Mapping[str, str]] = None) -> float:
+    """The finite number > 0 in ``variable`` (``float``'s syntax), ``default`` when unset;
+    ``unit`` names what it counts in the error message ("seconds", "megabytes")."""
+    text = (os.environ if environ is None else environ).get(variable)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise ValueError(f"{variable}={text!r}: expected a number of {unit} > 0")
+    return value
