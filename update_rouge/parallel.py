@@ -11,9 +11,10 @@ At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more w
 share the same cores). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
 the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
 without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
-parent starts a worker or hands it work, so that a signal's exception never leaves a worker
-half started (one that nobody stops, or whose pipe nobody reads). A worker whose parent is gone
-(killed with SIGKILL, say) notices within ``PARENT_CHECK_SECONDS`` and exits.
+parent builds the pool, starts a worker or hands it work, so that a signal's exception never
+leaves a worker half started (one that nobody stops, or whose pipe nobody reads) nor a
+semaphore half made. A worker whose parent is gone (killed with SIGKILL, say) notices within
+``PARENT_CHECK_SECONDS`` and exits.
 """
 
 import contextlib
@@ -37,6 +38,9 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 """The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
+FEEDER_JOIN_SECONDS = 2.0
+"""How long a stopped run waits for its work queue's feeder thread to end (it ends at once
+unless a killed worker left it blocked, as on Debian's Python 3.11.2; it is then abandoned)."""
 
 
 def check_num_proc(num_proc: Any) -> int:
@@ -144,15 +148,19 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
         for item in items:
             yield function(*item)
         return
-    with _sigint_blocked():
-        pool = ProcessPoolExecutor(
-            num_proc,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_install,
-            initargs=(function, os.getpid()),
-        )
+    pool: Optional[ProcessPoolExecutor] = None
     finished = False
     try:
+        # Building the pool creates its semaphores and may start multiprocessing's resource
+        # tracker; a signal's exception in the middle would leave a semaphore the tracker then
+        # reports as leaked, on our standard error.
+        with stop_signals_deferred(), _sigint_blocked():
+            pool = ProcessPoolExecutor(
+                num_proc,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_install,
+                initargs=(function, os.getpid()),
+            )
         pending: deque = deque()
         for item in items:
             with stop_signals_deferred(), _sigint_blocked():  # submit starts the workers
@@ -169,13 +177,19 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
             "Python process (defined in a module or script file, not in a notebook or `python -c`)."
         ) from error
     finally:
-        if not finished:
-            _stop_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            feeder = None if finished else _stop_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+            if feeder is not None:
+                # The feeder drops the queue's last semaphores when it ends; frozen in the middle
+                # of that by the interpreter's exit, it leaves the resource tracker a semaphore to
+                # report as leaked on our standard error.
+                feeder.join(timeout=FEEDER_JOIN_SECONDS)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers now, so that an interrupted run leaves no process behind.
+def _stop_workers(pool: ProcessPoolExecutor) -> Optional[threading.Thread]:
+    """Kill the pool's workers now, so that an interrupted run leaves no process behind; return
+    the thread that feeds the pool's work queue (``None`` if it never started), which nobody joins.
 
     ``ProcessPoolExecutor`` has no public way to do this before Python 3.14; its ``_processes``
     mapping (pid -> process) has been stable since Python 3.2. A worker holds nothing that needs
@@ -187,8 +201,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     # would join it for ever. The feeder is a daemon thread and the work it holds is abandoned,
     # so it is not joined. (Closing the pipe ourselves would race with the pool's own threads,
     # which close it on other interpreters.)
-    pool._call_queue.cancel_join_thread()  # type: ignore[attr-defined]
+    call_queue = pool._call_queue  # type: ignore[attr-defined]
+    call_queue.cancel_join_thread()
     for process in processes:
         process.kill()
     for process in processes:
         process.join(timeout=10)
+    return getattr(call_queue, "_thread", None)
