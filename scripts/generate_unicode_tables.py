@@ -8,7 +8,7 @@ states its Unicode version in its README ("This module supports Unicode 17.0.0" 
     python scripts/generate_unicode_tables.py > update_rouge/unicode_tables.py
 
 ``REGEX_VERSION`` below is the pin: the script refuses any other ``regex``, and
-tests/test_unicode_tables.py (slow) installs exactly that version into a throwaway virtual
+tests/unit/test_unicode_tables.py (slow) installs exactly that version into a throwaway virtual
 environment, runs this script there and compares its output with the shipped module.
 
 Sets written, each as (first, last) code point ranges:

@@ -8,7 +8,7 @@ more per option family) is scored twice, per example (``use_aggregator=False``) 
 corpus (the mean, the bootstrap interval and, where asked, the paired test or a comparison).
 The file keeps, per configuration, the signature without its version fields (``settings``),
 those fields (``versions``: rouge-score, numpy, nltk, segmenter, as far as the signature has
-them) and the sha256 of each result written exactly (``exact``: every float as ``float.hex``). tests/test_golden_outputs.py
+them) and the sha256 of each result written exactly (``exact``: every float as ``float.hex``). tests/agreement/test_golden_outputs.py
 checks the running installation against it; record only after the hashes agree on every
 Python of the version matrix (.ci/matrix).
 """

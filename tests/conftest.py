@@ -12,7 +12,7 @@ DATA_DIR = Path(__file__).parent / "data"
 # interpreter): the tests marked needs_torch are then skipped, and the modules that import torch
 # at the top are not collected.
 SKIP_TORCH_TESTS = os.environ.get("UPDATE_ROUGE_SKIP_TORCH_TESTS", "")
-collect_ignore = ["test_trainer.py", "test_reliability_trainer.py"] if SKIP_TORCH_TESTS else []
+collect_ignore = ["entry_points/test_trainer.py", "reliability/test_reliability_trainer.py"] if SKIP_TORCH_TESTS else []
 
 
 def pytest_report_header():

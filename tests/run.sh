@@ -38,7 +38,7 @@ if [ ! -f "$local_torch" ]; then
 fi
 if [ "$(cat "$local_torch")" = yes ]; then
     install_once torch torch==2.13.0
-    # tests/test_trainer.py needs accelerate; it depends on torch, so it is not in the test extra.
+    # tests/entry_points/test_trainer.py needs accelerate; it depends on torch, so it is not in the test extra.
     install_once tests -e ".[test,demo,fast,multilingual,ray,trl]" "accelerate>=1.1"
 else
     python_version="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
@@ -46,7 +46,7 @@ else
     echo "tests/run.sh: skipping the tests marked needs_torch: $UPDATE_ROUGE_SKIP_TORCH_TESTS" >&2
     install_once tests -e ".[test,demo,fast,multilingual,ray]"
 fi
-# The publishing tests (tests/test_publish_*.py, the Space runs of tests/test_app_served.py) build
+# The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served.py) build
 # fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
 # makes every run after the first fast.
 python -m pytest "${marker[@]}" "$@"

@@ -317,7 +317,7 @@ def _newer_characters() -> Tuple[FrozenSet[str], "re.Pattern[str]", FrozenSet[st
 
     A character unassigned in both is left as it is by both, so only these need cutting out.
     Computed once per process (a fraction of a second); planes 4 to 13 are not scanned, as
-    tests/test_normalisation.py checks that this Python assigns nothing there. (``re`` is fast
+    tests/unit/test_normalisation.py checks that this Python assigns nothing there. (``re`` is fast
     with a class of BMP characters and slow with a long one of astral ones, hence the split.)
     """
     newer: List[str] = []
@@ -351,7 +351,7 @@ def normalise(text: str) -> str:
     nor case-ignorable, so a final sigma's context ends at it. Unicode's normalization
     stability policy keeps NFKC of assigned characters; their case mappings and case properties
     are those of 13.0.0 on Python 3.10 to 3.13 but for U+1734 (``_lower``), as
-    tests/test_normalisation.py checks code point by code point.
+    tests/unit/test_normalisation.py checks code point by code point.
     """
     if not _has_newer_characters(text):
         return _lower(unicodedata.normalize("NFKC", text))

@@ -1,5 +1,6 @@
-"""Test helpers for the publishing tests: a stand-in for the Hugging Face Hub, fresh venvs, and
-a proxy that records connections (``ConnectionTrap``, with ``proxy_variables`` pointing at it).
+"""Test helpers for the publishing tests (tests/publishing/) and the served demo's tests: a
+stand-in for the Hugging Face Hub, fresh venvs, and a proxy that records connections
+(``ConnectionTrap``, with ``proxy_variables`` pointing at it).
 
 ``FakeHub`` answers on 127.0.0.1 what evaluate's ``HubEvaluationModuleFactory`` asks the Hub
 for: ``HEAD`` and ``GET`` of ``/spaces/<namespace>/<name>/resolve/<revision>/<file>``, with an

@@ -30,7 +30,7 @@ from update_rouge.settings import Settings
 from update_rouge.tokens import make_tokenizer
 from update_rouge.wlcs import _mark_large, _mark_small, _weights
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = read_jsonl("rouge155_config_golden.jsonl")
 METRICS = {
     "ROUGE-1": "rouge1",

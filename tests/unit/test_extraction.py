@@ -8,7 +8,7 @@ from conftest import read_jsonl
 
 from update_rouge import extract_additions, split_segments
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_segments_are_stripped_and_keep_their_period():

@@ -1,6 +1,6 @@
-"""Issue 18 for the Trainer helper (tests/test_reliability_api.py has the Python API's part):
+"""Issue 18 for the Trainer helper (tests/reliability/test_reliability_api.py has the Python API's part):
 logits, NaN, -100, indices over the evaluation, interrupted evaluations; a mistake gives one
-ValueError naming the example. Needs torch (the fixtures of tests/test_trainer.py)."""
+ValueError naming the example. Needs torch (the fixtures of tests/entry_points/test_trainer.py)."""
 
 from unittest.mock import patch
 

@@ -22,7 +22,7 @@ from update_rouge.rouge155_porter import porter_stem
 from update_rouge.rouge155_tokens import Rouge155Tokenizer, exception_table
 from update_rouge.wordnet_exceptions import WORDNET_LICENSE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LISTS_DIR = DATA_DIR / "wordnet-2.0-exceptions"
 TOKENIZER = Rouge155Tokenizer()
 MARTIN = PorterStemmer(mode=PorterStemmer.MARTIN_EXTENSIONS)

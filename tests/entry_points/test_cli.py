@@ -17,7 +17,7 @@ from update_rouge.cli import main
 from update_rouge.corpus_stream import score_rows
 from update_rouge.files import read_jsonl as read_rows
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def columns(rows):

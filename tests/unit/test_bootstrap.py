@@ -22,7 +22,7 @@ DATA = dict(
     references=[row["reference"] for row in ROWS],
 )
 TYPES = ("rouge1", "rouge2", "rougeLsum")
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from conftest import run_main, three_systems
 
 from update_rouge import compare, compute
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 # The command line.

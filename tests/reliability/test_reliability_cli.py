@@ -1,7 +1,7 @@
 """The command line never loses a file, stops cleanly on signals, and checks its limits first.
 
 One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge compare``
-(``tests/test_reliability_files.py`` covers the readers and ``outputs`` on their own).
+(``tests/reliability/test_reliability_files.py`` covers the readers and ``outputs`` on their own).
 """
 
 import json
@@ -26,7 +26,7 @@ from update_rouge.lcs_limits import (
     LcsTableTooLarge,
 )
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
 UNREADABLE = '{"source": "not json\n'
 SYSTEMS = ["--system", "system=prediction", "--system", "copy=source"]
@@ -148,7 +148,7 @@ def test_the_per_example_file_is_complete_before_the_bootstrap_runs(tmp_path, ca
     assert [row["update_rougeLsum"] for row in written] == expected["update_rougeLsum"]
 
 
-# 2. Signals: tests/test_signals.py.
+# 2. Signals: tests/reliability/test_signals.py.
 
 
 # 3. Bounds checked before scoring.

@@ -11,7 +11,7 @@ import pytest
 
 # The standard library has tomllib from Python 3.11 on; the 3.11 to 3.13 cells run these tests.
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11 on")
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_licence_file_is_apache_2_as_the_metadata_says():

@@ -128,7 +128,7 @@ def test_library_versions_come_from_the_installed_libraries(monkeypatch):
 
 def test_the_package_version_has_one_home():
     tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11 on")
-    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "update_rouge.version.__version__"}
     assert update_rouge.__version__ == update_rouge.version.__version__
     # A release version as PEP 440 writes it (the value itself lives only in version.py).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
 import json

@@ -1,6 +1,6 @@
 """Issue 18 for the Python API and the evaluate module: nothing is answered wrongly in silence,
 and a mistake gives one ValueError naming the argument (and the example). The Trainer helper's
-part, which needs torch, is tests/test_reliability_trainer.py."""
+part, which needs torch, is tests/reliability/test_reliability_trainer.py."""
 
 import time
 

@@ -15,7 +15,7 @@ from update_rouge.integrations.ray_cluster import _loopback_only
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")

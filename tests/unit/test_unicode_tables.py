@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from publishing import make_venv
+from sandbox import make_venv
 
 from update_rouge import unicode_tables
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = ROOT / "scripts" / "generate_unicode_tables.py"
 NAMES = ("SENTENCE_TERMINALS", "WORD", "MARK", "HAN_KANA", "THAI", "LAO", "KHMER", "MYANMAR")
 SPACELESS = ("HAN_KANA", "THAI", "LAO", "KHMER", "MYANMAR")

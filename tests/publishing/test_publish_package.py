@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA_DIR, read_jsonl
-from publishing import clean_env, make_venv
+from sandbox import clean_env, make_venv
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeLsum")
 # The metric's modules, the data module the rouge155 stemmer needs, and a module of each subpackage.
 PACKAGE_FILES = {

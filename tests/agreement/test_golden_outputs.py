@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("record_golden_outputs", ROOT / "scripts" / "record_golden_outputs.py")
 assert _spec is not None and _spec.loader is not None
 golden = importlib.util.module_from_spec(_spec)

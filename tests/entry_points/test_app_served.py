@@ -25,11 +25,11 @@ import pytest
 from conftest import DATA_DIR, read_histogram, read_jsonl
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect, sync_playwright
-from publishing import ConnectionTrap, clean_env, make_venv, proxy_variables
+from sandbox import ConnectionTrap, clean_env, make_venv, proxy_variables
 
 from update_rouge.space import write_space
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -198,7 +198,7 @@ def test_client_scores_one_example(client):
     assert note == "The reference adds 1 segment(s) to the source, the prediction 1."
 
 
-# Hand counts (as in tests/test_languages.py): zh, ja and th need the word segmenters of the
+# Hand counts (as in tests/unit/test_languages.py): zh, ja and th need the word segmenters of the
 # multilingual extra, which the Space's requirements.txt must carry; hi needs none.
 LANGUAGE_UPDATES = {
     # 上海 是 中国 最大 的 城市 against 上海 是 最大 的 城市: 5 of 5 and of 6; bigrams 3 of 4 and of 5.

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Dict, List, Set
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "update_rouge"
 
 
@@ -137,3 +137,30 @@ def test_the_architecture_page_lists_every_module():
     stale = sorted(listed - files)
     assert not missing, f"docs/architecture.md's module table lacks: {', '.join(missing)}"
     assert not stale, f"docs/architecture.md lists modules that do not exist: {', '.join(stale)}"
+
+
+GROUPS = ("unit", "agreement", "entry_points", "reliability", "publishing")
+
+
+def test_every_test_file_sits_in_a_group_folder():
+    tests = ROOT / "tests"
+    loose = sorted(path.name for path in tests.glob("test_*.py"))
+    assert not loose, f"test files outside tests/{{{','.join(GROUPS)}}}/ (see tests/README.md): {', '.join(loose)}"
+    folders = sorted(path.name for path in tests.iterdir() if path.is_dir() and any(path.glob("test_*.py")))
+    assert folders == sorted(GROUPS), f"test folders {folders}, tests/README.md describes {sorted(GROUPS)}"
+
+
+def test_the_tests_index_names_every_module_and_only_files_that_exist():
+    index = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
+    section = index.split("## Where a module's tests are", 1)[1]
+    rows = dict(re.findall(r"^\| (?:demo )?`([\w.]+)` \| (.+) \|$", section, flags=re.MULTILINE))
+    expected = set(_modules()) | {path.stem for path in ROOT.glob("app*.py")} | {"__main__"}
+    missing, stale = sorted(expected - set(rows)), sorted(set(rows) - expected)
+    assert not missing, f"tests/README.md names no tests for: {', '.join(missing)}"
+    assert not stale, f"tests/README.md has rows for modules that do not exist: {', '.join(stale)}"
+    named = {name: re.findall(r"`([\w/]+\.py)`", cell) for name, cell in rows.items()}
+    absent = sorted(
+        f"{name}: {file}" for name, files in named.items() for file in files if not (ROOT / "tests" / file).is_file()
+    )
+    assert not absent, f"tests/README.md names test files that do not exist: {'; '.join(absent)}"
+    assert all(named.values()), f"rows without a file: {sorted(name for name, files in named.items() if not files)}"

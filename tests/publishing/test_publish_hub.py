@@ -1,7 +1,7 @@
 """The metric as users get it: `evaluate.load("<namespace>/update_rouge")` from a Space.
 
 The Space folder is written by `python -m update_rouge.space` and served by a local stand-in
-for the Hub (tests/publishing.py). A fresh Python process with an empty Hugging Face cache, in
+for the Hub (tests/sandbox.py). A fresh Python process with an empty Hugging Face cache, in
 a directory outside the repository and with this package made unimportable, loads the metric
 through evaluate's own Hub code path and scores; the scores must equal the package's, and the
 ROUGE-1.5.5 values for the multi-reference modes. Its HTTP proxy is a trap that records any
@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from conftest import TRIPLE_FILES, read_jsonl
 from evaluate import __version__ as evaluate_version
-from publishing import NAME, NAMESPACE, ConnectionTrap, FakeHub, clean_env, proxy_variables
+from sandbox import NAME, NAMESPACE, ConnectionTrap, FakeHub, clean_env, proxy_variables
 
 from update_rouge import compute, metric_path
 from update_rouge.space import main, metric_modules, requirements, write_space
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ALL_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeS", "rougeSU", "rougeSU4"]
 MULTI_REF_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeS", "rougeSU4"]
 # Rows of wiki_triples.jsonl used (all of the others): enough long real texts, in seconds.

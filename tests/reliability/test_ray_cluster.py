@@ -23,7 +23,7 @@ from update_rouge.integrations.ray_cluster import CONNECT_TIMEOUT_VARIABLE, conn
 
 pytest.importorskip("ray", reason="needs the ray extra")
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets and processes from /proc")
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 IPV4_LOOPBACK = "7F"  # 127.x.x.x, little-endian hex in /proc/net/tcp
 IPV6_LOOPBACK = ("00000000000000000000000001000000", "0000000000000000FFFF00000")  # ::1, ::ffff:127.x
 

@@ -27,7 +27,7 @@ import app_options
 import app_render
 import update_rouge
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 DAN = (
     "Dan is a baker.",

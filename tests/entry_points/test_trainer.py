@@ -190,6 +190,6 @@ def test_the_helper_imports_neither_torch_nor_transformers():
     from pathlib import Path
 
     code = "import sys, update_rouge.integrations.trainer; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
-    repo = Path(__file__).parent.parent
+    repo = Path(__file__).resolve().parents[2]
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=repo)
     assert completed.stdout.strip() == "[]", completed.stderr

@@ -6,7 +6,7 @@ prints it and exits 2 without a traceback; ``compute`` and the evaluate module r
 None`` in this process (it is then not installed for ``importlib``), and, for runs in other
 processes, a folder first on ``PYTHONPATH`` whose package of that name fails to import (every
 process of the run, worker processes too, inherits it). The Ray workers' case is in
-``tests/test_ray_cluster.py``.
+``tests/reliability/test_ray_cluster.py``.
 """
 
 import json
@@ -23,7 +23,7 @@ from update_rouge import compute
 from update_rouge.extras import MissingExtra
 from update_rouge.parallel import available_cpus
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PIP = "install with: pip install 'update-rouge[multilingual]'   (or: pip install jieba)"
 NOT_INSTALLED = f"language='zh' segments Chinese words with jieba (not installed); {PIP}"
 HIDDEN = f"language='zh' segments Chinese words with jieba (cannot be imported: jieba is hidden by the test); {PIP}"

@@ -14,7 +14,7 @@ import pytest
 from update_rouge import compute
 from update_rouge.integrations.rewards import update_rouge_reward
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 MEASURE_KEYS = {"f1": "", "precision": "_precision", "recall": "_recall"}
 
 
@@ -402,9 +402,9 @@ def test_grpo_trainer_calls_the_reward_with_the_columns_and_logs_its_mean(tmp_pa
 @pytest.mark.slow
 @pytest.mark.needs_torch
 def test_the_documented_example_runs(tmp_path):
-    text = (Path(__file__).parent.parent / "docs" / "training-with-a-reward.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "training-with-a-reward.md").read_text(encoding="utf-8")
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent), HF_HUB_OFFLINE="1")
+    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]), HF_HUB_OFFLINE="1")
     run = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
     )

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from update_rouge.languages import LanguageTokenizer, _lower, normalise
 from update_rouge.unicode_assigned import ASSIGNED, UNICODE_VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORDED = json.loads((ROOT / "tests" / "data" / "unicode13_normalisation.json").read_text(encoding="ascii"))
 SIGMA, FINAL = "\u03a3", "\u03c2"
 # Characters assigned after Unicode 13.0.0: Cyrillic modifier letters that NFKC maps to а and б
