@@ -11,7 +11,7 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
   versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
 - ``segmenter``: with ``zh``, ``ja`` or ``th``, the word segmenter's packages and versions
-  (``languages.segmenter_versions``), whose dictionaries decide the tokens;
+  (``word_segmenters.segmenter_versions``), whose dictionaries decide the tokens;
 - ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
   ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
@@ -36,13 +36,13 @@ import numpy as np
 
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .languages import segmenter_versions
 from .rouge155_options import DEFAULT_ALPHA
 from .settings import OPTION_BY_NAME, Settings
 from .stemming import LANGUAGE_STEMMER
 from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
+from .word_segmenters import segmenter_versions
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
 LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
