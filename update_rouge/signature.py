@@ -5,7 +5,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
   ``unknown`` when no references were given (the count is known only from the data);
 - ``lang``: the ``language=`` code, present only when one is given;
-- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
+- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language,
+  followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
+  between Thai characters: ``sentences.SPACED_SENTENCES``);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
@@ -37,6 +39,7 @@ import numpy as np
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
 from .rouge155_options import DEFAULT_ALPHA
+from .sentences import SPACED_SENTENCES
 from .settings import OPTION_BY_NAME, Settings
 from .stemming import LANGUAGE_STEMMER
 from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
@@ -46,6 +49,13 @@ from .word_segmenters import segmenter_versions
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
 LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
+
+
+def language_segments(language: str) -> str:
+    """The ``seg`` field of ``language``: ``LANGUAGE_SEGMENTS``, then ``&space-between-<script>``
+    where the language's segments are also cut at white space between letters of its script."""
+    spaced = SPACED_SENTENCES.get(language)
+    return LANGUAGE_SEGMENTS if spaced is None else f"{LANGUAGE_SEGMENTS}&space-between-{spaced.name}"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -72,7 +82,7 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
-        ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
+        ("seg", SEGMENT_PATTERN.pattern if language is None else language_segments(language)),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),
