@@ -230,7 +230,7 @@ OPTIONS: Tuple[Option, ...] = (
         "`str` or `None`",
         None,
         "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence "
-        "terminal, tokens are the language's words in any script (Chinese, Japanese and Thai need "
+        "terminal (and, for `th`, at white space between Thai characters), tokens are the language's words in any script (Chinese, Japanese and Thai need "
         "`update-rouge[multilingual]`), and `use_stemmer=True` uses its Snowball stemmer. `None` keeps "
         "the published rules.",
         cli=SCORING,
