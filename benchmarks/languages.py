@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from update_rouge import compute
-from update_rouge.languages import segmenter
+from update_rouge.word_segmenters import segmenter
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

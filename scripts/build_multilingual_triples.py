@@ -25,7 +25,7 @@ import json
 import sys
 from pathlib import Path
 
-from update_rouge.languages import SENTENCE_TERMINAL
+from update_rouge.sentences import SENTENCE_TERMINAL
 
 FILES = {
     "amharic": "am",

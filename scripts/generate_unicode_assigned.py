@@ -1,7 +1,7 @@
 """Generate update_rouge/unicode_assigned.py and tests/data/unicode13_normalisation.json from Python 3.10's Unicode 13.0.0.
 
 The ``language=`` tokens are NFKC-normalised and lower-cased as Unicode 13.0.0 (Python 3.10's
-``unicodedata``) does it, on every Python (``languages.normalise``). Run with Python 3.10:
+``unicodedata``) does it, on every Python (``normalisation.normalise``). Run with Python 3.10:
 
     python3.10 scripts/generate_unicode_assigned.py            # write both files
     python3.10 scripts/generate_unicode_assigned.py --check    # exit 1 if either is stale

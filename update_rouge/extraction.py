@@ -1,7 +1,7 @@
 """Extraction of additions: the segments of a text that its source does not contain.
 
 A segment is a match of ``[^.]+\\.?`` (a run of characters up to and including the next
-period; with a ``language=``, ``[^T]+T?`` for every sentence terminal T, see ``languages.py``),
+period; with a ``language=``, ``[^T]+T?`` for every sentence terminal T, see ``sentences.py``),
 stripped of surrounding white space; empty segments are dropped. A segment is an addition
 when it is not a substring of the source (exact and case-sensitive). Additions keep their
 order and their duplicates.
@@ -31,7 +31,7 @@ class SourceIndex:
     the source's own segments before the (slower) substring search is tried. The answer of
     every substring search is remembered, so a segment repeated any number of times costs one
     search of the source: the work is linear in the texts' length for each distinct segment.
-    ``pattern`` is the segment pattern (``languages.segment_pattern`` gives the one of a language).
+    ``pattern`` is the segment pattern (``sentences.segment_pattern`` gives the one of a language).
     """
 
     def __init__(self, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN):

@@ -18,10 +18,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .engines import ENGINES, check_engine, check_engine_exact
-from .languages import check_language, segment_pattern
+from .languages import check_language
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
+from .sentences import segment_pattern
 from .stemming import STEMMERS, resolve_stemmer
 from .tokens import make_tokenizer
 
@@ -229,7 +230,7 @@ OPTIONS: Tuple[Option, ...] = (
         "`str` or `None`",
         None,
         "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence "
-        "terminal, tokens are the language's words in any script (Chinese, Japanese and Thai need "
+        "terminal (and, for `th`, at white space between Thai characters), tokens are the language's words in any script (Chinese, Japanese and Thai need "
         "`update-rouge[multilingual]`), and `use_stemmer=True` uses its Snowball stemmer. `None` keeps "
         "the published rules.",
         cli=SCORING,

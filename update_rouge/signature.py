@@ -5,13 +5,15 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
   ``unknown`` when no references were given (the count is known only from the data);
 - ``lang``: the ``language=`` code, present only when one is given;
-- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
+- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language,
+  followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
+  between Thai characters: ``sentences.SPACED_SENTENCES``);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
   versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
 - ``segmenter``: with ``zh``, ``ja`` or ``th``, the word segmenter's packages and versions
-  (``languages.segmenter_versions``), whose dictionaries decide the tokens;
+  (``word_segmenters.segmenter_versions``), whose dictionaries decide the tokens;
 - ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
   ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
 - ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
@@ -36,16 +38,24 @@ import numpy as np
 
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .languages import segmenter_versions
 from .rouge155_options import DEFAULT_ALPHA
+from .sentences import SPACED_SENTENCES
 from .settings import OPTION_BY_NAME, Settings
 from .stemming import LANGUAGE_STEMMER
 from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
+from .word_segmenters import segmenter_versions
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
 LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
+
+
+def language_segments(language: str) -> str:
+    """The ``seg`` field of ``language``: ``LANGUAGE_SEGMENTS``, then ``&space-between-<script>``
+    where the language's segments are also cut at white space between letters of its script."""
+    spaced = SPACED_SENTENCES.get(language)
+    return LANGUAGE_SEGMENTS if spaced is None else f"{LANGUAGE_SEGMENTS}&space-between-{spaced.name}"
 
 
 def references_per_example(references: Optional[Sequence[Any]]) -> str:
@@ -72,7 +82,7 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
-        ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
+        ("seg", SEGMENT_PATTERN.pattern if language is None else language_segments(language)),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),

@@ -26,6 +26,7 @@ from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
 from .matches import token_matches
 from .no_tokens import NoTokensWarning
+from .normalisation import normalise
 from .option_numbers import is_real
 from .outputs import shown_path
 from .parallel import starmap_in_order
@@ -36,15 +37,18 @@ from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
 from .scorer import compute
 from .scoring import score_additions
+from .sentences import SENTENCE_PATTERN
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
 from .tokens import DefaultTokenizer
 from .unicode_assigned import ASSIGNED
+from .unicode_patterns import one_of
 from .unicode_tables import UNICODE_VERSION
 from .version import __version__
 from .wlcs import weighted_lcs_counts
+from .word_segmenters import segmenter_versions
 from .wordnet_exceptions import EXCEPTION_LISTS
 
 _CITATION = """\

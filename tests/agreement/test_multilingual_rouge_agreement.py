@@ -37,12 +37,9 @@ from multilingual_rouge.rouge_scorer import MultiStemmer, MultiTokenizer, RougeS
 from multilingual_rouge.stemmers import NLTKStemmer  # noqa: E402
 
 from update_rouge.extraction import SourceIndex, join_additions
-from update_rouge.languages import (
-    SENTENCE_PATTERN,
-    SNOWBALL_LANGUAGES,
-    LanguageTokenizer,
-)
+from update_rouge.languages import SNOWBALL_LANGUAGES, LanguageTokenizer
 from update_rouge.scoring import score_additions
+from update_rouge.sentences import SENTENCE_PATTERN
 from update_rouge.settings import Settings
 
 TRIPLES = read_jsonl("multilingual_triples.jsonl")

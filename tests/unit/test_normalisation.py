@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from update_rouge.languages import LanguageTokenizer, _lower, normalise
+from update_rouge.languages import LanguageTokenizer
+from update_rouge.normalisation import _lower, normalise
 from update_rouge.unicode_assigned import ASSIGNED, UNICODE_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +150,7 @@ def test_the_default_tokens_see_the_same_lower_case_on_every_python():
 
 
 def test_this_python_assigns_nothing_in_planes_4_to_13():
-    # languages._newer_characters does not scan them; a Python whose Unicode assigns there
+    # normalisation._newer_characters does not scan them; a Python whose Unicode assigns there
     # would have its characters normalised by its own data.
     assigned_there = [code for code in range(0x40000, 0xE0000) if unicodedata.category(chr(code)) != "Cn"]
     assert not assigned_there, [f"U+{code:05X}" for code in assigned_there[:8]]
