@@ -5,7 +5,8 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
   ``unknown`` when no references were given (the count is known only from the data);
 - ``lang``: the ``language=`` code, present only when one is given;
-- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language);
+- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language), or
+  instead ``additions:edits`` with ``additions="edits"`` (the diff of ``edits.py``);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
@@ -72,7 +73,11 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
-        ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS),
+        (
+            ("seg", SEGMENT_PATTERN.pattern if language is None else LANGUAGE_SEGMENTS)
+            if settings.additions == "sentences"
+            else ("additions", "edits")
+        ),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),
