@@ -278,3 +278,12 @@ def test_the_command_line_offers_the_option(tmp_path, capsys):
         additions="edits",
     )
     assert json.loads(capsys.readouterr().out) == expected
+
+
+def test_worker_processes_give_the_same_numbers():
+    data = {
+        key: [r[field] for r in read_jsonl("iterater_triples.jsonl")]
+        for key, field in (("sources", "source"), ("predictions", "prediction"), ("references", "reference"))
+    }
+    one_process = compute(**data, additions="edits", use_aggregator=False)
+    assert compute(**data, additions="edits", use_aggregator=False, num_proc=2) == one_process
