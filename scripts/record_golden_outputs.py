@@ -105,6 +105,13 @@ def _configurations() -> List[Tuple[str, str, Any, Dict[str, Any]]]:
             None,
             {"confidence_level": 0.9, "n_bootstrap": 500, "seed": 7},
         ),
+        ("iterater_triples/edits", "iterater_triples.jsonl", None, {"additions": "edits", "rouge_types": ALL_TYPES}),
+        (
+            "wiki_triples/edits-porter",
+            "wiki_triples.jsonl",
+            None,
+            {"additions": "edits", "use_stemmer": True, "rouge_types": ALL_TYPES},
+        ),
         ("iterater_triples/paired-bootstrap", "iterater_triples.jsonl", None, {"baseline_predictions": "sources"}),
         ("iterater_triples/randomization", "iterater_triples.jsonl", None, {"compare": "randomization"}),
         ("iterater_triples/compare-bootstrap", "iterater_triples.jsonl", None, {"compare": "bootstrap"}),
@@ -135,6 +142,7 @@ def _configurations() -> List[Tuple[str, str, Any, Dict[str, Any]]]:
                 )
             )
     found.append(("thai/th", THAI, None, {"language": "th", "rouge_types": ALL_TYPES}))
+    found.append(("thai/th-edits", THAI, None, {"language": "th", "additions": "edits", "rouge_types": ALL_TYPES}))
     return found
 
 

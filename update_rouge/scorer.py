@@ -30,7 +30,7 @@ class UpdateRougeScorer:
 
     ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
     ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``engine``, ``num_proc``, ``use_aggregator``,
+    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``, ``use_aggregator``,
     ``confidence_level``, ``n_bootstrap``, ``seed``), checked once here.
     """
 
@@ -126,26 +126,30 @@ class UpdateRougeScorer:
 
         Only on that error path are the examples searched, in input order, for the first field
         whose newline-joined additions contain the text the tokenizer failed on (the engines give
-        a tokenizer those joined additions or their lines, the no-token check single additions),
-        so the default path costs nothing; if none does (a text cut by ``max_words``), the error
-        is raised as it is.
+        a tokenizer those joined additions or their lines, the no-token check single additions;
+        with ``additions="edits"``, whose whole text contains it, sources included), so the
+        default path costs nothing; if none does (a text cut by ``max_words``), the error is
+        raised as it is.
         """
         try:
             yield
         except TokenizerError as error:
+            edits = self.settings.additions == "edits"
             pattern = self.settings.segment_pattern
             for i, source in enumerate(sources):
-                index = SourceIndex(source, pattern)
-                fields = [
+                fields = [(f"sources[{i}]", source)] if edits else []
+                fields += [
                     (f"references[{i}]" + (f"[{j}]" if len(references[i]) > 1 else ""), reference)
                     for j, reference in enumerate(references[i])
                 ]
                 fields += [(f"{name}[{i}]", texts[i]) for name, texts in systems.items()]
                 for where, text in fields:
-                    joined = join_additions(index.additions(text))
+                    # "edits" tokenizes whole texts (then only its re-tokenized runs, never refused)
+                    joined = text if edits else join_additions(SourceIndex(source, pattern).additions(text))
                     if error.text in joined if error.text else not joined:
                         raise TokenizerError(
-                            f"{error}, on the additions of {where}: {error.text!r:.80}", error.text
+                            f"{error}, on the {'text' if edits else 'additions'} of {where}: {error.text!r:.80}",
+                            error.text,
                         ) from error
             raise
 
@@ -182,11 +186,14 @@ def _score_checked(
 ) -> List[ExampleScore]:
     """Score checked inputs in this process."""
     prediction_additions, reference_additions = [], []
-    pattern = settings.segment_pattern
-    for source, prediction, example_references in zip(sources, predictions, references):
-        index = SourceIndex(source, pattern)
-        prediction_additions.append(index.additions(prediction))
-        reference_additions.append([index.additions(reference) for reference in example_references])
+    additions_index = settings.additions_index()
+    for i, (source, prediction, example_references) in enumerate(zip(sources, predictions, references)):
+        try:
+            index = additions_index(source)
+            prediction_additions.append(index.additions(prediction))
+            reference_additions.append([index.additions(reference) for reference in example_references])
+        except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
+            raise error.at(i, "example") from None
     scored = score_additions(reference_additions, prediction_additions, settings)
     return [
         ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
@@ -223,6 +230,7 @@ def compute(
     max_bytes: Optional[int] = DEFAULTS["max_bytes"],
     alpha: float = DEFAULTS["alpha"],
     language: Optional[str] = DEFAULTS["language"],
+    additions: str = DEFAULTS["additions"],
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -256,6 +264,7 @@ def compute(
         max_bytes=max_bytes,
         alpha=alpha,
         language=language,
+        additions=additions,
         engine=engine,
         num_proc=num_proc,
         use_aggregator=use_aggregator,

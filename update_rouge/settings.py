@@ -11,20 +11,23 @@ number, one field of ``Settings`` with its check in ``__post_init__`` and one si
 then its use where the data flows through it.
 """
 
+import functools
 import inspect
 import textwrap
 from dataclasses import InitVar, dataclass, fields
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
+from .edits import EditIndex
 from .engines import ENGINES, check_engine, check_engine_exact
+from .extraction import SourceIndex
 from .languages import check_language
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .sentences import segment_pattern
 from .stemming import STEMMERS, resolve_stemmer
-from .tokens import make_tokenizer
+from .tokens import edit_run_tokenizer, make_tokenizer
 
 Tokenizer = Callable[[str], List[str]]
 
@@ -67,6 +70,7 @@ class Option:
 
 
 SCORING, STATISTICS, RUNNING = "scoring", "statistics and reporting", "output and running"
+ADDITIONS_MODES = ("sentences", "edits")
 
 OPTIONS: Tuple[Option, ...] = (
     Option(
@@ -235,6 +239,17 @@ OPTIONS: Tuple[Option, ...] = (
         "the published rules.",
         cli=SCORING,
     ),
+    Option(
+        "additions",
+        "`str`",
+        ADDITIONS_MODES[0],
+        "What a text adds to its source. `sentences` (the published rule): each segment (sentence) "
+        "that is not a substring of the source. `edits`: each run of the text's tokens that a "
+        "word-level diff against the source's tokens marks as inserted or replaced (a changed number "
+        "adds that number; deleted words add nothing); the diff is stated in `edits.py`.",
+        choices=ADDITIONS_MODES,
+        cli=SCORING,
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
@@ -293,6 +308,7 @@ class Settings:
     max_bytes: Optional[int] = DEFAULTS["max_bytes"]
     alpha: float = DEFAULTS["alpha"]
     language: Optional[str] = DEFAULTS["language"]
+    additions: str = DEFAULTS["additions"]
     engine: str = DEFAULTS["engine"]
     num_proc: int = DEFAULTS["num_proc"]
     use_aggregator: bool = DEFAULTS["use_aggregator"]
@@ -307,6 +323,8 @@ class Settings:
         if self.tokenizer is not None and not callable(self.tokenizer):
             raise ValueError(f"tokenizer must be a callable text -> list of tokens, or None, got {self.tokenizer!r}")
         language = check_language(self.language)
+        if self.additions not in ADDITIONS_MODES:
+            raise ValueError(f"additions must be one of {', '.join(ADDITIONS_MODES)}, got {self.additions!r}")
         text_options = check_text_options(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
         if language is not None and text_options.remove_stopwords:
             raise ValueError(
@@ -340,11 +358,25 @@ class Settings:
         names = {field.name for field in fields(cls)} | {"use_stemmer"}
         return cls(**{name: value for name, value in options.items() if name in names})
 
-    def make_tokenizer(self):
+    def make_text_tokenizer(self):
         """A new tokenizer of these settings: rouge-score's (stemmed or not), ROUGE-1.5.5's, the
         ``language``'s, or the user's callable, with the stopwords removed where asked for
         (``tokens.make_tokenizer``)."""
         return make_tokenizer(self.stemmer, self.tokenizer, self.remove_stopwords, self.language)
+
+    def make_tokenizer(self):
+        """A new tokenizer of the additions: ``make_text_tokenizer``'s, or with ``additions="edits"``
+        the one that gives back the runs' tokens (``tokens.edit_run_tokenizer``), which are
+        already the text tokenizer's."""
+        tokenizer = self.make_text_tokenizer()
+        return tokenizer if self.additions == "sentences" else edit_run_tokenizer(tokenizer)
+
+    def additions_index(self) -> Callable[[str], Any]:
+        """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
+        source: ``extraction.SourceIndex`` (``"sentences"``) or ``edits.EditIndex`` (``"edits"``)."""
+        if self.additions == "edits":
+            return functools.partial(EditIndex, tokenizer=self.make_text_tokenizer())
+        return functools.partial(SourceIndex, pattern=self.segment_pattern)
 
     @property
     def segment_pattern(self):

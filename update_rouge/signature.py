@@ -7,7 +7,8 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 - ``lang``: the ``language=`` code, present only when one is given;
 - ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language,
   followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
-  between Thai characters: ``sentences.SPACED_SENTENCES``);
+  between Thai characters: ``sentences.SPACED_SENTENCES``), or instead ``additions:edits``
+  with ``additions="edits"`` (the diff of ``edits.py``);
   ``join``: the separator between additions;
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
@@ -82,7 +83,11 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
-        ("seg", SEGMENT_PATTERN.pattern if language is None else language_segments(language)),
+        (
+            ("seg", SEGMENT_PATTERN.pattern if language is None else language_segments(language))
+            if settings.additions == "sentences"
+            else ("additions", "edits")
+        ),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),

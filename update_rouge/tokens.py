@@ -106,6 +106,24 @@ class CallableTokenizer:
 ROUGE155_TOKENIZER = Rouge155Tokenizer()
 
 
+class WhiteSpaceTokenizer:
+    """Tokens separated by white space (``str.split``): the tokens of ``additions="edits"``'s runs."""
+
+    splits_on_newlines = True
+
+    def tokenize(self, text: str) -> List[str]:
+        """The white-space separated words of ``text``."""
+        return text.split()
+
+
+def edit_run_tokenizer(tokenizer):
+    """The tokenizer that gives back exactly the tokens of ``additions="edits"``'s runs (tokens
+    of ``tokenizer``, joined by spaces and lines): rouge-score's plain tokenizer for rouge-score's
+    tokens (``[a-z0-9]+`` whether stemmed or not, so every engine can score them), else
+    ``WhiteSpaceTokenizer`` (``edits.EditIndex`` refuses tokens holding white space)."""
+    return DefaultTokenizer() if type(tokenizer) is DefaultTokenizer else WhiteSpaceTokenizer()
+
+
 def make_tokenizer(
     stemmer: str = "none",
     tokenizer: Optional[Callable[[str], List[str]]] = None,

@@ -15,6 +15,7 @@ import evaluate
 from .bootstrap import DEFAULT_SEED
 from .corpus import ExampleScore
 from .corpus_stream import Corpus
+from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
 from .extraction import SEGMENT_PATTERN

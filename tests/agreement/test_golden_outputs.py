@@ -61,6 +61,7 @@ def test_every_configuration_is_recorded_and_every_family_is_there():
         "ci:0.9",
         "test:paired-ar",
         "test:paired-bs",
+        "additions:edits",
     ):
         assert field in settings, f"no configuration has {field}"
 

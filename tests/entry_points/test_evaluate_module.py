@@ -53,7 +53,15 @@ statistics = metric.compute(
     return_signature=True,
 )
 signature = metric.signature(references=[["a.", "b."], ["c."]], rouge_types=["rouge1"], seed=7)
+edits = metric.compute(
+    sources=["The team won 3 games in 2020. The coach is Smith."],
+    predictions=["The team won 3 games in 2021. The coach is Smith."],
+    references=["The team won 5 games in 2021. The coach is Smith."],
+    rouge_types=["rouge1"],
+    additions="edits",
+)
 print(json.dumps({
+    "edits": edits,
     "module_file": sys.modules[type(metric).__module__].__file__,
     "result": result,
     "statistics": statistics,
@@ -97,6 +105,8 @@ def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     assert f"|update-rouge:{update_rouge.__version__}|" in statistics["signature"]
     assert output["signature"].startswith("refs:1-2|")
     assert "|types:rouge1|" in output["signature"] and "|seed:7|" in output["signature"]
+    # Issue 30's worked example: the reference adds "5" and "2021", the prediction "2021".
+    assert output["edits"]["update_rouge1"] == 2 / 3 and output["edits"]["update_rouge1_recall"] == 1 / 2
 
 
 STEM_IN_FRESH_PROCESS = """
