@@ -74,7 +74,7 @@ def triples(name):
     return [r["source"] for r in rows], [r["prediction"] for r in rows], [r["reference"] for r in rows]
 
 
-# The wiki file's long texts take minutes in rouge-score's pure-Python LCS table: a slow test.
+# The wiki file (745 long examples) takes a minute even without its LCS types: a slow test.
 FILES = [pytest.param(name, marks=pytest.mark.slow) if name.startswith("wiki") else name for name in TRIPLE_FILES]
 
 
@@ -82,16 +82,19 @@ FILES = [pytest.param(name, marks=pytest.mark.slow) if name.startswith("wiki") e
 @pytest.mark.parametrize("name", FILES)
 def test_micro_values_equal_independent_counts_on_the_bundled_data(name, stem):
     sources, predictions, references = triples(name)
+    # The wiki file's long texts take over 15 minutes in rouge-score's pure-Python LCS table:
+    # its LCS types are left to the other files.
+    types = TYPES[:2] if name.startswith("wiki") else TYPES
     result = compute(
         sources,
         predictions,
         references,
-        rouge_types=list(TYPES),
+        rouge_types=list(types),
         use_stemmer=stem,
         average="micro",
         confidence_level=None,
     )
-    for rouge_type in TYPES:
+    for rouge_type in types:
         sums = [0, 0, 0]
         for source, prediction, reference in zip(sources, predictions, references):
             ref_add, pred_add = additions(source, reference), additions(source, prediction)
