@@ -12,6 +12,8 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from conftest import TRIPLE_FILES, read_jsonl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from rouge_score.scoring import fmeasure
 
@@ -266,3 +268,25 @@ def test_compare_and_ray_refuse_micro_with_the_reason():
 
     with pytest.raises(ValueError, match="corpus_scores has no average='micro'"):
         corpus_scores(None, average="micro")
+
+
+WORDS = st.sampled_from(["a", "b", "c", "d"])
+SENTENCES = st.lists(WORDS, min_size=1, max_size=4).map(lambda words: " ".join(words) + ".")
+EXAMPLES = st.lists(st.tuples(SENTENCES, SENTENCES, SENTENCES), min_size=1, max_size=6)
+
+
+@settings(max_examples=60)
+@given(EXAMPLES, st.randoms(use_true_random=False))
+def test_micro_values_ignore_order_and_scale_with_the_corpus(examples, random):
+    # Ratios of sums: the same for the examples in any order and for the corpus twice over
+    # (2H / 2P is H / P exactly, both being correctly rounded divisions of the same rational).
+    def micro(rows):
+        sources = [source for source, _, _ in rows]
+        updated = [[source + " " + text for text in texts] for source, *texts in rows]
+        options = dict(rouge_types=["rouge1", "rougeL"], confidence_level=None, average="micro")
+        return compute(sources, [p for p, _ in updated], [r for _, r in updated], **options)
+
+    shuffled = random.sample(examples, len(examples))
+    expected = {key: value for key, value in micro(examples).items() if key.startswith("update_")}
+    for rows in (shuffled, examples + examples):
+        assert {key: value for key, value in micro(rows).items() if key.startswith("update_")} == expected
