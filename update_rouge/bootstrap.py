@@ -24,7 +24,7 @@ The same inputs and options give the same numbers in every run and process; the 
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
 """
 
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -84,15 +84,21 @@ def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int) -> np.ndarr
     resample has the same mean, e.g. a column of equal values.
     """
     n_columns, n_examples = columns.shape
-    rng = np.random.default_rng(seed)
     means = np.empty((n_columns, n_bootstrap))
-    rows_per_block = max(1, _INDICES_PER_BLOCK // n_examples)
-    for start in range(0, n_bootstrap, rows_per_block):
-        stop = min(start + rows_per_block, n_bootstrap)
-        indices = rng.integers(0, n_examples, size=(stop - start, n_examples))
+    for start, stop, indices in resample_blocks(n_examples, n_bootstrap, seed):
         for row, column in enumerate(columns):
             means[row, start:stop] = column[indices].mean(axis=1)
     return means
+
+
+def resample_blocks(n_examples: int, n_bootstrap: int, seed: int) -> Iterator[Tuple[int, int, np.ndarray]]:
+    """The resamples of the module docstring in blocks: ``(start, stop, indices)``, ``indices``
+    being rows ``start`` to ``stop`` of the ``n_bootstrap x n_examples`` matrix of example indices."""
+    rng = np.random.default_rng(seed)
+    rows_per_block = max(1, _INDICES_PER_BLOCK // n_examples)
+    for start in range(0, n_bootstrap, rows_per_block):
+        stop = min(start + rows_per_block, n_bootstrap)
+        yield start, stop, rng.integers(0, n_examples, size=(stop - start, n_examples))
 
 
 def percentile_intervals(means: np.ndarray, confidence_level: float) -> Tuple[np.ndarray, np.ndarray]:

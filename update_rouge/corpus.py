@@ -7,9 +7,11 @@ Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type
 
 import math
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence
 
 from rouge_score.scoring import Score
+
+from .engines import Counts
 
 
 @dataclass(frozen=True)
@@ -19,13 +21,16 @@ class ExampleScore:
     ``scores`` maps each rouge type to precision, recall and F1 in [0, 1];
     ``reference_additions`` holds one list of additions per reference;
     ``both_empty`` is True when the no-additions rule scored the example 1.0 (the prediction
-    adds nothing, and neither does some reference, or every reference under ``pooled``).
+    adds nothing, and neither does some reference, or every reference under ``pooled``);
+    ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
+    average sums (``micro``).
     """
 
     scores: Dict[str, Score]
     reference_additions: List[List[str]]
     prediction_additions: List[str]
     both_empty: bool
+    counts: Optional[Dict[str, Counts]] = None
 
     @property
     def reference_diff_len(self) -> float:

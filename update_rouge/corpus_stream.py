@@ -2,7 +2,8 @@
 
 ``Corpus`` keeps what ``compute``'s corpus result needs of every chunk: exact running means
 (``corpus.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes per
-example and type, twice with a baseline) and how many references examples have (for the
+example and type, twice with a baseline; under ``average="micro"`` the example's counts
+instead, 24 bytes) and how many references examples have (for the
 signature). Its result equals ``compute`` on all the examples at once, bit for bit, with
 ``baseline_predictions`` when it is ``paired``.
 
@@ -16,9 +17,13 @@ from array import array
 from collections import deque
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
+import numpy as np
+
 from .bootstrap import bootstrap_statistics
 from .corpus import RunningTotals
+from .engines import Counts
 from .lcs_limits import LcsTableTooLarge
+from .micro import micro_bootstrap_statistics, micro_means
 from .no_tokens import warn_tokenless
 from .parallel import available_cpus, starmap_in_order
 from .scorer import UpdateRougeScorer
@@ -29,6 +34,7 @@ CHUNK_SIZE = 1000
 """Examples scored at a time by ``score_rows``."""
 
 Table = Dict[str, list]
+Counted = Dict[str, List[Counts]]
 
 
 class Corpus:
@@ -41,36 +47,59 @@ class Corpus:
     def __init__(self, settings: Settings, paired: bool = False):
         self.settings = settings
         self.totals = RunningTotals()
+        self.micro = settings.average == "micro"
+        # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1.
         self.f1 = self._columns()
         self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
 
     def _columns(self) -> Dict[str, array]:
-        return {f"update_{rouge_type}": array("d") for rouge_type in self.settings.rouge_types}
+        kind = "q" if self.micro else "d"
+        return {f"update_{rouge_type}": array(kind) for rouge_type in self.settings.rouge_types}
 
-    def add(self, table: Table, references: Sequence[Any], baseline_table: Optional[Table] = None) -> None:
+    def add(
+        self,
+        table: Table,
+        references: Sequence[Any],
+        baseline_table: Optional[Table] = None,
+        counts: Optional[Counted] = None,
+        baseline_counts: Optional[Counted] = None,
+    ) -> None:
         """Add a chunk's per-example table and its references (a string or a list per example)
-        and, to a paired corpus, the baseline's table of the same examples."""
+        and, to a paired corpus, the baseline's table of the same examples; under
+        ``average="micro"`` also each system's ``micro.count_columns`` of the chunk
+        (``UpdateRougeScorer.tables`` gives them all)."""
         if (baseline_table is None) != (self.baseline_f1 is None):
             raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
+        if (counts is None) == self.micro or (baseline_counts is None) != (baseline_table is None or not self.micro):
+            raise ValueError("a Corpus with average='micro' takes each system's counts with each chunk, and only it")
         self.totals.add(table)
-        for key, column in self.f1.items():
-            column.extend(table[key])
+        self._extend(self.f1, counts if counts is not None else table)
         if self.baseline_f1 is not None and baseline_table is not None:
-            for key, column in self.baseline_f1.items():
-                column.extend(baseline_table[key])
+            self._extend(self.baseline_f1, baseline_counts if baseline_counts is not None else baseline_table)
         self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
+
+    def _extend(self, columns: Dict[str, array], values: Any) -> None:
+        for key, column in columns.items():
+            column.extend(itertools.chain.from_iterable(values[key]) if self.micro else values[key])
 
     def result(self) -> Dict[str, Any]:
         """The corpus result ``compute`` gives for all the examples with these settings."""
         settings = self.settings
         result = self.totals.result()
-        result.update(
-            bootstrap_statistics(
-                self.f1, self.baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed
-            )
-        )
+        statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+        if self.micro:
+            counts = self._arrays(self.f1)
+            baseline = None if self.baseline_f1 is None else self._arrays(self.baseline_f1)
+            result.update(micro_means(counts, settings.alpha))
+            result.update(micro_bootstrap_statistics(counts, baseline, settings.alpha, *statistics))
+            return result
+        result.update(bootstrap_statistics(self.f1, self.baseline_f1, *statistics))
         return result
+
+    @staticmethod
+    def _arrays(columns: Dict[str, array]) -> Dict[str, np.ndarray]:
+        return {key: np.frombuffer(column, dtype=np.int64).reshape(-1, 3) for key, column in columns.items()}
 
     def signature(self) -> str:
         """The signature of ``compute`` with these settings on all the examples."""
@@ -127,12 +156,12 @@ def score_rows(
     tokenless = 0
     results = starmap_in_order(scorer.tables, itertools.chain(first, pending), num_proc)
     try:
-        for table, baseline_table, chunk_tokenless in results:
+        for tables in results:
             lines, references = in_flight.popleft()
-            corpus.add(table, references, baseline_table)
-            tokenless += chunk_tokenless
+            corpus.add(tables.table, references, tables.baseline_table, tables.counts, tables.baseline_counts)
+            tokenless += tables.tokenless
             if on_chunk is not None:
-                on_chunk(lines, table)
+                on_chunk(lines, tables.table)
     except LcsTableTooLarge as error:
         if error.index is None:
             raise

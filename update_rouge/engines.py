@@ -332,7 +332,7 @@ def inexact_reason(
         )
     if needs_counts:
         return (
-            f"engine={name!r} gives no raw counts, which multi_ref='pooled' and 'best_recall' need: "
+            f"engine={name!r} gives no raw counts, which multi_ref='pooled' and 'best_recall' need, as does average='micro': "
             "use engine='python' or 'auto'"
         )
     if options.changes_tokens:

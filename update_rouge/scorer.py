@@ -10,13 +10,15 @@ import contextlib
 import functools
 import math
 import re
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .bootstrap import bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
+from .engines import Counts
 from .extraction import SourceIndex, join_additions
 from .inputs import check_baseline_predictions, check_inputs
 from .lcs_limits import LcsTableTooLarge
+from .micro import as_arrays, count_columns, micro_bootstrap_statistics, micro_means
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import available_cpus, starmap_in_order
 from .scoring import score_additions
@@ -25,13 +27,26 @@ from .signature import signature
 from .tokens import TokenizerError
 
 
+class Tables(NamedTuple):
+    """``UpdateRougeScorer.tables``'s result: the per-example tables of the system and of the
+    baseline (``None`` without one), the number of examples without tokens and, under
+    ``average="micro"`` (else ``None``), the counts each example contributes to the micro
+    average, per system (``micro.count_columns``)."""
+
+    table: Dict[str, list]
+    baseline_table: Optional[Dict[str, list]]
+    tokenless: int
+    counts: Optional[Dict[str, List[Counts]]]
+    baseline_counts: Optional[Dict[str, List[Counts]]]
+
+
 class UpdateRougeScorer:
     """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
     ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
     ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``, ``use_aggregator``,
-    ``confidence_level``, ``n_bootstrap``, ``seed``), checked once here.
+    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
+    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``), checked once here.
     """
 
     def __init__(self, settings: Optional[Settings] = None, **options: Any):
@@ -78,17 +93,22 @@ class UpdateRougeScorer:
         settings = self.settings
         if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
-        table, baseline_table, tokenless = self.tables(sources, predictions, references, baseline_predictions)
+        tables = self.tables(sources, predictions, references, baseline_predictions)
+        table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
         if not settings.use_aggregator:
-            return table, tokenless, total
+            return table, tables.tokenless, total
         result: Dict[str, Any] = aggregate(table)
+        statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+        if tables.counts is not None:
+            counts = as_arrays(tables.counts)
+            baseline_counts = None if tables.baseline_counts is None else as_arrays(tables.baseline_counts)
+            result.update(micro_means(counts, settings.alpha))
+            result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+            return result, tables.tokenless, total
         baseline_f1 = None if baseline_table is None else f1_columns(baseline_table, settings.rouge_types)
-        f1 = f1_columns(table, settings.rouge_types)
-        result.update(
-            bootstrap_statistics(f1, baseline_f1, settings.confidence_level, settings.n_bootstrap, settings.seed)
-        )
-        return result, tokenless, total
+        result.update(bootstrap_statistics(f1_columns(table, settings.rouge_types), baseline_f1, *statistics))
+        return result, tables.tokenless, total
 
     def tables(
         self,
@@ -96,10 +116,11 @@ class UpdateRougeScorer:
         predictions: Sequence[str],
         references: Sequence[Any],
         baseline_predictions: Optional[Sequence[str]] = None,
-    ) -> Tuple[Dict[str, list], Optional[Dict[str, list]], int]:
+    ) -> "Tables":
         """The per-example table of the predictions (``compute(use_aggregator=False)``'s), that
-        of ``baseline_predictions`` on the same examples (``None`` without them), and the number
-        of examples in which either system's additions have no token (not warned here)."""
+        of ``baseline_predictions`` on the same examples (``None`` without them), the number
+        of examples in which either system's additions have no token (not warned here) and,
+        under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
         sources, predictions, references = check_inputs(sources, predictions, references)
         systems = {"predictions": predictions}
         checked_baseline = None
@@ -111,12 +132,15 @@ class UpdateRougeScorer:
             tokenizer = settings.make_tokenizer()
             examples = self._examples(sources, predictions, references)
             tokenless = tokenless_examples(examples, tokenizer)
-            baseline_table = None
+            baseline_table = baseline_counts = None
             if checked_baseline is not None:
                 baseline = self._examples(sources, checked_baseline, references)
                 tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
                 baseline_table = per_example_table(baseline, settings.rouge_types)
-            return per_example_table(examples, settings.rouge_types), baseline_table, sum(tokenless)
+                baseline_counts = _count_columns(baseline, settings.rouge_types)
+            table = per_example_table(examples, settings.rouge_types)
+            counts = _count_columns(examples, settings.rouge_types)
+            return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
 
     @contextlib.contextmanager
     def _naming_examples(
@@ -196,9 +220,22 @@ def _score_checked(
             raise error.at(i, "example") from None
     scored = score_additions(reference_additions, prediction_additions, settings)
     return [
-        ExampleScore(scores=scores, reference_additions=references, prediction_additions=prediction, both_empty=both)
-        for (scores, both), references, prediction in zip(scored, reference_additions, prediction_additions)
+        ExampleScore(
+            scores=scores,
+            reference_additions=references,
+            prediction_additions=prediction,
+            both_empty=both,
+            counts=counts,
+        )
+        for (scores, both, counts), references, prediction in zip(scored, reference_additions, prediction_additions)
     ]
+
+
+def _count_columns(examples: List[ExampleScore], rouge_types: Sequence[str]) -> Optional[Dict[str, List[Counts]]]:
+    """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
+    if not examples or examples[0].counts is None:
+        return None
+    return count_columns([example.counts for example in examples if example.counts is not None], rouge_types)
 
 
 def score_examples(
@@ -231,6 +268,7 @@ def compute(
     alpha: float = DEFAULTS["alpha"],
     language: Optional[str] = DEFAULTS["language"],
     additions: str = DEFAULTS["additions"],
+    average: str = DEFAULTS["average"],
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -244,7 +282,9 @@ def compute(
     Returns:
         ``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall`` in [0, 1],
         ``_target_diff_len`` and ``_prediction_diff_len`` in characters, and ``_both_empty``:
-        means (a count for ``_both_empty``) or per-example lists in input order. With
+        means (a count for ``_both_empty``) or per-example lists in input order; under
+        ``average="micro"`` the corpus precision, recall and F of each type are the micro
+        averages instead (``micro.py``), their intervals and test those of the micro F. With
         ``use_aggregator`` also: ``update_<type>_low`` and ``update_<type>_high``, the interval
         of the mean F1 (unless ``confidence_level`` is ``None``); with ``baseline_predictions``,
         ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]), its
@@ -271,6 +311,7 @@ def compute(
         confidence_level=confidence_level,
         n_bootstrap=n_bootstrap,
         seed=seed,
+        average=average,
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)

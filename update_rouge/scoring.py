@@ -6,13 +6,14 @@ additions and the choice among several references live here. Scores are rouge-sc
 tuples of precision, recall and F1, each in [0, 1].
 """
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 from rouge_score.scoring import Score
 
 from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_additions
 from .lcs_limits import LcsTableTooLarge
+from .micro import NO_COUNTS
 from .rouge155_options import alpha_score
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
@@ -25,7 +26,7 @@ def score_additions(
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
     settings: Settings,
-) -> List[Tuple[Dict[str, Score], bool]]:
+) -> List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Counts]]]]:
     """Score every example's additions: per example, one list of additions per reference.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
@@ -34,7 +35,9 @@ def score_additions(
     (``settings.text_options``): the F of every score is formed with ``alpha``
     (``alpha_score``) before references are compared by it.
 
-    Returns per example the score of each type and whether the no-additions rule applied. A
+    Returns per example the score of each type, whether the no-additions rule applied and,
+    under ``average="micro"``, the counts the micro average sums (``micro``: those of the
+    reference ``multi_ref`` picks, or their pooled sums; none under the rule), else ``None``. A
     pair beyond an LCS size limit raises ``LcsTableTooLarge`` naming the example's index.
     ``multi_ref`` combines an example's references (for one reference all three agree):
 
@@ -52,7 +55,7 @@ def score_additions(
     reference without additions is one more reference the prediction recovers nothing of.
     """
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
-    counted = multi_ref != "max_f1"
+    counted, micro = settings.needs_counts, settings.average == "micro"
     options = settings.text_options
     tokenizer = settings.make_tokenizer()
     scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
@@ -86,16 +89,50 @@ def score_additions(
         raise error.at(examples[error.index], "example") from None
     combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
-    results = []
+    no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
+    results: List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Counts]]]] = []
     for references, rule in zip(reference_additions, rule_applies):
         if rule:
-            results.append((perfect, True))
+            results.append((perfect, True, no_counts))
+            continue
+        per_reference = [next(scored) for _ in references]
+        if counted and multi_ref == "max_f1":
+            combined = best_by_f1(
+                [{t: alpha_score(score_of(c), alpha) for t, c in r.items()} for r in per_reference], rouge_types
+            )
+        elif counted:
+            combined = {t: alpha_score(s, alpha) for t, s in combine(per_reference, rouge_types).items()}
         else:
-            combined = combine([next(scored) for _ in references], rouge_types)
-            if counted:
-                combined = {t: alpha_score(s, alpha) for t, s in combined.items()}
-            results.append((combined, False))
+            combined = combine(per_reference, rouge_types)
+        picked = picked_counts(per_reference, combined, multi_ref, alpha) if micro else None
+        results.append((combined, False, picked))
     return results
+
+
+def picked_counts(
+    per_reference: List[Dict[str, TypeCounts]], scores: Dict[str, Score], multi_ref: str, alpha: float
+) -> Dict[str, Counts]:
+    """The counts behind each type's combined score, which the micro average sums: under
+    ``pooled`` the sums over the references (``pooled_counts``), under ``best_recall`` those of
+    ``best_recall_index``'s reference, under ``max_f1`` those of the first reference whose score
+    is the one ``best_by_f1`` picked (it picks the first with the highest F, so that one)."""
+    picked = {}
+    for rouge_type, score in scores.items():
+        # Integer counts only: Settings refuses ROUGE-W (WeightedCounts) under micro.
+        counts = cast(List[Counts], [reference_counts[rouge_type] for reference_counts in per_reference])
+        if multi_ref == "pooled":
+            picked[rouge_type] = pooled_counts(counts)
+        elif multi_ref == "best_recall":
+            picked[rouge_type] = counts[best_recall_index(list(counts), rouge_type)]
+        else:
+            scored = [alpha_score(score_of(c), alpha) for c in counts]
+            picked[rouge_type] = counts[scored.index(score)]
+    return picked
+
+
+def pooled_counts(per_reference: Sequence[Counts]) -> Counts:
+    """Hits, reference grams and prediction grams summed over the references (``-f A``)."""
+    return Counts(*map(sum, zip(*per_reference)))
 
 
 def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
@@ -120,7 +157,7 @@ def pooled_scores(per_reference: List[Dict[str, TypeCounts]], rouge_types: Seque
         if weighted:
             scores[rouge_type] = weighted_score(weighted)
         else:
-            scores[rouge_type] = score_from_counts(Counts(*map(sum, zip(*per_type))))
+            scores[rouge_type] = score_from_counts(pooled_counts(per_type))  # type: ignore[arg-type]
     return scores
 
 

@@ -22,6 +22,7 @@ from .edits import EditIndex
 from .engines import ENGINES, check_engine, check_engine_exact
 from .extraction import SourceIndex
 from .languages import check_language
+from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
 from .parallel import check_num_proc
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
@@ -250,6 +251,18 @@ OPTIONS: Tuple[Option, ...] = (
         choices=ADDITIONS_MODES,
         cli=SCORING,
     ),
+    Option(
+        "average",
+        "`str`",
+        DEFAULT_AVERAGE,
+        "How corpus values combine the examples. `macro`: the mean over examples of each one's "
+        "precision, recall and F. `micro`: precision and recall from the counts summed over the "
+        "examples (hits, prediction and reference grams, or LCS hits and tokens), F from those; "
+        "an example where neither side adds anything contributes no counts. Per-example values are "
+        "the same either way. Micro needs the counts: the pure-Python engine, and no ROUGE-W type.",
+        choices=AVERAGES,
+        cli=STATISTICS,
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
@@ -315,6 +328,7 @@ class Settings:
     confidence_level: Optional[float] = DEFAULTS["confidence_level"]
     n_bootstrap: int = DEFAULTS["n_bootstrap"]
     seed: int = DEFAULTS["seed"]
+    average: str = DEFAULTS["average"]
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
@@ -341,8 +355,9 @@ class Settings:
         }
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
+        check_average(self.average, self.rouge_types)
         default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
-        check_engine_exact(self.engine, self.rouge_types, self.multi_ref != "max_f1", self.text_options, default_tokens)
+        check_engine_exact(self.engine, self.rouge_types, self.needs_counts, self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
         numbers: Dict[str, Any] = {
             "confidence_level": None if self.confidence_level is None else float(self.confidence_level),
@@ -387,6 +402,11 @@ class Settings:
     def text_options(self) -> TextOptions:
         """ROUGE-1.5.5's stopword removal, length limits and F weight, as the engine takes them."""
         return TextOptions(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
+
+    @property
+    def needs_counts(self) -> bool:
+        """Whether scoring needs the engine's raw counts: ``multi_ref`` other than ``max_f1``, or ``average="micro"``."""
+        return self.multi_ref != "max_f1" or self.average == "micro"
 
     @property
     def intervals(self) -> bool:

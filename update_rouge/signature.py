@@ -21,7 +21,8 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
   ``pooled`` or ``best_recall``); only when not at their defaults, ROUGE-1.5.5's
   ``stopwords:rouge155`` (``-s``), ``words:N`` (``-l N``) or ``bytes:N`` (``-b N``) and
-  ``alpha:A`` (``-p A``); ``agg``: ``mean`` over examples, or ``none`` (per-example values);
+  ``alpha:A`` (``-p A``); ``agg``: ``mean`` over examples (``average="macro"``), ``micro``
+  (``average="micro"``: from counts summed over examples), or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
 - ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
@@ -98,7 +99,7 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
         *([("words", str(settings.max_words))] if settings.max_words is not None else []),
         *([("bytes", str(settings.max_bytes))] if settings.max_bytes is not None else []),
         *([("alpha", repr(settings.alpha))] if settings.alpha != DEFAULT_ALPHA else []),
-        ("agg", "mean" if settings.use_aggregator else "none"),
+        ("agg", ("micro" if settings.average == "micro" else "mean") if settings.use_aggregator else "none"),
         *([("boot", str(settings.n_bootstrap)), ("seed", str(settings.seed))] if bootstrap else [("boot", "none")]),
         (
             "ci",

@@ -26,6 +26,7 @@ from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
 from .matches import token_matches
+from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise
 from .option_numbers import is_real

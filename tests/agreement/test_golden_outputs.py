@@ -15,6 +15,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
+from rouge_score.scoring import fmeasure
+
+from update_rouge import compute
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("record_golden_outputs", ROOT / "scripts" / "record_golden_outputs.py")
@@ -86,3 +89,51 @@ def test_the_results_are_the_recorded_ones(name):
         f"(recorded with {RECORDED['recorded_with']}; now {golden.versions()}); "
         "python scripts/record_golden_outputs.py --check lists every configuration that differs"
     )
+
+
+# average="micro" on the bundled data: the summed counts (hits, reference grams or tokens,
+# prediction grams or tokens) per rouge type, made once by tests/test_micro.py's independent
+# counter (rouge-score's tokenizer, Counter, rouge-score's LCS and union LCS; examples without
+# additions skipped), not by the package. The micro values are their ratios and F1.
+MICRO_SUMS = {
+    ("iterater_triples.jsonl", False): {
+        "rouge1": (2385, 5069, 4027),
+        "rouge2": (1637, 5029, 3987),
+        "rougeL": (1914, 5069, 4027),
+        "rougeLsum": (2310, 5069, 4027),
+    },
+    ("iterater_triples.jsonl", True): {
+        "rouge1": (2436, 5069, 4027),
+        "rouge2": (1670, 5029, 3987),
+        "rougeL": (1940, 5069, 4027),
+        "rougeLsum": (2347, 5069, 4027),
+    },
+    ("fruit_triples.jsonl", False): {
+        "rouge1": (150, 381, 201),
+        "rouge2": (131, 378, 198),
+        "rougeL": (139, 381, 201),
+        "rougeLsum": (149, 381, 201),
+    },
+    ("wiki_triples.jsonl", False): {"rouge1": (236578, 278639, 440120), "rouge2": (216004, 277905, 439380)},
+}
+
+
+@pytest.mark.parametrize("data_file, stem", list(MICRO_SUMS))
+def test_micro_values_are_the_recorded_sums_ratios(data_file, stem):
+    rows = golden.read_rows(data_file)
+    sums = MICRO_SUMS[data_file, stem]
+    result = compute(
+        [row["source"] for row in rows],
+        [row["prediction"] for row in rows],
+        [row["reference"] for row in rows],
+        rouge_types=list(sums),
+        use_stemmer=stem,
+        average="micro",
+        confidence_level=None,
+    )
+    for rouge_type, (hits, reference, prediction) in sums.items():
+        precision, recall = hits / prediction, hits / reference
+        key = f"update_{rouge_type}"
+        assert result[f"{key}_precision"] == precision
+        assert result[f"{key}_recall"] == recall
+        assert result[key] == fmeasure(precision, recall)

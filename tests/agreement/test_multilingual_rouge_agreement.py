@@ -87,7 +87,7 @@ def test_scores_agree_to_the_bit_where_the_tokens_agree(example):
     if their_tokens(reference, language) != LanguageTokenizer(language).tokenize(reference):
         pytest.skip("tokens differ by a named difference (1 or 2)")
     theirs = RougeScorer(list(TYPES), lang=THEIR_NAMES.get(language)).score(reference, prediction)
-    [(ours, _rule)] = score_additions(
+    [(ours, _rule, _counts)] = score_additions(
         [[reference.split("\n")]], [prediction.split("\n")], Settings(rouge_types=TYPES, language=language)
     )
     assert ours == theirs

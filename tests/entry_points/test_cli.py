@@ -97,6 +97,20 @@ def test_per_example_lines_follow_the_file(tmp_path, iterater, capsys):
     assert [w["_both_empty"] for w in written] == per_example["_both_empty"]
 
 
+def test_average_micro_changes_the_corpus_values_not_the_per_example_lines(tmp_path, iterater, capsys):
+    rows, _ = iterater
+    out = tmp_path / "scores.jsonl"
+    status, stdout, _ = run_main(
+        [DATA_DIR / "iterater_triples.jsonl", "--average", "micro", "--per-example", out], capsys
+    )
+    assert status == 0
+    assert json.loads(stdout) == compute(**columns(rows), average="micro")
+    assert json.loads(stdout) != compute(**columns(rows))
+    per_example = compute(**columns(rows), use_aggregator=False)
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [w["update_rouge1"] for w in written] == per_example["update_rouge1"]
+
+
 def test_csv_with_a_list_of_references_cell(tmp_path, capsys):
     rows = read_jsonl("fruit_triples.jsonl")
     references = [[rows[0]["reference"], rows[1]["reference"]], rows[1]["reference"], "[1] " + rows[2]["reference"]]
@@ -315,6 +329,8 @@ def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
         "pooled",
         "--engine",
         "python",
+        "--average",
+        "micro",
     ]
     argv += ["--confidence-level", "0.9", "--n-bootstrap", "50", "--seed", "3", "--signature"]
     assert main(argv) == 0
@@ -325,6 +341,7 @@ def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
         stemmer="rouge155",
         multi_ref="pooled",
         engine="python",
+        average="micro",
         confidence_level=0.9,
         n_bootstrap=50,
         seed=3,

@@ -74,6 +74,26 @@ def test_decodes_minus_100_padding_tuples_and_prefixes(tokenizer):
     assert all(type(value) is float for value in metrics.values())
 
 
+def test_micro_average_sums_the_counts_of_every_batch(tokenizer):
+    predictions = ["Dan is a baker . Dan loves chocolate chip cookies .", "The sky is blue ."]
+    references = ["Dan is a baker . Dan loves chocolate cakes .", "The sky is blue ."]
+    inputs = [PREFIX + "Dan is a baker .", PREFIX + "The sky is blue ."]
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, rouge_types=["rouge1"], average="micro")
+    batches = [
+        EvalPrediction(
+            predictions=padded(ids(tokenizer, predictions[i : i + 1])),
+            label_ids=padded(ids(tokenizer, references[i : i + 1])),
+            inputs=padded(ids(tokenizer, inputs[i : i + 1])),
+        )
+        for i in range(2)
+    ]
+    assert metrics(batches[0], compute_result=False) == {}
+    result = metrics(batches[1], compute_result=True)
+    # Example 1: 3 hits of 5 added prediction words and 4 reference words; example 2 adds nothing,
+    # so no counts (its macro score would be 1.0).
+    assert (result["update_rouge1_precision"], result["update_rouge1_recall"]) == (3 / 5, 3 / 4)
+
+
 def test_inputs_without_the_prefix_are_an_error(tokenizer):
     eval_prediction = EvalPrediction(
         predictions=padded(ids(tokenizer, ["Dan is a baker ."])),

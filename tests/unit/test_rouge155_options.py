@@ -81,7 +81,7 @@ def test_rouge155_golden_every_row(key):
 
 
 def _single(rouge_type, reference, prediction, **options):
-    ((scores, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
+    ((scores, _, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
     return scores[rouge_type]
 
 
@@ -98,7 +98,7 @@ def test_rouge_w_by_hand():
 def test_rouge_w_side_without_words_is_zero_and_no_additions_is_one():
     assert _single("rougeW", ["!!!"], ["a b"]) == Score(0.0, 0.0, 0.0)
     assert _single("rougeW", ["a b"], ["..."]) == Score(0.0, 0.0, 0.0)
-    ((scores, rule),) = score_additions([[[]]], [[]], Settings(rouge_types=["rougeW"]))
+    ((scores, rule, _),) = score_additions([[[]]], [[]], Settings(rouge_types=["rougeW"]))
     assert rule and scores["rougeW"] == Score(1.0, 1.0, 1.0)
 
 

@@ -77,7 +77,10 @@ def compare_settings(options: Dict[str, Any]) -> Settings:
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    return Settings.from_options(options)
+    settings = Settings.from_options(options)
+    if settings.average != "macro":
+        raise ValueError("compare has no average='micro' yet: it compares means over examples (average='macro')")
+    return settings
 
 
 def score_systems(

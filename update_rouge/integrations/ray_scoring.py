@@ -44,6 +44,7 @@ from ..bootstrap import (
 from ..corpus import RunningTotals, f1_columns, per_example_table
 from ..files import Row
 from ..inputs import check_inputs
+from ..micro import DEFAULT_AVERAGE
 from ..rouge_types import check_rouge_types
 from ..scorer import compute
 from ..signature import build_signature
@@ -213,6 +214,11 @@ def corpus_scores(
     """
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
+    if options.get("average", DEFAULT_AVERAGE) != DEFAULT_AVERAGE:
+        raise ValueError(
+            "corpus_scores has no average='micro': the scored dataset holds per-example scores, not the counts "
+            "it sums; use compute or the command line without --ray"
+        )
     keys = output_columns(options.get("rouge_types"))
     f1_keys = list(f1_columns(dict.fromkeys(keys, []), check_rouge_types(options.get("rouge_types"))))
     totals, rows, f1, references = _gather(scored, keys, f1_keys, row_column, reference_column)

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from ..corpus_stream import Corpus
+from ..no_tokens import warn_tokenless
 from ..scorer import UpdateRougeScorer
 from ..settings import Settings
 
@@ -145,7 +146,7 @@ class UpdateRougeMetrics:
         references = self._decode(eval_prediction.label_ids, "label_ids")
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
         try:
-            table = self._scorer.corpus(sources, predictions, references)
+            tables = self._scorer.tables(sources, predictions, references)
         except ValueError as error:
             if not self._offset:
                 raise
@@ -153,7 +154,8 @@ class UpdateRougeMetrics:
             offset = self._offset
             message = _INDEXED_FIELD.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + offset}]", str(error))
             raise ValueError(message) from error
-        self._corpus.add(table, references)
+        warn_tokenless(tables.tokenless, len(predictions))
+        self._corpus.add(tables.table, references, counts=tables.counts)
         self._offset += len(predictions)
 
     def __call__(self, eval_prediction: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:

@@ -1,0 +1,133 @@
+"""The micro average: corpus precision, recall and F from counts summed over the examples.
+
+Definition (docs/statistics.md, "Macro and micro averages"). For one rouge type each example
+contributes the integer counts behind its score (``engines.Counts``): ``hits`` (clipped
+matching n-grams or skip-bigrams, LCS hits for rougeL, union-LCS hits for rougeLsum, as
+rouge-score counts them), ``target`` (the reference's grams or tokens) and ``prediction`` (the
+prediction's). With several references these are the counts of the reference that
+``multi_ref`` picks (``max_f1``: the highest F, the first on ties; ``best_recall``: the one
+``scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
+prediction's counted once per reference. An example scored by the no-additions rule
+contributes no counts (0, 0, 0).
+
+With H, T and P the sums over the examples (exact integers): precision = H / P and recall =
+H / T, each 0.0 where its denominator is 0 (rouge-score's convention; so a corpus in which no
+example adds anything scores 0.0, where its macro mean is 1.0); F = 2 p r / (p + r) (0 when
+p + r = 0), rouge-score's F1, or with ``alpha`` other than 0.5, F = p r / ((1 - alpha) p +
+alpha r) (0 when that denominator is 0), as ``rouge155_options.alpha_score``. The divisions are
+IEEE double divisions of the sums converted exactly to doubles (sums below 2**53).
+
+Bootstrap: the resamples of ``bootstrap`` (``resample_blocks``, the same seed gives the same
+resamples as the macro path); in each, the sums of the resampled examples' counts give a micro
+F. The interval is the percentile interval of those F; the paired test takes per resample
+d = system F - baseline F on the same resample, p = (1 + #{d <= 0}) / (B + 1); ``_delta`` is
+the system's micro F minus the baseline's on all the examples.
+
+ROUGE-W has no micro average here: its counts are weighted sums under a power, whose sums
+over examples ROUGE-1.5.5 never defines.
+"""
+
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .bootstrap import p_values_not_better, percentile_intervals, resample_blocks
+from .engines import Counts
+from .rouge155_options import DEFAULT_ALPHA
+from .wlcs import parse_weighted_lcs_type
+
+AVERAGES = ("macro", "micro")
+DEFAULT_AVERAGE = "macro"
+NO_COUNTS = Counts(0, 0, 0)
+
+CountColumns = Mapping[str, np.ndarray]
+"""Per output key ``update_<type>``, an ``n x 3`` integer array: hits, target, prediction per example."""
+
+
+def check_average(average: str, rouge_types: Sequence[str]) -> str:
+    """Return ``average`` if it is one of ``AVERAGES`` and, for ``micro``, no type is ROUGE-W;
+    raise ``ValueError`` otherwise."""
+    if not isinstance(average, str) or average not in AVERAGES:
+        raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
+    weighted = [rouge_type for rouge_type in rouge_types if parse_weighted_lcs_type(rouge_type)]
+    if average == "micro" and weighted:
+        raise ValueError(f"average='micro' is not defined for ROUGE-W ({', '.join(weighted)}): use average='macro'")
+    return average
+
+
+def count_columns(per_example: Sequence[Mapping[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, List[Counts]]:
+    """Per output key ``update_<type>``, the counts each example contributes, in input order."""
+    return {f"update_{rouge_type}": [counts[rouge_type] for counts in per_example] for rouge_type in rouge_types}
+
+
+def as_arrays(columns: Mapping[str, Sequence[Counts]]) -> Dict[str, np.ndarray]:
+    """``count_columns`` as ``n x 3`` int64 arrays (``CountColumns``)."""
+    return {key: np.asarray(rows, dtype=np.int64).reshape(-1, 3) for key, rows in columns.items()}
+
+
+def micro_scores(sums: np.ndarray, alpha: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F of summed counts (``sums[..., 0:3]``: hits, target, prediction),
+    by the formulas of the module docstring."""
+    hits, target, prediction = (sums[..., field].astype(np.float64) for field in range(3))
+    precision = np.divide(hits, prediction, out=np.zeros_like(hits), where=prediction > 0)
+    recall = np.divide(hits, target, out=np.zeros_like(hits), where=target > 0)
+    if alpha == DEFAULT_ALPHA:
+        numerator, denominator = 2 * precision * recall, precision + recall
+    else:
+        numerator, denominator = precision * recall, (1 - alpha) * precision + alpha * recall
+    fmeasure = np.divide(numerator, denominator, out=np.zeros_like(hits), where=denominator > 0)
+    return precision, recall, fmeasure
+
+
+def micro_means(counts: CountColumns, alpha: float) -> Dict[str, float]:
+    """The micro precision, recall and F of each key, under the keys of the macro means
+    (``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall``)."""
+    results: Dict[str, float] = {}
+    for key, rows in counts.items():
+        precision, recall, fmeasure = micro_scores(rows.sum(axis=0), alpha)
+        results.update({key: float(fmeasure), f"{key}_precision": float(precision), f"{key}_recall": float(recall)})
+    return results
+
+
+def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int) -> np.ndarray:
+    """The micro F of each key (rows, in key order) in each resample (columns)."""
+    keys = list(counts)
+    n_examples = len(counts[keys[0]])
+    values = np.empty((len(keys), n_bootstrap))
+    for start, stop, indices in resample_blocks(n_examples, n_bootstrap, seed):
+        for row, key in enumerate(keys):
+            sums = np.stack([counts[key][:, field][indices].sum(axis=1) for field in range(3)], axis=-1)
+            values[row, start:stop] = micro_scores(sums, alpha)[2]
+    return values
+
+
+def micro_bootstrap_statistics(
+    counts: CountColumns,
+    baseline: Optional[CountColumns],
+    alpha: float,
+    confidence_level: Optional[float],
+    n_bootstrap: int,
+    seed: int,
+) -> Dict[str, float]:
+    """``bootstrap.bootstrap_statistics``'s keys for the micro F of each key of ``counts``
+    (``<key>_low``, ``<key>_high``; with a ``baseline``, ``<key>_delta``, ``<key>_p_value``,
+    ``<key>_delta_low``, ``<key>_delta_high``), by the method of the module docstring."""
+    if confidence_level is None and baseline is None:
+        return {}
+    keys = list(counts)
+    system_f = _resample_f(counts, alpha, n_bootstrap, seed)
+    results: Dict[str, float] = {}
+    if confidence_level is not None:
+        low, high = percentile_intervals(system_f, confidence_level)
+        for key, key_low, key_high in zip(keys, low, high):
+            results.update({f"{key}_low": float(key_low), f"{key}_high": float(key_high)})
+    if baseline is not None:
+        differences = system_f - _resample_f(baseline, alpha, n_bootstrap, seed)
+        system_means, baseline_means = micro_means(counts, alpha), micro_means(baseline, alpha)
+        for key, p_value in zip(keys, p_values_not_better(differences)):
+            results.update({f"{key}_delta": system_means[key] - baseline_means[key], f"{key}_p_value": float(p_value)})
+        if confidence_level is not None:
+            low, high = percentile_intervals(differences, confidence_level)
+            for key, key_low, key_high in zip(keys, low, high):
+                results.update({f"{key}_delta_low": float(key_low), f"{key}_delta_high": float(key_high)})
+    return results
