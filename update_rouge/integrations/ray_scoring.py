@@ -212,13 +212,7 @@ def corpus_scores(
     A worker's ``ValueError`` (a bad row) is raised here as ``ValueError`` with its message, any
     other failure of a task that Ray gave up on as ``RuntimeError``.
     """
-    if options.get("use_aggregator", True) is not True:
-        raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
-    if options.get("average", DEFAULT_AVERAGE) != DEFAULT_AVERAGE:
-        raise ValueError(
-            "corpus_scores has no average='micro': the scored dataset holds per-example scores, not the counts "
-            "it sums; use compute or the command line without --ray"
-        )
+    _check_corpus_options(options)
     keys = output_columns(options.get("rouge_types"))
     f1_keys = list(f1_columns(dict.fromkeys(keys, []), check_rouge_types(options.get("rouge_types"))))
     totals, rows, f1, references = _gather(scored, keys, f1_keys, row_column, reference_column)
@@ -275,10 +269,23 @@ def _block(rows: List[Row], first: int) -> pa.Table:
     )
 
 
+def _check_corpus_options(options: Dict[str, Any]) -> None:
+    """``ValueError`` for ``compute`` options that ``corpus_scores`` cannot honour."""
+    if options.get("use_aggregator", True) is not True:
+        raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
+    if options.get("average", DEFAULT_AVERAGE) != DEFAULT_AVERAGE:
+        raise ValueError(
+            "corpus_scores has no average='micro': the scored dataset holds per-example scores, not the counts "
+            "it sums; use compute or the command line without --ray"
+        )
+
+
 def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
     """The command line's result for ``rows`` (read and checked by ``files``), scored on the Ray
     cluster at ``address`` (a new local one for ``None``, stopped at the end however the run
     ends; see ``ray_cluster``); ``options``: ``compute``'s keyword arguments. Uses the Ray of
-    this process if it is already initialized."""
+    this process if it is already initialized. Options it cannot honour are refused before a
+    cluster starts."""
+    _check_corpus_options(options)
     with contextlib.nullcontext() if ray.is_initialized() else cluster(address):
         return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
