@@ -107,16 +107,13 @@ class UpdateRougeScorer:
             checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
             systems["baseline_predictions"] = checked_baseline
         with self._naming_examples(sources, systems, references):
-            settings = self.settings
-            tokenizer = settings.make_tokenizer()
-            examples = self._examples(sources, predictions, references)
-            tokenless = tokenless_examples(examples, tokenizer)
+            table, tokenless = _merged_tables(self._in_workers(_table_checked, sources, predictions, references))
             baseline_table = None
             if checked_baseline is not None:
-                baseline = self._examples(sources, checked_baseline, references)
-                tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
-                baseline_table = per_example_table(baseline, settings.rouge_types)
-            return per_example_table(examples, settings.rouge_types), baseline_table, sum(tokenless)
+                shards = self._in_workers(_table_checked, sources, checked_baseline, references)
+                baseline_table, baseline_tokenless = _merged_tables(shards)
+                tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
+            return table, baseline_table, sum(tokenless)
 
     @contextlib.contextmanager
     def _naming_examples(
@@ -154,27 +151,54 @@ class UpdateRougeScorer:
         return signature(self.settings, references, paired)
 
     def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
-        """Score checked inputs, in worker processes when ``num_proc`` > 1 (chunks in input order;
-        no more workers than CPUs available or examples)."""
+        """Score checked inputs (``_in_workers``)."""
+        return [
+            example for shard in self._in_workers(_score_checked, sources, predictions, references) for example in shard
+        ]
+
+    def _in_workers(
+        self,
+        function: Callable[[Settings, List[str], List[str], List[List[str]]], Any],
+        sources: List[str],
+        predictions: List[str],
+        references: List[List[str]],
+    ) -> List[Any]:
+        """``function(settings, sources, predictions, references)`` of consecutive shards of the
+        checked inputs, in input order: one shard in this process, or about ``4 * num_proc``
+        shards in worker processes when ``num_proc`` > 1 (no more workers than CPUs available or
+        examples). An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
         num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
         if num_proc <= 1:
-            return _score_checked(self.settings, sources, predictions, references)
+            return [function(self.settings, sources, predictions, references)]
         size = math.ceil(len(sources) / (4 * num_proc))
-        chunks = [
+        shards = [
             (sources[start : start + size], predictions[start : start + size], references[start : start + size])
             for start in range(0, len(sources), size)
         ]
         # The settings travel with the function, sent to each worker once (and checked to pickle).
-        score_chunk = functools.partial(_score_checked, self.settings)
-        examples: List[ExampleScore] = []
+        results: List[Any] = []
         try:
-            for scored in starmap_in_order(score_chunk, chunks, num_proc):
-                examples += scored
+            for result in starmap_in_order(functools.partial(function, self.settings), shards, num_proc):
+                results.append(result)
         except LcsTableTooLarge as error:
             if error.index is None:
                 raise
-            raise error.at(len(examples) + error.index, "example") from None
-        return examples
+            raise error.at(len(results) * size + error.index, "example") from None
+        return results
+
+
+def _table_checked(
+    settings: Settings, sources: List[str], predictions: List[str], references: List[List[str]]
+) -> Tuple[Dict[str, list], List[bool]]:
+    """The per-example table of checked inputs and, per example, whether it is tokenless."""
+    examples = _score_checked(settings, sources, predictions, references)
+    return per_example_table(examples, settings.rouge_types), tokenless_examples(examples, settings.make_tokenizer())
+
+
+def _merged_tables(shards: List[Tuple[Dict[str, list], List[bool]]]) -> Tuple[Dict[str, list], List[bool]]:
+    """The tables and tokenless flags of consecutive shards, joined in order."""
+    table = {key: [value for shard_table, _ in shards for value in shard_table[key]] for key in shards[0][0]}
+    return table, [flag for _, flags in shards for flag in flags]
 
 
 def _score_checked(
