@@ -11,6 +11,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 
 import update_rouge.cli.score
+import update_rouge.file_chunks
 from update_rouge import Settings, compute
 from update_rouge.cli import main
 from update_rouge.corpus_stream import score_rows
@@ -80,6 +81,17 @@ def test_the_chunks_hold_the_rows_the_reader_yields(tmp_path, layout, size):
     expected = list(read_rows())
     assert len(expected) == len(ROWS)
     assert chunked_rows(paths, files, size) == expected
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "text"])
+def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, layout):
+    monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 8000)
+    paths, files = LAYOUTS[layout](tmp_path, ROWS)
+    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
+    chunks = list(read(lambda _: None, 1000))
+    assert 5 < len(chunks) < len(ROWS) / 2  # 116,757 bytes of JSONL in all
+    _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
+    assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
 
 
 def test_the_progress_counts_every_byte(tmp_path):

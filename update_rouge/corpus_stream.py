@@ -92,7 +92,7 @@ def score_rows(
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
 ) -> Corpus:
-    """``score_chunks`` of ``rows`` in chunks of ``chunk_size`` (read here, scored in the workers).
+    """``score_chunks`` of ``rows``, read here, in chunks of ``chunk_size`` examples.
 
     ``rows`` are ``files.Row``s (``line``, ``source``, ``references``, ``prediction``); with
     ``paired``, each also has a ``baseline`` prediction, scored for the paired test.
@@ -116,9 +116,9 @@ def score_chunks(
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
     A chunk is a list of ``files.Row``s or an object whose ``rows()`` are its examples (a
-    ``file_chunks.Chunk``: raw lines, parsed there), scored in a worker process: ``settings.num_proc`` of them, capped at the CPUs available and at the
-    number of chunks (the first ones are read ahead to know), which ``tell`` is told in one
-    sentence. This process only hands out the chunks and adds up their per-example tables in
+    ``file_chunks.Chunk``: raw lines, parsed there), scored in a worker process:
+    ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
+    (the first ones are read ahead to know), which ``tell`` is told in one sentence. This process only hands out the chunks and adds up their per-example tables in
     input order (at most ``2 * num_proc`` chunks in flight). ``on_chunk(lines, table)`` is called
     for each chunk in input order with its examples' file lines and per-example table (the
     keys of ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no token get
@@ -155,9 +155,9 @@ def score_chunks(
 
 
 def _score_chunk(scorer: UpdateRougeScorer, paired: bool, chunk: Any) -> tuple:
-    """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list of the fewest and one of the
-    most references an example has: all ``Corpus.add`` reads of them), per-example table,
-    baseline table (with ``paired``) and number of tokenless examples."""
+    """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
+    of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
+    them), per-example table, baseline table (with ``paired``) and number of tokenless examples."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only
         return [], [], None, None, 0

@@ -8,10 +8,11 @@ checks and messages of the ``files`` readers: the rows of the chunks, in order, 
 those readers yield, and the first unusable input in file order raises the same
 ``InputFileError``, naming its file and line.
 
-- JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``).
-- Three line-aligned text files: chunks of the same ``lines`` line numbers of each file; a file
-  with fewer lines, or a line too long, ends the last chunk with the reader's error, raised by
-  ``rows()`` after the lines before it are checked.
+- JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
+  when they reach ``CHUNK_BYTES``.
+- Three line-aligned text files: chunks of the same line numbers of each file, as many as for
+  JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
+  error, raised by ``rows()`` after the lines before it are checked.
 - CSV (a quoted cell may hold line ends, so a line end is not always a record's end) and a
   ``.json`` file (which may hold one JSON array): read as rows in this process by the ``files``
   reader, and handed out ``lines`` rows at a time.
@@ -33,6 +34,10 @@ from .files import (
 from .outputs import shown_path
 
 Lines = List[Tuple[int, bytes]]
+CHUNK_BYTES = 1 << 22
+"""A chunk of lines ends once it holds this many bytes (4 MiB), if its ``lines`` have not ended
+it: so long examples make more chunks, for the workers to share evenly, and the bytes in flight
+stay bounded."""
 
 
 class RowChunk(NamedTuple):
@@ -107,9 +112,17 @@ def open_chunks(
 
 def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
     with open(path, "rb") as handle:
-        numbered = numbered_raw_lines(handle, path)
-        while lines := list(itertools.islice(numbered, size)):
-            advance(sum(len(raw) for _, raw in lines))
+        lines: Lines = []
+        held = 0
+        for number, raw in numbered_raw_lines(handle, path):
+            lines.append((number, raw))
+            held += len(raw)
+            if len(lines) == size or held >= CHUNK_BYTES:
+                advance(held)
+                yield JsonlChunk(path, lines)
+                lines, held = [], 0
+        if lines:
+            advance(held)
             yield JsonlChunk(path, lines)
 
 
@@ -117,7 +130,7 @@ def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], si
     with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
         readers = [numbered_raw_lines(handle, path) for handle, path in zip((s, r, p), paths)]
         lines: Tuple[List[bytes], List[bytes], List[bytes]] = ([], [], [])
-        first, partial, error = 1, [], None
+        first, partial, error, held = 1, [], None, 0
         for number in itertools.count(1):
             raws: List[Optional[bytes]] = []
             try:
@@ -138,8 +151,9 @@ def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], si
             for column, raw in zip(lines, raws):
                 advance(len(raw))  # type: ignore[arg-type]
                 column.append(raw)  # type: ignore[arg-type]
-            if len(lines[0]) == size:
+                held += len(raw)  # type: ignore[arg-type]
+            if len(lines[0]) == size or held >= CHUNK_BYTES:
                 yield TextChunk(paths, first, lines, [], None)
-                first, lines = number + 1, ([], [], [])
+                first, lines, held = number + 1, ([], [], []), 0
         if lines[0] or error is not None:
             yield TextChunk(paths, first, lines, partial, error)
