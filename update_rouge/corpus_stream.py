@@ -7,14 +7,15 @@ instead, 24 bytes) and how many references examples have (for the
 signature). Its result equals ``compute`` on all the examples at once, bit for bit, with
 ``baseline_predictions`` when it is ``paired``.
 
-``score_rows`` reads examples chunk by chunk, scores the chunks (in worker processes with
-``num_proc`` > 1) and feeds a ``Corpus``.
+``score_chunks`` hands out chunks of examples (``file_chunks``: raw lines of a file, or rows)
+to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a ``Corpus``
+with their per-example tables in input order; ``score_rows`` does so for rows read already.
 """
 
 import dataclasses
+import functools
 import itertools
 from array import array
-from collections import deque
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
@@ -120,53 +121,84 @@ def score_rows(
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
 ) -> Corpus:
-    """Score ``rows`` chunk by chunk with ``settings``; return what the corpus result needs.
+    """``score_chunks`` of ``rows``, read here, in chunks of ``chunk_size`` examples.
 
     ``rows`` are ``files.Row``s (``line``, ``source``, ``references``, ``prediction``); with
-    ``paired``, each also has a ``baseline`` prediction, scored for the paired test. Chunks are
-    scored in worker processes, each in one process: ``settings.num_proc`` of them, capped at
-    the CPUs available and at the number of chunks (the first ones are read ahead to know),
-    which ``tell`` is told in one sentence. ``on_chunk(lines, table)`` is called for each chunk
-    in input order with its examples' file lines and per-example table (the keys of
-    ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no token get one
-    ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
-    ``LcsTableTooLarge`` naming the example's line.
+    ``paired``, each also has a ``baseline`` prediction, scored for the paired test.
     """
-    in_flight: deque = deque()
 
     def chunks():
         remaining = iter(rows)
         while chunk := list(itertools.islice(remaining, chunk_size)):
-            references = [row.references for row in chunk]
-            in_flight.append(([row.line for row in chunk], references))
-            baselines = [row.baseline for row in chunk] if paired else None
-            yield [row.source for row in chunk], [row.prediction for row in chunk], references, baselines
+            yield chunk
 
+    return score_chunks(chunks(), settings, on_chunk, tell, paired)
+
+
+def score_chunks(
+    chunks: Iterable[Any],
+    settings: Settings,
+    on_chunk: Optional[Callable[[List[int], Table], None]] = None,
+    tell: Callable[[str], None] = _silent,
+    paired: bool = False,
+) -> Corpus:
+    """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
+
+    A chunk is a list of ``files.Row``s or an object whose ``rows()`` are its examples (a
+    ``file_chunks.Chunk``: raw lines, parsed there), scored in a worker process:
+    ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
+    (the first ones are read ahead to know), which ``tell`` is told in one sentence. This process only hands out the chunks and adds up their per-example tables in
+    input order (at most ``2 * num_proc`` chunks in flight). ``on_chunk(lines, table)`` is called
+    for each chunk in input order with its examples' file lines and per-example table (the
+    keys of ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no token get
+    one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
+    ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
+    ``rows()``.
+    """
     num_proc = min(settings.num_proc, available_cpus())
-    pending = chunks()
+    pending = iter(chunks)
     first = list(itertools.islice(pending, num_proc))
     num_proc = min(num_proc, max(1, len(first)))
     if num_proc < settings.num_proc:
         tell(
             f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
-            f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) of up to {chunk_size} examples read ahead)"
+            f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) read ahead)"
         )
     scorer = UpdateRougeScorer(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings, paired)
     tokenless = 0
-    results = starmap_in_order(scorer.tables, itertools.chain(first, pending), num_proc)
+    score = functools.partial(_score_chunk, scorer, paired)
+    results = starmap_in_order(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
     try:
-        for tables in results:
-            lines, references = in_flight.popleft()
+        for lines, references, tables in results:
+            if not lines:
+                continue
             corpus.add(tables.table, references, tables.baseline_table, tables.counts, tables.baseline_counts)
             tokenless += tables.tokenless
             if on_chunk is not None:
                 on_chunk(lines, tables.table)
-    except LcsTableTooLarge as error:
-        if error.index is None:
-            raise
-        raise error.at(in_flight[0][0][error.index], "line") from None
     finally:
         results.close()
     warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
     return corpus
+
+
+def _score_chunk(scorer: UpdateRougeScorer, paired: bool, chunk: Any) -> tuple:
+    """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
+    of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
+    them) and ``scorer.tables`` of its examples (``None`` for blank lines: the per-example
+    tables, the baseline's with ``paired``, the tokenless count, the micro counts)."""
+    rows = chunk if isinstance(chunk, list) else chunk.rows()
+    if not rows:  # blank lines only
+        return [], [], None
+    lines = [row.line for row in rows]
+    references = [row.references for row in rows]
+    baselines = [row.baseline for row in rows] if paired else None
+    try:
+        tables = scorer.tables([row.source for row in rows], [row.prediction for row in rows], references, baselines)
+    except LcsTableTooLarge as error:
+        if error.index is None:
+            raise
+        raise error.at(lines[error.index], "line") from None
+    counts = [len(example) for example in references]
+    return lines, [[""] * min(counts), [""] * max(counts)], tables

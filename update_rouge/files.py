@@ -36,7 +36,7 @@ import itertools
 import json
 import os
 import re
-from typing import Any, BinaryIO, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .environment import positive_integer
 from .inputs import lone_surrogate
@@ -80,6 +80,10 @@ class InputFileError(ValueError):
 
     def __init__(self, path: str, line: int, problem: str):
         super().__init__(f"{shown_path(path)}:{line}: {problem}")
+        self.path, self.line, self.problem = path, line, problem
+
+    def __reduce__(self):  # raised in worker processes, re-raised in their parent
+        return InputFileError, (self.path, self.line, self.problem)
 
 
 def _no_progress(_: int) -> None:
@@ -127,9 +131,10 @@ def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
         if lines:
             lines[0] = b"".join([*pieces, lines[0]])
             pieces, pending = [], 0
-            if any(len(line) > limit for line in lines):
-                raise _LineTooLong()
-            yield from lines
+            for line in lines:
+                if len(line) > limit:
+                    raise _LineTooLong()
+                yield line
         pieces.append(last)
         pending += len(last)
         if last.endswith(b"\n"):
@@ -139,7 +144,9 @@ def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
             pieces, pending = [], 0
 
 
-def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
+def numbered_raw_lines(handle: BinaryIO, path: str) -> Iterator[Tuple[int, bytes]]:
+    """The lines of ``handle`` (the file ``path``) with their line ends, numbered from 1;
+    ``InputFileError`` for a line longer than ``max_line_bytes()``, before holding more of it."""
     limit = max_line_bytes()
     raw_lines = _raw_lines(handle, limit)
     for number in itertools.count(1):
@@ -154,11 +161,21 @@ def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) 
                 f"a line longer than {limit:,} bytes, the limit of one line (raise it with the environment "
                 f"variable {MAX_LINE_BYTES_VARIABLE})",
             ) from None
+        yield number, raw
+
+
+def decode_line(raw: bytes, number: int, path: str) -> str:
+    """Line ``number`` of the file ``path`` as text (UTF-8; a byte order mark starting line 1 is dropped)."""
+    try:
+        return raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as error:
+        raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
+
+
+def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
+    for number, raw in numbered_raw_lines(handle, path):
         advance(len(raw))
-        try:
-            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as error:
-            raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
+        yield decode_line(raw, number, path)
 
 
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
@@ -251,10 +268,26 @@ def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callab
                 yield from _json_array("\n" * (number - 1) + line + "".join(lines), path, prediction_columns)
                 return
             first = False
-            value, end = _parse_json(line, start, path, _on_line(number))
-            if line[_skip_space(line, end) :]:
-                raise InputFileError(path, number, "not valid JSON (extra data after the object)")
-            yield _record(value, path, number, prediction_columns)
+            yield _jsonl_record(line, start, number, path, prediction_columns)
+
+
+def _jsonl_record(line: str, start: int, number: int, path: str, prediction_columns: Sequence[str]) -> Record:
+    """The record of JSONL line ``number``, whose object starts at ``line[start]``."""
+    value, end = _parse_json(line, start, path, _on_line(number))
+    if line[_skip_space(line, end) :]:
+        raise InputFileError(path, number, "not valid JSON (extra data after the object)")
+    return _record(value, path, number, prediction_columns)
+
+
+def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]]) -> Iterator[Row]:
+    """The examples of some numbered raw lines of the JSONL file ``path``, skipping blank lines
+    (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks)."""
+    for number, raw in lines:
+        line = decode_line(raw, number, path)
+        start = _skip_space(line)
+        if start < len(line):
+            _, source, references, (prediction,) = _jsonl_record(line, start, number, path, ("prediction",))
+            yield Row(number, source, references, prediction)
 
 
 def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iterator[Record]:
@@ -358,8 +391,13 @@ def read_text_files(
                 ended = paths[lines.index(None)]
                 longer = paths[next(i for i, line in enumerate(lines) if line is not None)]
                 raise InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
-            source, reference, prediction = ((line or "").rstrip("\r\n") for line in lines)
-            yield Row(number, source, [reference], prediction)
+            yield text_row(number, lines)  # type: ignore[arg-type]
+
+
+def text_row(number: int, lines: Sequence[str]) -> Row:
+    """Example ``number`` of three line-aligned text files from its decoded lines, line ends and all."""
+    source, reference, prediction = (line.rstrip("\r\n") for line in lines)
+    return Row(number, source, [reference], prediction)
 
 
 def format_of(file: str, file_format: Optional[str] = None) -> str:

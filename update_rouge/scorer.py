@@ -128,18 +128,14 @@ class UpdateRougeScorer:
             checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
             systems["baseline_predictions"] = checked_baseline
         with self._naming_examples(sources, systems, references):
-            settings = self.settings
-            tokenizer = settings.make_tokenizer()
-            examples = self._examples(sources, predictions, references)
-            tokenless = tokenless_examples(examples, tokenizer)
+            table, tokenless, counts = _merged_tables(
+                self._in_workers(_table_checked, sources, predictions, references)
+            )
             baseline_table = baseline_counts = None
             if checked_baseline is not None:
-                baseline = self._examples(sources, checked_baseline, references)
-                tokenless = [a or b for a, b in zip(tokenless, tokenless_examples(baseline, tokenizer))]
-                baseline_table = per_example_table(baseline, settings.rouge_types)
-                baseline_counts = _count_columns(baseline, settings.rouge_types)
-            table = per_example_table(examples, settings.rouge_types)
-            counts = _count_columns(examples, settings.rouge_types)
+                shards = self._in_workers(_table_checked, sources, checked_baseline, references)
+                baseline_table, baseline_tokenless, baseline_counts = _merged_tables(shards)
+                tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
             return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
 
     @contextlib.contextmanager
@@ -182,27 +178,67 @@ class UpdateRougeScorer:
         return signature(self.settings, references, paired)
 
     def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
-        """Score checked inputs, in worker processes when ``num_proc`` > 1 (chunks in input order;
-        no more workers than CPUs available or examples)."""
+        """Score checked inputs (``_in_workers``)."""
+        return [
+            example for shard in self._in_workers(_score_checked, sources, predictions, references) for example in shard
+        ]
+
+    def _in_workers(
+        self,
+        function: Callable[[Settings, List[str], List[str], List[List[str]]], Any],
+        sources: List[str],
+        predictions: List[str],
+        references: List[List[str]],
+    ) -> List[Any]:
+        """``function(settings, sources, predictions, references)`` of consecutive shards of the
+        checked inputs, in input order: one shard in this process, or about ``4 * num_proc``
+        shards in worker processes when ``num_proc`` > 1 (no more workers than CPUs available or
+        examples). An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
         num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
         if num_proc <= 1:
-            return _score_checked(self.settings, sources, predictions, references)
+            return [function(self.settings, sources, predictions, references)]
         size = math.ceil(len(sources) / (4 * num_proc))
-        chunks = [
+        shards = [
             (sources[start : start + size], predictions[start : start + size], references[start : start + size])
             for start in range(0, len(sources), size)
         ]
         # The settings travel with the function, sent to each worker once (and checked to pickle).
-        score_chunk = functools.partial(_score_checked, self.settings)
-        examples: List[ExampleScore] = []
+        results: List[Any] = []
         try:
-            for scored in starmap_in_order(score_chunk, chunks, num_proc):
-                examples += scored
+            for result in starmap_in_order(functools.partial(function, self.settings), shards, num_proc):
+                results.append(result)
         except LcsTableTooLarge as error:
             if error.index is None:
                 raise
-            raise error.at(len(examples) + error.index, "example") from None
-        return examples
+            raise error.at(len(results) * size + error.index, "example") from None
+        return results
+
+
+Shard = Tuple[Dict[str, list], List[bool], Optional[Dict[str, List[Counts]]]]
+
+
+def _table_checked(
+    settings: Settings, sources: List[str], predictions: List[str], references: List[List[str]]
+) -> Shard:
+    """The per-example table of checked inputs, per example whether it is tokenless, and the
+    micro average's counts (``None`` unless ``average="micro"``)."""
+    examples = _score_checked(settings, sources, predictions, references)
+    return (
+        per_example_table(examples, settings.rouge_types),
+        tokenless_examples(examples, settings.make_tokenizer()),
+        _count_columns(examples, settings.rouge_types),
+    )
+
+
+def _merged_tables(shards: List[Shard]) -> Shard:
+    """The tables, tokenless flags and counts of consecutive shards, joined in order."""
+    table = {key: [value for shard in shards for value in shard[0][key]] for key in shards[0][0]}
+    flags = [flag for shard in shards for flag in shard[1]]
+    first_counts = shards[0][2]
+    counts = None
+    if first_counts is not None:
+        counts = {key: [count for shard in shards for count in (shard[2] or {})[key]] for key in first_counts}
+    return table, flags, counts
 
 
 def _score_checked(

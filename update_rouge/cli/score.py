@@ -15,12 +15,13 @@ import functools
 import json
 import os
 import sys
-from typing import IO, Dict, List
+from typing import IO, Dict, Iterator, List
 
 from tqdm import tqdm
 
-from ..corpus_stream import score_rows
-from ..files import open_examples
+from ..corpus_stream import CHUNK_SIZE, score_chunks
+from ..file_chunks import open_chunks
+from ..files import Row
 from ..outputs import check_output_paths, output_file, shown_path
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
@@ -75,10 +76,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
-    """The input files named on the command line and a function ``advance -> rows`` reading them
-    (``files.open_examples``); a usage error when they do not name one layout."""
+    """The input files named on the command line and a function ``(advance, lines) -> chunks``
+    cutting them into chunks (``file_chunks.open_chunks``); a usage error when they do not name
+    one layout."""
     try:
-        return open_examples(args.file, args.input_format, (args.sources, args.references, args.predictions))
+        return open_chunks(args.file, args.input_format, (args.sources, args.references, args.predictions))
     except ValueError as error:
         parser.error(str(error))
 
@@ -96,6 +98,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return run_command(PROG, functools.partial(_score, args, parser, written), written)
 
 
+def _rows(read_chunks) -> Iterator[Row]:
+    """The examples of the chunks ``read_chunks`` cuts, parsed in this process."""
+    for chunk in read_chunks(lambda _: None, CHUNK_SIZE):
+        yield from chunk.rows()
+
+
 def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
@@ -103,7 +111,7 @@ def _tell(text: str) -> None:
 def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: List[str]) -> int:
     """The command: check everything, then score, write the per-example file (appended to
     ``written`` once complete), then the result."""
-    paths, read_rows = read_examples(args, parser)
+    paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if args.ray is not None:
@@ -114,14 +122,16 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
                 "--per-example does not work with --ray: read per-example scores from update_rouge.integrations.ray_scoring.score_dataset"
             )
         options = compute_options(args, (SCORING, STATISTICS))
-        return write_stdout(json.dumps(score_file_on_ray(read_rows(), args.ray or None, options), indent=2) + "\n")
+        return write_stdout(
+            json.dumps(score_file_on_ray(_rows(read_chunks), args.ray or None, options), indent=2) + "\n"
+        )
     total_bytes = sum(os.path.getsize(path) for path in paths)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
         with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
             on_chunk = None if per_example is None else functools.partial(write_per_example, per_example)
-            corpus = score_rows(read_rows(bar.update), settings, on_chunk, tell=_tell)
+            corpus = score_chunks(read_chunks(bar.update, CHUNK_SIZE), settings, on_chunk, tell=_tell)
             if corpus.totals.count == 0:
                 raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
     if args.per_example not in (None, "-"):

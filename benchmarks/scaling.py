@@ -1,0 +1,203 @@
+"""How UpdateROUGE scales with worker processes, one run: the command line, ``compute`` and Ray,
+both engines, and the pure-Python engine against the tokenization floor.
+
+The input: tests/data/wiki_triples.jsonl repeated to ``--rows`` rows (``ray_throughput.write_input``).
+Each configuration (way, engine, N workers) scores it with the default options in a fresh
+driver process:
+
+- ``cli``: ``update_rouge.cli.main([FILE, "--engine", E, "--num-proc", N, "--per-example", OUT])``;
+- ``compute``: the file's columns read first (not timed), then ``compute(..., num_proc=N)``;
+- ``ray``: a local Ray cluster of N CPUs (its start not timed), ``score_dataset(concurrency=N)``.
+
+The configurations run interleaved, ``--repeat`` rounds of all of them, so that machine noise
+hits them alike; each row of the table is the median. Every configuration must print the same
+result, and the command line the same per-example file (checked). Peak memory is the largest sum
+of the resident memory of the driver and all its descendant processes, sampled every 20 ms
+(Linux); efficiency is throughput / (N x throughput with one worker).
+
+Then, in the same run, the floor of one core: on the bundled triples, the extraction of the
+additions plus rouge-score's tokenizer on them alone, against ``compute(engine="python")`` end to
+end (intervals included), as a ratio.
+
+Usage: python benchmarks/scaling.py [--rows 6000] [--repeat 3] [--workers 1 2 ...]
+[--ways cli compute ray] [--engines python rust]. N defaults to 1, 2, 4, ... up to the CPUs
+available, and the CPUs available themselves.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from ray_throughput import WIKI, write_input
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from update_rouge.engines import rust_available  # noqa: E402
+from update_rouge.parallel import available_cpus  # noqa: E402
+
+# Run in a fresh interpreter: prints {"seconds", "result"}.
+DRIVER = r"""
+import contextlib, io, json, sys, time
+way, engine, workers, path, per_example = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+if way == "ray":
+    import ray
+    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
+    ray.init(num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    began = time.perf_counter()
+    dataset = score_dataset(ray.data.read_json(path, num_cpus=0), concurrency=workers, engine=engine)
+    result = corpus_scores(dataset)
+elif way == "compute":
+    from update_rouge import compute
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    columns = {name + "s": [row[name] for row in rows] for name in ("source", "reference", "prediction")}
+    began = time.perf_counter()
+    result = compute(**columns, engine=engine, num_proc=workers)
+else:
+    from update_rouge.cli import main
+    began = time.perf_counter()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([path, "--engine", engine, "--num-proc", str(workers), "--per-example", per_example]) == 0
+    result = json.loads(out.getvalue())
+print(json.dumps({"seconds": time.perf_counter() - began, "result": result}))
+"""
+
+
+def tree_rss(pid: int) -> int:
+    """The resident bytes of process ``pid`` and all its descendants (0 once it is gone)."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/statm") as statm:
+                total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    pending += [int(child) for child in children.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def run(way: str, engine: str, threads: str, workers: int, path: Path, per_example: Path) -> dict:
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0"}
+    if threads == "share":  # each of the N processes' rayon pool gets its share of the CPUs
+        environment["RAYON_NUM_THREADS"] = str(max(1, available_cpus() // workers))
+    command = [sys.executable, "-c", DRIVER, way, engine, str(workers), str(path), str(per_example)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], tree_rss(process.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = process.communicate(timeout=3600)
+    sampler.join()
+    if process.returncode != 0:
+        raise RuntimeError(f"{way} {engine} {workers} failed: {err[-2000:]}")
+    # Ray may print to stdout as the driver exits: the result is the line the driver printed.
+    measured = json.loads(next(line for line in out.splitlines() if line.startswith('{"seconds"')))
+    return {**measured, "peak": peak[0]}
+
+
+def floor_ratio(repeat: int) -> str:
+    """The pure-Python engine end to end on the bundled triples over extraction plus rouge-score's
+    tokenizer on the additions alone (medians of ``repeat`` interleaved timings)."""
+    from rouge_score import tokenizers
+
+    from update_rouge import compute
+    from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_additions
+
+    rows = [json.loads(line) for line in open(WIKI, encoding="utf-8")]
+    columns = {name + "s": [row[name] for row in rows] for name in ("source", "reference", "prediction")}
+    tokenizer = tokenizers.DefaultTokenizer(use_stemmer=False)
+
+    def floor() -> None:
+        for row in rows:
+            index = SourceIndex(row["source"], SEGMENT_PATTERN)
+            for text in (row["reference"], row["prediction"]):
+                tokenizer.tokenize(join_additions(index.additions(text)))
+
+    times: dict = {"floor": [], "python engine": []}
+    for _ in range(repeat):
+        began = time.perf_counter()
+        floor()
+        times["floor"].append(time.perf_counter() - began)
+        began = time.perf_counter()
+        compute(**columns, engine="python")
+        times["python engine"].append(time.perf_counter() - began)
+    floor_s, engine_s = (statistics.median(times[key]) for key in ("floor", "python engine"))
+    return (
+        f"one core, {len(rows)} bundled triples: extraction + rouge-score tokenizer {floor_s:.2f} s, "
+        f"compute(engine='python') end to end {engine_s:.2f} s: {engine_s / floor_s:.2f}x the floor"
+    )
+
+
+def main() -> None:
+    cpus = available_cpus()
+    default_workers = sorted({*(2**k for k in range(cpus.bit_length()) if 2**k <= cpus), cpus})
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=6000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workers", type=int, nargs="+", default=default_workers)
+    parser.add_argument("--ways", nargs="+", default=["cli", "compute"], choices=["cli", "compute", "ray"])
+    engines = ["python", "rust"] if rust_available() else ["python"]
+    parser.add_argument("--engines", nargs="+", default=engines, choices=["python", "rust"])
+    parser.add_argument(
+        "--rust-threads",
+        nargs="+",
+        default=["all"],
+        choices=["all", "share"],
+        help="rust engine: score_batch's own threads on all CPUs in every process (all), or CPUs / N each (share)",
+    )
+    args = parser.parse_args()
+    setups = [(e, t) for e in args.engines for t in (args.rust_threads if e == "rust" else ["all"])]
+    configs = [(way, *setup, n) for way in args.ways for setup in setups for n in args.workers]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "wiki_repeated.jsonl"
+        write_input(path, args.rows)
+        runs: dict = {config: [] for config in configs}
+        per_example: dict = {}
+        for _ in range(args.repeat):
+            for config in configs:
+                out = Path(directory) / f"per_example_{config[3]}.jsonl"
+                runs[config].append(run(*config, path, out))
+                print(f"{' '.join(map(str, config))}: {runs[config][-1]['seconds']:.2f} s", file=sys.stderr, flush=True)
+                if config[0] == "cli":
+                    per_example.setdefault("cli", out.read_bytes())
+                    assert out.read_bytes() == per_example["cli"], f"{config}: another per-example file"
+        print(f"{args.rows} rows of the bundled Wikipedia triples, {cpus} CPU(s), median of {args.repeat}")
+        print(f"{'way':8} {'engine':12} {'N':>3} {'seconds':>8} {'examples/s':>11} {'efficiency':>10} {'peak MB':>8}")
+        for way in args.ways:
+            results = [one["result"] for config in configs if config[0] == way for one in runs[config]]
+            assert all(result == results[0] for result in results), f"{way}: another result"
+            for engine, threads in setups:
+                # Seconds x workers of the fewest workers asked for (1 by default): the work of one.
+                base = None
+                for n in args.workers:
+                    seconds = statistics.median(one["seconds"] for one in runs[(way, engine, threads, n)])
+                    peak = statistics.median(one["peak"] for one in runs[(way, engine, threads, n)]) / 1e6
+                    base = base or seconds * n
+                    efficiency = base / (seconds * n)
+                    label = engine if engine == "python" else f"{engine}/{threads}"
+                    print(
+                        f"{way:8} {label:12} {n:>3} {seconds:>8.2f} {args.rows / seconds:>11,.0f} "
+                        f"{efficiency:>10.2f} {peak:>8.0f}"
+                    )
+    print(floor_ratio(args.repeat))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""Files cut into chunks of raw lines that worker processes parse (``file_chunks``): the same
+examples, the same errors with file and line, the same scores and per-example lines as one
+process reading the file example by example (``files``' readers, ``compute``)."""
+
+import csv
+import json
+import pickle
+from collections import namedtuple
+
+import pytest
+from conftest import DATA_DIR, read_jsonl
+
+import update_rouge.cli.score
+import update_rouge.file_chunks
+from update_rouge import Settings, compute
+from update_rouge.cli import main
+from update_rouge.corpus_stream import score_rows
+from update_rouge.file_chunks import open_chunks
+from update_rouge.files import InputFileError, open_examples
+from update_rouge.no_tokens import NoTokensWarning
+
+ROWS = read_jsonl("iterater_triples.jsonl")
+
+
+def write_jsonl(path, rows, blank_every=0, line_end="\n", bom=False):
+    text = "".join(
+        json.dumps({"source": r["source"], "reference": r["reference"], "prediction": r["prediction"]})
+        + line_end
+        + (line_end if blank_every and i % blank_every == 0 else "")
+        for i, r in enumerate(rows)
+    )
+    path.write_bytes(("\ufeff" if bom else "").encode() + text.encode())
+    return [str(path)], {}
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["prediction", "source", "reference"])
+        for i, r in enumerate(rows):
+            # Every third source holds line ends inside its quoted cell.
+            source = r["source"].replace(". ", ".\r\n", 2) if i % 3 == 0 else r["source"]
+            writer.writerow([r["prediction"], source, r["reference"]])
+    return [str(path)], {}
+
+
+def write_text(folder, rows, line_end="\n"):
+    paths = []
+    for name in ("source", "reference", "prediction"):
+        path = folder / f"{name}s.txt"
+        path.write_bytes("".join(r[name].replace("\n", " ") + line_end for r in rows).encode())
+        paths.append(str(path))
+    return [], dict(zip(("sources", "references", "predictions"), paths))
+
+
+LAYOUTS = {
+    "jsonl": lambda tmp, rows: write_jsonl(tmp / "x.jsonl", rows, blank_every=4),
+    "jsonl-crlf-bom": lambda tmp, rows: write_jsonl(tmp / "x.jsonl", rows, line_end="\r\n", bom=True),
+    "jsonl-cr": lambda tmp, rows: write_jsonl(tmp / "x.jsonl", rows, blank_every=5, line_end="\r"),
+    "csv-multiline": lambda tmp, rows: write_csv(tmp / "x.csv", rows),
+    "text": lambda tmp, rows: write_text(tmp, rows),
+    "text-cr": lambda tmp, rows: write_text(tmp, rows, "\r"),
+}
+
+
+def text_files(files):
+    return [files.get(name) for name in ("sources", "references", "predictions")]
+
+
+def chunked_rows(paths, files, size):
+    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
+    chunks = [pickle.loads(pickle.dumps(chunk)) for chunk in read(lambda _: None, size)]
+    return [row for chunk in chunks for row in chunk.rows()]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", [1, 3, 1000])
+def test_the_chunks_hold_the_rows_the_reader_yields(tmp_path, layout, size):
+    paths, files = LAYOUTS[layout](tmp_path, ROWS)
+    _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
+    expected = list(read_rows())
+    assert len(expected) == len(ROWS)
+    assert chunked_rows(paths, files, size) == expected
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "text"])
+def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, layout):
+    monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 8000)
+    paths, files = LAYOUTS[layout](tmp_path, ROWS)
+    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
+    chunks = list(read(lambda _: None, 1000))
+    assert 5 < len(chunks) < len(ROWS) / 2  # 116,757 bytes of JSONL in all
+    _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
+    assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
+
+
+def test_the_progress_counts_every_byte(tmp_path):
+    paths, _ = write_jsonl(tmp_path / "x.jsonl", ROWS, blank_every=3)
+    read = open_chunks(paths[0])[1]
+    seen = []
+    for _ in read(seen.append, 4):
+        pass
+    assert sum(seen) == (tmp_path / "x.jsonl").stat().st_size
+
+
+def reader_error(paths, files):
+    _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
+    with pytest.raises(InputFileError) as raised:
+        list(read_rows())
+    return str(raised.value)
+
+
+BAD_INPUT = {
+    "bad json": lambda tmp: (tmp / "x.jsonl", 22, b'{"source": "a", "reference": "b", "prediction": }\n'),
+    "bad utf-8": lambda tmp: (tmp / "x.jsonl", 22, b'{"source": "a\xff", "reference": "b", "prediction": "c"}\n'),
+    "missing field": lambda tmp: (tmp / "x.jsonl", 22, b'{"source": "a", "reference": "b"}\n'),
+}
+
+
+@pytest.mark.parametrize("problem", BAD_INPUT)
+@pytest.mark.parametrize("size", [1, 5])
+def test_bad_input_in_a_later_chunk_is_named_by_its_file_and_line(tmp_path, problem, size):
+    path, line, bad = BAD_INPUT[problem](tmp_path)
+    good = [json.dumps({k: r[k] for k in ("source", "reference", "prediction")}).encode() + b"\n" for r in ROWS]
+    path.write_bytes(b"".join(good[: line - 1]) + bad + b"".join(good[line - 1 :]))
+    expected = reader_error([str(path)], {})
+    assert f"x.jsonl:{line}:" in expected
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows([str(path)], {}, size)
+    assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize("size", [1, 4, 1000])
+@pytest.mark.parametrize(
+    "problem, where",
+    [
+        ("fewer predictions", "sources.txt:38: has more lines than"),
+        ("fewer sources", "references.txt:10: has more lines than"),
+        ("bad utf-8 before the end", "sources.txt:10: not valid UTF-8"),
+        ("too long", "references.txt:13: a line longer than"),
+    ],
+)
+def test_text_files_fail_as_their_reader_does(tmp_path, monkeypatch, size, problem, where):
+    _, files = write_text(tmp_path, ROWS)
+    if problem == "fewer predictions":
+        path = tmp_path / "predictions.txt"
+        path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:-3]))
+    if problem == "fewer sources":
+        path = tmp_path / "sources.txt"
+        path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:9]))
+    if problem == "bad utf-8 before the end":  # line 10 of the sources is bad, the predictions end at 10
+        path = tmp_path / "sources.txt"
+        lines = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[:9] + [b"\xff\n"] + lines[10:]))
+        path = tmp_path / "predictions.txt"
+        path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:9]))
+    if problem == "too long":  # line 13 of the references: over the limit
+        path = tmp_path / "references.txt"
+        lines = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[:12] + [b"x" * 5000 + b"\n"] + lines[13:]))
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "4000")  # the longest other line has 1,897 bytes
+    expected = reader_error([], files)
+    assert where in expected
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows([], files, size)
+    assert str(raised.value) == expected
+
+
+def test_a_line_too_long_is_refused_with_its_line(tmp_path, monkeypatch):
+    paths, _ = write_jsonl(tmp_path / "x.jsonl", ROWS)
+    lengths = [len(line) for line in open(paths[0], "rb")]
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", str(max(lengths) - 1))
+    expected = reader_error(paths, {})
+    assert f"x.jsonl:{lengths.index(max(lengths)) + 1}: a line longer than" in expected
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows(paths, {}, 2)
+    assert str(raised.value) == expected
+
+
+def test_an_input_error_survives_the_trip_from_a_worker():
+    error = pickle.loads(pickle.dumps(InputFileError("a b.jsonl", 7, "not valid JSON")))
+    assert str(error) == "'a b.jsonl':7: not valid JSON"
+    assert (error.path, error.line, error.problem) == ("a b.jsonl", 7, "not valid JSON")
+
+
+def run_main(argv, capsys):
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def arguments(paths, files):
+    return [*paths, *(f"--{name}={path}" for name, path in files.items())]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", ["jsonl", "csv-multiline", "text"])
+def test_two_workers_print_and_write_what_one_process_does(tmp_path, capsys, monkeypatch, layout):
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    paths, files = LAYOUTS[layout](tmp_path, ROWS)
+    outputs = []
+    for num_proc in (1, 2):
+        per_example = tmp_path / f"per_example_{num_proc}.jsonl"
+        status, out, err = run_main(
+            [*arguments(paths, files), "--num-proc", num_proc, "--per-example", per_example], capsys
+        )
+        assert status == 0, err
+        outputs.append((out, per_example.read_text()))
+    assert outputs[0] == outputs[1]
+    expected = compute(
+        sources=[r["source"] for r in ROWS],
+        predictions=[r["prediction"] for r in ROWS],
+        references=[r["reference"] for r in ROWS],
+    )
+    if layout != "csv-multiline":  # its sources hold line ends that the others lack
+        assert json.loads(outputs[0][0]) == expected
+    assert len(outputs[0][1].splitlines()) == len(ROWS)
+
+
+@pytest.mark.slow
+def test_two_workers_name_bad_input_in_a_later_chunk(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    path, line, bad = BAD_INPUT["bad json"](tmp_path)
+    good = [json.dumps({k: r[k] for k in ("source", "reference", "prediction")}).encode() + b"\n" for r in ROWS]
+    path.write_bytes(b"".join(good[: line - 1]) + bad + b"".join(good[line - 1 :]))
+    status, out, err = run_main([path, "--num-proc", 2], capsys)
+    assert status != 0 and out == ""
+    assert f"x.jsonl:{line}: not valid JSON" in err
+
+
+Paired = namedtuple("Paired", "line source references prediction baseline")
+
+
+@pytest.mark.slow
+def test_a_paired_corpus_in_workers_equals_compute_with_a_baseline():
+    rows = read_jsonl("iterater_triples.jsonl")
+    paired = [Paired(i, r["source"], [r["reference"]], r["prediction"], r["source"]) for i, r in enumerate(rows)]
+    corpus = score_rows(paired, Settings(num_proc=2), chunk_size=7, paired=True)
+    expected = compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        baseline_predictions=[r["source"] for r in rows],
+    )
+    assert corpus.result() == expected
+
+
+def test_the_wikipedia_triples_chunk_as_they_read():
+    path = str(DATA_DIR / "wiki_triples.jsonl")
+    assert chunked_rows([path], {}, 100) == list(open_examples(path)[1]())
+
+
+@pytest.mark.slow
+def test_compute_in_two_workers_counts_tokenless_examples_there_and_equals_one_process():
+    rows = read_jsonl("multilingual_triples.jsonl") + ROWS
+    columns = {name + "s": [row[name] for row in rows] for name in ("source", "reference", "prediction")}
+    outcomes = []
+    for num_proc in (1, 2):
+        with pytest.warns(NoTokensWarning) as warned:
+            table = compute(**columns, use_aggregator=False, num_proc=num_proc)
+            result = compute(**columns, baseline_predictions=columns["sources"], num_proc=num_proc)
+        outcomes.append((json.dumps(table), json.dumps(result), [w.message.count for w in warned]))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][2][0] > 0
