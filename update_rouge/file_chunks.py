@@ -1,7 +1,7 @@
 """Input files cut into chunks of raw lines that worker processes parse, for the command line.
 
 The process that reads a file only cuts it into chunks of lines: it reads blocks, splits them
-at line ends (``files.numbered_raw_lines``, at the speed of ``bytes.splitlines``), numbers the
+at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``), numbers the
 lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
 the ``files.Row``s happen in ``Chunk.rows()``, in whichever process scores the chunk, with the
 checks and messages of the ``files`` readers: the rows of the chunks, in order, are the rows
@@ -21,16 +21,8 @@ those readers yield, and the first unusable input in file order raises the same
 import itertools
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .files import (
-    InputFileError,
-    Row,
-    decode_line,
-    format_of,
-    jsonl_rows,
-    numbered_raw_lines,
-    open_examples,
-    text_row,
-)
+from .file_lines import InputFileError, decode_line, numbered_raw_lines
+from .files import Row, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
 
 Lines = List[Tuple[int, bytes]]

@@ -32,20 +32,16 @@ three text files: the command line and the demo read through it.
 import bisect
 import csv
 import functools
-import itertools
 import json
 import os
 import re
-from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .environment import positive_integer
+from .file_lines import InputFileError, decode_line, decoded_lines, max_line_bytes
 from .inputs import lone_surrogate
 from .outputs import shown_path
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
-_READ_SIZE = 1 << 16
-DEFAULT_MAX_LINE_BYTES = 100_000_000
-MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
 _JSON_TYPES = {
     type(None): "null",
     bool: "a boolean",
@@ -75,107 +71,8 @@ class SystemsRow(NamedTuple):
     predictions: Dict[str, str]
 
 
-class InputFileError(ValueError):
-    """Unusable input, reported as ``path:line: what is wrong`` (the path as ``shown_path`` shows it)."""
-
-    def __init__(self, path: str, line: int, problem: str):
-        super().__init__(f"{shown_path(path)}:{line}: {problem}")
-        self.path, self.line, self.problem = path, line, problem
-
-    def __reduce__(self):  # raised in worker processes, re-raised in their parent
-        return InputFileError, (self.path, self.line, self.problem)
-
-
 def _no_progress(_: int) -> None:
     pass
-
-
-class _LineTooLong(Exception):
-    """A line is longer than the limit ``_raw_lines`` was given."""
-
-
-def max_line_bytes() -> int:
-    """The most bytes one line of an input file may have: ``UPDATE_ROUGE_MAX_LINE_BYTES`` (a
-    positive integer) if set, else ``DEFAULT_MAX_LINE_BYTES``; ``ValueError`` naming the variable
-    for anything else."""
-    return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
-
-
-def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
-    """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
-    ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
-    pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended
-    pending = 0  # the bytes in pieces
-    while True:
-        if pending > limit:
-            raise _LineTooLong()
-        chunk = handle.read(_READ_SIZE)
-        ended = not chunk
-        if pieces and pieces[-1].endswith(b"\r"):  # its "\n" may start this block
-            if chunk.startswith(b"\n"):
-                pieces.append(b"\n")
-                pending += 1
-                chunk = chunk[1:]
-            if pending > limit:
-                raise _LineTooLong()
-            yield b"".join(pieces)
-            pieces, pending = [], 0
-        if ended:
-            if pieces:
-                yield b"".join(pieces)
-            return
-        if not chunk:
-            continue
-        lines = chunk.splitlines(keepends=True)  # bytes split at \r\n, \r and \n only
-        last = lines.pop()
-        if lines:
-            lines[0] = b"".join([*pieces, lines[0]])
-            pieces, pending = [], 0
-            for line in lines:
-                if len(line) > limit:
-                    raise _LineTooLong()
-                yield line
-        pieces.append(last)
-        pending += len(last)
-        if last.endswith(b"\n"):
-            if pending > limit:
-                raise _LineTooLong()
-            yield b"".join(pieces)
-            pieces, pending = [], 0
-
-
-def numbered_raw_lines(handle: BinaryIO, path: str) -> Iterator[Tuple[int, bytes]]:
-    """The lines of ``handle`` (the file ``path``) with their line ends, numbered from 1;
-    ``InputFileError`` for a line longer than ``max_line_bytes()``, before holding more of it."""
-    limit = max_line_bytes()
-    raw_lines = _raw_lines(handle, limit)
-    for number in itertools.count(1):
-        try:
-            raw = next(raw_lines)
-        except StopIteration:
-            return
-        except _LineTooLong:
-            raise InputFileError(
-                path,
-                number,
-                f"a line longer than {limit:,} bytes, the limit of one line (raise it with the environment "
-                f"variable {MAX_LINE_BYTES_VARIABLE})",
-            ) from None
-        yield number, raw
-
-
-def decode_line(raw: bytes, number: int, path: str) -> str:
-    """Line ``number`` of the file ``path`` as text (UTF-8; a byte order mark starting line 1 is dropped)."""
-    try:
-        return raw.decode("utf-8-sig" if number == 1 else "utf-8")
-    except UnicodeDecodeError as error:
-        raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
-
-
-def _decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
-    for number, raw in numbered_raw_lines(handle, path):
-        advance(len(raw))
-        yield decode_line(raw, number, path)
 
 
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
@@ -258,7 +155,7 @@ def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str
 def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
     """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
     with open(path, "rb") as handle:
-        lines = _decoded_lines(handle, path, advance)
+        lines = decoded_lines(handle, path, advance)
         first = True
         for number, line in enumerate(lines, start=1):
             start = _skip_space(line)
@@ -333,7 +230,7 @@ def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable
     columns = ("source", "reference", *prediction_columns)
     csv.field_size_limit(min(max_line_bytes(), 2**31 - 1))
     with open(path, "rb") as handle:
-        reader = csv.reader(_decoded_lines(handle, path, advance), strict=True)
+        reader = csv.reader(decoded_lines(handle, path, advance), strict=True)
         try:
             header = next(reader, None)
             if header is None:
@@ -380,7 +277,7 @@ def read_text_files(
     """Yield the examples of three line-aligned text files (line N of each is example N)."""
     paths = (sources, references, predictions)
     with open(sources, "rb") as s, open(references, "rb") as r, open(predictions, "rb") as p:
-        readers = [_decoded_lines(handle, path, advance) for handle, path in zip((s, r, p), paths)]
+        readers = [decoded_lines(handle, path, advance) for handle, path in zip((s, r, p), paths)]
         number = 0
         while True:
             number += 1

@@ -20,6 +20,7 @@ from .engines import ENGINES
 from .environment import positive_integer
 from .extraction import SEGMENT_PATTERN
 from .extras import MissingExtra
+from .file_lines import InputFileError
 from .files import open_examples
 from .inputs import check_inputs
 from .languages import ISO_639_1

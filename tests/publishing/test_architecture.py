@@ -164,3 +164,16 @@ def test_the_tests_index_names_every_module_and_only_files_that_exist():
     )
     assert not absent, f"tests/README.md names test files that do not exist: {'; '.join(absent)}"
     assert all(named.values()), f"rows without a file: {sorted(name for name, files in named.items() if not files)}"
+
+
+def test_the_architecture_page_names_exactly_the_modules_the_evaluate_script_needs():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    paragraph = page.split("So every module the evaluate script imports", 1)[1].split("The rest lives in", 1)[0]
+    named = set(re.findall(r"`(\w+)`", paragraph)) - {"update_rouge"}
+    modules = _modules()
+    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    needed = _closure("update_rouge", graph) - {"update_rouge"}
+    assert named == needed, (
+        f"docs/architecture.md's Hub rule paragraph lacks {sorted(needed - named)} and names {sorted(named - needed)} "
+        "that the evaluate script does not import"
+    )

@@ -19,7 +19,7 @@ from conftest import DATA_DIR, run_main
 import update_rouge
 from update_rouge.bootstrap import MAX_N_BOOTSTRAP
 from update_rouge.comparison.significance import MAX_N_TRIALS
-from update_rouge.files import MAX_LINE_BYTES_VARIABLE
+from update_rouge.file_lines import MAX_LINE_BYTES_VARIABLE
 from update_rouge.integrations.rewards import update_rouge_reward
 from update_rouge.integrations.trainer import make_compute_metrics
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from update_rouge.files import InputFileError, open_examples, read_csv, read_jsonl, read_text_files
+from update_rouge.file_lines import InputFileError
+from update_rouge.files import open_examples, read_csv, read_jsonl, read_text_files
 from update_rouge.outputs import check_output_paths, output_file
 
 ROW = {"source": "A.", "reference": "A. B.", "prediction": "A. C."}
@@ -45,7 +46,7 @@ def test_text_files_do_not_end_lines_at_other_unicode_line_breaks(tmp_path, sepa
 
 
 def test_a_cr_at_a_read_block_boundary_followed_by_lf_ends_one_line(tmp_path, monkeypatch):
-    monkeypatch.setattr("update_rouge.files._READ_SIZE", 4)
+    monkeypatch.setattr("update_rouge.file_lines._READ_SIZE", 4)
     paths = [write(tmp_path / f"{name}.txt", b"abc\r\ndef\rghi\n") for name in "srp"]
     assert [row.source for row in read_text_files(*paths)] == ["abc", "def", "ghi"]
 
@@ -214,16 +215,16 @@ def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_wh
     import io
     import re
 
-    from update_rouge import files
+    from update_rouge import file_lines
 
     expected = [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(files, "_READ_SIZE", size)
+        patch.setattr(file_lines, "_READ_SIZE", size)
         read = []
         try:
-            for line in files._raw_lines(io.BytesIO(data), limit):
+            for line in file_lines._raw_lines(io.BytesIO(data), limit):
                 read.append(line)
-        except files._LineTooLong:
+        except file_lines._LineTooLong:
             # Refused at the first line above the limit, after every line before it.
             assert [len(line) for line in read] == [len(line) for line in expected[: len(read)]]
             assert len(expected[len(read)]) > limit, f"line {len(read) + 1} {expected[len(read)]!r} was refused"

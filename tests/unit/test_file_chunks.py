@@ -16,7 +16,8 @@ from update_rouge import Settings, compute
 from update_rouge.cli import main
 from update_rouge.corpus_stream import score_rows
 from update_rouge.file_chunks import open_chunks
-from update_rouge.files import InputFileError, open_examples
+from update_rouge.file_lines import InputFileError
+from update_rouge.files import open_examples
 from update_rouge.no_tokens import NoTokensWarning
 
 ROWS = read_jsonl("iterater_triples.jsonl")
