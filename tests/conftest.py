@@ -7,6 +7,10 @@ from xml.etree import ElementTree
 
 import pytest
 
+# tests/served_app.py holds the served demo's fixtures (pytest_plugins of the files that use it):
+# its asserts report their values as a test's do.
+pytest.register_assert_rewrite("served_app")
+
 DATA_DIR = Path(__file__).parent / "data"
 # Set by tests/run.sh, with the reason, where it installs no torch (no local CPU wheel fits the
 # interpreter): the tests marked needs_torch are then skipped, and the modules that import torch

@@ -212,7 +212,7 @@ def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes
     assert ("German (de)", "de") in languages and ("Norwegian Bokmål (nb)", "nb") in languages
     labels = [label for label, _ in languages]
     assert labels == sorted(labels) and len(set(labels)) == len(labels)
-    # The value a label stands for is what scoring takes (hand counts as in tests/test_app_served.py):
+    # The value a label stands for is what scoring takes (hand counts as in tests/test_app_served_api.py):
     # "दिल्ली भारत की राजधानी है" against "दिल्ली भारत की राजधानी नहीं है", 5 tokens match.
     texts = (
         "भारत एक विशाल देश है।",
