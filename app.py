@@ -67,6 +67,12 @@ CSS = """
 #reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
   word-break: normal; overflow-wrap: break-word;
 }
+/* The notes grow with their text (field-sizing), also when written while their tab was hidden:
+   gradio sizes a textarea when its value changes, and a hidden one measures 0. A browser without
+   field-sizing shows the ``lines`` the box is built with. */
+#note textarea, #match-note textarea, #batch-status textarea {
+  field-sizing: content; height: auto !important; max-height: none !important;
+}
 @media (max-width: 480px) {
   #histogram svg text { font-size: 22px; }
   #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
@@ -139,7 +145,7 @@ def _one_example_tab(page: Page) -> None:
         cache_examples=False,
     )
     page.score_button = gr.Button("Score", variant="primary")
-    page.note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=1)
+    page.note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=3)
     page.scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
     with gr.Row():
         for side in ("reference", "prediction"):

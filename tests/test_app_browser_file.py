@@ -144,3 +144,26 @@ def test_browser_gives_the_paired_test_for_a_baseline_column(page, tmp_path, gol
     assert rouge1[:2] == ["rouge1", f"+{f1} [+{low}, +{high}]"]
     assert float(rouge1[2]) < 0.3
     assert page.console_errors == []
+
+
+def test_browser_shows_a_rows_whole_note_without_scrolling_inside_the_box(page, tmp_path):
+    path = tmp_path / "two_references.jsonl"
+    rows = [
+        {"source": "Old.", "reference": "Old. New one.", "prediction": "Old. New."},
+        {"source": "Old.", "reference": ["Old. New two.", "Old. Other."], "prediction": "Old. New."},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(path))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    grid_rows(page.locator("#per-example-scores"), 2)
+    page.locator("#per-example-scores [role=row]:has([role=gridcell])").nth(1).locator("[role=gridcell]").nth(1).click()
+    last = "This example has 2 references; the first is shown and scored here."
+    expect(note(page)).to_have_value(re.compile(f"{re.escape(last)}$"), timeout=UI_TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    # The box is as tall as its text: nothing is scrolled out of it, the last line included.
+    heights = note(page).evaluate("e => [e.scrollHeight, e.clientHeight, e.scrollTop]")
+    assert heights[0] <= heights[1] + 1 and heights[2] == 0, heights
+    box = note(page).bounding_box()
+    assert box["height"] >= 3 * 16, box
+    assert page.console_errors == []
