@@ -19,6 +19,7 @@ from served_app import (
 pytest_plugins = ["served_app"]
 
 
+@pytest.mark.slow
 def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, browser, served, golden):
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))

@@ -4,6 +4,7 @@ on a desktop, a 390 px phone, and nothing fetched from the network.
 
 import re
 
+import pytest
 from conftest import DATA_DIR
 from playwright.sync_api import expect
 from served_app import (
@@ -20,6 +21,7 @@ from served_app import (
 pytest_plugins = ["served_app"]
 
 
+@pytest.mark.slow
 def test_browser_page_fits_two_screens_and_a_phone(browser, served):
     desktop = open_page(browser, served, {"width": 1280, "height": 800})
     expect(desktop.get_by_role("button", name="Score", exact=True)).to_be_visible()

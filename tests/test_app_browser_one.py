@@ -145,7 +145,6 @@ def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_a
     assert page.outside_requests == [] and page.console_errors == []
 
 
-@pytest.mark.slow
 def test_browser_reproduce_box_follows_the_options(page):
     code = page.locator("#reproduce")
     expect(code).to_contain_text("# update-rouge examples.jsonl")
