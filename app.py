@@ -74,6 +74,7 @@ CSS = """
   field-sizing: content; height: auto !important; max-height: none !important;
 }
 @media (max-width: 480px) {
+  #rouge-types label, #stemmer label { padding: 4px 8px !important; }
   #histogram svg text { font-size: 22px; }
   #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
   #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
@@ -118,7 +119,7 @@ def _options(page: Page) -> None:
             min_width=200,
             elem_id="rouge-types",
         )
-        page.stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200)
+        page.stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200, elem_id="stemmer")
     with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False), gr.Row():
         page.language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
         page.remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
@@ -134,9 +135,11 @@ def _one_example_tab(page: Page) -> None:
     """The three texts, the FRUIT samples, Score, the scores with notes, highlights and matches."""
     examples, example_ids = fruit_examples()
     with gr.Row():
-        page.source = gr.Textbox(label="Source", lines=4, min_width=160)
-        page.reference = gr.Textbox(label="Reference", lines=4, min_width=160)
-        page.prediction = gr.Textbox(label="Prediction", lines=4, min_width=160)
+        page.source = gr.Textbox(label="Source", lines=3, min_width=160)
+        page.reference = gr.Textbox(label="Reference", lines=3, min_width=160)
+        page.prediction = gr.Textbox(label="Prediction", lines=3, min_width=160)
+    # Score right under the texts: on a 390x844 phone it is on the first screen.
+    page.score_button = gr.Button("Score", variant="primary")
     gr.Examples(
         examples,
         page("source", "reference", "prediction"),
@@ -144,7 +147,6 @@ def _one_example_tab(page: Page) -> None:
         example_labels=example_ids,
         cache_examples=False,
     )
-    page.score_button = gr.Button("Score", variant="primary")
     page.note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=3)
     page.scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
     with gr.Row():
@@ -200,6 +202,7 @@ def _file_tab(page: Page) -> None:
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
+            column_widths=["26%", "36%", "19%", "19%"],
         )
         page.signature = gr.Textbox(
             label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
@@ -214,6 +217,7 @@ def _file_tab(page: Page) -> None:
                 interactive=False,
                 elem_id="paired-test",
                 wrap=True,
+                column_widths=["26%", "50%", "24%"],
             )
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
