@@ -41,13 +41,15 @@ from app_handlers import (
 from app_options import (
     ALPHA_RULE,
     CONFIDENCE_LEVELS,
+    COUNT_RULE,
     DEFAULT_ROUGE_TYPES,
     LANGUAGE_CHOICES,
     LIMIT_RULE,
     MATCH_TYPE_CHOICES,
-    NO_LANGUAGE,
+    MAX_DEMO_BOOTSTRAP,
     ROUGE_TYPE_CHOICES,
-    STEMMER_CHOICES,
+    SEED_RULE,
+    option_component,
     option_number,
     reproduce,
     serve_limits,
@@ -110,25 +112,32 @@ def fruit_examples() -> Tuple[List[List[str]], List[str]]:
 
 
 def _options(page: Page) -> None:
-    """The rouge types and the stemmer, and the advanced options in an accordion."""
+    """The rouge types and the stemmer, and the advanced options in an accordion; every control's
+    label, help, choices and default come from the option table (``app_options.option_control``)."""
     with gr.Row(equal_height=False):
-        page.rouge_types = gr.CheckboxGroup(
-            list(ROUGE_TYPE_CHOICES),
-            value=list(DEFAULT_ROUGE_TYPES),
-            label="Rouge types",
-            min_width=200,
-            elem_id="rouge-types",
+        page.rouge_types = option_component(
+            gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
         )
-        page.stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200, elem_id="stemmer")
+        page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
     with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False), gr.Row():
-        page.language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
-        page.remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
+        page.language = option_component(gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=160)
+        page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
         whole: Dict[str, Any] = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
-        page.max_words = option_number(0, "max_words", label="Max words (-l, 0: no limit)", **whole)
-        page.max_bytes = option_number(0, "max_bytes", label="Max bytes (-b, 0: no limit)", **whole)
-        page.alpha = option_number(
-            0.5, "alpha", ALPHA_RULE, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120
+        page.max_words = option_number("max_words", **whole)
+        page.max_bytes = option_number("max_bytes", **whole)
+        page.alpha = option_number("alpha", ALPHA_RULE, minimum=0, maximum=1, min_width=120)
+
+
+def _statistics_options(page: Page) -> None:
+    """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
+    the number of resamples and the seed (from the option table, as ``_options``)."""
+    page.confidence = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
+    with gr.Accordion("Several references, resamples, seed", open=False), gr.Row():
+        page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
+        page.n_bootstrap = option_number(
+            "n_bootstrap", COUNT_RULE, precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
         )
+        page.seed = option_number("seed", SEED_RULE, precision=0, minimum=0, min_width=120)
 
 
 def _one_example_tab(page: Page) -> None:
@@ -184,9 +193,7 @@ def _file_tab(page: Page) -> None:
         f'several references, e.g. `["first", "second"]`. At most {MAX_UPLOAD_MB:g} MB.'
     )
     page.upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
-    page.confidence = gr.Radio(
-        list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
-    )
+    _statistics_options(page)
     page.baseline_column = gr.Textbox(
         "",
         label="Baseline column (optional): another system's outputs, for a paired test",
@@ -198,7 +205,7 @@ def _file_tab(page: Page) -> None:
     with gr.Column(visible=False) as page.results:
         page.summary = gr.Dataframe(
             headers=SUMMARY_HEADERS,
-            label="Corpus scores (mean over examples, %; F1 with its bootstrap interval)",
+            label="Corpus scores",
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
@@ -246,6 +253,7 @@ def _wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     texts = ("source", "reference", "prediction")
     settings = ("rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha")
+    statistics = ("multi_ref", "n_bootstrap", "seed")
     view = (*ONE_EXAMPLE, *MATCHES, "scored_texts")
     match_inputs = page(*texts, "matches_of", *settings[1:])
     hidden = {"api_name": False, "show_progress": "hidden"}
@@ -266,7 +274,7 @@ def _wire(page: Page) -> None:
     ).then(page.keyed(show_matches), match_inputs, page(*MATCHES), api_name=False, **in_order)
     page.file_button.click(
         page.keyed(score_file),
-        page("upload", "rouge_types", "stemmer", "confidence", *settings[2:], "baseline_column"),
+        page("upload", "rouge_types", "stemmer", "confidence", *settings[2:], "baseline_column", *statistics),
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
@@ -279,11 +287,11 @@ def _wire(page: Page) -> None:
     # Chromium). "always_last" runs the last edit made while one was pending.
     edited = {**hidden, "trigger_mode": "always_last"}
     setting_edits = [component.input for component in page(*settings)]
-    option_edits = [*setting_edits, page.confidence.input]
+    option_edits = [*setting_edits, *(component.input for component in page("confidence", *statistics))]
     gr.on(
         [*option_edits, page.baseline_column.change],
         lambda *values: reproduce(*values[:-1], baseline_column=values[-1]),
-        page(*settings, "confidence", "baseline_column"),
+        page(*settings, "confidence", *statistics, "baseline_column"),
         page.reproduce_box,
         **edited,
     )

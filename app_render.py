@@ -25,6 +25,16 @@ SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
+# Below this many examples the status warns that the bootstrap interval is rough: a percentile
+# bootstrap interval of a mean covers less often than its level says when the examples are few
+# (the resampled means take few distinct values and the skew of the scores is not averaged out);
+# 30 is the usual rule of thumb for a mean's normal approximation.
+FEW_EXAMPLES = 30
+# What the demo says to do about tokenless additions, in place of the API's advice (``language=``
+# or ``tokenizer=``, neither of which a demo user can pass).
+NO_TOKENS_ADVICE = (
+    'choose the texts\' language under "Advanced options" (language) to score them with its own segments and tokens.'
+)
 # The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
 PLOT_WIDTH, PLOT_HEIGHT = 560, 200
 PLOT_LEFT, PLOT_TOP = 64, 28
@@ -86,8 +96,15 @@ def example_notes(source: str, reference: str, prediction: str, example: Any, to
     elif reference.strip() == prediction.strip():
         notes.append("The prediction is identical to the reference.")
     if tokenless:
-        notes.append(f"Warning: {NoTokensWarning(1, 1)}")
+        notes.append(no_tokens_note(1, 1))
     return "\n".join(notes)
+
+
+def no_tokens_note(count: int, total: int) -> str:
+    """The warning of ``NoTokensWarning(count, total)`` with the demo's advice (``NO_TOKENS_ADVICE``)
+    in place of the API's."""
+    problem = str(NoTokensWarning(count, total)).split("; pass language=")[0]
+    return f"Warning: {problem}; {NO_TOKENS_ADVICE}"
 
 
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
@@ -250,14 +267,33 @@ def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataF
     return pd.DataFrame(rows, columns=PAIRED_HEADERS)
 
 
-def file_status(name: str, examples: int, both_empty: int, tokenless: int) -> str:
-    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0."""
+def file_status(name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False) -> str:
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 and,
+    where the summary has ``intervals``, a warning when they rest on fewer than ``FEW_EXAMPLES``."""
     status = [
         f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything (each scores 1.0)."
     ]
     if tokenless:
-        status.append(f"Warning: {NoTokensWarning(tokenless, examples)}")
+        status.append(no_tokens_note(tokenless, examples))
+    if intervals and examples < FEW_EXAMPLES:
+        status.append(
+            f"Warning: the bootstrap intervals rest on {examples} examples, fewer than {FEW_EXAMPLES}: with so "
+            "few, such an interval misses the true mean more often than its level says; read it as a rough range."
+        )
     return "\n".join(status)
+
+
+def summary_label(settings: Any, examples: int) -> str:
+    """The corpus summary's title: what its numbers are, with the confidence level and the
+    resamples of its intervals (``settings``, a ``Settings``) or the absence of one."""
+    if settings.confidence_level is None:
+        interval = "no interval (confidence level none)"
+    else:
+        interval = (
+            f"F1's {100 * settings.confidence_level:g}% bootstrap interval "
+            f"({settings.n_bootstrap} resamples, seed {settings.seed})"
+        )
+    return f"Corpus scores: mean over {examples} examples, in %; {interval}"
 
 
 def metric_card(readme: str, space_id: Optional[str] = None) -> str:

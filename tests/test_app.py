@@ -46,7 +46,8 @@ def golden():
 
 
 def table_rows(frame):
-    return frame.values.tolist()
+    """The rows of a table as shown: a DataFrame, or a gradio update giving one (with its label)."""
+    return (frame["value"] if isinstance(frame, dict) else frame).values.tolist()
 
 
 FILE_RESULTS = {
@@ -178,7 +179,12 @@ def test_highlighting_rejects_additions_that_are_not_segments_of_the_text():
 def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     assert out["status"] == (
-        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0)."
+        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0).\n"
+        "Warning: the bootstrap intervals rest on 3 examples, fewer than 30: with so few, such an interval misses "
+        "the true mean more often than its level says; read it as a rough range."
+    )
+    assert out["summary"]["label"] == (
+        "Corpus scores: mean over 3 examples, in %; F1's 95% bootstrap interval (1000 resamples, seed 12345)"
     )
     assert out["results"] == {"__type__": "update", "visible": True}
     summary = table_rows(out["summary"])
@@ -489,6 +495,10 @@ def test_the_tokenless_warning_is_shown_for_one_example_and_for_a_file(tmp_path)
     )
     status = score_file(path, ["rouge1"], "none")["status"]
     assert "\nWarning: 1 of 2 examples have additions in which the tokenizer finds no token" in status
+    # A demo user cannot pass tokenizer= or language=: the note says what to do on the page instead.
+    for shown in (note, status):
+        assert "tokenizer=" not in shown and "language=" not in shown
+        assert 'drops most non-Latin scripts); choose the texts\' language under "Advanced options"' in shown
 
 
 @pytest.mark.parametrize("value, got", [(None, "null"), (3, "int"), (2.5, "float"), (["a."], "list")])

@@ -168,3 +168,25 @@ def test_browser_shows_a_rows_whole_note_without_scrolling_inside_the_box(page, 
     box = note(page).bounding_box()
     assert box["height"] >= 3 * 16, box
     assert page.console_errors == []
+
+
+def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_level(page):
+    page.get_by_role("tab", name="A file of examples").click()
+    page.get_by_text("Several references, resamples, seed").click()
+    page.get_by_label("pooled").check()
+    seed = page.get_by_label("seed", exact=True)
+    seed.fill("7")
+    page.keyboard.press("Tab")
+    code = page.locator("#reproduce")
+    expect(code).to_contain_text("multi_ref='pooled'")
+    expect(code).to_contain_text("seed=7")
+    expect(code).to_contain_text("--multi-ref pooled --seed 7")
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    grid_rows(page.locator("#corpus-summary"), 3)
+    expect(page.locator("#corpus-summary")).to_contain_text(
+        "mean over 3 examples, in %; F1's 95% bootstrap interval (1000 resamples, seed 7)"
+    )
+    expect(page.locator("#signature textarea")).to_have_value(re.compile(r"\|multiref:pooled\|.*\|seed:7"))
+    expect(page.locator("#batch-status textarea")).to_have_value(re.compile("rest on 3 examples, fewer than 30"))
+    assert page.console_errors == []

@@ -101,12 +101,12 @@ def test_browser_shows_errors_and_warnings_as_text(page):
     score(page)
     expect(note(page)).to_have_value(re.compile("Warning: 1 of 1 examples have additions in which the tokenizer"))
     page.get_by_text("Advanced options").click()
-    page.get_by_label("Max words (-l, 0: no limit)").fill("3")
-    page.get_by_label("Max bytes (-b, 0: no limit)").fill("5")
+    page.get_by_label("max_words", exact=True).fill("3")
+    page.get_by_label("max_bytes", exact=True).fill("5")
     page.get_by_label("Source").fill("s. <d> kept")
     score(page)
     expect(note(page)).to_have_value(re.compile("^Error: .*max_words.*max_bytes"), timeout=UI_TIMEOUT_MS)
-    page.get_by_label("Max bytes (-b, 0: no limit)").fill("0")
+    page.get_by_label("max_bytes", exact=True).fill("0")
     # Errors are shown as text: markup from the input stays visible.
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(
@@ -165,7 +165,7 @@ def test_browser_quick_edits_of_a_number_field_settle_and_score_still_works(page
     page.on("request", lambda request: joins.append(time.monotonic()) if "/queue/join" in request.url else None)
     fill(page, *DAN)
     page.get_by_text("Advanced options").click()
-    alpha = page.get_by_label("alpha (-p, weight of precision)")
+    alpha = page.get_by_label("alpha", exact=True)
     for value in ("0.3", "0.4", "0.6"):
         alpha.fill(value)
         page.keyboard.press("Tab")

@@ -15,6 +15,7 @@ import app_handlers
 import app_options
 import app_render
 import update_rouge.languages
+import update_rouge.settings
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = {path.name for path in (REPO / "docs").glob("*.md")}
@@ -183,13 +184,20 @@ def test_no_event_handler_can_trigger_itself_again(space_page):
 
 
 def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(space_page):
-    options = [
-        block
-        for block in space_page.blocks.values()
-        if getattr(block, "label", "")
-        and block.label.startswith(("Rouge types", "Stemmer", "Language", "Remove stopwords", "Max ", "alpha"))
+    options = [block for block in space_page.blocks.values() if hasattr(block, "option")]
+    assert sorted(block.option for block in options) == [
+        "alpha",
+        "confidence_level",
+        "language",
+        "max_bytes",
+        "max_words",
+        "multi_ref",
+        "n_bootstrap",
+        "remove_stopwords",
+        "rouge_types",
+        "seed",
+        "stemmer",
     ]
-    assert len(options) == 7
     ids = {block._id for block in options}
     written = [f.fn.__name__ for f in space_page.fns.values() if ids & {block._id for block in f.outputs}]
     assert written == []
@@ -200,7 +208,7 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
 
 
 def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):
-    (menu,) = [block for block in space_page.blocks.values() if getattr(block, "label", None) == "Language"]
+    (menu,) = [block for block in space_page.blocks.values() if getattr(block, "option", None) == "language"]
     (none, *languages) = menu.choices
     assert none == (app_options.NO_LANGUAGE, app_options.NO_LANGUAGE)
     assert sorted(value for _, value in languages) == sorted(update_rouge.languages.ISO_639_1)
@@ -221,3 +229,22 @@ def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes
     )
     scores = app_handlers.score_one(*texts, ["rouge1"], "none", dict(languages)["Hindi (hi)"])
     assert scores["scores"].values.tolist() == [["rouge1", "0.8333", "1.0000", "0.9091"]]
+
+
+def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_table_says(space_page):
+    table = update_rouge.settings.OPTION_BY_NAME
+    controls = {block.option: block for block in space_page.blocks.values() if hasattr(block, "option")}
+    for name, control in controls.items():
+        option = table[name]
+        assert control.label == option.name, name
+        # The help is shown under every control but the two on top (they must leave Score on a phone's first screen).
+        assert control.info == (None if name in ("rouge_types", "stemmer") else option.help), name
+        if option.choices:
+            assert [value for _, value in control.choices] == list(option.choices), name
+    # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
+    order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
+    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed"]
+    assert sorted(order) == sorted(controls)
+    shown = app_options.settings_from(*(controls[name].value for name in order))
+    assert vars(shown) == vars(update_rouge.settings.Settings())
+    assert controls["confidence_level"].value == "0.95" and controls["n_bootstrap"].value == 1000
