@@ -20,7 +20,7 @@ import os
 import signal
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import gradio as gr
 
@@ -75,6 +75,8 @@ CSS = """
 #note textarea, #match-note textarea, #batch-status textarea {
   field-sizing: content; height: auto !important; max-height: none !important;
 }
+#batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
+#batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
 @media (max-width: 480px) {
   #rouge-types label, #stemmer label { padding: 4px 8px !important; }
   #histogram svg text { font-size: 22px; }
@@ -86,6 +88,21 @@ CSS = """
 """
 
 
+def status_shown(message: Optional[str]) -> Any:
+    """The Status box showing ``message`` (a handler's status text), classed by what it says:
+    ``status-error`` (an ``Error: ...``, drawn red), ``status-scored`` (``Scored ...``, green) or
+    ``status-note`` (anything else, as gradio draws it)."""
+    text = message or ""
+    kind = (
+        "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
+    )
+    return gr.update(value=message, elem_classes=[kind])
+
+
+# How a handler's result is put on the page, where not as it is.
+SHOWN_AS = {"status": status_shown}
+
+
 class Page(SimpleNamespace):
     """The page's components by name; handlers' results are keyed by these names."""
 
@@ -94,12 +111,16 @@ class Page(SimpleNamespace):
         return [getattr(self, name) for name in names]
 
     def keyed(self, handler: Callable[..., dict]) -> Callable[..., dict]:
-        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}`` (gradio
-        reads its signature, so its parameters, defaults and docstring stay the API's)."""
+        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}``, each value
+        put as ``SHOWN_AS`` says (gradio reads its signature, so its parameters, defaults and
+        docstring stay the API's, and the API gets the values themselves)."""
 
         @functools.wraps(handler)
         def run(*args: Any, **kwargs: Any) -> dict:
-            return {getattr(self, name): value for name, value in handler(*args, **kwargs).items()}
+            return {
+                getattr(self, name): SHOWN_AS[name](value) if name in SHOWN_AS else value
+                for name, value in handler(*args, **kwargs).items()
+            }
 
         return run
 

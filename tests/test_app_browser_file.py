@@ -190,3 +190,23 @@ def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_
     expect(page.locator("#signature textarea")).to_have_value(re.compile(r"\|multiref:pooled\|.*\|seed:7"))
     expect(page.locator("#batch-status textarea")).to_have_value(re.compile("rest on 3 examples, fewer than 30"))
     assert page.console_errors == []
+
+
+def test_browser_status_draws_an_error_in_red_and_a_scored_file_not(page):
+    status = page.locator("#batch-status textarea")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(status).to_have_value(re.compile("^Scored 3 examples"), timeout=UI_TIMEOUT_MS)
+    scored = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
+    page.reload()
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(
+        {"name": "broken.jsonl", "mimeType": "text/plain", "buffer": b'{"source": \n'}
+    )
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(status).to_have_value(re.compile("^Error: broken.jsonl:1"), timeout=UI_TIMEOUT_MS)
+    failed = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
+    assert failed == ["rgb(185, 28, 28)", "rgb(220, 38, 38)"]
+    assert scored[0] != failed[0] and scored[1] == "rgb(22, 163, 74)", scored
+    assert page.console_errors == []

@@ -248,3 +248,16 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     shown = app_options.settings_from(*(controls[name].value for name in order))
     assert vars(shown) == vars(update_rouge.settings.Settings())
     assert controls["confidence_level"].value == "0.95" and controls["n_bootstrap"].value == 1000
+
+
+@pytest.mark.parametrize(
+    "message, kind",
+    [
+        ("Error: x.jsonl:1: not valid JSON", "status-error"),
+        ("Scored 3 examples from x.jsonl; in 0 of them neither side adds anything (each scores 1.0).", "status-scored"),
+        ("Options changed: press Score file again.", "status-note"),
+        (None, "status-note"),
+    ],
+)
+def test_the_status_is_classed_by_what_it_says(message, kind):
+    assert app.status_shown(message) == {"__type__": "update", "value": message, "elem_classes": [kind]}
