@@ -92,6 +92,12 @@ def markdown_rows(markdown, first_cell_prefix):
 
 
 @pytest.fixture(scope="session")
+def golden():
+    """ROUGE-1.5.5's additions and [P, R, F1] for each FRUIT sample, in file order."""
+    return [row for row in read_jsonl("rouge155_golden.jsonl") if row["file"] == "fruit_triples.jsonl"]
+
+
+@pytest.fixture(scope="session")
 def triples():
     """Every row of the bundled triples files, keyed by (file name, id)."""
     return {(name, row["id"]): row for name in TRIPLE_FILES for row in read_jsonl(name)}

@@ -23,7 +23,6 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import read_jsonl
 from gradio_client import Client
 from playwright.sync_api import expect, sync_playwright
 from publishing import ConnectionTrap, clean_env, make_venv, proxy_variables
@@ -165,12 +164,6 @@ def open_page(browser, served, viewport):
 @pytest.fixture(scope="module")
 def client(served):
     return Client(served["url"], verbose=False)
-
-
-@pytest.fixture(scope="module")
-def golden():
-    """ROUGE-1.5.5's additions and [P, R, F1] for each FRUIT sample, in file order."""
-    return [row for row in read_jsonl("rouge155_golden.jsonl") if row["file"] == "fruit_triples.jsonl"]
 
 
 def grid_rows(locator, count):

@@ -15,7 +15,7 @@ from served_app import (
     open_page,
 )
 
-# The fixtures: served, trap, client, browser, page, golden.
+# The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
 
 

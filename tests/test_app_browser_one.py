@@ -19,7 +19,7 @@ from served_app import (
     score,
 )
 
-# The fixtures: served, trap, client, browser, page, golden.
+# The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
 
 

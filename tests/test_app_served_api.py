@@ -12,7 +12,7 @@ from conftest import DATA_DIR, read_histogram, read_jsonl
 from gradio_client import handle_file
 from served_app import DAN, DAN_SCORES, SCORE_HEADERS
 
-# The fixtures: served, trap, client, browser, page, golden.
+# The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
 
 
