@@ -17,6 +17,7 @@ limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
 import functools
 import json
 import os
+import re
 import signal
 from pathlib import Path
 from types import SimpleNamespace
@@ -126,10 +127,12 @@ class Page(SimpleNamespace):
 
 
 def fruit_examples() -> Tuple[List[List[str]], List[str]]:
-    """The FRUIT sample triples as [source, reference, prediction] rows, and their ids."""
+    """The FRUIT sample triples as [source, reference, prediction] rows, and their buttons' names:
+    the article each updates (its source's subject, before the first " is " or comma)."""
     with open(EXAMPLES_FILE, encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
-    return [[row["source"], row["reference"], row["prediction"]] for row in rows], [row["id"] for row in rows]
+    names = [re.split(r" is |,", row["source"], maxsplit=1)[0].strip("' ") for row in rows]
+    return [[row["source"], row["reference"], row["prediction"]] for row in rows], names
 
 
 def _options(page: Page) -> None:
@@ -165,23 +168,28 @@ def _one_example_tab(page: Page) -> None:
     """The three texts, the FRUIT samples, Score, the scores with notes, highlights and matches."""
     examples, example_ids = fruit_examples()
     with gr.Row():
-        page.source = gr.Textbox(label="Source", lines=3, min_width=160)
-        page.reference = gr.Textbox(label="Reference", lines=3, min_width=160)
-        page.prediction = gr.Textbox(label="Prediction", lines=3, min_width=160)
+        page.source = gr.Textbox(DAN_EXAMPLE[0], label="Source", lines=3, min_width=160)
+        page.reference = gr.Textbox(DAN_EXAMPLE[1], label="Reference", lines=3, min_width=160)
+        page.prediction = gr.Textbox(DAN_EXAMPLE[2], label="Prediction", lines=3, min_width=160)
     # Score right under the texts: on a 390x844 phone it is on the first screen.
     page.score_button = gr.Button("Score", variant="primary")
     gr.Examples(
         examples,
         page("source", "reference", "prediction"),
-        label="FRUIT sample triples",
+        label="Wikipedia updates from FRUIT: pick one, then Score",
         example_labels=example_ids,
         cache_examples=False,
     )
-    page.note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=3)
-    page.scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
+    # The page opens on DAN_EXAMPLE scored with the default options (scored_texts says so).
+    first = score_one(*DAN_EXAMPLE, list(DEFAULT_ROUGE_TYPES), "none")
+    page.note = gr.Textbox(first["note"], label="Notes", interactive=False, elem_id="note", lines=3)
+    page.scores = gr.Dataframe(
+        first["scores"], headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True
+    )
     with gr.Row():
         for side in ("reference", "prediction"):
             view = gr.HighlightedText(
+                first[f"{side}_view"],
                 label=f"{side.capitalize()}: additions (scored) and text in the source (not scored)",
                 color_map={ADDED: "#fcd34d", KEPT: "#e5e7eb"},
                 show_legend=True,
@@ -189,7 +197,7 @@ def _one_example_tab(page: Page) -> None:
                 min_width=160,
             )
             setattr(page, f"{side}_view", view)
-    # Shown once an example is scored, so the page opens short.
+    # Shown once Score is pressed (or a row opened), so the page opens at about two screens.
     with gr.Column(visible=False) as page.matches_box:
         page.matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
         page.match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
@@ -353,8 +361,8 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
             "# UpdateROUGE\n"
-            "ROUGE over the sentences an updated text **adds** to its source: text that the "
-            "source already contains is not scored."
+            "ROUGE over the sentences an updated text **adds** to its source. Below, an example "
+            "scored: edit a text or pick a Wikipedia update, then press **Score**."
         )
         _options(page)
         with gr.Tabs() as page.tabs:
@@ -362,7 +370,7 @@ def build_demo() -> gr.Blocks:
                 _one_example_tab(page)
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
-        page.scored_texts = gr.State()
+        page.scored_texts = gr.State(DAN_EXAMPLE)
         page.reproduce_box = gr.Code(
             reproduce(DEFAULT_ROUGE_TYPES, "none"),
             language="python",

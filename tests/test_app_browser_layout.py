@@ -10,9 +10,11 @@ from conftest import DATA_DIR, read_jsonl
 from playwright.sync_api import expect
 from served_app import (
     DAN,
+    DAN_SCORES,
     UI_TIMEOUT_MS,
     fill,
     grid_rows,
+    highlighted,
     note,
     open_page,
     score,
@@ -59,7 +61,7 @@ def test_browser_page_fits_two_screens_and_a_phone(browser, served):
 def test_nothing_was_fetched_from_the_network(page, served, trap):
     # The page, its assets and its API calls were served above; the app's proxy saw nothing.
     score(page)
-    expect(note(page)).to_have_value(re.compile("The reference adds 0 segment"), timeout=UI_TIMEOUT_MS)
+    expect(note(page)).to_have_value(re.compile("The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
     assert page.outside_requests == []
     assert trap.connections == 0
 
@@ -131,3 +133,19 @@ def test_browser_phone_shows_score_first_and_every_table_column_whole(browser, s
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.console_errors == []
     phone.close()
+
+
+def test_browser_opens_on_a_worked_example_already_scored_with_named_samples_and_a_hint(page):
+    # Nothing is pressed: the page opens on the Dan example, its scores and highlights.
+    expect(page.get_by_label("Reference")).to_have_value(DAN[1])
+    expect(page.get_by_label("Prediction")).to_have_value(DAN[2])
+    assert grid_rows(page.locator("#scores"), 3) == DAN_SCORES
+    expect(note(page)).to_have_value("The reference adds 1 segment(s) to the source, the prediction 1.")
+    assert highlighted(page, "prediction-view")[0] == ["Dan is a baker.", "Dan loves chocolate chip cookies."]
+    expect(page.get_by_text("Below, an example scored: edit a text or pick a Wikipedia update")).to_be_visible()
+    for name in ("The Lone Rider in Frontier Fury", "William Emmanuel Bevan", "Primearth EV Energy (PEVE)"):
+        expect(page.get_by_text(name, exact=True)).to_be_visible()
+    # No large empty pane: each highlight view shows text.
+    for view in ("#reference-view", "#prediction-view"):
+        expect(page.locator(f"{view} .textfield")).not_to_have_text("")
+    assert page.console_errors == []

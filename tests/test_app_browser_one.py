@@ -124,7 +124,7 @@ def test_browser_shows_errors_and_warnings_as_text(page):
 @pytest.mark.slow
 def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_additions(page, golden):
     row = read_jsonl("fruit_triples.jsonl")[1]
-    page.get_by_text("fruit-sample-1", exact=True).click()
+    page.get_by_text("William Emmanuel Bevan", exact=True).click()
     expect(page.get_by_label("Source")).to_have_value(row["source"])
     expect(page.get_by_label("Reference")).to_have_value(row["reference"])
     expect(page.get_by_label("Prediction")).to_have_value(row["prediction"])
