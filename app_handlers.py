@@ -149,10 +149,12 @@ def show_matches(source: str, reference: str, prediction: str, rouge_type: str, 
         )
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {error}"}
+    # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
+    separator = " · " if rouge_type not in ("rouge1", "rougeL", "rougeLsum") else " "
     return {
         **shown,
-        "reference_matches": render.token_pieces(found.target),
-        "prediction_matches": render.token_pieces(found.prediction),
+        "reference_matches": render.token_pieces(found.target_grams, separator),
+        "prediction_matches": render.token_pieces(found.prediction_grams, separator),
         "match_note": render.match_note(rouge_type, found.counts),
     }
 

@@ -124,16 +124,17 @@ def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
     )
 
 
-def token_pieces(lines) -> Pieces:
-    """``HighlightedText`` pieces of marked token lines (``(token, matched)`` pairs): tokens apart
-    by spaces, lines by newlines, matched tokens labelled ``MATCHED``."""
+def token_pieces(lines, separator: str = " ") -> Pieces:
+    """``HighlightedText`` pieces of marked lines of units (``(unit, matched)`` pairs: tokens, or
+    n-grams with ``separator`` " · "): units apart by ``separator``, lines by newlines, matched
+    units labelled ``MATCHED`` (one piece each, so an n-gram is one mark)."""
     pieces: Pieces = []
     for number, line in enumerate(lines):
         if number:
             pieces.append(("\n", None))
         for position, (token, matched) in enumerate(line):
             if position:
-                pieces.append((" ", None))
+                pieces.append((separator, None))
             pieces.append((token, MATCHED if matched else None))
     return pieces
 

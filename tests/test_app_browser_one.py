@@ -81,6 +81,9 @@ def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
     ]
     page.locator("#matches-of").get_by_label("rouge2").check()
     expect(match_note).to_have_value(re.compile(r"^rouge2 counts 2 matched 2-grams.* Precision 2/4 .* recall 2/3 "))
+    # Each matched bigram is one mark: "dan loves" and "loves chocolate", not three single tokens.
+    assert highlighted(page, "reference-matches")[0] == ["dan loves", "loves chocolate"]
+    assert highlighted(page, "prediction-matches")[0] == ["dan loves", "loves chocolate"]
     page.locator("#matches-of").get_by_label("rougeLsum").check()
     expect(match_note).to_have_value(re.compile(r"^rougeLsum counts 3 matched tokens"))
     # An edited text clears and hides the matches with the scores; scoring shows them again.
