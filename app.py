@@ -89,19 +89,15 @@ CSS = """
 """
 
 
-def status_shown(message: Optional[str]) -> Any:
-    """The Status box showing ``message`` (a handler's status text), classed by what it says:
-    ``status-error`` (an ``Error: ...``, drawn red), ``status-scored`` (``Scored ...``, green) or
-    ``status-note`` (anything else, as gradio draws it)."""
+def status_class(message: Optional[str]) -> Any:
+    """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
+    drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
+    as gradio draws it). Run after each event that writes the status, so the API gets the text."""
     text = message or ""
     kind = (
         "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
     )
-    return gr.update(value=message, elem_classes=[kind])
-
-
-# How a handler's result is put on the page, where not as it is.
-SHOWN_AS = {"status": status_shown}
+    return gr.update(elem_classes=[kind])
 
 
 class Page(SimpleNamespace):
@@ -112,16 +108,12 @@ class Page(SimpleNamespace):
         return [getattr(self, name) for name in names]
 
     def keyed(self, handler: Callable[..., dict]) -> Callable[..., dict]:
-        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}``, each value
-        put as ``SHOWN_AS`` says (gradio reads its signature, so its parameters, defaults and
-        docstring stay the API's, and the API gets the values themselves)."""
+        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}`` (gradio
+        reads its signature, so its parameters, defaults and docstring stay the API's)."""
 
         @functools.wraps(handler)
         def run(*args: Any, **kwargs: Any) -> dict:
-            return {
-                getattr(self, name): SHOWN_AS[name](value) if name in SHOWN_AS else value
-                for name, value in handler(*args, **kwargs).items()
-            }
+            return {getattr(self, name): value for name, value in handler(*args, **kwargs).items()}
 
         return run
 
@@ -234,7 +226,7 @@ def _file_tab(page: Page) -> None:
     with gr.Column(visible=False) as page.results:
         page.summary = gr.Dataframe(
             headers=SUMMARY_HEADERS,
-            label="Corpus scores",
+            label="Corpus scores (mean over examples, %; F1 with its bootstrap interval at the level its header states)",
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
@@ -307,7 +299,7 @@ def _wire(page: Page) -> None:
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
-    )
+    ).then(status_class, page.status, page.status, **hidden)
     page.histogram_of.input(histogram_svg, page("per_example_state", "histogram_of"), page.histogram, api_name=False)
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
@@ -348,10 +340,10 @@ def _wire(page: Page) -> None:
         page("status"),
         page(*FILE_RESULTS),
         **edited,
-    )
+    ).then(status_class, page.status, page.status, **hidden)
     page.upload.change(
         page.keyed(lambda status: file_inputs_changed(status, "File")), page("status"), page(*FILE_RESULTS), **hidden
-    )
+    ).then(status_class, page.status, page.status, **hidden)
 
 
 def build_demo() -> gr.Blocks:

@@ -256,7 +256,7 @@ def score_file(
         seed: the seed of the resamples (the same seed gives the same intervals and p-values).
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
-        warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
+        warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
         percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
@@ -330,9 +330,7 @@ def score_file(
     return {
         "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": gr.update(
-            value=render.summary_table(result, types), label=render.summary_label(settings, len(lines))
-        ),
+        "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
         "signature": result["signature"],
         "per_example": pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}),
         "histogram": render.histogram_svg(per_example, types[0]),

@@ -22,7 +22,7 @@ ADDED = "added"
 KEPT = "in the source"
 MATCHED = "matched"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
-SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
+SUMMARY_HEADERS = ["rouge type", "F1 [95% interval]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
 # Below this many examples the status warns that the bootstrap interval is rough: a percentile
@@ -237,9 +237,13 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
     return "".join(parts)
 
 
-def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+def summary_table(
+    result: Dict[str, Any], rouge_types: Sequence[str], confidence_level: Optional[float] = None
+) -> pd.DataFrame:
     """One row per rouge type: F1 with its interval (when computed), precision and recall, as
-    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``)."""
+    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``). The F1 column's
+    header states the interval's ``confidence_level`` (``F1 [95% interval]``), or is ``F1``
+    without one."""
 
     def pct(value: float) -> str:
         return f"{100 * value:.1f}"
@@ -251,7 +255,8 @@ def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.Data
         if f"{key}_low" in result:
             f1 += f" [{pct(result[f'{key}_low'])}, {pct(result[f'{key}_high'])}]"
         rows.append([rouge_type, f1, pct(result[f"{key}_precision"]), pct(result[f"{key}_recall"])])
-    return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
+    f1 = "F1" if confidence_level is None else f"F1 [{100 * confidence_level:g}% interval]"
+    return pd.DataFrame(rows, columns=["rouge type", f1, "P", "R"])
 
 
 def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
@@ -282,19 +287,6 @@ def file_status(name: str, examples: int, both_empty: int, tokenless: int, inter
             "few, such an interval misses the true mean more often than its level says; read it as a rough range."
         )
     return "\n".join(status)
-
-
-def summary_label(settings: Any, examples: int) -> str:
-    """The corpus summary's title: what its numbers are, with the confidence level and the
-    resamples of its intervals (``settings``, a ``Settings``) or the absence of one."""
-    if settings.confidence_level is None:
-        interval = "no interval (confidence level none)"
-    else:
-        interval = (
-            f"F1's {100 * settings.confidence_level:g}% bootstrap interval "
-            f"({settings.n_bootstrap} resamples, seed {settings.seed})"
-        )
-    return f"Corpus scores: mean over {examples} examples, in %; {interval}"
 
 
 def metric_card(readme: str, space_id: Optional[str] = None) -> str:

@@ -16,8 +16,7 @@ KEPT = "in the source"
 
 
 def table_rows(frame):
-    """The rows of a table as shown: a DataFrame, or a gradio update giving one (with its label)."""
-    return (frame["value"] if isinstance(frame, dict) else frame).values.tolist()
+    return frame.values.tolist()
 
 
 FILE_RESULTS = {

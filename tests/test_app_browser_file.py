@@ -184,9 +184,7 @@ def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
     page.get_by_role("button", name="Score file", exact=True).click()
     grid_rows(page.locator("#corpus-summary"), 3)
-    expect(page.locator("#corpus-summary")).to_contain_text(
-        "mean over 3 examples, in %; F1's 95% bootstrap interval (1000 resamples, seed 7)"
-    )
+    expect(page.locator("#corpus-summary")).to_contain_text("F1 [95% interval]")
     expect(page.locator("#signature textarea")).to_have_value(re.compile(r"\|multiref:pooled\|.*\|seed:7"))
     expect(page.locator("#batch-status textarea")).to_have_value(re.compile("rest on 3 examples, fewer than 30"))
     assert page.console_errors == []
@@ -198,6 +196,8 @@ def test_browser_status_draws_an_error_in_red_and_a_scored_file_not(page):
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
     page.get_by_role("button", name="Score file", exact=True).click()
     expect(status).to_have_value(re.compile("^Scored 3 examples"), timeout=UI_TIMEOUT_MS)
+    # The class follows the text (a chained event): wait for it.
+    expect(status).to_have_css("border-left-color", "rgb(22, 163, 74)")
     scored = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
     page.reload()
     page.get_by_role("tab", name="A file of examples").click()
@@ -206,6 +206,7 @@ def test_browser_status_draws_an_error_in_red_and_a_scored_file_not(page):
     )
     page.get_by_role("button", name="Score file", exact=True).click()
     expect(status).to_have_value(re.compile("^Error: broken.jsonl:1"), timeout=UI_TIMEOUT_MS)
+    expect(status).to_have_css("color", "rgb(185, 28, 28)")
     failed = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
     assert failed == ["rgb(185, 28, 28)", "rgb(220, 38, 38)"]
     assert scored[0] != failed[0] and scored[1] == "rgb(22, 163, 74)", scored

@@ -172,8 +172,13 @@ def cycles(edges):
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
     # Examples, Score (3 chained), Score file, histogram, Reproduce, 3 texts, options, a row (2), matches,
-    # the file's options, the upload.
-    assert len(edges) == len(space_page.fns) == 16
+    # the file's options, the upload; and the status's class after each of the 3 events that write the status.
+    assert len(edges) == len(space_page.fns) == 19
+    classed_after = {f.trigger_after for f in space_page.fns.values() if f.fn.__name__ == "status_class"}
+    writers = {
+        f._id for f in space_page.fns.values() if f.fn.__name__ in ("score_file", "file_inputs_changed", "<lambda>")
+    }
+    assert len(classed_after) == 3 and classed_after <= writers
     # The score chain is wired: Score starts score_one, which starts show_matches.
     (score_one,) = [f._id for f in space_page.fns.values() if f.fn.__name__ == "score_one"]
     (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
@@ -260,4 +265,4 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     ],
 )
 def test_the_status_is_classed_by_what_it_says(message, kind):
-    assert app.status_shown(message) == {"__type__": "update", "value": message, "elem_classes": [kind]}
+    assert app.status_class(message) == {"__type__": "update", "elem_classes": [kind]}

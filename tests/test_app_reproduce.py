@@ -113,7 +113,7 @@ def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_pat
     with open(page["download_json"], encoding="utf-8") as handle:
         assert printed == json.load(handle)
     # The tables on the page are these numbers (alpha 0.3, porter, a 90% interval, a paired test).
-    assert page["summary"]["value"].values.tolist()[0][:2] == [
+    assert page["summary"].values.tolist()[0][:2] == [
         "rouge1",
         "{:.1f} [{:.1f}, {:.1f}]".format(*(100 * printed[f"update_rouge1{end}"] for end in ("", "_low", "_high"))),
     ]

@@ -128,7 +128,7 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
         handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status.startswith("Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds")
-    assert summary["headers"] == ["rouge type", "F1 [low, high]", "P", "R"]
+    assert summary["headers"] == ["rouge type", "F1 [95% interval]", "P", "R"]
     # 0.5243 (README) as a percentage, then its interval.
     assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
     assert signature.startswith("refs:1|") and "types:rouge1|" in signature
