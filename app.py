@@ -17,10 +17,11 @@ limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
 import functools
 import json
 import os
+import re
 import signal
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import gradio as gr
 
@@ -41,13 +42,15 @@ from app_handlers import (
 from app_options import (
     ALPHA_RULE,
     CONFIDENCE_LEVELS,
+    COUNT_RULE,
     DEFAULT_ROUGE_TYPES,
     LANGUAGE_CHOICES,
     LIMIT_RULE,
     MATCH_TYPE_CHOICES,
-    NO_LANGUAGE,
+    MAX_DEMO_BOOTSTRAP,
     ROUGE_TYPE_CHOICES,
-    STEMMER_CHOICES,
+    SEED_RULE,
+    option_component,
     option_number,
     reproduce,
     serve_limits,
@@ -67,7 +70,16 @@ CSS = """
 #reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
   word-break: normal; overflow-wrap: break-word;
 }
+/* The notes grow with their text (field-sizing), also when written while their tab was hidden:
+   gradio sizes a textarea when its value changes, and a hidden one measures 0. A browser without
+   field-sizing shows the ``lines`` the box is built with. */
+#note textarea, #match-note textarea, #batch-status textarea {
+  field-sizing: content; height: auto !important; max-height: none !important;
+}
+#batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
+#batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
 @media (max-width: 480px) {
+  #rouge-types label, #stemmer label { padding: 4px 8px !important; }
   #histogram svg text { font-size: 22px; }
   #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
   #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
@@ -75,6 +87,17 @@ CSS = """
   }
 }
 """
+
+
+def status_class(message: Optional[str]) -> Any:
+    """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
+    drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
+    as gradio draws it). Run after each event that writes the status, so the API gets the text."""
+    text = message or ""
+    kind = (
+        "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
+    )
+    return gr.update(elem_classes=[kind])
 
 
 class Page(SimpleNamespace):
@@ -96,54 +119,69 @@ class Page(SimpleNamespace):
 
 
 def fruit_examples() -> Tuple[List[List[str]], List[str]]:
-    """The FRUIT sample triples as [source, reference, prediction] rows, and their ids."""
+    """The FRUIT sample triples as [source, reference, prediction] rows, and their buttons' names:
+    the article each updates (its source's subject, before the first " is " or comma)."""
     with open(EXAMPLES_FILE, encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
-    return [[row["source"], row["reference"], row["prediction"]] for row in rows], [row["id"] for row in rows]
+    names = [re.split(r" is |,", row["source"], maxsplit=1)[0].strip("' ") for row in rows]
+    return [[row["source"], row["reference"], row["prediction"]] for row in rows], names
 
 
 def _options(page: Page) -> None:
-    """The rouge types and the stemmer, and the advanced options in an accordion."""
+    """The rouge types and the stemmer, and the advanced options in an accordion; every control's
+    label, help, choices and default come from the option table (``app_options.option_control``)."""
     with gr.Row(equal_height=False):
-        page.rouge_types = gr.CheckboxGroup(
-            list(ROUGE_TYPE_CHOICES),
-            value=list(DEFAULT_ROUGE_TYPES),
-            label="Rouge types",
-            min_width=200,
-            elem_id="rouge-types",
+        page.rouge_types = option_component(
+            gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
         )
-        page.stemmer = gr.Radio(list(STEMMER_CHOICES), value="none", label="Stemmer", min_width=200)
+        page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
     with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False), gr.Row():
-        page.language = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language", min_width=160)
-        page.remove_stopwords = gr.Checkbox(False, label="Remove stopwords (ROUGE-1.5.5 -s)", min_width=160)
+        page.language = option_component(gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=160)
+        page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
         whole: Dict[str, Any] = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
-        page.max_words = option_number(0, "max_words", label="Max words (-l, 0: no limit)", **whole)
-        page.max_bytes = option_number(0, "max_bytes", label="Max bytes (-b, 0: no limit)", **whole)
-        page.alpha = option_number(
-            0.5, "alpha", ALPHA_RULE, label="alpha (-p, weight of precision)", minimum=0, maximum=1, min_width=120
+        page.max_words = option_number("max_words", **whole)
+        page.max_bytes = option_number("max_bytes", **whole)
+        page.alpha = option_number("alpha", ALPHA_RULE, minimum=0, maximum=1, min_width=120)
+
+
+def _statistics_options(page: Page) -> None:
+    """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
+    the number of resamples and the seed (from the option table, as ``_options``)."""
+    page.confidence = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
+    with gr.Accordion("Several references, resamples, seed", open=False), gr.Row():
+        page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
+        page.n_bootstrap = option_number(
+            "n_bootstrap", COUNT_RULE, precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
         )
+        page.seed = option_number("seed", SEED_RULE, precision=0, minimum=0, min_width=120)
 
 
 def _one_example_tab(page: Page) -> None:
     """The three texts, the FRUIT samples, Score, the scores with notes, highlights and matches."""
     examples, example_ids = fruit_examples()
     with gr.Row():
-        page.source = gr.Textbox(label="Source", lines=4, min_width=160)
-        page.reference = gr.Textbox(label="Reference", lines=4, min_width=160)
-        page.prediction = gr.Textbox(label="Prediction", lines=4, min_width=160)
+        page.source = gr.Textbox(DAN_EXAMPLE[0], label="Source", lines=3, min_width=160)
+        page.reference = gr.Textbox(DAN_EXAMPLE[1], label="Reference", lines=3, min_width=160)
+        page.prediction = gr.Textbox(DAN_EXAMPLE[2], label="Prediction", lines=3, min_width=160)
+    # Score right under the texts: on a 390x844 phone it is on the first screen.
+    page.score_button = gr.Button("Score", variant="primary")
     gr.Examples(
         examples,
         page("source", "reference", "prediction"),
-        label="FRUIT sample triples",
+        label="Wikipedia updates from FRUIT: pick one, then Score",
         example_labels=example_ids,
         cache_examples=False,
     )
-    page.score_button = gr.Button("Score", variant="primary")
-    page.note = gr.Textbox(label="Notes", interactive=False, elem_id="note", lines=1)
-    page.scores = gr.Dataframe(headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True)
+    # The page opens on DAN_EXAMPLE scored with the default options (scored_texts says so).
+    first = score_one(*DAN_EXAMPLE, list(DEFAULT_ROUGE_TYPES), "none")
+    page.note = gr.Textbox(first["note"], label="Notes", interactive=False, elem_id="note", lines=3)
+    page.scores = gr.Dataframe(
+        first["scores"], headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True
+    )
     with gr.Row():
         for side in ("reference", "prediction"):
             view = gr.HighlightedText(
+                first[f"{side}_view"],
                 label=f"{side.capitalize()}: additions (scored) and text in the source (not scored)",
                 color_map={ADDED: "#fcd34d", KEPT: "#e5e7eb"},
                 show_legend=True,
@@ -151,7 +189,7 @@ def _one_example_tab(page: Page) -> None:
                 min_width=160,
             )
             setattr(page, f"{side}_view", view)
-    # Shown once an example is scored, so the page opens short.
+    # Shown once Score is pressed (or a row opened), so the page opens at about two screens.
     with gr.Column(visible=False) as page.matches_box:
         page.matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
         page.match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
@@ -176,9 +214,7 @@ def _file_tab(page: Page) -> None:
         f'several references, e.g. `["first", "second"]`. At most {MAX_UPLOAD_MB:g} MB.'
     )
     page.upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
-    page.confidence = gr.Radio(
-        list(CONFIDENCE_LEVELS), value="0.95", label="Bootstrap interval of the corpus scores (confidence level)"
-    )
+    _statistics_options(page)
     page.baseline_column = gr.Textbox(
         "",
         label="Baseline column (optional): another system's outputs, for a paired test",
@@ -190,10 +226,11 @@ def _file_tab(page: Page) -> None:
     with gr.Column(visible=False) as page.results:
         page.summary = gr.Dataframe(
             headers=SUMMARY_HEADERS,
-            label="Corpus scores (mean over examples, %; F1 with its bootstrap interval)",
+            label="Corpus scores (mean over examples, %; F1 with its bootstrap interval at the level its header states)",
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
+            column_widths=["26%", "36%", "19%", "19%"],
         )
         page.signature = gr.Textbox(
             label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
@@ -208,6 +245,7 @@ def _file_tab(page: Page) -> None:
                 interactive=False,
                 elem_id="paired-test",
                 wrap=True,
+                column_widths=["26%", "50%", "24%"],
             )
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
@@ -236,6 +274,7 @@ def _wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     texts = ("source", "reference", "prediction")
     settings = ("rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha")
+    statistics = ("multi_ref", "n_bootstrap", "seed")
     view = (*ONE_EXAMPLE, *MATCHES, "scored_texts")
     match_inputs = page(*texts, "matches_of", *settings[1:])
     hidden = {"api_name": False, "show_progress": "hidden"}
@@ -256,11 +295,11 @@ def _wire(page: Page) -> None:
     ).then(page.keyed(show_matches), match_inputs, page(*MATCHES), api_name=False, **in_order)
     page.file_button.click(
         page.keyed(score_file),
-        page("upload", "rouge_types", "stemmer", "confidence", *settings[2:], "baseline_column"),
+        page("upload", "rouge_types", "stemmer", "confidence", *settings[2:], "baseline_column", *statistics),
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
-    )
+    ).then(status_class, page.status, page.status, **hidden)
     page.histogram_of.input(histogram_svg, page("per_example_state", "histogram_of"), page.histogram, api_name=False)
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
@@ -269,11 +308,11 @@ def _wire(page: Page) -> None:
     # Chromium). "always_last" runs the last edit made while one was pending.
     edited = {**hidden, "trigger_mode": "always_last"}
     setting_edits = [component.input for component in page(*settings)]
-    option_edits = [*setting_edits, page.confidence.input]
+    option_edits = [*setting_edits, *(component.input for component in page("confidence", *statistics))]
     gr.on(
         [*option_edits, page.baseline_column.change],
         lambda *values: reproduce(*values[:-1], baseline_column=values[-1]),
-        page(*settings, "confidence", "baseline_column"),
+        page(*settings, "confidence", *statistics, "baseline_column"),
         page.reproduce_box,
         **edited,
     )
@@ -301,10 +340,10 @@ def _wire(page: Page) -> None:
         page("status"),
         page(*FILE_RESULTS),
         **edited,
-    )
+    ).then(status_class, page.status, page.status, **hidden)
     page.upload.change(
         page.keyed(lambda status: file_inputs_changed(status, "File")), page("status"), page(*FILE_RESULTS), **hidden
-    )
+    ).then(status_class, page.status, page.status, **hidden)
 
 
 def build_demo() -> gr.Blocks:
@@ -314,8 +353,8 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
             "# UpdateROUGE\n"
-            "ROUGE over the sentences an updated text **adds** to its source: text that the "
-            "source already contains is not scored."
+            "ROUGE over the sentences an updated text **adds** to its source. Below, an example "
+            "scored: edit a text or pick a Wikipedia update, then press **Score**."
         )
         _options(page)
         with gr.Tabs() as page.tabs:
@@ -323,7 +362,7 @@ def build_demo() -> gr.Blocks:
                 _one_example_tab(page)
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
-        page.scored_texts = gr.State()
+        page.scored_texts = gr.State(DAN_EXAMPLE)
         page.reproduce_box = gr.Code(
             reproduce(DEFAULT_ROUGE_TYPES, "none"),
             language="python",

@@ -149,10 +149,12 @@ def show_matches(source: str, reference: str, prediction: str, rouge_type: str, 
         )
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {error}"}
+    # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
+    separator = " · " if rouge_type not in ("rouge1", "rougeL", "rougeLsum") else " "
     return {
         **shown,
-        "reference_matches": render.token_pieces(found.target),
-        "prediction_matches": render.token_pieces(found.prediction),
+        "reference_matches": render.token_pieces(found.target_grams, separator),
+        "prediction_matches": render.token_pieces(found.prediction_grams, separator),
         "match_note": render.match_note(rouge_type, found.counts),
     }
 
@@ -230,6 +232,9 @@ def score_file(
     max_bytes: Optional[float] = None,
     alpha: float = 0.5,
     baseline_column: str = "",
+    multi_ref: str = "max_f1",
+    n_bootstrap: Optional[float] = 1000,
+    seed: Optional[float] = 12345,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ) -> Shown:
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -246,9 +251,12 @@ def score_file(
         alpha: the weight of precision in F (0.5: the usual F1).
         baseline_column: optional; the name of a column (JSONL key) of the file holding another
             system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
+        multi_ref: how an example's several references combine: "max_f1", "pooled" or "best_recall".
+        n_bootstrap: the bootstrap resamples of the examples (at most 10000 here).
+        seed: the seed of the resamples (the same seed gives the same intervals and p-values).
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
-        warnings, or the error with file and line), the corpus summary (F1 [low, high], P, R in
+        warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
         percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
@@ -262,7 +270,17 @@ def score_file(
         if problem:
             raise DemoError(problem)
         settings = settings_from(
-            rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, confidence_level
+            rouge_types,
+            stemmer,
+            language,
+            remove_stopwords,
+            max_words,
+            max_bytes,
+            alpha,
+            confidence_level,
+            multi_ref,
+            n_bootstrap,
+            seed,
         )
         baseline_column = (baseline_column or "").strip()
         if baseline_column:
@@ -310,9 +328,9 @@ def score_file(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     )
     return {
-        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless),
+        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": render.summary_table(result, types),
+        "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
         "signature": result["signature"],
         "per_example": pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}),
         "histogram": render.histogram_svg(per_example, types[0]),

@@ -21,8 +21,6 @@ Settings = package_module("settings").Settings
 LANGUAGES = package_module("languages").ISO_639_1
 
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
-# The stemmer choices are the option table's (see update_rouge.settings).
-STEMMER_CHOICES = OPTION_BY_NAME["stemmer"].choices
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
 MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if package_module("matches").explained(t)]
 # The English name of each ISO 639-1 code: ISO 639-3's reference name (as Debian's iso-codes 4.15.0
@@ -66,6 +64,10 @@ CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 # What max_words and max_bytes, and alpha, must be (the demo's messages).
 LIMIT_RULE = "a whole number >= 0 (0: no limit)"
 ALPHA_RULE = "a number in [0, 1]"
+COUNT_RULE = "a whole number > 0"
+SEED_RULE = "a whole number >= 0"
+# The most resamples the demo draws (the command line takes any number).
+MAX_DEMO_BOOTSTRAP = 10_000
 
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
 MAX_SECONDS_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_SECONDS"
@@ -115,8 +117,12 @@ def settings_from(
     max_bytes: Optional[float] = None,
     alpha: float = 0.5,
     confidence_level: str = "0.95",
+    multi_ref: str = DEFAULTS["multi_ref"],
+    n_bootstrap: Any = DEFAULTS["n_bootstrap"],
+    seed: Any = DEFAULTS["seed"],
 ) -> Any:
-    """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit.
+    """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit,
+    empty (``None``) n_bootstrap or seed is the default.
 
     Raises ``DemoError`` naming the option for unusable values.
     """
@@ -129,6 +135,9 @@ def settings_from(
         max_bytes=_limit(max_bytes, "max_bytes"),
         alpha=_alpha(alpha),
         confidence_level=CONFIDENCE_LEVELS.get(confidence_level, DEFAULTS["confidence_level"]),
+        multi_ref=multi_ref or DEFAULTS["multi_ref"],
+        n_bootstrap=DEFAULTS["n_bootstrap"] if n_bootstrap is None else n_bootstrap,
+        seed=DEFAULTS["seed"] if seed is None else seed,
     )
     try:
         return Settings(**options)
@@ -168,13 +177,48 @@ def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
     return [t for t in ROUGE_TYPE_CHOICES if t in chosen] + [t for t in chosen if t not in ROUGE_TYPE_CHOICES]
 
 
-def option_number(value: Any, option: str, rule: str, **kwargs: Any) -> gr.Number:
-    """A ``gr.Number`` for option ``option`` (kept as its ``option`` attribute) whose value gradio's
+# Each option's value on screen where it differs from the table's default (``None``): the
+# controls show "none", 0 (no limit), the no-language entry, the level as text.
+SCREEN_DEFAULTS = {
+    "rouge_types": list(DEFAULT_ROUGE_TYPES),
+    "stemmer": "none",
+    "language": NO_LANGUAGE,
+    "max_words": 0,
+    "max_bytes": 0,
+    "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
+}
+# The options whose help is not shown under their control: it would push Score off a phone's first screen.
+TERSE = ("rouge_types", "stemmer")
+
+
+def option_control(name: str) -> Dict[str, Any]:
+    """The keyword arguments of the control of option ``name`` taken from the option table
+    (``update_rouge.settings.OPTIONS``): its name as the label, its help as the info (except
+    ``TERSE`` ones), its default as shown on screen (``SCREEN_DEFAULTS``) and its choices."""
+    option = OPTION_BY_NAME[name]
+    control: Dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
+    if name not in TERSE:
+        control["info"] = option.help
+    if option.choices:
+        control["choices"] = list(option.choices)
+    return control
+
+
+def option_component(kind: Any, name: str, **kwargs: Any) -> Any:
+    """A ``kind`` (a gradio component class) for option ``name``: ``option_control(name)`` with
+    ``kwargs`` (layout, or the demo's own choices) added, the name kept as its ``option`` attribute."""
+    component = kind(**option_control(name), **kwargs)
+    component.option = name
+    return component
+
+
+def option_number(option: str, rule: str, **kwargs: Any) -> gr.Number:
+    """A ``gr.Number`` for option ``option`` (``option_component``) whose value gradio's
     own conversion fails on (NaN or an infinity where a whole number is expected, text) is refused
     with ``gr.Error`` naming the option and ``rule``, not gradio's bare ``ValueError`` ("cannot
     convert float NaN to integer"). Its ``preprocess`` is wrapped, not overridden in a subclass:
     gradio writes a ``.pyi`` file beside the module of every component subclass."""
-    number = gr.Number(value, **kwargs)
+    number = option_component(gr.Number, option, **kwargs)
     convert = number.preprocess
 
     def preprocess(payload: Any) -> Any:
@@ -184,7 +228,6 @@ def option_number(value: Any, option: str, rule: str, **kwargs: Any) -> gr.Numbe
             raise gr.Error(f"{option} must be {rule}, got {payload!r}", print_exception=False) from None
 
     number.preprocess = preprocess  # type: ignore[method-assign]
-    number.option = option  # type: ignore[attr-defined]
     return number
 
 
@@ -199,6 +242,9 @@ def _options_of(settings: Any) -> Dict[str, Any]:
         "max_bytes": settings.max_bytes,
         "alpha": settings.alpha,
         "confidence_level": settings.confidence_level,
+        "multi_ref": settings.multi_ref,
+        "n_bootstrap": settings.n_bootstrap,
+        "seed": settings.seed,
     }
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
     return {name: value for name, value in chosen.items() if value != defaults[name]}

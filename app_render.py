@@ -22,9 +22,19 @@ ADDED = "added"
 KEPT = "in the source"
 MATCHED = "matched"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
-SUMMARY_HEADERS = ["rouge type", "F1 [low, high]", "P", "R"]
+SUMMARY_HEADERS = ["rouge type", "F1 [95% interval]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
+# Below this many examples the status warns that the bootstrap interval is rough: a percentile
+# bootstrap interval of a mean covers less often than its level says when the examples are few
+# (the resampled means take few distinct values and the skew of the scores is not averaged out);
+# 30 is the usual rule of thumb for a mean's normal approximation.
+FEW_EXAMPLES = 30
+# What the demo says to do about tokenless additions, in place of the API's advice (``language=``
+# or ``tokenizer=``, neither of which a demo user can pass).
+NO_TOKENS_ADVICE = (
+    'choose the texts\' language under "Advanced options" (language) to score them with its own segments and tokens.'
+)
 # The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
 PLOT_WIDTH, PLOT_HEIGHT = 560, 200
 PLOT_LEFT, PLOT_TOP = 64, 28
@@ -86,8 +96,15 @@ def example_notes(source: str, reference: str, prediction: str, example: Any, to
     elif reference.strip() == prediction.strip():
         notes.append("The prediction is identical to the reference.")
     if tokenless:
-        notes.append(f"Warning: {NoTokensWarning(1, 1)}")
+        notes.append(no_tokens_note(1, 1))
     return "\n".join(notes)
+
+
+def no_tokens_note(count: int, total: int) -> str:
+    """The warning of ``NoTokensWarning(count, total)`` with the demo's advice (``NO_TOKENS_ADVICE``)
+    in place of the API's."""
+    problem = str(NoTokensWarning(count, total)).split("; pass language=")[0]
+    return f"Warning: {problem}; {NO_TOKENS_ADVICE}"
 
 
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
@@ -107,16 +124,17 @@ def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
     )
 
 
-def token_pieces(lines) -> Pieces:
-    """``HighlightedText`` pieces of marked token lines (``(token, matched)`` pairs): tokens apart
-    by spaces, lines by newlines, matched tokens labelled ``MATCHED``."""
+def token_pieces(lines, separator: str = " ") -> Pieces:
+    """``HighlightedText`` pieces of marked lines of units (``(unit, matched)`` pairs: tokens, or
+    n-grams with ``separator`` " · "): units apart by ``separator``, lines by newlines, matched
+    units labelled ``MATCHED`` (one piece each, so an n-gram is one mark)."""
     pieces: Pieces = []
     for number, line in enumerate(lines):
         if number:
             pieces.append(("\n", None))
         for position, (token, matched) in enumerate(line):
             if position:
-                pieces.append((" ", None))
+                pieces.append((separator, None))
             pieces.append((token, MATCHED if matched else None))
     return pieces
 
@@ -219,9 +237,13 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
     return "".join(parts)
 
 
-def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+def summary_table(
+    result: Dict[str, Any], rouge_types: Sequence[str], confidence_level: Optional[float] = None
+) -> pd.DataFrame:
     """One row per rouge type: F1 with its interval (when computed), precision and recall, as
-    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``)."""
+    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``). The F1 column's
+    header states the interval's ``confidence_level`` (``F1 [95% interval]``), or is ``F1``
+    without one."""
 
     def pct(value: float) -> str:
         return f"{100 * value:.1f}"
@@ -233,7 +255,8 @@ def summary_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.Data
         if f"{key}_low" in result:
             f1 += f" [{pct(result[f'{key}_low'])}, {pct(result[f'{key}_high'])}]"
         rows.append([rouge_type, f1, pct(result[f"{key}_precision"]), pct(result[f"{key}_recall"])])
-    return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
+    f1 = "F1" if confidence_level is None else f"F1 [{100 * confidence_level:g}% interval]"
+    return pd.DataFrame(rows, columns=["rouge type", f1, "P", "R"])
 
 
 def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
@@ -250,13 +273,19 @@ def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataF
     return pd.DataFrame(rows, columns=PAIRED_HEADERS)
 
 
-def file_status(name: str, examples: int, both_empty: int, tokenless: int) -> str:
-    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0."""
+def file_status(name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False) -> str:
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 and,
+    where the summary has ``intervals``, a warning when they rest on fewer than ``FEW_EXAMPLES``."""
     status = [
         f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything (each scores 1.0)."
     ]
     if tokenless:
-        status.append(f"Warning: {NoTokensWarning(tokenless, examples)}")
+        status.append(no_tokens_note(tokenless, examples))
+    if intervals and examples < FEW_EXAMPLES:
+        status.append(
+            f"Warning: the bootstrap intervals rest on {examples} examples, fewer than {FEW_EXAMPLES}: with so "
+            "few, such an interval misses the true mean more often than its level says; read it as a rough range."
+        )
     return "\n".join(status)
 
 

@@ -7,6 +7,10 @@ from xml.etree import ElementTree
 
 import pytest
 
+# tests/served_app.py holds the served demo's fixtures (pytest_plugins of the files that use it):
+# its asserts report their values as a test's do.
+pytest.register_assert_rewrite("served_app")
+
 DATA_DIR = Path(__file__).parent / "data"
 # Set by tests/run.sh, with the reason, where it installs no torch (no local CPU wheel fits the
 # interpreter): the tests marked needs_torch are then skipped, and the modules that import torch
@@ -85,6 +89,12 @@ def markdown_rows(markdown, first_cell_prefix):
         if line.startswith("|")
     ]
     return [row for row in rows if row[0].startswith(first_cell_prefix)]
+
+
+@pytest.fixture(scope="session")
+def golden():
+    """ROUGE-1.5.5's additions and [P, R, F1] for each FRUIT sample, in file order."""
+    return [row for row in read_jsonl("rouge155_golden.jsonl") if row["file"] == "fruit_triples.jsonl"]
 
 
 @pytest.fixture(scope="session")

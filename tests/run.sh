@@ -46,7 +46,7 @@ else
     echo "tests/run.sh: skipping the tests marked needs_torch: $UPDATE_ROUGE_SKIP_TORCH_TESTS" >&2
     install_once tests -e ".[test,demo,fast,multilingual,ray]"
 fi
-# The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served.py) build
-# fresh virtual environments with `python -m venv` and install into them from PyPI; pip's cache
-# makes every run after the first fast.
+# The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served_api.py
+# and tests/entry_points/test_app_browser_*.py) build fresh virtual environments with `python -m venv` and
+# install into them from PyPI; pip's cache makes every run after the first fast.
 python -m pytest "${marker[@]}" "$@"

@@ -14,6 +14,11 @@ prediction's) as the Python engine scores them under the settings, and marks on 
   on the prediction, for each hit, a token aligned with it by one of those LCSs not yet marked
   (else the first unmarked occurrence of the same token).
 
+``Matches.target_grams`` and ``prediction_grams`` are the units the type counts, in order: for
+``rouge2`` to ``rouge9`` each side's n-grams (their tokens joined by a space), each marked when it
+is one of the first ``min(a, b)`` occurrences, so the marked n-grams are as many as the hits; for
+the other types the marked tokens themselves.
+
 The ``Counts`` come from the engine itself (hits, target and prediction totals), so the
 explanation cannot drift from the score: the marks of rougeL and rougeLsum are ``hits`` tokens on
 each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``explained`` tells).
@@ -36,11 +41,14 @@ Marked = List[List[Tuple[str, bool]]]
 
 
 class Matches(NamedTuple):
-    """The tokens of each side by line, each marked matched or not, and the type's raw counts."""
+    """The tokens of each side by line, each marked matched or not, the type's raw counts, and
+    each side's counted units (n-grams for rouge2 to rouge9, else the tokens) marked likewise."""
 
     target: Marked
     prediction: Marked
     counts: Counts
+    target_grams: Marked
+    prediction_grams: Marked
 
 
 def explained(rouge_type: str) -> bool:
@@ -65,15 +73,26 @@ def token_matches(target: str, prediction: str, rouge_type: str, settings: Setti
     if rouge_type == "rougeLsum":
         clip = (target_tokens, prediction_tokens) if settings.text_options.limits_length else None
         target_marks, prediction_marks = _summary_marks(target_lines, prediction_lines, clip)
-        return Matches(_marked(target_lines, target_marks), _marked(prediction_lines, prediction_marks), counts)
+        shown = _marked(target_lines, target_marks), _marked(prediction_lines, prediction_marks)
+        return Matches(*shown, counts, *shown)
     if rouge_type == "rougeL":
         _check_cells(len(target_tokens) * len(prediction_tokens))
         pairs = _lcs_pairs(target_tokens, prediction_tokens)
         target_marks = {(0, i) for i, _ in pairs}
         prediction_marks = {(0, j) for _, j in pairs}
     else:
-        target_marks, prediction_marks = _ngram_marks(target_tokens, prediction_tokens, int(rouge_type[5:]))
-    return Matches(_marked([target_tokens], target_marks), _marked([prediction_tokens], prediction_marks), counts)
+        n = int(rouge_type[5:])
+        target_marks, prediction_marks, gram_marks = _ngram_marks(target_tokens, prediction_tokens, n)
+        shown = _marked([target_tokens], target_marks), _marked([prediction_tokens], prediction_marks)
+        grams = [_grams(tokens, n, starts) for tokens, starts in zip((target_tokens, prediction_tokens), gram_marks)]
+        return Matches(*shown, counts, *grams)
+    shown = _marked([target_tokens], target_marks), _marked([prediction_tokens], prediction_marks)
+    return Matches(*shown, counts, *shown)
+
+
+def _grams(tokens: Sequence[Hashable], n: int, matched_starts: Set[int]) -> Marked:
+    """The n-grams of ``tokens`` in order as one line, each marked when it starts at a matched start."""
+    return [[(" ".join(map(str, tokens[i : i + n])), i in matched_starts) for i in range(len(tokens) - n + 1)]]
 
 
 def _marked(lines: List[List[Hashable]], marks: Set[Tuple[int, int]]) -> Marked:
@@ -89,7 +108,9 @@ def _check_cells(cells: int) -> None:
 
 def _ngram_marks(
     target: Sequence[Hashable], prediction: Sequence[Hashable], n: int
-) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]]]:
+) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]], Tuple[Set[int], Set[int]]]:
+    """The matched tokens of each side as (line, position), and the starts of its matched n-grams."""
+
     def starts(tokens: Sequence[Hashable]) -> Dict[tuple, List[int]]:
         found: Dict[tuple, List[int]] = {}
         for start in range(len(tokens) - n + 1):
@@ -99,13 +120,15 @@ def _ngram_marks(
     target_starts, prediction_starts = starts(target), starts(prediction)
     target_marks: Set[Tuple[int, int]] = set()
     prediction_marks: Set[Tuple[int, int]] = set()
+    matched_starts: Tuple[Set[int], Set[int]] = (set(), set())
     for gram, found in target_starts.items():
         shared = min(len(found), len(prediction_starts.get(gram, ())))
-        for start in found[:shared]:
-            target_marks.update((0, i) for i in range(start, start + n))
-        for start in prediction_starts.get(gram, [])[:shared]:
-            prediction_marks.update((0, i) for i in range(start, start + n))
-    return target_marks, prediction_marks
+        matched_starts[0].update(found[:shared])
+        matched_starts[1].update(prediction_starts.get(gram, [])[:shared])
+    for marks, matched in zip((target_marks, prediction_marks), matched_starts):
+        for start in matched:
+            marks.update((0, i) for i in range(start, start + n))
+    return target_marks, prediction_marks, matched_starts
 
 
 def _lcs_pairs(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> List[Tuple[int, int]]:

@@ -92,7 +92,7 @@ def test_the_results_are_the_recorded_ones(name):
 
 
 # average="micro" on the bundled data: the summed counts (hits, reference grams or tokens,
-# prediction grams or tokens) per rouge type, made once by tests/test_micro.py's independent
+# prediction grams or tokens) per rouge type, made once by tests/unit/test_micro.py's independent
 # counter (rouge-score's tokenizer, Counter, rouge-score's LCS and union LCS; examples without
 # additions skipped), not by the package. The micro values are their ratios and F1.
 MICRO_SUMS = {

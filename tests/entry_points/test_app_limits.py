@@ -102,8 +102,8 @@ def test_only_the_newest_download_folders_are_kept(monkeypatch):
 
 def test_the_number_fields_name_their_option_for_what_gradio_cannot_convert():
     demo = app.build_demo()
-    numbers = {block.option: block for block in demo.blocks.values() if hasattr(block, "option")}
-    assert sorted(numbers) == ["alpha", "max_bytes", "max_words"]
+    numbers = {block.option: block for block in demo.blocks.values() if isinstance(block, gr.Number)}
+    assert sorted(numbers) == ["alpha", "max_bytes", "max_words", "n_bootstrap", "seed"]
     assert {type(block) for block in numbers.values()} == {gr.Number}  # gradio's own field
     for name in ("max_words", "max_bytes"):
         for value, shown in ((float("nan"), "nan"), (float("inf"), "inf"), ("many", "'many'")):
@@ -115,3 +115,8 @@ def test_the_number_fields_name_their_option_for_what_gradio_cannot_convert():
         numbers["alpha"].preprocess("half")
     assert caught.value.message == "alpha must be a number in [0, 1], got 'half'"
     assert numbers["alpha"].preprocess(0.25) == 0.25
+    for name, rule in (("n_bootstrap", "a whole number > 0"), ("seed", "a whole number >= 0")):
+        with pytest.raises(gr.Error) as caught:
+            numbers[name].preprocess(float("nan"))
+        assert caught.value.message == f"{name} must be {rule}, got nan"
+        assert numbers[name].preprocess(7.0) == 7

@@ -16,6 +16,8 @@ from update_rouge.version import __version__
 NO_LANGUAGE = app_options.NO_LANGUAGE
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeLsum"]
 SPACE = "someone/update_rouge"
+# Every option before multi_ref at its default, as the page gives them.
+DEFAULT_OPTIONS = (DEFAULT_TYPES, "none", NO_LANGUAGE, False, 0, 0, 0.5, "0.95")
 ROWS = read_jsonl("fruit_triples.jsonl")
 # A baseline system: each example gets the next example's prediction.
 BASELINE = [ROWS[(i + 1) % len(ROWS)]["prediction"] for i in range(len(ROWS))]
@@ -49,6 +51,9 @@ def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
             "confidence_level=None",
             "--confidence-level none",
         ),
+        ((*DEFAULT_OPTIONS, "pooled"), "multi_ref='pooled'", "--multi-ref pooled"),
+        ((*DEFAULT_OPTIONS, "max_f1", 500), "n_bootstrap=500", "--n-bootstrap 500"),
+        ((*DEFAULT_OPTIONS, "max_f1", 1000, 7), "seed=7", "--seed 7"),
     ],
 )
 def test_each_option_set_on_the_page_is_in_the_call_and_the_command_line(options, argument, flag):
@@ -94,14 +99,16 @@ def run_reproduce_code(code, folder, monkeypatch, capsys):
 
 
 def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_path, monkeypatch, capsys):
-    options = (["rouge2", "rouge1"], "porter", NO_LANGUAGE, False, 0, 0, 0.3, "0.90")
+    options = (["rouge2", "rouge1"], "porter", NO_LANGUAGE, False, 0, 0, 0.3, "0.90", "pooled", 300, 7)
     code = app_options.reproduce(*options, baseline_column="other", environ={"SPACE_ID": SPACE})
     examples = tmp_path / "examples.jsonl"
     examples.write_text(
         "".join(json.dumps({**row, "other": other}) + "\n" for row, other in zip(ROWS, BASELINE)), encoding="utf-8"
     )
-    (rouge_types, stemmer, *advanced, confidence) = options
-    page = app_handlers.score_file(str(examples), rouge_types, stemmer, confidence, *advanced, "other")
+    (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed) = options
+    page = app_handlers.score_file(
+        str(examples), rouge_types, stemmer, confidence, *advanced, "other", multi_ref, n_bootstrap, seed
+    )
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
     with open(page["download_json"], encoding="utf-8") as handle:
         assert printed == json.load(handle)
@@ -111,7 +118,10 @@ def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_pat
         "{:.1f} [{:.1f}, {:.1f}]".format(*(100 * printed[f"update_rouge1{end}"] for end in ("", "_low", "_high"))),
     ]
     assert page["paired"].values.tolist()[1][2] == f"{printed['update_rouge2_p_value']:.3f}"
-    assert {"stem:porter", "types:rouge1,rouge2", "alpha:0.3", "ci:0.9"} <= set(printed["signature"].split("|"))
+    signature = set(printed["signature"].split("|"))
+    assert {"stem:porter", "types:rouge1,rouge2", "alpha:0.3", "ci:0.9", "multiref:pooled", "boot:300", "seed:7"} <= (
+        signature
+    )
 
 
 def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypatch, capsys):

@@ -1,6 +1,6 @@
 """Issue 26, sections 2 and 3: limits that hold on every engine and entry point, checked before
 scoring, and messages that say what happened (the demo's and the Trainer helper's are in
-test_app.py and test_reliability_api.py)."""
+test_app_limits.py and test_reliability_api.py)."""
 
 import json
 import os

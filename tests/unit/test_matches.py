@@ -95,3 +95,36 @@ def check_marks_agree_with_rouge_score(target, prediction):
 test_marks_agree_with_rouge_score, test_marks_agree_with_rouge_score_full = quick_and_full(2000, text, text)(
     check_marks_agree_with_rouge_score
 )
+
+
+def marked_grams(matches):
+    return marked(matches.target_grams), marked(matches.prediction_grams)
+
+
+def test_ngram_types_mark_whole_ngrams_as_many_as_the_hits():
+    # "a b" twice in the target, three times in the prediction: its first two occurrences on each side.
+    bigrams = token_matches("a b x a b", "a b a b a b", "rouge2", DEFAULT)
+    assert bigrams.target_grams == [[("a b", True), ("b x", False), ("x a", False), ("a b", True)]]
+    assert bigrams.prediction_grams == [[("a b", True), ("b a", False), ("a b", True), ("b a", False), ("a b", False)]]
+    # Overlapping matched bigrams are two marks, not one span of three tokens.
+    assert marked_grams(token_matches("a b c", "a b c d", "rouge2", DEFAULT)) == (["a b", "b c"], ["a b", "b c"])
+    dan = token_matches("Dan loves chocolate cakes.", "Dan loves chocolate chip cookies.", "rouge3", DEFAULT)
+    assert marked_grams(dan) == (["dan loves chocolate"], ["dan loves chocolate"]) and dan.counts.hits == 1
+    # Unigram and LCS types count tokens: their units are the marked tokens.
+    unigrams = token_matches("a a a b", "a b a", "rouge1", DEFAULT)
+    assert unigrams.target_grams == unigrams.target and unigrams.prediction_grams == unigrams.prediction
+
+
+def check_marked_ngrams_are_rouge_scores_hits(target, prediction):
+    for rouge_type in ("rouge2", "rouge3"):
+        matches = token_matches(target, prediction, rouge_type, DEFAULT)
+        hits = rouge_score_hits(target, prediction, rouge_type, matches.counts.prediction)
+        target_grams, prediction_grams = marked_grams(matches)
+        assert len(target_grams) == len(prediction_grams) == hits == matches.counts.hits
+        assert Counter(target_grams) == Counter(prediction_grams)
+        assert len(matches.target_grams[0]) == matches.counts.target
+
+
+test_marked_ngrams_are_rouge_scores_hits, test_marked_ngrams_are_rouge_scores_hits_full = quick_and_full(
+    2000, text, text
+)(check_marked_ngrams_are_rouge_scores_hits)

@@ -1,0 +1,151 @@
+"""The page's layout in a headless Chromium (tests/served_app.py serves the demo): two screens
+on a desktop, a 390 px phone, and nothing fetched from the network.
+"""
+
+import json
+import re
+
+import pytest
+from conftest import DATA_DIR, read_jsonl
+from playwright.sync_api import expect
+from served_app import (
+    DAN,
+    DAN_SCORES,
+    UI_TIMEOUT_MS,
+    fill,
+    grid_rows,
+    highlighted,
+    note,
+    open_page,
+    score,
+)
+
+# The fixtures: served, trap, client, browser, page (golden is conftest's).
+pytest_plugins = ["served_app"]
+
+
+@pytest.mark.slow
+def test_browser_page_fits_two_screens_and_a_phone(browser, served):
+    desktop = open_page(browser, served, {"width": 1280, "height": 800})
+    expect(desktop.get_by_role("button", name="Score", exact=True)).to_be_visible()
+    assert desktop.evaluate("document.documentElement.scrollHeight") <= 2 * 800
+    expect(desktop.get_by_text("Metric Card for UpdateROUGE")).to_be_hidden()
+    desktop.get_by_text("About UpdateROUGE").click()
+    expect(desktop.get_by_text("Metric Card for UpdateROUGE").first).to_be_visible()
+    assert desktop.console_errors == []
+    desktop.close()
+
+    phone = open_page(browser, served, {"width": 390, "height": 844})
+    fill(phone, *DAN)
+    score(phone)
+    expect(note(phone)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    phone.get_by_role("tab", name="A file of examples").click()
+    phone.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    phone.get_by_role("button", name="Score file", exact=True).click()
+    expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 3"), timeout=UI_TIMEOUT_MS)
+    grid_rows(phone.locator("#corpus-summary"), 3)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    histogram = phone.locator("#histogram svg").bounding_box()
+    assert histogram["x"] >= 0 and histogram["x"] + histogram["width"] <= 390
+    # Every table shows all its columns: nothing is scrolled out of its box.
+    for table in ("#corpus-summary", "#per-example-scores"):
+        box = phone.locator(f"{table} table").first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, table
+    phone.get_by_role("tab", name="One example").click()
+    box = phone.locator("#scores table").first.bounding_box()
+    assert box["x"] + box["width"] <= 390
+    assert phone.console_errors == [] and phone.outside_requests == []
+    phone.close()
+
+
+def test_nothing_was_fetched_from_the_network(page, served, trap):
+    # The page, its assets and its API calls were served above; the app's proxy saw nothing.
+    score(page)
+    expect(note(page)).to_have_value(re.compile("The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
+    assert page.outside_requests == []
+    assert trap.connections == 0
+
+
+# For every cell of the tables: its text's lines, the part of it outside the viewport or its
+# table's scroll box, and whether a word of it is broken across lines.
+CELLS = """(selector) => {
+    const found = [];
+    for (const cell of document.querySelectorAll(`${selector} th, ${selector} td`)) {
+        const text = cell.innerText.trim();
+        if (!text) continue;
+        let box = cell.parentElement;
+        while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+        const clip = box ? box.getBoundingClientRect() : {left: 0, right: innerWidth};
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        const left = Math.min(...rects.map(r => r.left)), right = Math.max(...rects.map(r => r.right));
+        const brokenWords = [];
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const part = document.createRange();
+                part.setStart(node, word.index); part.setEnd(node, word.index + word[0].length);
+                const tops = new Set([...part.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+                if (tops.size > 1) brokenWords.push(word[0]);
+            }
+        }
+        found.push({text, left, right, clipLeft: Math.max(0, clip.left), clipRight: Math.min(innerWidth, clip.right), brokenWords});
+    }
+    return found;
+}"""
+
+
+def readable_cells(page, selector):
+    """The problems of the table cells of ``selector``: cut off, or a word broken mid-word."""
+    problems = []
+    for cell in page.evaluate(CELLS, selector):
+        if cell["left"] < cell["clipLeft"] - 1 or cell["right"] > cell["clipRight"] + 1:
+            problems.append(f"{cell['text']!r} is clipped ({cell['left']:.0f}-{cell['right']:.0f})")
+        if cell["brokenWords"]:
+            problems.append(f"{cell['text']!r} breaks {cell['brokenWords']}")
+    return problems
+
+
+def test_browser_phone_shows_score_first_and_every_table_column_whole(browser, served, tmp_path):
+    phone = open_page(browser, served, {"width": 390, "height": 844})
+    score_button = phone.get_by_role("button", name="Score", exact=True)
+    expect(score_button).to_be_visible()
+    box = score_button.bounding_box()
+    assert box["y"] + box["height"] <= 844, box
+    fill(phone, *DAN)
+    score(phone)
+    expect(note(phone)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    grid_rows(phone.locator("#scores"), 3)
+    assert readable_cells(phone, "#scores") == []
+    rows = read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "paired.jsonl"
+    path.write_text("".join(json.dumps({**row, "baseline": row["source"]}) + "\n" for row in rows), encoding="utf-8")
+    phone.get_by_role("tab", name="A file of examples").click()
+    phone.locator("#batch-file input[type=file]").set_input_files(str(path))
+    phone.locator("#baseline-column textarea, #baseline-column input").first.fill("baseline")
+    phone.get_by_role("button", name="Score file", exact=True).click()
+    grid_rows(phone.locator("#paired-test"), 3)
+    grid_rows(phone.locator("#corpus-summary"), 3)
+    for table in ("#corpus-summary", "#paired-test", "#per-example-scores"):
+        assert readable_cells(phone, table) == [], table
+    expect(phone.locator("#paired-test")).to_contain_text("p-value")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.console_errors == []
+    phone.close()
+
+
+def test_browser_opens_on_a_worked_example_already_scored_with_named_samples_and_a_hint(page):
+    # Nothing is pressed: the page opens on the Dan example, its scores and highlights.
+    expect(page.get_by_label("Reference")).to_have_value(DAN[1])
+    expect(page.get_by_label("Prediction")).to_have_value(DAN[2])
+    assert grid_rows(page.locator("#scores"), 3) == DAN_SCORES
+    expect(note(page)).to_have_value("The reference adds 1 segment(s) to the source, the prediction 1.")
+    assert highlighted(page, "prediction-view")[0] == ["Dan is a baker.", "Dan loves chocolate chip cookies."]
+    expect(page.get_by_text("Below, an example scored: edit a text or pick a Wikipedia update")).to_be_visible()
+    for name in ("The Lone Rider in Frontier Fury", "William Emmanuel Bevan", "Primearth EV Energy (PEVE)"):
+        expect(page.get_by_text(name, exact=True)).to_be_visible()
+    # No large empty pane: each highlight view shows text.
+    for view in ("#reference-view", "#prediction-view"):
+        expect(page.locator(f"{view} .textfield")).not_to_have_text("")
+    assert page.console_errors == []

@@ -1,0 +1,185 @@
+"""The "One example" tab and the options in a headless Chromium (tests/served_app.py serves
+the demo): scoring, clearing, highlights, matched tokens, errors, samples, Reproduce.
+"""
+
+import re
+import time
+
+import pytest
+from conftest import read_jsonl
+from playwright.sync_api import expect
+from served_app import (
+    DAN,
+    DAN_SCORES,
+    UI_TIMEOUT_MS,
+    fill,
+    grid_rows,
+    highlighted,
+    note,
+    score,
+)
+
+# The fixtures: served, trap, client, browser, page (golden is conftest's).
+pytest_plugins = ["served_app"]
+
+
+def test_browser_scores_a_typed_example_and_clears_it_when_an_input_changes(page, tmp_path):
+    fill(page, *DAN)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3) == DAN_SCORES
+    assert highlighted(page, "reference-view")[0] == ["Dan is a baker.", "Dan loves chocolate cakes."]
+    screenshot = tmp_path / "update_rouge_demo.png"
+    page.screenshot(path=str(screenshot))
+    print(f"screenshot: {screenshot}")
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page.get_by_label("Prediction").fill(DAN[2] + " More.")
+    expect(note(page)).to_have_value("")
+    expect(page.locator("#scores [role=gridcell]")).to_have_count(0)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("the prediction 2"), timeout=UI_TIMEOUT_MS)
+    page.get_by_label("porter").check()
+    expect(note(page)).to_have_value("Options changed: press Score again.")
+    expect(page.locator("#scores [role=gridcell]")).to_have_count(0)
+    assert page.outside_requests == [] and page.console_errors == []
+
+
+def test_browser_highlights_whole_words(page):
+    fill(page, "Old.", "Old. " + "Supercalifragilistic " * 12 + "end.", "Old. New words here.")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    # Each word of the addition starts on the same line as it ends: no line break inside a word.
+    broken = page.evaluate(
+        """() => {
+            const text = document.querySelector('#reference-view .token.highlighted .text').firstChild;
+            let broken = 0, start = 0;
+            for (const word of text.textContent.split(' ')) {
+                const range = document.createRange();
+                range.setStart(text, start); range.setEnd(text, start + word.length);
+                if (range.getClientRects().length > 1) broken++;
+                start += word.length + 1;
+            }
+            return broken;
+        }"""
+    )
+    assert broken == 0
+
+
+def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
+    fill(page, *DAN)
+    score(page)
+    match_note = page.locator("#match-note textarea")
+    expect(match_note).to_have_value(re.compile(r"Precision 3/5 .* recall 3/4 "), timeout=UI_TIMEOUT_MS)
+    # Matched tokens, then the others (the spaces between tokens are unlabelled pieces too).
+    assert [[t for t in texts if t] for texts in highlighted(page, "reference-matches")] == [
+        ["dan", "loves", "chocolate"],
+        ["cakes"],
+    ]
+    assert [[t for t in texts if t] for texts in highlighted(page, "prediction-matches")] == [
+        ["dan", "loves", "chocolate"],
+        ["chip", "cookies"],
+    ]
+    page.locator("#matches-of").get_by_label("rouge2").check()
+    expect(match_note).to_have_value(re.compile(r"^rouge2 counts 2 matched 2-grams.* Precision 2/4 .* recall 2/3 "))
+    # Each matched bigram is one mark: "dan loves" and "loves chocolate", not three single tokens.
+    assert highlighted(page, "reference-matches")[0] == ["dan loves", "loves chocolate"]
+    assert highlighted(page, "prediction-matches")[0] == ["dan loves", "loves chocolate"]
+    page.locator("#matches-of").get_by_label("rougeLsum").check()
+    expect(match_note).to_have_value(re.compile(r"^rougeLsum counts 3 matched tokens"))
+    # An edited text clears and hides the matches with the scores; scoring shows them again.
+    page.get_by_label("Reference").fill(DAN[1] + " Dan sells bread.")
+    expect(page.locator("#matches-of")).to_be_hidden()
+    expect(page.locator("#reference-matches")).to_be_hidden()
+    score(page)
+    # "dan" of the new line is in its LCS with the prediction, but the prediction's one "dan" is used up.
+    expect(match_note).to_have_value(
+        re.compile(r"^rougeLsum counts 3 matched tokens.* recall 3/7 "), timeout=UI_TIMEOUT_MS
+    )
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
+def test_browser_shows_errors_and_warnings_as_text(page):
+    fill(page, "s.", "s. 中文。", "s. 中文。")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("Warning: 1 of 1 examples have additions in which the tokenizer"))
+    page.get_by_text("Advanced options").click()
+    page.get_by_label("max_words", exact=True).fill("3")
+    page.get_by_label("max_bytes", exact=True).fill("5")
+    page.get_by_label("Source").fill("s. <d> kept")
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^Error: .*max_words.*max_bytes"), timeout=UI_TIMEOUT_MS)
+    page.get_by_label("max_bytes", exact=True).fill("0")
+    # Errors are shown as text: markup from the input stays visible.
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(
+        {"name": "twice.jsonl", "mimeType": "text/plain", "buffer": b'{"<d>": 1, "<d>": 2}\n'}
+    )
+    page.get_by_role("button", name="Score file", exact=True).click()
+    status = page.locator("#batch-status textarea")
+    expect(status).to_have_value(
+        "Error: twice.jsonl:1: not usable JSON (the key '<d>' appears more than once in an object)",
+        timeout=UI_TIMEOUT_MS,
+    )
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
+def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_additions(page, golden):
+    row = read_jsonl("fruit_triples.jsonl")[1]
+    page.get_by_text("William Emmanuel Bevan", exact=True).click()
+    expect(page.get_by_label("Source")).to_have_value(row["source"])
+    expect(page.get_by_label("Reference")).to_have_value(row["reference"])
+    expect(page.get_by_label("Prediction")).to_have_value(row["prediction"])
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds"), timeout=UI_TIMEOUT_MS)
+    expected = golden[1]
+    assert grid_rows(page.locator("#scores"), 3) == [
+        [rouge_type, *(f"{value:.4f}" for value in expected["rouge155"][rouge_type])]
+        for rouge_type in ("rouge1", "rouge2", "rougeLsum")
+    ]
+    views = page.locator("#reference-view .token.highlighted")
+    labels = [view.evaluate("e => getComputedStyle(e).backgroundColor") for view in views.all()]
+    added_color = page.locator("#reference-view .legend-item", has_text="added").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    shown_added = [text.strip() for text, color in zip(views.all_inner_texts(), labels) if color == added_color]
+    assert shown_added == expected["reference_additions"]
+    assert page.outside_requests == [] and page.console_errors == []
+
+
+def test_browser_reproduce_box_follows_the_options(page):
+    code = page.locator("#reproduce")
+    expect(code).to_contain_text("# update-rouge examples.jsonl")
+    page.locator("#rouge-types").get_by_label("rougeL", exact=True).check()
+    page.get_by_label("rouge155").check()
+    expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
+    expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
+    expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.1.0')")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#baseline-column textarea, #baseline-column input").fill("baseline")
+    expect(code).to_contain_text("baseline_predictions=[row['baseline'] for row in rows]")
+    expect(code).to_contain_text("update-rouge compare examples.jsonl --system prediction --system baseline")
+    assert page.console_errors == []
+
+
+def test_browser_quick_edits_of_a_number_field_settle_and_score_still_works(page):
+    joins = []
+    page.on("request", lambda request: joins.append(time.monotonic()) if "/queue/join" in request.url else None)
+    fill(page, *DAN)
+    page.get_by_text("Advanced options").click()
+    alpha = page.get_by_label("alpha", exact=True)
+    for value in ("0.3", "0.4", "0.6"):
+        alpha.fill(value)
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(100)
+    expect(page.locator("#reproduce")).to_contain_text("alpha=0.6")
+    page.wait_for_timeout(2000)
+    settled = len(joins)
+    page.wait_for_timeout(2000)
+    # No event triggers itself: once the edits are handled, nothing more is sent.
+    assert len(joins) == settled
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
+    assert grid_rows(page.locator("#scores"), 3)[0][0] == "rouge1"
+    assert page.console_errors == []

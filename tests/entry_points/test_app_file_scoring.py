@@ -1,0 +1,262 @@
+"""The demo's file scoring called directly: the corpus summary, the per-example table, the
+histogram, the downloads' numbers, the paired test, opening a row.
+
+Expected scores come from outside the package: ROUGE-1.5.5's values in
+tests/data/rouge155_golden.jsonl, rouge-score, `compute` and README.md's figures.
+"""
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_rows
+from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
+from rouge_score import rouge_scorer
+
+import app_handlers
+import app_options
+import app_render
+import update_rouge
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
+    out = score_file(FRUIT, DEFAULT_TYPES, "none")
+    assert out["status"] == (
+        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0).\n"
+        "Warning: the bootstrap intervals rest on 3 examples, fewer than 30: with so few, such an interval misses "
+        "the true mean more often than its level says; read it as a rough range."
+    )
+    assert list(out["summary"].columns) == ["rouge type", "F1 [95% interval]", "P", "R"]
+    assert out["results"] == {"__type__": "update", "visible": True}
+    summary = table_rows(out["summary"])
+    assert [row[0] for row in summary] == DEFAULT_TYPES
+    for row, rouge_type in zip(summary, DEFAULT_TYPES):
+        means = [math.fsum(g["rouge155"][rouge_type][j] for g in golden) / 3 for j in (2, 0, 1)]
+        assert row[1].startswith(pct(means[0]) + " [") and row[2:] == [pct(means[1]), pct(means[2])]
+    # The figures README.md's "Examples" shows for the same file, as the summary shows them.
+    readme_f1 = {row[0]: float(row[1]) for row in markdown_rows(readme_section("### Examples"), "update_")}
+    assert [row[1].split(" ")[0] for row in summary] == [f"{100 * readme_f1[f'update_{t}']:.1f}" for t in DEFAULT_TYPES]
+    assert list(out["per_example"]["line"]) == [1, 2, 3]
+    assert list(out["per_example"]["rouge1"]) == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
+    # rouge1 F1: 0.5989, 0.5276, 0.4463: counts from 0, the mean (0.5243) drawn as a line.
+    figure = read_histogram(out["histogram"])
+    assert figure["bars"] == {
+        **{f"{k / 10:.1f}-{(k + 1) / 10:.1f}": 0 for k in range(10)},
+        "0.4-0.5": 1,
+        "0.5-0.6": 2,
+    }
+    assert figure["y_ticks"] == [0, 1, 2]
+    assert figure["mean_at"] == pytest.approx(0.5243, abs=1e-4)
+    assert figure["mean_label"] == "corpus mean 0.5243"
+    assert figure["titles"] == ["F1 of rouge1 per example (bins of 0.1)", "examples"]
+    assert out["histogram_of"] == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
+    with open(out["download_csv"], newline="", encoding="utf-8") as handle:
+        written = list(csv.DictReader(handle))
+    assert [int(row["line"]) for row in written] == [1, 2, 3]
+    for row, expected in zip(written, golden):
+        for rouge_type in DEFAULT_TYPES:
+            precision, recall, f1 = expected["rouge155"][rouge_type]
+            assert float(row[f"update_{rouge_type}"]) == pytest.approx(f1, abs=1e-9)
+            assert float(row[f"update_{rouge_type}_precision"]) == pytest.approx(precision, abs=1e-9)
+            assert float(row[f"update_{rouge_type}_recall"]) == pytest.approx(recall, abs=1e-9)
+    assert list(out["per_example_state"]["update_rougeLsum"]) == [float(row["update_rougeLsum"]) for row in written]
+
+
+def test_the_json_download_and_signature_are_what_compute_returns():
+    rows = read_jsonl("iterater_triples.jsonl")
+    out = score_file(DATA_DIR / "iterater_triples.jsonl", ["rouge1", "rougeL"], "porter", "0.90")
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1", "rougeL"],
+        stemmer="porter",
+        confidence_level=0.90,
+        return_signature=True,
+    )
+    with open(out["download_json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    assert out["signature"] == expected["signature"]
+    assert table_rows(out["summary"])[0] == [
+        "rouge1",
+        f"{pct(expected['update_rouge1'])} [{pct(expected['update_rouge1_low'])}, {pct(expected['update_rouge1_high'])}]",
+        pct(expected["update_rouge1_precision"]),
+        pct(expected["update_rouge1_recall"]),
+    ]
+
+
+def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text(
+        json.dumps({"source": "A. B.", "reference": "A.", "prediction": "B."})
+        + "\n"
+        + json.dumps({"source": "A.", "reference": "A. C.", "prediction": "A. C."})
+        + "\n",
+        encoding="utf-8",
+    )
+    out = score_file(path, ["rouge1"], "none", "none")
+    assert out["status"].startswith("Scored 2 examples from two.jsonl; in 1 of them neither side adds anything")
+    assert table_rows(out["summary"]) == [["rouge1", "100.0", "100.0", "100.0"]]
+
+
+def test_histogram_of_another_rouge_type(golden):
+    per_example = score_file(FRUIT, DEFAULT_TYPES, "none")["per_example_state"]
+    histogram = app_render.f1_histogram(per_example, "rougeLsum")
+    # rougeLsum F1: 0.5989, 0.5153, 0.4463.
+    assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
+    assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]
+
+
+def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
+    lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines * 3) + "\n", encoding="utf-8")  # 120 examples: chunks of 50, 50, 20
+    assert app_handlers.CHUNK_SIZE == 50
+    calls = []
+    out = score_file(path, ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc)))
+    assert out["status"].startswith("Scored 120 examples")
+    assert [desc for _, desc in calls] == [
+        "Scoring",
+        "Scored 50 examples",
+        "Scored 100 examples",
+        "Scored 120 examples",
+    ]
+    fractions = [value for value, _ in calls]
+    assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1.0
+    # The share of the bytes read when each chunk is scored: about 1000/2400, then 2000/2400.
+    assert 0.3 < fractions[1] < 0.5 and 0.7 < fractions[2] < 0.9
+
+
+def test_histogram_counts_start_at_zero_and_reach_a_round_number():
+    per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
+    figure = read_histogram(app_render.histogram_svg(per_example, "rouge1"))
+    assert figure["y_ticks"] == [0, 2, 4, 6, 8]
+    assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
+    assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
+    assert figure["mean_label"] == "corpus mean 0.3200"
+    assert app_render.histogram_svg(None, "rouge1") == ""
+
+
+def test_histogram_names_are_escaped():
+    svg = app_render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
+    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example (bins of 0.1)"
+
+
+def test_histogram_puts_perfect_scores_in_the_last_bin():
+    histogram = app_render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
+    assert histogram["examples"].tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+
+
+def test_score_file_on_csv_with_several_references(tmp_path, golden):
+    rows = read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "triples.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "source", "reference", "prediction"])
+        writer.writerow([rows[0]["id"], rows[0]["source"], rows[0]["reference"], rows[0]["prediction"]])
+        # An unrelated first reference: the example's own reference has the higher F1 and is used.
+        references = json.dumps([rows[2]["reference"], rows[1]["reference"]])
+        writer.writerow([rows[1]["id"], rows[1]["source"], references, rows[1]["prediction"]])
+    out = score_file(path, ["rouge1"], "none")
+    assert out["status"].startswith("Scored 2 examples from triples.csv;")
+    assert list(out["per_example"]["rouge1"]) == [f"{golden[i]['rouge155']['rouge1'][2]:.4f}" for i in (0, 1)]
+    assert list(out["per_example"]["line"]) == [2, 3]
+
+
+def test_porter_stemmer_in_score_file_equals_rouge_score_with_stemming(golden):
+    per_example = score_file(FRUIT, ["rouge1", "rougeLsum"], "porter")["per_example_state"]
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+    for i, row in enumerate(golden):
+        expected = scorer.score("\n".join(row["reference_additions"]), "\n".join(row["prediction_additions"]))
+        assert per_example["update_rouge1"][i] == expected["rouge1"].fmeasure
+        assert per_example["update_rougeLsum"][i] == expected["rougeLsum"].fmeasure
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_rouge155_stemmer_in_the_demo_matches_rouge155_with_stemming(index, golden):
+    row = read_jsonl("fruit_triples.jsonl")[index]
+    _, _, scores, _ = score_one(row["source"], row["reference"], row["prediction"], DEFAULT_TYPES, "rouge155")
+    assert table_rows(scores) == [
+        [rouge_type, *(f"{value:.4f}" for value in golden[index]["rouge155_stem"][rouge_type])]
+        for rouge_type in DEFAULT_TYPES
+    ]
+
+
+def test_score_file_without_an_interval_shows_f1_alone():
+    shown = score_file(DATA_DIR / "iterater_triples.jsonl", ["rouge1"], "none", "none")["summary"]
+    assert list(shown.columns) == ["rouge type", "F1", "P", "R"]
+    summary = table_rows(shown)
+    assert "[" not in summary[0][1]
+
+
+def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
+    rows = read_jsonl("fruit_triples.jsonl")
+    baseline = [rows[(i + 1) % 3]["prediction"] for i in range(3)]
+    path = tmp_path / "with_baseline.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction", "other system"])
+        writer.writerows([r["source"], r["reference"], r["prediction"], b] for r, b in zip(rows, baseline))
+    out = score_file(
+        path, ["rouge1", "rouge2"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+    )
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        baseline_predictions=baseline,
+        rouge_types=["rouge1", "rouge2"],
+        return_signature=True,
+    )
+    with open(out["download_json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    assert table_rows(out["paired"]) == [
+        [
+            t,
+            "{:+.1f} [{:+.1f}, {:+.1f}]".format(
+                *(100 * expected[f"update_{t}_delta{end}"] for end in ("", "_low", "_high"))
+            ),
+            f"{expected[f'update_{t}_p_value']:.3f}",
+        ]
+        for t in ("rouge1", "rouge2")
+    ]
+    assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
+    without_interval = score_file(
+        path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+    )
+    assert table_rows(without_interval["paired"])[0][1] == f"{100 * expected['update_rouge1_delta']:+.1f}"
+    assert out["paired_box"] == {"__type__": "update", "visible": True}
+    missing = score_file(path, ["rouge1"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
+    assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"
+
+
+def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view():
+    out = score_file(FRUIT, DEFAULT_TYPES, "none")
+    row = read_jsonl("fruit_triples.jsonl")[1]
+    selected = type("Selected", (), {"index": [1, 0]})()
+    opened = app_handlers.open_example(
+        str(FRUIT), out["per_example_state"], DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, selected
+    )
+    texts = (row["source"], row["reference"], row["prediction"])
+    assert (opened["source"], opened["reference"], opened["prediction"]) == texts
+    assert opened["scored_texts"] == texts
+    assert opened["tabs"].selected == "one"
+    alone = app_handlers.score_one(*texts, DEFAULT_TYPES, "none")
+    assert opened["note"] == f"Line 2 of fruit_triples.jsonl.\n{alone['note']}"
+    assert table_rows(opened["scores"]) == table_rows(alone["scores"])
+    assert [table_rows(opened["scores"])[0][3]] == list(out["per_example"]["rouge1"][1:2])
+    nothing = app_handlers.open_example(
+        None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, selected
+    )
+    assert nothing == {
+        "reference_view": None,
+        "prediction_view": None,
+        "scores": None,
+        "note": "",
+        "scored_texts": None,
+    }

@@ -1,0 +1,195 @@
+"""The demo as `python app.py` serves it, for tests/entry_points/test_app_served_*.py and
+tests/entry_points/test_app_browser_*.py files: the fixtures that serve it, a client, a real headless browser,
+and the helpers that read the page.
+
+The app is served twice: from the checkout's app.py, and (slow) as a Space runs it: from
+inside the folder `python -m update_rouge.space` writes, with a fresh virtual environment
+holding only what the folder's requirements.txt lists (installed from PyPI; pip's cache makes
+repeats fast). The app runs in a subprocess on a free loopback port, one per test module. Its
+HTTP(S) proxy is a local trap that records every connection, so a request that gradio or a
+library it uses sends to any other host at start or while serving is seen (the module's server
+fails its teardown then); the browser records every request to a non-loopback host. The
+browser is Debian's chromium driven by Playwright (tests/run.sh installs both). Expected
+scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from gradio_client import Client
+from playwright.sync_api import expect, sync_playwright
+from sandbox import ConnectionTrap, clean_env, make_venv, proxy_variables
+
+from update_rouge.space import write_space
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT = 180
+UI_TIMEOUT_MS = 60_000
+DAN = (
+    "Dan is a baker.",
+    "Dan is a baker. Dan loves chocolate cakes.",
+    "Dan is a baker. Dan loves chocolate chip cookies.",
+)
+# Hand counts: 3 of the prediction's 5 words match 3 of the reference's 4; 2 of 4 bigrams match 2 of 3.
+SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
+DAN_SCORES = [
+    ["rouge1", "0.6000", "0.7500", "0.6667"],
+    ["rouge2", "0.5000", "0.6667", "0.5714"],
+    ["rougeLsum", "0.6000", "0.7500", "0.6667"],
+]
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def trap():
+    trap = ConnectionTrap()
+    yield trap
+    trap.close()
+
+
+def space_app(tmp_path_factory):
+    """Write the Space folder and a venv with its requirements; return (python, folder, env)."""
+    space = tmp_path_factory.mktemp("space") / "update_rouge"
+    write_space(space)
+    python = make_venv(tmp_path_factory.mktemp("venv"), ["-r", str(space / "requirements.txt")])
+    return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
+
+
+@pytest.fixture(scope="module", params=["checkout", pytest.param("space", marks=pytest.mark.slow)])
+def served(request, trap, tmp_path_factory):
+    """Run `python app.py` until the module's tests are done; yield its URL and port."""
+    port = free_port()
+    if request.param == "checkout":
+        python, cwd = sys.executable, REPO
+        env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
+    else:
+        python, cwd, env = space_app(tmp_path_factory)
+    env.update(
+        GRADIO_SERVER_PORT=str(port),
+        PYTHONUNBUFFERED="1",
+        **proxy_variables(trap.port, "127.0.0.1,localhost"),
+    )
+    app_tmp = tmp_path_factory.mktemp("app_tmp")
+    env.update(TMPDIR=str(app_tmp))
+    log_path = tmp_path_factory.mktemp("app") / "app.log"
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen([str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = None
+        deadline = time.monotonic() + START_TIMEOUT
+        while url is None:
+            match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
+            if match:
+                url = match.group(1).rstrip("/")
+            elif process.poll() is not None:
+                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
+            elif time.monotonic() > deadline:
+                pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
+            else:
+                time.sleep(0.5)
+        yield {"url": url, "port": port}
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+    # Nothing was fetched through the proxy while the module's tests ran.
+    assert trap.connections == 0
+    # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
+    assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    """A fresh page on the app; ``page.outside_requests`` lists requests to non-loopback hosts,
+    ``page.console_errors`` the console's errors and the page's uncaught exceptions."""
+    page = open_page(browser, served, {"width": 1280, "height": 800})
+    yield page
+    page.close()
+
+
+def open_page(browser, served, viewport):
+    page = browser.new_page(viewport=viewport)
+    page.console_errors = []
+    page.on("console", lambda message: page.console_errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.outside_requests = []
+    page.on(
+        "request",
+        lambda request: (
+            page.outside_requests.append(request.url)
+            if urlparse(request.url).scheme in ("http", "https", "ws", "wss")
+            and urlparse(request.url).hostname not in LOOPBACK
+            else None
+        ),
+    )
+    page.goto(served["url"], timeout=UI_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture(scope="module")
+def client(served):
+    return Client(served["url"], verbose=False)
+
+
+def grid_rows(locator, count):
+    """The cell texts of a gradio Dataframe's body rows, once it shows ``count`` of them."""
+    rows = locator.locator('[role="row"]:has([role="gridcell"])')
+    expect(rows).to_have_count(count, timeout=UI_TIMEOUT_MS)
+    return [[cell.strip() for cell in rows.nth(i).locator('[role="gridcell"]').all_inner_texts()] for i in range(count)]
+
+
+def highlighted(page, elem_id):
+    view = page.locator(f"#{elem_id}")
+    return [
+        [text.strip() for text in view.locator(selector).all_inner_texts()]
+        for selector in (".token.highlighted .text", ".text.unlabeled")
+    ]
+
+
+def fill(page, source, reference, prediction):
+    page.get_by_label("Source").fill(source)
+    page.get_by_label("Reference").fill(reference)
+    page.get_by_label("Prediction").fill(prediction)
+
+
+def score(page):
+    page.get_by_role("button", name="Score", exact=True).click()
+
+
+def note(page):
+    return page.locator("#note textarea")
