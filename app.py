@@ -8,20 +8,18 @@ network.
 This file is the page's layout and its wiring only. Beside it: ``app_options.py`` (the
 controls' choices, their values as ``Settings``, the Reproduce code, the limits read from the
 environment), ``app_handlers.py`` (what each event computes, scored once per example) and
-``app_render.py`` (tables, highlights, the histogram, the notes); ``app_metric.py`` loads the
-metric. Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
+``app_render.py`` (tables, highlights, the histogram, the notes), ``app_samples.py`` (the
+examples), ``app_style.py`` (CSS, the Status box's class); ``app_metric.py`` loads the metric. Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
 scored for at most ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is
 limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
 """
 
 import functools
-import json
 import os
-import re
 import signal
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List
 
 import gradio as gr
 
@@ -56,48 +54,10 @@ from app_options import (
     serve_limits,
 )
 from app_render import ADDED, KEPT, MATCHED, PAIRED_HEADERS, SCORE_HEADERS, SUMMARY_HEADERS, histogram_svg, metric_card
+from app_samples import DAN_EXAMPLE, fruit_examples
+from app_style import CSS, status_class
 
 HERE = Path(__file__).parent
-# The demo's examples; the Space folder holds them at the same path (update_rouge/space.py).
-EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
-DAN_EXAMPLE = (
-    "Dan is a baker.",
-    "Dan is a baker. Dan loves chocolate cakes.",
-    "Dan is a baker. Dan loves chocolate chip cookies.",
-)
-# Gradio breaks highlighted text anywhere (break-all); break it between words instead.
-CSS = """
-#reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
-  word-break: normal; overflow-wrap: break-word;
-}
-/* The notes grow with their text (field-sizing), also when written while their tab was hidden:
-   gradio sizes a textarea when its value changes, and a hidden one measures 0. A browser without
-   field-sizing shows the ``lines`` the box is built with. */
-#note textarea, #match-note textarea, #batch-status textarea {
-  field-sizing: content; height: auto !important; max-height: none !important;
-}
-#batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
-#batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
-@media (max-width: 480px) {
-  #rouge-types label, #stemmer label { padding: 4px 8px !important; }
-  #histogram svg text { font-size: 22px; }
-  #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
-  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
-    min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
-  }
-}
-"""
-
-
-def status_class(message: Optional[str]) -> Any:
-    """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
-    drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
-    as gradio draws it). Run after each event that writes the status, so the API gets the text."""
-    text = message or ""
-    kind = (
-        "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
-    )
-    return gr.update(elem_classes=[kind])
 
 
 class Page(SimpleNamespace):
@@ -116,15 +76,6 @@ class Page(SimpleNamespace):
             return {getattr(self, name): value for name, value in handler(*args, **kwargs).items()}
 
         return run
-
-
-def fruit_examples() -> Tuple[List[List[str]], List[str]]:
-    """The FRUIT sample triples as [source, reference, prediction] rows, and their buttons' names:
-    the article each updates (its source's subject, before the first " is " or comma)."""
-    with open(EXAMPLES_FILE, encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle if line.strip()]
-    names = [re.split(r" is |,", row["source"], maxsplit=1)[0].strip("' ") for row in rows]
-    return [[row["source"], row["reference"], row["prediction"]] for row in rows], names
 
 
 def _options(page: Page) -> None:

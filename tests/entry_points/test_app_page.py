@@ -14,6 +14,7 @@ import app
 import app_handlers
 import app_options
 import app_render
+import app_style
 import update_rouge.languages
 import update_rouge.settings
 
@@ -265,4 +266,4 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     ],
 )
 def test_the_status_is_classed_by_what_it_says(message, kind):
-    assert app.status_class(message) == {"__type__": "update", "elem_classes": [kind]}
+    assert app_style.status_class(message) == {"__type__": "update", "elem_classes": [kind]}

@@ -1,0 +1,40 @@
+"""How the demo's page looks beyond gradio's theme: its CSS, and the class of the Status box
+(errors red, a scored file with a green edge)."""
+
+from typing import Any, Optional
+
+import gradio as gr
+
+# Gradio breaks highlighted text anywhere (break-all); break it between words instead.
+CSS = """
+#reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
+  word-break: normal; overflow-wrap: break-word;
+}
+/* The notes grow with their text (field-sizing), also when written while their tab was hidden:
+   gradio sizes a textarea when its value changes, and a hidden one measures 0. A browser without
+   field-sizing shows the ``lines`` the box is built with. */
+#note textarea, #match-note textarea, #batch-status textarea {
+  field-sizing: content; height: auto !important; max-height: none !important;
+}
+#batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
+#batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
+@media (max-width: 480px) {
+  #rouge-types label, #stemmer label { padding: 4px 8px !important; }
+  #histogram svg text { font-size: 22px; }
+  #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
+  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
+    min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
+  }
+}
+"""
+
+
+def status_class(message: Optional[str]) -> Any:
+    """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
+    drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
+    as gradio draws it). Run after each event that writes the status, so the API gets the text."""
+    text = message or ""
+    kind = (
+        "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
+    )
+    return gr.update(elem_classes=[kind])
