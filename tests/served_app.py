@@ -78,7 +78,12 @@ def space_app(tmp_path_factory):
     return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
 
 
-@pytest.fixture(scope="module", params=["checkout", pytest.param("space", marks=pytest.mark.slow)])
+# Serving the demo takes seconds, and each module of tests serves it once: these tests run in the
+# full run (tests/run.sh --all, CI), against the checkout and against the generated Space folder.
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param("checkout", marks=pytest.mark.slow), pytest.param("space", marks=pytest.mark.slow)],
+)
 def served(request, trap, tmp_path_factory):
     """Run `python app.py` until the module's tests are done; yield its URL and port."""
     port = free_port()

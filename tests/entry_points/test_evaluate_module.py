@@ -88,6 +88,7 @@ def run_offline_with_an_empty_cache(script, tmp_path):
     return output
 
 
+@pytest.mark.slow
 def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     output = run_offline_with_an_empty_cache(LOAD_IN_FRESH_PROCESS, tmp_path)
     assert output["result"]["update_rouge1_precision"] == 3 / 5

@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl
+from conftest import DATA_DIR, TRIPLE_FILES, quick_and_full, read_jsonl
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
@@ -77,12 +77,18 @@ def rouge_score_runs(text, source):
 tokens = st.lists(st.sampled_from("abcd"), max_size=25)
 
 
-@settings(max_examples=400, deadline=None)
-@given(tokens, tokens)
-def test_runs_equal_the_plain_table_walk_and_rouge_score_backtracking(text, source):
+def _runs_equal_the_plain_table_walk_and_rouge_score_backtracking(text, source):
     expected = walk_runs(text, source)
     assert edit_runs(text, source) == expected
     assert rouge_score_runs(text, source) == expected
+
+
+(
+    test_runs_equal_the_plain_table_walk_and_rouge_score_backtracking,
+    test_runs_equal_the_plain_table_walk_and_rouge_score_backtracking_full,
+) = quick_and_full(400, tokens, tokens, quick_examples=60)(
+    _runs_equal_the_plain_table_walk_and_rouge_score_backtracking
+)
 
 
 def test_hand_computed_runs():
@@ -197,7 +203,10 @@ def expected_scores(name, use_stemmer):
 
 @pytest.mark.parametrize("use_stemmer", [False, True])
 @pytest.mark.parametrize("engine", ["python", "rust", "rouge-score"])
-@pytest.mark.parametrize("name", TRIPLE_FILES)
+# The Wikipedia sample's long texts take seconds per engine: in the full run only.
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "wiki_triples.jsonl" else n for n in TRIPLE_FILES]
+)
 def test_every_triple_equals_rouge_score_on_the_independent_runs(name, engine, use_stemmer):
     rows = sample(name)
     result = compute(
@@ -280,6 +289,7 @@ def test_the_command_line_offers_the_option(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == expected
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_numbers():
     data = {
         key: [r[field] for r in read_jsonl("iterater_triples.jsonl")]
