@@ -14,7 +14,6 @@ downloads are written by ``app_downloads``.
 import functools
 import json
 import os
-import re
 import time
 import warnings
 from pathlib import Path
@@ -44,7 +43,6 @@ MissingExtra = package_module("extras").MissingExtra
 files = package_module("files")
 matches = package_module("matches")
 join_additions = package_module("extraction").join_additions
-kept_positions = package_module("edits").kept_positions
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -134,11 +132,11 @@ def score_one(
         ]
     else:
         views = [
-            edit_highlights(reference, source, example.reference_additions[0], settings),
-            edit_highlights(prediction, source, example.prediction_additions, settings),
+            render.edit_highlights(reference, source, example.reference_additions[0], settings),
+            render.edit_highlights(prediction, source, example.prediction_additions, settings),
         ]
         if None in views:
-            note += f"\n{UNPLACED_EDITS}"
+            note += f"\n{render.UNPLACED_EDITS}"
         views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), views)]
     return {
         "reference_view": views[0],
@@ -146,53 +144,6 @@ def score_one(
         "scores": render.scores_table(example.scores),
         "note": note,
     }
-
-
-# The note when additions="edits" gives runs whose tokens the text does not show as they are.
-UNPLACED_EDITS = (
-    "The added runs of tokens could not all be found in the text as written (stemmed, or in a script "
-    "without word boundaries), so that side is shown without highlights; the matched tokens below show its added tokens."
-)
-
-
-def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Optional[render.Pieces]:
-    """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
-    ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
-    labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
-    order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
-    when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
-    tokenizer = settings.make_text_tokenizer()
-    tokens = tokenizer.tokenize(text)
-    kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        return None
-    spans = []
-    position = 0
-    for token in tokens:
-        found = re.compile(r"(?<![^\W_])" + re.escape(token) + r"[^\W_]*").search(lowered, position)
-        if found is None:
-            return None
-        spans.append(found.span())
-        position = found.end()
-    runs: List[List[int]] = []
-    for index in range(len(tokens)):
-        if index in kept:
-            continue
-        if runs and runs[-1][-1] == index - 1:
-            runs[-1].append(index)
-        else:
-            runs.append([index])
-    if [" ".join(tokens[i] for i in run) for run in runs] != list(additions):
-        return None
-    pieces: render.Pieces = []
-    position = 0
-    for run in runs:
-        start, end = spans[run[0]][0], spans[run[-1]][1]
-        pieces += [(text[position:start], render.KEPT), (text[start:end], render.ADDED)]
-        position = end
-    pieces.append((text[position:], render.KEPT))
-    return [(piece, label if piece.strip() else None) for piece, label in pieces if piece]
 
 
 def show_matches(

@@ -245,7 +245,7 @@ def test_edit_additions_highlight_the_changed_numbers_and_score_them():
     assert prediction_view == [("The team won 3 games in ", KEPT), ("2021", "added"), (". The coach is Smith.", KEPT)]
     # Hand count: the prediction adds "2021", the reference "5" and "2021": P 1/1, R 1/2, F1 2/3.
     assert table_rows(scores) == [["rouge1", "1.0000", "0.5000", "0.6667"]]
-    assert app_handlers.UNPLACED_EDITS not in note
+    assert app_render.UNPLACED_EDITS not in note
     reference, prediction, match_note = show_matches(*EDITS, "rouge1", "none", *EDIT_DEFAULTS, "edits")
     assert reference == [("5", None), (" ", None), ("2021", "matched")]
     assert prediction == [("2021", "matched")]
@@ -259,7 +259,7 @@ def test_edit_additions_that_cannot_be_placed_in_the_text_are_said_so_not_guesse
         source, reference, prediction, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits"
     )
     assert reference_view == [(reference, None)] and prediction_view == [(prediction, None)]
-    assert note.endswith(app_handlers.UNPLACED_EDITS)
+    assert note.endswith(app_render.UNPLACED_EDITS)
     assert table_rows(scores) == [["rouge1", "1.0000", "1.0000", "1.0000"]]
 
 
