@@ -86,25 +86,27 @@ def _options(page: Page) -> None:
             gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
         )
         page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
-    with gr.Accordion("Advanced options (ROUGE-1.5.5, languages)", open=False), gr.Row():
+    with gr.Accordion("Advanced options (ROUGE-1.5.5, languages, edits)", open=False), gr.Row():
         page.language = option_component(gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=160)
         page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
         whole: Dict[str, Any] = {"rule": LIMIT_RULE, "precision": 0, "minimum": 0, "min_width": 120}
         page.max_words = option_number("max_words", **whole)
         page.max_bytes = option_number("max_bytes", **whole)
         page.alpha = option_number("alpha", ALPHA_RULE, minimum=0, maximum=1, min_width=120)
+        page.additions = option_component(gr.Radio, "additions", min_width=200)
 
 
 def _statistics_options(page: Page) -> None:
     """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
     the number of resamples and the seed (from the option table, as ``_options``)."""
     page.confidence = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
-    with gr.Accordion("Several references, resamples, seed", open=False), gr.Row():
+    with gr.Accordion("Several references, resamples, seed, micro average", open=False), gr.Row():
         page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
         page.n_bootstrap = option_number(
             "n_bootstrap", COUNT_RULE, precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
         )
         page.seed = option_number("seed", SEED_RULE, precision=0, minimum=0, min_width=120)
+        page.average = option_component(gr.Radio, "average", min_width=200)
 
 
 def _one_example_tab(page: Page) -> None:
@@ -224,8 +226,20 @@ def _api_examples(page: Page) -> None:
 def _wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     texts = ("source", "reference", "prediction")
-    settings = ("rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha")
+    # score_one's options, in its order (settings_from's first seven, then additions).
+    settings = (
+        "rouge_types",
+        "stemmer",
+        "language",
+        "remove_stopwords",
+        "max_words",
+        "max_bytes",
+        "alpha",
+        "additions",
+    )
     statistics = ("multi_ref", "n_bootstrap", "seed")
+    # Every option in settings_from's order (the Reproduce code's).
+    every = (*settings[:-1], "confidence", *statistics, "additions", "average")
     view = (*ONE_EXAMPLE, *MATCHES, "scored_texts")
     match_inputs = page(*texts, "matches_of", *settings[1:])
     hidden = {"api_name": False, "show_progress": "hidden"}
@@ -246,7 +260,17 @@ def _wire(page: Page) -> None:
     ).then(page.keyed(show_matches), match_inputs, page(*MATCHES), api_name=False, **in_order)
     page.file_button.click(
         page.keyed(score_file),
-        page("upload", "rouge_types", "stemmer", "confidence", *settings[2:], "baseline_column", *statistics),
+        page(
+            "upload",
+            "rouge_types",
+            "stemmer",
+            "confidence",
+            *settings[2:-1],
+            "baseline_column",
+            *statistics,
+            "additions",
+            "average",
+        ),
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
@@ -259,11 +283,11 @@ def _wire(page: Page) -> None:
     # Chromium). "always_last" runs the last edit made while one was pending.
     edited = {**hidden, "trigger_mode": "always_last"}
     setting_edits = [component.input for component in page(*settings)]
-    option_edits = [*setting_edits, *(component.input for component in page("confidence", *statistics))]
+    option_edits = [*setting_edits, *(component.input for component in page("confidence", *statistics, "average"))]
     gr.on(
         [*option_edits, page.baseline_column.change],
         lambda *values: reproduce(*values[:-1], baseline_column=values[-1]),
-        page(*settings, "confidence", *statistics, "baseline_column"),
+        page(*every, "baseline_column"),
         page.reproduce_box,
         **edited,
     )

@@ -90,6 +90,7 @@ def score_one(
     max_words: Optional[float] = None,
     max_bytes: Optional[float] = None,
     alpha: float = 0.5,
+    additions: str = "sentences",
 ) -> Shown:
     """Score one example with UpdateROUGE.
 
@@ -104,6 +105,8 @@ def score_one(
         max_words: keep only the first N words of each side's additions (0: no limit).
         max_bytes: keep only the first N bytes of each side's additions (0: no limit).
         alpha: the weight of precision in F (0.5: the usual F1).
+        additions: "sentences" (the published rule) or "edits" (the token runs a word-level
+            diff against the source marks as inserted or replaced).
     Returns:
         The reference and the prediction cut into pieces labelled "added" (scored) or
         "in the source" (not scored), a table of precision, recall and F1 per rouge type, and
@@ -112,32 +115,61 @@ def score_one(
     for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction")):
         check_text(value, field)
     try:
-        settings = settings_from(rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        settings = settings_from(
+            rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, additions=additions
+        )
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         tokenizer = settings.make_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
     except (ValueError, MissingExtra) as error:
         return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
-    pattern = settings.segment_pattern
+    note = render.example_notes(source, reference, prediction, example, tokenless)
+    if settings.additions == "sentences":
+        pattern = settings.segment_pattern
+        views = [
+            render.highlight_additions(reference, example.reference_additions[0], pattern),
+            render.highlight_additions(prediction, example.prediction_additions, pattern),
+        ]
+    else:
+        views = [
+            render.edit_highlights(reference, source, example.reference_additions[0], settings),
+            render.edit_highlights(prediction, source, example.prediction_additions, settings),
+        ]
+        if None in views:
+            note += f"\n{render.UNPLACED_EDITS}"
+        views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), views)]
     return {
-        "reference_view": render.highlight_additions(reference, example.reference_additions[0], pattern),
-        "prediction_view": render.highlight_additions(prediction, example.prediction_additions, pattern),
+        "reference_view": views[0],
+        "prediction_view": views[1],
         "scores": render.scores_table(example.scores),
-        "note": render.example_notes(source, reference, prediction, example, tokenless),
+        "note": note,
     }
 
 
-def show_matches(source: str, reference: str, prediction: str, rouge_type: str, *options: Any) -> Shown:
+def show_matches(
+    source: str,
+    reference: str,
+    prediction: str,
+    rouge_type: str,
+    stemmer: str,
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    additions: str = "sentences",
+) -> Shown:
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
     each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
     per addition for rougeLsum; a note with the counts behind precision and recall; and the box
     that holds them, shown.
 
-    ``options`` are ``settings_from``'s after the rouge types (the stemmer, then the advanced ones).
+    The options are ``score_one``'s; with ``additions="edits"`` the tokens are the added runs'.
     """
     shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
     try:
-        settings = settings_from([rouge_type], *options)
+        options = (stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+        settings = settings_from([rouge_type], *options, additions=additions)
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         if example.both_empty:
             return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
@@ -235,6 +267,8 @@ def score_file(
     multi_ref: str = "max_f1",
     n_bootstrap: Optional[float] = 1000,
     seed: Optional[float] = 12345,
+    additions: str = "sentences",
+    average: str = "macro",
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ) -> Shown:
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -254,6 +288,9 @@ def score_file(
         multi_ref: how an example's several references combine: "max_f1", "pooled" or "best_recall".
         n_bootstrap: the bootstrap resamples of the examples (at most 10000 here).
         seed: the seed of the resamples (the same seed gives the same intervals and p-values).
+        additions: "sentences" or "edits", as for score_one.
+        average: "macro" (the mean of the examples' scores) or "micro" (P, R and F from the
+            counts summed over the examples).
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
@@ -281,6 +318,8 @@ def score_file(
             multi_ref,
             n_bootstrap,
             seed,
+            additions,
+            average,
         )
         baseline_column = (baseline_column or "").strip()
         if baseline_column:
@@ -353,6 +392,7 @@ def open_example(
     max_words: Optional[float],
     max_bytes: Optional[float],
     alpha: float,
+    additions: str,
     selected: gr.SelectData,
 ) -> Shown:
     """The example of the per-example table's selected row, scored in the one-example view.
@@ -368,7 +408,7 @@ def open_example(
     _, read = files.open_examples(path)
     row = next(row for row in read() if row.line == line)
     texts = (row.source, row.references[0], row.prediction)
-    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
+    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, additions)
     shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."

@@ -120,9 +120,11 @@ def settings_from(
     multi_ref: str = DEFAULTS["multi_ref"],
     n_bootstrap: Any = DEFAULTS["n_bootstrap"],
     seed: Any = DEFAULTS["seed"],
+    additions: str = DEFAULTS["additions"],
+    average: str = DEFAULTS["average"],
 ) -> Any:
     """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit,
-    empty (``None``) n_bootstrap or seed is the default.
+    empty (``None``) n_bootstrap or seed, additions or average is the default.
 
     Raises ``DemoError`` naming the option for unusable values.
     """
@@ -138,6 +140,8 @@ def settings_from(
         multi_ref=multi_ref or DEFAULTS["multi_ref"],
         n_bootstrap=DEFAULTS["n_bootstrap"] if n_bootstrap is None else n_bootstrap,
         seed=DEFAULTS["seed"] if seed is None else seed,
+        additions=additions or DEFAULTS["additions"],
+        average=average or DEFAULTS["average"],
     )
     try:
         return Settings(**options)
@@ -245,6 +249,8 @@ def _options_of(settings: Any) -> Dict[str, Any]:
         "multi_ref": settings.multi_ref,
         "n_bootstrap": settings.n_bootstrap,
         "seed": settings.seed,
+        "additions": settings.additions,
+        "average": settings.average,
     }
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
     return {name: value for name, value in chosen.items() if value != defaults[name]}

@@ -1,6 +1,7 @@
 """What the demo shows, drawn from scores: highlighted texts, tables, the F1 histogram as SVG,
 and the notes that explain a score. Nothing here scores; every function takes what the
-handlers (``app_handlers``) computed.
+handlers (``app_handlers``) computed (``edit_highlights`` redoes the text's diff against its
+source, ``edits.kept_positions``, only to place the runs the scorer extracted).
 
 Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent
 with one decimal, as papers quote them.
@@ -17,6 +18,7 @@ from app_metric import package_module
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 corpus_mean = package_module("corpus").mean
+kept_positions = package_module("edits").kept_positions
 
 ADDED = "added"
 KEPT = "in the source"
@@ -74,6 +76,53 @@ def highlight_additions(text: str, additions: Sequence[str], pattern: Any = SEGM
         raise ValueError(f"{additions[found]!r} is not a segment of the text after the previous addition")
     pieces.append((text[position:], None))
     return [(piece, label) for piece, label in pieces if piece]
+
+
+# The note when additions="edits" gives runs whose tokens the text does not show as they are.
+UNPLACED_EDITS = (
+    "The added runs of tokens could not all be found in the text as written (stemmed, or in a script "
+    "without word boundaries), so that side is shown without highlights; the matched tokens below show its added tokens."
+)
+
+
+def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Optional[Pieces]:
+    """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
+    ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
+    labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
+    order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
+    when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
+    tokenizer = settings.make_text_tokenizer()
+    tokens = tokenizer.tokenize(text)
+    kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    spans = []
+    position = 0
+    for token in tokens:
+        found = re.compile(r"(?<![^\W_])" + re.escape(token) + r"[^\W_]*").search(lowered, position)
+        if found is None:
+            return None
+        spans.append(found.span())
+        position = found.end()
+    runs: List[List[int]] = []
+    for index in range(len(tokens)):
+        if index in kept:
+            continue
+        if runs and runs[-1][-1] == index - 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    if [" ".join(tokens[i] for i in run) for run in runs] != list(additions):
+        return None
+    pieces: Pieces = []
+    position = 0
+    for run in runs:
+        start, end = spans[run[0]][0], spans[run[-1]][1]
+        pieces += [(text[position:start], KEPT), (text[start:end], ADDED)]
+        position = end
+    pieces.append((text[position:], KEPT))
+    return [(piece, label if piece.strip() else None) for piece, label in pieces if piece]
 
 
 def scores_table(scores: Dict[str, Any]) -> pd.DataFrame:

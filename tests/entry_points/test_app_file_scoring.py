@@ -240,7 +240,17 @@ def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view()
     row = read_jsonl("fruit_triples.jsonl")[1]
     selected = type("Selected", (), {"index": [1, 0]})()
     opened = app_handlers.open_example(
-        str(FRUIT), out["per_example_state"], DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, selected
+        str(FRUIT),
+        out["per_example_state"],
+        DEFAULT_TYPES,
+        "none",
+        app_options.NO_LANGUAGE,
+        False,
+        0,
+        0,
+        0.5,
+        "sentences",
+        selected,
     )
     texts = (row["source"], row["reference"], row["prediction"])
     assert (opened["source"], opened["reference"], opened["prediction"]) == texts
@@ -251,7 +261,7 @@ def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view()
     assert table_rows(opened["scores"]) == table_rows(alone["scores"])
     assert [table_rows(opened["scores"])[0][3]] == list(out["per_example"]["rouge1"][1:2])
     nothing = app_handlers.open_example(
-        None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, selected
+        None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "sentences", selected
     )
     assert nothing == {
         "reference_view": None,
@@ -260,3 +270,52 @@ def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view()
         "note": "",
         "scored_texts": None,
     }
+
+
+def test_a_file_scored_with_the_micro_average_gives_computes_micro_numbers():
+    rows = read_jsonl("fruit_triples.jsonl")
+    out = score_file(FRUIT, ["rouge1", "rougeL"], "none", average="micro", n_bootstrap=200)
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1", "rougeL"],
+        average="micro",
+        n_bootstrap=200,
+        return_signature=True,
+    )
+    with open(out["download_json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+    # Micro is not macro here: the summed counts weigh the longer additions more.
+    macro = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1"],
+    )
+    assert expected["update_rouge1"] != macro["update_rouge1"]
+    assert out["signature"] == expected["signature"] and "|agg:micro|" in out["signature"]
+    assert table_rows(out["summary"])[0][2:] == [
+        pct(expected["update_rouge1_precision"]),
+        pct(expected["update_rouge1_recall"]),
+    ]
+
+
+def test_a_file_scored_with_edit_additions_gives_computes_numbers():
+    rows = read_jsonl("fruit_triples.jsonl")
+    out = score_file(FRUIT, ["rouge1"], "none", additions="edits")
+    expected = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=[r["prediction"] for r in rows],
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1"],
+        additions="edits",
+        return_signature=True,
+    )
+    with open(out["download_json"], encoding="utf-8") as handle:
+        assert json.load(handle) == expected
+
+
+def test_a_micro_average_with_rouge_w_is_refused_with_its_reason():
+    out = score_file(FRUIT, ["rougeW"], "none", average="micro")
+    assert out["status"].startswith("Error: average='micro' is not defined for ROUGE-W")

@@ -18,6 +18,8 @@ import app_options
 import app_render
 
 REPO = Path(__file__).resolve().parents[2]
+# score_one's options between the stemmer and additions, at their defaults.
+EDIT_DEFAULTS = (app_options.NO_LANGUAGE, False, 0, 0, 0.5)
 
 
 def test_score_one_highlights_the_added_sentence_and_shows_hand_counted_scores():
@@ -221,3 +223,51 @@ def test_a_text_change_clears_the_view_unless_the_texts_are_those_scored():
     assert cleared["scored_texts"] is None and cleared["matches_box"] == {"__type__": "update", "visible": False}
     assert app_handlers.matches_if_scored(*DAN[:2], "other", "rouge1", "none", DAN) == {}
     assert app_handlers.matches_if_scored(*DAN, "rouge1", "none", DAN)["match_note"].startswith("rouge1 counts 3")
+
+
+# The worked example of additions="edits" (docs): a changed number adds that number.
+EDITS = (
+    "The team won 3 games in 2020. The coach is Smith.",
+    "The team won 5 games in 2021. The coach is Smith.",
+    "The team won 3 games in 2021. The coach is Smith.",
+)
+
+
+def test_edit_additions_highlight_the_changed_numbers_and_score_them():
+    reference_view, prediction_view, scores, note = score_one(*EDITS, ["rouge1"], "none", *EDIT_DEFAULTS, "edits")
+    assert reference_view == [
+        ("The team won ", KEPT),
+        ("5", "added"),
+        (" games in ", KEPT),
+        ("2021", "added"),
+        (". The coach is Smith.", KEPT),
+    ]
+    assert prediction_view == [("The team won 3 games in ", KEPT), ("2021", "added"), (". The coach is Smith.", KEPT)]
+    # Hand count: the prediction adds "2021", the reference "5" and "2021": P 1/1, R 1/2, F1 2/3.
+    assert table_rows(scores) == [["rouge1", "1.0000", "0.5000", "0.6667"]]
+    assert app_render.UNPLACED_EDITS not in note
+    reference, prediction, match_note = show_matches(*EDITS, "rouge1", "none", *EDIT_DEFAULTS, "edits")
+    assert reference == [("5", None), (" ", None), ("2021", "matched")]
+    assert prediction == [("2021", "matched")]
+    assert "Precision 1/1" in match_note and "recall 1/2" in match_note
+
+
+def test_edit_additions_that_cannot_be_placed_in_the_text_are_said_so_not_guessed():
+    # Porter stems "happy" to "happi", which the text does not show: no highlight, and the note says why.
+    source, reference, prediction = "We are here.", "We are happy here.", "We are happy here."
+    reference_view, prediction_view, scores, note = score_one(
+        source, reference, prediction, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits"
+    )
+    assert reference_view == [(reference, None)] and prediction_view == [(prediction, None)]
+    assert note.endswith(app_render.UNPLACED_EDITS)
+    assert table_rows(scores) == [["rouge1", "1.0000", "1.0000", "1.0000"]]
+
+
+def test_edit_highlights_cover_a_stem_to_its_word_end_and_keep_the_text():
+    # "games" stems to "game": the highlight runs to the end of the word.
+    source, reference = "They won 3 games.", "They won 3 games and 2 cups."
+    view, _, _, _ = score_one(source, reference, reference, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits")
+    assert view == [("They won 3 games ", KEPT), ("and 2 cups", "added"), (".", KEPT)]
+    source, reference = "They won 3.", "They won 3 games."
+    view, _, _, _ = score_one(source, reference, reference, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits")
+    assert view == [("They won 3 ", KEPT), ("games", "added"), (".", KEPT)]

@@ -192,7 +192,9 @@ def test_no_event_handler_can_trigger_itself_again(space_page):
 def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(space_page):
     options = [block for block in space_page.blocks.values() if hasattr(block, "option")]
     assert sorted(block.option for block in options) == [
+        "additions",
         "alpha",
+        "average",
         "confidence_level",
         "language",
         "max_bytes",
@@ -249,7 +251,7 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
             assert [value for _, value in control.choices] == list(option.choices), name
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
     order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
-    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed"]
+    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average"]
     assert sorted(order) == sorted(controls)
     shown = app_options.settings_from(*(controls[name].value for name in order))
     assert vars(shown) == vars(update_rouge.settings.Settings())

@@ -54,6 +54,8 @@ def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
         ((*DEFAULT_OPTIONS, "pooled"), "multi_ref='pooled'", "--multi-ref pooled"),
         ((*DEFAULT_OPTIONS, "max_f1", 500), "n_bootstrap=500", "--n-bootstrap 500"),
         ((*DEFAULT_OPTIONS, "max_f1", 1000, 7), "seed=7", "--seed 7"),
+        ((*DEFAULT_OPTIONS, "max_f1", 1000, 12345, "edits"), "additions='edits'", "--additions edits"),
+        ((*DEFAULT_OPTIONS, "max_f1", 1000, 12345, "sentences", "micro"), "average='micro'", "--average micro"),
     ],
 )
 def test_each_option_set_on_the_page_is_in_the_call_and_the_command_line(options, argument, flag):
@@ -139,3 +141,35 @@ def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypat
         ]
         for t in ("rouge1", "rougeL")
     ]
+
+
+def test_the_reproduce_code_prints_the_numbers_of_a_file_scored_with_edits_and_the_micro_average(
+    tmp_path, monkeypatch, capsys
+):
+    options = (
+        ["rouge1", "rougeLsum"],
+        "none",
+        NO_LANGUAGE,
+        False,
+        0,
+        0,
+        0.5,
+        "0.95",
+        "max_f1",
+        200,
+        3,
+        "edits",
+        "micro",
+    )
+    code = app_options.reproduce(*options, environ={"SPACE_ID": SPACE})
+    assert "    additions='edits',\n    average='micro',\n" in code
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text("".join(json.dumps(row) + "\n" for row in ROWS), encoding="utf-8")
+    (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed, additions, average) = options
+    page = app_handlers.score_file(
+        str(examples), rouge_types, stemmer, confidence, *advanced, "", multi_ref, n_bootstrap, seed, additions, average
+    )
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    with open(page["download_json"], encoding="utf-8") as handle:
+        assert printed == json.load(handle)
+    assert "agg:micro" in printed["signature"].split("|")

@@ -98,8 +98,9 @@ def call_raw(url, endpoint, body):
 
 @pytest.mark.parametrize("value, shown", [("NaN", "nan"), ("Infinity", "inf"), ('"many"', "'many'")])
 def test_the_http_api_names_max_words_when_it_is_not_a_number(served, value, shown):
-    body = json.dumps({"data": [*DAN, ["rouge1"], "none", "none (rouge-score's tokens)", False, 0, 0, 0.5]})
-    stream = call_raw(served["url"], "score_one", body.replace(", 0, 0, 0.5]", f", {value}, 0, 0.5]"))
+    data = [*DAN, ["rouge1"], "none", "none (rouge-score's tokens)", False, 0, 0, 0.5, "sentences"]
+    body = json.dumps({"data": data})
+    stream = call_raw(served["url"], "score_one", body.replace(", 0, 0, 0.5,", f", {value}, 0, 0.5,"))
     assert f"Error: max_words must be a whole number >= 0 (0: no limit), got {shown}" in stream, stream
 
 
@@ -178,3 +179,27 @@ def test_client_gets_the_line_of_a_malformed_file_and_no_downloads(client, tmp_p
     )
     assert re.fullmatch(r"Error: broken\.jsonl:2: not valid JSON \(.*\)", status)
     assert json_path is None and csv_path is None
+
+
+def test_the_http_api_takes_additions_and_average_as_trailing_arguments(client, served):
+    texts = (
+        "The team won 3 games in 2020. The coach is Smith.",
+        "The team won 5 games in 2021. The coach is Smith.",
+        "The team won 3 games in 2021. The coach is Smith.",
+    )
+    options = ["none (rouge-score's tokens)", False, 0, 0, 0.5]
+    # additions="edits": the prediction adds "2021", the reference "5" and "2021" (P 1/1, R 1/2).
+    *_, scores, _ = client.predict(*texts, ["rouge1"], "none", *options, "edits", api_name="/score_one")
+    assert scores["data"] == [["rouge1", "1.0000", "0.5000", "0.6667"]]
+    # A client call without them (as written before they existed) gets the defaults: sentences.
+    *_, scores, note = client.predict(*texts, ["rouge1"], "none", *options, api_name="/score_one")
+    assert (
+        scores["data"][0][0] == "rouge1" and note == "The reference adds 1 segment(s) to the source, the prediction 1."
+    )
+    fruit = handle_file(str(DATA_DIR / "fruit_triples.jsonl"))
+    statistics = ["max_f1", 200, 12345]
+    signature = client.predict(
+        fruit, ["rouge1"], "none", "0.95", *options, "", *statistics, "sentences", "micro", api_name="/score_file"
+    )[2]
+    assert "|agg:micro|" in signature
+    assert "|agg:micro|" not in client.predict(fruit, ["rouge1"], "none", api_name="/score_file")[2]
