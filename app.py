@@ -7,11 +7,13 @@ network.
 
 This file is the page's layout and its wiring only. Beside it: ``app_options.py`` (the
 controls' choices, their values as ``Settings``, the Reproduce code, the limits read from the
-environment), ``app_handlers.py`` (what each event computes, scored once per example) and
-``app_render.py`` (tables, highlights, the histogram, the notes), ``app_samples.py`` (the
-examples), ``app_style.py`` (CSS, the Status box's class); ``app_metric.py`` loads the metric. Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
-scored for at most ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is
-limited to ``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_handlers``).
+environment), ``app_handlers.py`` and ``app_files.py`` (what each event computes, for one
+example and for a file; each example scored once), ``app_render.py`` (tables, highlights, the
+histogram, the notes), ``app_samples.py`` (the examples) and ``app_style.py`` (CSS, the Status
+box's class); ``app_metric.py`` loads the metric. Uploads larger than
+``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is scored for at most
+``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is limited to
+``DEMO_MAX_LCS_CELLS`` (see ``app_options`` and ``app_files``).
 """
 
 import functools
@@ -23,17 +25,13 @@ from typing import Any, Callable, Dict, List
 
 import gradio as gr
 
+from app_files import FILE_RESULTS, MAX_UPLOAD_MB, file_inputs_changed, open_example, score_file
 from app_handlers import (
-    FILE_RESULTS,
     MATCHES,
-    MAX_UPLOAD_MB,
     ONE_EXAMPLE,
     clear_unless_scored,
-    file_inputs_changed,
     matches_if_scored,
-    open_example,
     options_changed,
-    score_file,
     score_one,
     show_matches,
 )

@@ -3,6 +3,7 @@ that a handler names exactly the components it should, and the texts and files t
 
 from conftest import DATA_DIR
 
+import app_files
 import app_handlers
 
 DAN = (
@@ -37,8 +38,8 @@ ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 
 
 def score_file(path, *options, **keywords):
-    """``app_handlers.score_file``'s results, checked to name every result component and no other."""
-    out = app_handlers.score_file(str(path) if path is not None else None, *options, **keywords)
+    """``app_files.score_file``'s results, checked to name every result component and no other."""
+    out = app_files.score_file(str(path) if path is not None else None, *options, **keywords)
     assert set(out) == FILE_RESULTS, f"score_file gave {sorted(out)}"
     return out
 

@@ -7,7 +7,7 @@ holds, at its root:
 
 - ``update_rouge.py``, the evaluate script, and every module it imports, flat beside it (the
   list is read from the script with evaluate's own import parser, so it cannot drift);
-- ``app.py`` and the root modules it imports (``app_handlers.py``, ``app_render.py``,
+- ``app.py`` and the root modules it imports (``app_handlers.py``, ``app_files.py``, ``app_render.py``,
   ``app_options.py``, ``app_downloads.py``, ``app_metric.py``, ``app_samples.py``,
   ``app_style.py``): the demo, which scores
   through the module ``evaluate.load`` makes of that script;

@@ -18,6 +18,7 @@ from conftest import DATA_DIR
 
 import app
 import app_downloads
+import app_files
 import app_handlers
 import app_options
 import app_render
@@ -123,7 +124,7 @@ def test_the_reader_is_the_command_lines_one_long_csv_fields_and_only_three_line
 
 
 def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeypatch):
-    monkeypatch.setattr(app_handlers, "MAX_UPLOAD_MB", 0.001)
+    monkeypatch.setattr(app_files, "MAX_UPLOAD_MB", 0.001)
     path = tmp_path / "big.jsonl"
     path.write_text(GOOD_LINE * 20, encoding="utf-8")
     status = score_file(path, DEFAULT_TYPES, "none")["status"]
@@ -171,7 +172,7 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     code = (
-        "import app_downloads, app_handlers, sys; out = app_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
+        "import app_downloads, app_files, sys; out = app_files.score_file(sys.argv[1], ['rouge1'], 'none'); "
         "print(app_downloads.downloads_root()); print(out['download_csv'])"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}

@@ -16,6 +16,7 @@ from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_ro
 from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
 from rouge_score import rouge_scorer
 
+import app_files
 import app_handlers
 import app_options
 import app_render
@@ -116,7 +117,7 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
     lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(lines * 3) + "\n", encoding="utf-8")  # 120 examples: chunks of 50, 50, 20
-    assert app_handlers.CHUNK_SIZE == 50
+    assert app_files.CHUNK_SIZE == 50
     calls = []
     out = score_file(path, ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc)))
     assert out["status"].startswith("Scored 120 examples")
@@ -239,7 +240,7 @@ def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view()
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     row = read_jsonl("fruit_triples.jsonl")[1]
     selected = type("Selected", (), {"index": [1, 0]})()
-    opened = app_handlers.open_example(
+    opened = app_files.open_example(
         str(FRUIT),
         out["per_example_state"],
         DEFAULT_TYPES,
@@ -260,7 +261,7 @@ def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view()
     assert opened["note"] == f"Line 2 of fruit_triples.jsonl.\n{alone['note']}"
     assert table_rows(opened["scores"]) == table_rows(alone["scores"])
     assert [table_rows(opened["scores"])[0][3]] == list(out["per_example"]["rouge1"][1:2])
-    nothing = app_handlers.open_example(
+    nothing = app_files.open_example(
         None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "sentences", selected
     )
     assert nothing == {

@@ -9,6 +9,7 @@ from conftest import DATA_DIR
 
 import app
 import app_downloads
+import app_files
 import app_handlers
 import app_options
 
@@ -42,7 +43,7 @@ def test_the_api_names_the_option_of_an_unusable_value(position, value, message)
     )
     note = app_handlers.score_one(*TEXTS, *arguments)["note"]
     assert note == f"Error: {message}"
-    status = app_handlers.score_file(str(FRUIT), arguments[0], "none", "none", *arguments[2:])["status"]
+    status = app_files.score_file(str(FRUIT), arguments[0], "none", "none", *arguments[2:])["status"]
     assert status == f"Error: {message}"
 
 
@@ -55,14 +56,14 @@ def test_the_api_takes_numbers_as_text_and_a_weight_too_large_is_named():
 
 
 def test_scoring_a_file_stops_at_the_time_limit(monkeypatch):
-    monkeypatch.setattr(app_handlers, "MAX_REQUEST_SECONDS", 1e-9)
-    status = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"]
+    monkeypatch.setattr(app_files, "MAX_REQUEST_SECONDS", 1e-9)
+    status = app_files.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"]
     assert status == (
         "Error: fruit_triples.jsonl: stopped at line 1 after 1e-09 s, this demo's limit per file "
         "(UPDATE_ROUGE_DEMO_MAX_SECONDS). Score larger files with the update-rouge command."
     )
-    monkeypatch.setattr(app_handlers, "MAX_REQUEST_SECONDS", 60)
-    assert app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"].startswith("Scored 3 examples")
+    monkeypatch.setattr(app_files, "MAX_REQUEST_SECONDS", 60)
+    assert app_files.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"].startswith("Scored 3 examples")
 
 
 def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment():
@@ -91,7 +92,7 @@ def test_only_the_newest_download_folders_are_kept(monkeypatch):
     monkeypatch.setattr(app_downloads, "DOWNLOAD_FOLDERS_KEPT", 3)
     folders = []
     for _ in range(5):
-        out = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")
+        out = app_files.score_file(str(FRUIT), ["rouge1"], "none", "none")
         folders.append(Path(out["download_csv"]).parent)
         assert Path(out["download_csv"]).is_file() and Path(out["download_json"]).is_file(), (
             "the files just scored are there"

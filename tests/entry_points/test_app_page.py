@@ -11,6 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import app
+import app_files
 import app_handlers
 import app_options
 import app_render
@@ -105,17 +106,17 @@ def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is
 
 
 def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it_is_scored_again():
-    scored = app_handlers.score_file(str(FRUIT), ["rouge1"], "none")
+    scored = app_files.score_file(str(FRUIT), ["rouge1"], "none")
     assert scored["status"].startswith("Scored 3 examples from fruit_triples.jsonl")
-    changed = app_handlers.file_inputs_changed(scored["status"])
+    changed = app_files.file_inputs_changed(scored["status"])
     assert changed["status"] == "Options changed: press Score file again."
     assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
-    assert app_handlers.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
+    assert app_files.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
     assert (
-        app_handlers.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
+        app_files.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
     )
-    assert app_handlers.file_inputs_changed("") == {}
-    again = app_handlers.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
+    assert app_files.file_inputs_changed("") == {}
+    again = app_files.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
     assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}
 
 

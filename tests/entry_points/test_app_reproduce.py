@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import read_jsonl
 
+import app_files
 import app_handlers
 import app_metric
 import app_options
@@ -108,7 +109,7 @@ def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_pat
         "".join(json.dumps({**row, "other": other}) + "\n" for row, other in zip(ROWS, BASELINE)), encoding="utf-8"
     )
     (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed) = options
-    page = app_handlers.score_file(
+    page = app_files.score_file(
         str(examples), rouge_types, stemmer, confidence, *advanced, "other", multi_ref, n_bootstrap, seed
     )
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
@@ -166,7 +167,7 @@ def test_the_reproduce_code_prints_the_numbers_of_a_file_scored_with_edits_and_t
     examples = tmp_path / "examples.jsonl"
     examples.write_text("".join(json.dumps(row) + "\n" for row in ROWS), encoding="utf-8")
     (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed, additions, average) = options
-    page = app_handlers.score_file(
+    page = app_files.score_file(
         str(examples), rouge_types, stemmer, confidence, *advanced, "", multi_ref, n_bootstrap, seed, additions, average
     )
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)

@@ -129,6 +129,7 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
         "app_metric.py",
         "app_downloads.py",
         "app_handlers.py",
+        "app_files.py",
         "app_options.py",
         "app_render.py",
         "app_samples.py",
@@ -154,7 +155,7 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     assert card.startswith("---\n") and "\nsdk: gradio\n" in card and "\napp_file: app.py\n" in card
     # Flat on sys.path in the Space, no module may shadow the standard library.
     modules = {Path(name).stem for name in written if name.endswith(".py") and "/" not in name}
-    assert len(modules) == len(imported) + 9  # update_rouge.py and the eight app*.py
+    assert len(modules) == len(imported) + 10  # update_rouge.py and the nine app*.py
     assert not modules & set(sys.stdlib_module_names)
     with pytest.raises(FileExistsError, match="not empty"):
         write_space(out)

@@ -1,0 +1,284 @@
+"""The demo's handlers of a file of examples: scoring it (``score_file``, also an HTTP API
+endpoint), the note when its inputs change, and opening one of its rows in the one-example view.
+
+Files are read one example at a time by ``files.py`` (the command line's reader); the demo keeps
+only the per-example scores, not the texts. Scoring a file stops with a message once
+``MAX_REQUEST_SECONDS`` have passed, checked between chunks of ``CHUNK_SIZE`` examples; its
+downloads are written by ``app_downloads``. Results are keyed by component name, as in
+``app_handlers``.
+"""
+
+import functools
+import json
+import os
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence
+
+import gradio as gr
+import pandas as pd
+
+import app_render as render
+from app_downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
+from app_handlers import STALE, Shown, score_one
+from app_metric import package_module
+from app_options import (
+    MAX_SECONDS_VARIABLE,
+    MAX_UPLOAD_VARIABLE,
+    NO_LANGUAGE,
+    DemoError,
+    max_request_seconds,
+    max_upload_mb,
+    settings_from,
+)
+
+score_rows = package_module("corpus_stream").score_rows
+NoTokensWarning = package_module("no_tokens").NoTokensWarning
+MissingExtra = package_module("extras").MissingExtra
+files = package_module("files")
+
+# Examples scored at a time: the time limit is checked between chunks, so they are small.
+CHUNK_SIZE = 50
+MAX_UPLOAD_MB = max_upload_mb()
+MAX_REQUEST_SECONDS = max_request_seconds()
+# The names of score_file's results.
+FILE_RESULTS = (
+    "status",
+    "results",
+    "summary",
+    "signature",
+    "per_example",
+    "histogram",
+    "histogram_of",
+    "per_example_state",
+    "download_json",
+    "download_csv",
+    "paired",
+    "paired_box",
+)
+
+
+def file_inputs_changed(status: str, changed: str = "Options") -> Shown:
+    """After the file or an option changed: ``failed_file`` with "``changed`` changed: press
+    Score file again." where the ``status`` shown is not empty (results or an error were shown);
+    else nothing changes."""
+    return failed_file(STALE.format(changed, "Score file")) if status else {}
+
+
+def failed_file(message: str) -> Shown:
+    """``score_file``'s results for a file that could not be scored: only the message."""
+    return {
+        "status": message,
+        "results": gr.update(visible=False),
+        "summary": None,
+        "signature": None,
+        "per_example": None,
+        "histogram": "",
+        "histogram_of": gr.update(choices=[], value=None),
+        "per_example_state": None,
+        "download_json": None,
+        "download_csv": None,
+        "paired": None,
+        "paired_box": gr.update(visible=False),
+    }
+
+
+def score_file(
+    path: Optional[str],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    confidence_level: str = "0.95",
+    language: str = NO_LANGUAGE,
+    remove_stopwords: bool = False,
+    max_words: Optional[float] = None,
+    max_bytes: Optional[float] = None,
+    alpha: float = 0.5,
+    baseline_column: str = "",
+    multi_ref: str = "max_f1",
+    n_bootstrap: Optional[float] = 1000,
+    seed: Optional[float] = 12345,
+    additions: str = "sentences",
+    average: str = "macro",
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
+) -> Shown:
+    """Score every example of a JSONL or CSV file with source, reference and prediction.
+
+    Args:
+        path: the uploaded .jsonl or .csv file (at most UPDATE_ROUGE_DEMO_MAX_MB megabytes).
+        rouge_types: the ROUGE variants to report.
+        stemmer: "none", "porter" or "rouge155".
+        confidence_level: "0.90", "0.95", "0.99" or "none" (no bootstrap interval).
+        language: an ISO 639-1 code, or "none (rouge-score's tokens)".
+        remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
+        max_words: keep the first N words of each side's additions (0: no limit).
+        max_bytes: keep the first N bytes of each side's additions (0: no limit).
+        alpha: the weight of precision in F (0.5: the usual F1).
+        baseline_column: optional; the name of a column (JSONL key) of the file holding another
+            system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
+        multi_ref: how an example's several references combine: "max_f1", "pooled" or "best_recall".
+        n_bootstrap: the bootstrap resamples of the examples (at most 10000 here).
+        seed: the seed of the resamples (the same seed gives the same intervals and p-values).
+        additions: "sentences" or "edits", as for score_one.
+        average: "macro" (the mean of the examples' scores) or "micro" (P, R and F from the
+            counts summed over the examples).
+    Returns:
+        A status (the number of examples, of examples where neither side adds anything,
+        warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
+        percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
+        histogram, the full result as JSON (compute(..., return_signature=True)) and the
+        per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
+        points with its bootstrap interval, p-value of "the system is not better").
+    """
+    if path is None:
+        return failed_file("Upload a .jsonl or .csv file first.")
+    name = Path(path).name
+    try:
+        problem = _upload_size_problem(path)
+        if problem:
+            raise DemoError(problem)
+        settings = settings_from(
+            rouge_types,
+            stemmer,
+            language,
+            remove_stopwords,
+            max_words,
+            max_bytes,
+            alpha,
+            confidence_level,
+            multi_ref,
+            n_bootstrap,
+            seed,
+            additions,
+            average,
+        )
+        baseline_column = (baseline_column or "").strip()
+        if baseline_column:
+            file_format = files.FORMATS.get(Path(path).suffix.lower())
+            if file_format is None:
+                raise DemoError(f"{name}: expected a .jsonl or .csv file")
+            read = functools.partial(_with_baseline, path, file_format, baseline_column)
+        else:
+            (_, read) = files.open_examples(path)
+        total_bytes = max(1, os.path.getsize(path))
+        done = [0]
+
+        def advance(count: int) -> None:
+            done[0] += count
+
+        lines: List[int] = []
+        columns: Dict[str, List[float]] = {}
+
+        def collect(chunk_lines: List[int], table: Dict[str, list]) -> None:
+            lines.extend(chunk_lines)
+            for key, values in table.items():
+                columns.setdefault(key, []).extend(values)
+            progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
+
+        progress(0, desc="Scoring")
+        score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
+        rows = _within_time(read(advance=advance), MAX_REQUEST_SECONDS, name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            corpus = score(rows, settings)
+        tokenless = sum(w.message.count for w in caught if isinstance(w.message, NoTokensWarning))
+        if not lines:
+            raise DemoError(f"{name}: the file holds no examples")
+    except (DemoError, ValueError, MissingExtra) as error:
+        # The upload's name, not the server's temporary path to it.
+        return failed_file(f"Error: {str(error).replace(path, name)}")
+    # compute's result: exact means, then intervals and paired test from one set of resamples.
+    result = corpus.result()
+    result["signature"] = corpus.signature()
+    types = list(settings.rouge_types)
+    per_example = pd.DataFrame({"line": lines, **columns})
+    folder = download_folder()
+    csv_path = write_csv_atomically(per_example, folder)
+    json_path = write_atomically(
+        folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    )
+    return {
+        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
+        "results": gr.update(visible=True),
+        "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
+        "signature": result["signature"],
+        "per_example": pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}),
+        "histogram": render.histogram_svg(per_example, types[0]),
+        "histogram_of": gr.update(choices=types, value=types[0]),
+        "per_example_state": per_example,
+        "download_json": str(json_path),
+        "download_csv": str(csv_path),
+        "paired": render.paired_table(result, types) if baseline_column else None,
+        "paired_box": gr.update(visible=bool(baseline_column)),
+    }
+
+
+def open_example(
+    path: Optional[str],
+    per_example: Optional[pd.DataFrame],
+    rouge_types: Sequence[str],
+    stemmer: str,
+    language: str,
+    remove_stopwords: bool,
+    max_words: Optional[float],
+    max_bytes: Optional[float],
+    alpha: float,
+    additions: str,
+    selected: gr.SelectData,
+) -> Shown:
+    """The example of the per-example table's selected row, scored in the one-example view.
+
+    Reads the file again up to the row's line (the demo does not keep the texts). Gives the
+    source, the first reference and the prediction, the tab to show ("one"), ``score_one``'s
+    results (whose notes say when the example has further references) and the three texts
+    again, as scored.
+    """
+    if path is None or per_example is None:
+        return {"reference_view": None, "prediction_view": None, "scores": None, "note": "", "scored_texts": None}
+    line = int(per_example["line"][selected.index[0]])
+    _, read = files.open_examples(path)
+    row = next(row for row in read() if row.line == line)
+    texts = (row.source, row.references[0], row.prediction)
+    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, additions)
+    shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
+    if len(row.references) > 1:
+        shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
+    texts_shown = dict(zip(("source", "reference", "prediction"), texts))
+    return {**texts_shown, "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+
+
+class BaselineRow(NamedTuple):
+    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
+
+    line: int
+    source: str
+    references: List[str]
+    prediction: str
+    baseline: str
+
+
+def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
+    for row in files.read_systems(path, file_format, ["prediction", column], advance):
+        yield BaselineRow(row.line, row.source, row.references, row.predictions["prediction"], row.predictions[column])
+
+
+def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any]:
+    """``rows``, stopped with ``DemoError`` at the first row read once ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    for row in rows:
+        if time.monotonic() >= deadline:
+            raise DemoError(
+                f"{name}: stopped at line {row.line} after {seconds:g} s, this demo's limit per file "
+                f"({MAX_SECONDS_VARIABLE}). Score larger files with the update-rouge command."
+            )
+        yield row
+
+
+def _upload_size_problem(path: str) -> Optional[str]:
+    size = os.path.getsize(path)
+    if size > MAX_UPLOAD_MB * 1e6:
+        return (
+            f"{Path(path).name} is {size / 1e6:.1f} MB; this demo takes files up to {MAX_UPLOAD_MB:g} MB "
+            f"({MAX_UPLOAD_VARIABLE}). Score larger files with the update-rouge command."
+        )
+    return None
