@@ -112,9 +112,7 @@ def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it
     assert changed["status"] == "Options changed: press Score file again."
     assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
     assert app_files.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
-    assert (
-        app_files.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
-    )
+    assert app_files.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
     assert app_files.file_inputs_changed("") == {}
     again = app_files.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
     assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}
