@@ -226,7 +226,7 @@ def _table_checked(
     return (
         per_example_table(examples, settings.rouge_types),
         tokenless_examples(examples, settings.make_tokenizer()),
-        _count_columns(examples, settings.rouge_types),
+        examples_counts(examples, settings.rouge_types),
     )
 
 
@@ -267,7 +267,7 @@ def _score_checked(
     ]
 
 
-def _count_columns(examples: List[ExampleScore], rouge_types: Sequence[str]) -> Optional[Dict[str, List[Counts]]]:
+def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> Optional[Dict[str, List[Counts]]]:
     """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
     if not examples or examples[0].counts is None:
         return None

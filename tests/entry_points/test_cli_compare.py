@@ -110,6 +110,39 @@ def test_cli_jsonl_with_one_column_per_system_and_file_after_rouge_types(tmp_pat
     assert json.loads(out) == expected
 
 
+def test_cli_average_micro_prints_compares_micro_numbers(tmp_path, iterater, capsys):
+    path = tmp_path / "systems.jsonl"
+    with open(path, "w", encoding="utf-8") as handle:
+        for source, reference, prediction in zip(iterater["sources"], iterater["references"], iterater["predictions"]):
+            handle.write(json.dumps({"source": source, "reference": reference, "base": source, "model": prediction}))
+            handle.write("\n")
+    argv = ["compare", path, "--system", "base", "--system", "model", "--average", "micro", "--n-bootstrap", "300"]
+    status, out, err = run_main([*argv, "--output-format", "json"], capsys)
+    assert status == 0, err
+    systems = {"base": iterater["sources"], "model": iterater["predictions"]}
+    expected = compare(
+        iterater["sources"],
+        iterater["references"],
+        systems,
+        "base",
+        average="micro",
+        n_bootstrap=300,
+        return_signature=True,
+    )
+    assert json.loads(out) == expected
+    assert "|agg:micro|" in expected["signature"]
+    assert (
+        expected["model"]["update_rouge1"]
+        != compare(iterater["sources"], iterater["references"], systems, "base", n_bootstrap=300)["model"][
+            "update_rouge1"
+        ]
+    )
+    status, text, _ = run_main(argv, capsys)
+    assert status == 0
+    assert text.startswith("Micro F1 (from counts summed over the examples) with 95% percentile bootstrap intervals")
+    assert text.splitlines()[-1] == expected["signature"]
+
+
 def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
     data = flat(iterater)
     sources = write_lines(tmp_path / "src.txt", data["sources"])
@@ -168,6 +201,11 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
         (
             ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--level", "2"],
             "--level must be strictly between 0 and 1",
+        ),
+        (
+            ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--method", "randomization"]
+            + ["--average", "micro"],
+            "--method randomization has no --average micro: its trials swap per-example scores",
         ),
     ],
 )

@@ -1,11 +1,14 @@
 """`compare` (the API): the paired bootstrap equal to compute's bit for bit, each system independent
 of the others, Holm over the systems, errors naming the system, the signature."""
 
+import collections
 import importlib.metadata
 
 import numpy as np
 import pytest
 from conftest import three_systems
+from rouge_score import rouge_scorer
+from rouge_score.scoring import fmeasure
 
 import update_rouge
 from update_rouge import compare, compute
@@ -36,6 +39,8 @@ def test_references_as_predictions_are_significantly_better(iterater, method):
             "seed": 7,
         },
         {"confidence_level": None, "multi_ref": "pooled"},
+        {"average": "micro"},
+        {"average": "micro", "multi_ref": "pooled", "rouge_types": ["rouge1", "rougeL"], "alpha": 0.25, "seed": 3},
     ],
 )
 def test_one_system_against_the_baseline_equals_compute_bit_for_bit(iterater, options):
@@ -109,3 +114,63 @@ def test_signature_states_the_test(iterater):
     )
     assert "|boot:none|ci:none|" in randomization["signature"]
     assert randomization["signature"].endswith("|test:paired-ar|trials:100|seed:3|correction:holm|comparisons:2")
+
+
+# average="micro": each system's F from its summed counts.
+
+TOKENIZER = rouge_scorer.RougeScorer(["rouge1"])._tokenizer
+
+
+def counted(reference_addition, prediction_addition, n):
+    """(hits, reference n-grams, prediction n-grams) of one example, counted here: rouge-score's
+    tokenizer and ``collections.Counter``."""
+    grams = [
+        collections.Counter(zip(*(tokens[i:] for i in range(n))))
+        for tokens in (TOKENIZER.tokenize(reference_addition), TOKENIZER.tokenize(prediction_addition))
+    ]
+    hits = sum(min(count, grams[1][gram]) for gram, count in grams[0].items())
+    return hits, sum(grams[0].values()), sum(grams[1].values())
+
+
+def test_micro_values_are_those_of_counts_summed_by_hand():
+    sources = ["Intro.", "Intro.", "Same."]
+    references = ["Intro. Alpha beta gamma delta epsilon.", "Intro. Zeta eta.", "Same."]
+    systems = {
+        "base": ["Intro. Beta alpha gamma.", "Intro.", "Same. Extra words."],
+        "model": ["Intro. Alpha beta.", "Intro. Zeta eta theta iota kappa.", "Same."],
+    }
+    # What each text adds to its source (its sentences not in the source), written out by hand;
+    # the model's third example adds nothing, as its reference: no counts.
+    reference_additions = ["Alpha beta gamma delta epsilon.", "Zeta eta.", ""]
+    additions = {
+        "base": ["Beta alpha gamma.", "", "Extra words."],
+        "model": ["Alpha beta.", "Zeta eta theta iota kappa.", ""],
+    }
+    results = compare(sources, references, systems, "base", average="micro", confidence_level=None)
+    expected = {}
+    for name, predicted in additions.items():
+        for n in (1, 2):
+            rows = [
+                counted(reference, prediction, n)
+                for reference, prediction in zip(reference_additions, predicted)
+                if reference or prediction
+            ]
+            hits, target, prediction = map(sum, zip(*rows))
+            precision, recall = hits / prediction, hits / target
+            expected[name, n] = fmeasure(precision, recall)
+            assert results[name][f"update_rouge{n}"] == expected[name, n]
+    # rouge1, base: H = 3, T = 5 + 2, P = 3 + 2 (its extra words); model: H = 2 + 2, T = 5 + 2, P = 2 + 5.
+    assert (expected["base", 1], expected["model", 1]) == (fmeasure(3 / 5, 3 / 7), fmeasure(4 / 7, 4 / 7))
+    for n in (1, 2):
+        assert results["model"][f"update_rouge{n}_delta"] == expected["model", n] - expected["base", n]
+
+
+def test_micro_needs_the_bootstrap_test_and_the_signature_says_micro(iterater):
+    systems = three_systems(iterater)
+    with pytest.raises(ValueError, match="method='randomization' has no average='micro'"):
+        compare(iterater["sources"], iterater["references"], systems, "source", method="randomization", average="micro")
+    signed = compare(
+        iterater["sources"], iterater["references"], systems, "source", average="micro", return_signature=True
+    )
+    assert "|agg:micro|" in signed["signature"]
+    assert signed["signature"].endswith("|test:paired-bs|correction:none|comparisons:2")

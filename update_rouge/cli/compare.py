@@ -26,7 +26,6 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..corpus import f1_columns
 from ..files import SystemsRow, format_of, read_systems, read_text_files
 from ..outputs import check_output_paths, output_file, shown_path
 from ..settings import RUNNING, SCORING, STATISTICS
@@ -145,9 +144,9 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    with errors_in_flags({"n_trials": "--n-trials"}):
-        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
+    with errors_in_flags({"n_trials": "--n-trials", "method": "--method"}):
         test = SignificanceTest(args.method, args.correction, args.n_trials)
+        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)), test)
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
@@ -155,14 +154,14 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
         raise ValueError(f"{shown_path(args.file or args.sources)}: no examples to compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
-        tables = score_systems(sources, references, predictions, settings)
+        scored = score_systems(sources, references, predictions, settings)
         if per_example is not None:
-            per_example.writelines(per_example_lines(lines, tables))
+            per_example.writelines(per_example_lines(lines, scored.tables))
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
-    results = compare_scores(
-        {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
-    )
+    results = compare_scores(scored.columns, baseline, test, settings)
     signature = comparison_signature(references, len(systems), test, settings)
-    method = Method(args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level)
+    method = Method(
+        args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level, args.average
+    )
     return write_stdout(render(results, baseline, method, args.output_format, signature))

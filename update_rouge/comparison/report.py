@@ -3,9 +3,10 @@
 Formats: ``text`` (aligned columns for a terminal), ``markdown``, ``latex`` (a ``tabular``),
 ``csv`` (one row per system and type, machine-readable) and ``json`` (each system name -> its
 dict from ``compare``, plus ``signature``). Systems are rows, the baseline first and the others
-in their order; per rouge type the mean F1 with its interval, and for the other systems the
-delta and the p-value, marked ``*`` when it is below the significance level. The human-readable
-formats state the method above the table and print the signature under it.
+in their order; per rouge type the mean F1 (the micro F1 under ``average="micro"``) with its
+interval, and for the other systems the delta and the p-value, marked ``*`` when it is below the
+significance level. The human-readable formats state the method above the table and print the
+signature under it.
 """
 
 import csv
@@ -13,6 +14,8 @@ import io
 import json
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from ..micro import DEFAULT_AVERAGE
 
 FORMATS = ("text", "json", "markdown", "latex", "csv")
 DEFAULT_LEVEL = 0.05
@@ -29,6 +32,7 @@ class Method:
     n_trials: int
     confidence_level: Optional[float]
     level: float = DEFAULT_LEVEL
+    average: str = DEFAULT_AVERAGE
 
     def describe(self, n_comparisons: int) -> str:
         """One sentence: intervals, test, p-value direction, correction and the significance mark."""
@@ -42,8 +46,9 @@ class Method:
             test = f"paired approximate randomization test ({self.n_trials} trials)"
         adjusted = "Holm-adjusted" if self.correction == "holm" else "not adjusted"
         comparisons = f"{n_comparisons} comparison{'s' if n_comparisons != 1 else ''} per type"
+        value = "Micro F1 (from counts summed over the examples)" if self.average == "micro" else "Mean F1"
         return (
-            f"Mean F1 with {intervals}; {test}, one-sided p-values that a system is not better than the "
+            f"{value} with {intervals}; {test}, one-sided p-values that a system is not better than the "
             f"baseline ({comparisons}, {adjusted}); {MARK} p < {self.level:g}."
         )
 

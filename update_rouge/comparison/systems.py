@@ -4,29 +4,35 @@ The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``), 
 methods stated:
 
 - Scores. Each system is scored by ``scorer.score_examples`` with the same options, so its
-  means are ``compute``'s.
+  means are ``compute``'s. Under ``average="micro"`` a system's value is its micro F
+  (``micro.py``: from its counts summed over the examples), and its intervals and paired
+  bootstrap test are ``micro.micro_bootstrap_statistics``'s, from the resampled sums: each
+  system paired with the baseline equals ``compute(..., average="micro",
+  baseline_predictions=...)`` bit for bit.
 - Intervals. The percentile bootstrap of ``bootstrap.py`` for every system (the baseline too),
   all on the one resample matrix that ``seed`` draws for the number of examples.
 - ``method="bootstrap"``. ``bootstrap.py``'s paired test of each system against the baseline on
   those same resamples: with one system it equals ``compute(..., baseline_predictions=...)``
   bit for bit, and a system's numbers do not depend on which other systems are compared.
 - ``method="randomization"``. ``significance.py``'s paired approximate randomization, every
-  system and type on the same ``n_trials`` trials drawn from ``seed``. Both tests are one-sided,
+  system and type on the same ``n_trials`` trials drawn from ``seed`` (``average="macro"``
+  only: its trials swap per-example scores, and a micro F is no sum of those). Both tests are one-sided,
   that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
 - ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
   baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ..bootstrap import bootstrap_statistics, check_bootstrap_options
 from ..corpus import f1_columns, mean, per_example_table
 from ..inputs import check_inputs
+from ..micro import as_arrays, micro_bootstrap_statistics, micro_means
 from ..no_tokens import tokenless_examples, warn_tokenless
-from ..scorer import UpdateRougeScorer
+from ..scorer import UpdateRougeScorer, examples_counts
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
@@ -71,22 +77,42 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
         raise ValueError("systems must hold the baseline and at least one other system to compare with it")
 
 
-def compare_settings(options: Dict[str, Any]) -> Settings:
-    """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
-    unknown option or one a comparison has no use for."""
+def check_test(test: SignificanceTest, settings: Settings) -> None:
+    """Raise ``ValueError`` for a test the settings cannot run: the randomization test under
+    ``average="micro"``."""
+    if settings.average == "micro" and not test.bootstrap:
+        raise ValueError(
+            "method='randomization' has no average='micro': its trials swap per-example scores, and a micro F "
+            "is computed from summed counts; use method='bootstrap'"
+        )
+
+
+def compare_settings(options: Dict[str, Any], test: SignificanceTest) -> Settings:
+    """The ``Settings`` of ``compute``-style ``options`` for a comparison by ``test``;
+    ``TypeError`` for an unknown option or one a comparison has no use for, ``ValueError`` for
+    bad values or a test they rule out (``check_test``)."""
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
     settings = Settings.from_options(options)
-    if settings.average != "macro":
-        raise ValueError("compare has no average='micro' yet: it compares means over examples (average='macro')")
+    check_test(test, settings)
     return settings
+
+
+class ScoredSystems(NamedTuple):
+    """``score_systems``'s result, per system name in the given order: ``tables``, its
+    per-example table (the keys of ``compute(use_aggregator=False)``), and ``columns``, what
+    ``compare_scores`` takes: per output key ``update_<type>`` the F1 of each example or, under
+    ``average="micro"``, its counts (``micro.CountColumns``)."""
+
+    tables: Dict[str, Dict[str, list]]
+    columns: Dict[str, Mapping[str, Any]]
 
 
 def score_systems(
     sources: Sequence[str], references: Sequence[Any], systems: Mapping[str, Sequence[str]], settings: Settings
-) -> Dict[str, Dict[str, list]]:
-    """Per system name, its per-example table (the keys of ``compute(use_aggregator=False)``).
+) -> ScoredSystems:
+    """Score every system on the examples (see ``ScoredSystems``).
 
     Every system's texts are checked first (errors name it as ``systems['name'][index]``);
     examples in which the tokenizer finds no token, for any system, get one ``NoTokensWarning``.
@@ -97,19 +123,22 @@ def score_systems(
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRougeScorer(settings)
     active_tokenizer = settings.make_tokenizer()
-    tables = {}
+    tables: Dict[str, Dict[str, list]] = {}
+    columns: Dict[str, Mapping[str, Any]] = {}
     tokenless: List[bool] = []
     for name, predictions in systems.items():
         examples = scorer.examples(sources, predictions, references)
         flags = tokenless_examples(examples, active_tokenizer)
         tokenless = flags if not tokenless else [a or b for a, b in zip(tokenless, flags)]
         tables[name] = per_example_table(examples, settings.rouge_types)
+        counts = examples_counts(examples, settings.rouge_types)
+        columns[name] = f1_columns(tables[name], settings.rouge_types) if counts is None else as_arrays(counts)
     warn_tokenless(sum(tokenless), len(tokenless))
-    return tables
+    return ScoredSystems(tables, columns)
 
 
 def compare_scores(
-    scores: Mapping[str, Mapping[str, Sequence[float]]],
+    scores: Mapping[str, Mapping[str, Any]],
     baseline: str,
     test: Optional[SignificanceTest] = None,
     settings: Optional[Settings] = None,
@@ -117,16 +146,21 @@ def compare_scores(
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
     ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
-    ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them); every system has
-    the same keys and the same examples. ``test`` defaults to the paired bootstrap; ``settings`` (default ``Settings()``) give the bootstrap's ``confidence_level``,
-    ``n_bootstrap`` and ``seed`` (which also seeds the randomization's trials). Returns, per
-    system in the order of ``scores``, each key's mean and, unless ``confidence_level`` is
-    ``None``, ``<key>_low`` and ``<key>_high``; for each system other than ``baseline`` also
-    ``<key>_delta`` (mean minus the baseline's mean) and ``<key>_p_value`` (one-sided,
-    Holm-adjusted with ``correction="holm"``).
+    ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them; under
+    ``settings.average == "micro"`` the counts of each example, ``n x 3`` integers: hits,
+    target, prediction, as ``micro.CountColumns``); every system has the same keys and the same
+    examples. ``test`` defaults to the paired bootstrap; ``settings`` (default ``Settings()``)
+    give the bootstrap's ``confidence_level``, ``n_bootstrap`` and ``seed`` (which also seeds
+    the randomization's trials), and ``average`` and ``alpha``. Returns, per system in the order
+    of ``scores``, each key's mean (micro F under ``average="micro"``) and, unless
+    ``confidence_level`` is ``None``, ``<key>_low`` and ``<key>_high``; for each system other
+    than ``baseline`` also ``<key>_delta`` (its value minus the baseline's) and
+    ``<key>_p_value`` (one-sided, Holm-adjusted with ``correction="holm"``) and, with the
+    bootstrap test and a ``confidence_level``, ``<key>_delta_low`` and ``<key>_delta_high``.
     """
     test = test if test is not None else SignificanceTest()
     settings = settings if settings is not None else Settings()
+    check_test(test, settings)
     confidence_level, n_bootstrap, seed = settings.confidence_level, settings.n_bootstrap, settings.seed
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
     names = list(scores)
@@ -143,13 +177,8 @@ def compare_scores(
     others = [name for name in names if name != baseline]
     results: Dict[str, Dict[str, float]] = {}
     for name in names:
-        paired = test.bootstrap and name != baseline
-        results[name] = {key: mean(scores[name][key]) for key in keys}
-        results[name].update(
-            bootstrap_statistics(
-                scores[name], scores[baseline] if paired else None, confidence_level, n_bootstrap, seed
-            )
-        )
+        paired_with = scores[baseline] if test.bootstrap and name != baseline else None
+        results[name] = _statistics(scores[name], paired_with, settings)
     if not test.bootstrap:
         differences = np.array(
             [
@@ -168,6 +197,24 @@ def compare_scores(
             adjusted = holm([results[name][f"{key}_p_value"] for name in others])
             for name, p_value in zip(others, adjusted):
                 results[name][f"{key}_p_value"] = float(p_value)
+    return results
+
+
+def _statistics(
+    system: Mapping[str, Any], baseline: Optional[Mapping[str, Any]], settings: Settings
+) -> Dict[str, float]:
+    """One system's values, intervals and (with ``baseline``) paired bootstrap test, as
+    ``compute`` gives them under ``settings.average``."""
+    statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+    if settings.average == "micro":
+        counts = as_arrays(system)
+        baseline_counts = None if baseline is None else as_arrays(baseline)
+        means = micro_means(counts, settings.alpha)
+        results = {key: means[key] for key in counts}
+        results.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+        return results
+    results = {key: mean(values) for key, values in system.items()}
+    results.update(bootstrap_statistics(system, baseline, *statistics))
     return results
 
 
@@ -212,25 +259,24 @@ def compare(
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
         options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
-            ``n_bootstrap``, ``seed``, ...), with the same meaning; ``seed`` also seeds the
-            trials. Not ``use_aggregator``, ``baseline_predictions`` or ``return_signature``.
+            ``n_bootstrap``, ``seed``, ``average``, ...), with the same meaning; ``seed`` also
+            seeds the trials. Not ``use_aggregator``, ``baseline_predictions`` or
+            ``return_signature``. ``average="micro"`` needs ``method="bootstrap"``.
 
     Returns:
-        Per system name, in the order of ``systems``: ``update_<type>`` (mean F1),
+        Per system name, in the order of ``systems``: ``update_<type>`` (mean F1, or micro F),
         ``update_<type>_low`` and ``_high`` (its interval, unless ``confidence_level`` is
         ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
         and ``update_<type>_p_value`` (in (0, 1]), plain floats.
     """
     test = SignificanceTest(method, correction, n_trials)
-    settings = compare_settings(options)
+    settings = compare_settings(options, test)
     check_systems(list(systems), baseline)
     check_bootstrap_options(
         settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
     )
-    tables = score_systems(sources, references, systems, settings)
-    results: Dict[str, Any] = compare_scores(
-        {name: f1_columns(table, settings.rouge_types) for name, table in tables.items()}, baseline, test, settings
-    )
+    scored = score_systems(sources, references, systems, settings)
+    results: Dict[str, Any] = compare_scores(scored.columns, baseline, test, settings)
     if return_signature:
         results[SIGNATURE_KEY] = comparison_signature(references, len(systems), test, settings)
     return results
