@@ -12,6 +12,7 @@ from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
 from update_rouge.integrations.ray_cluster import _loopback_only
+from update_rouge.integrations.ray_counts import count_column_names
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
 
 pytestmark = pytest.mark.slow
@@ -103,6 +104,52 @@ def test_several_references_and_a_paired_baseline(cluster, multi_ref):
     assert corpus_scores(scored, baseline=baseline, **options) == expected
 
 
+@pytest.mark.parametrize("multi_ref", ["max_f1", "pooled"])
+def test_micro_average_from_the_count_columns_equals_compute_bit_for_bit(cluster, multi_ref):
+    rows = several_references(read_jsonl("iterater_triples.jsonl"))
+    rows = [
+        dict(row, baseline=row["source"] + " Nothing new." if i % 3 else row["reference"][0])
+        for i, row in enumerate(rows)
+    ]
+    options = {"multi_ref": multi_ref, "rouge_types": ["rouge1", "rouge2", "rougeL"], "n_bootstrap": 300}
+    micro = {**options, "average": "micro"}
+    ds = dataset(rows, 7).materialize()
+    scored = score_dataset(ds, **micro).materialize()
+    baseline = score_dataset(ds, prediction_column="baseline", **micro)
+    count_keys = count_column_names(options["rouge_types"])
+    assert count_keys[:3] == [
+        "_counts_update_rouge1_hits",
+        "_counts_update_rouge1_target",
+        "_counts_update_rouge1_prediction",
+    ]
+    # The per-example columns are compute's, with the counts after them; a macro dataset has none.
+    assert scored.columns()[-len(count_keys) - len(output_columns(options["rouge_types"])) :] == [
+        *output_columns(options["rouge_types"]),
+        *count_keys,
+    ]
+    assert not set(count_keys) & set(score_dataset(ds, **options).columns())
+    assert per_example(scored, output_columns(options["rouge_types"])) == compute(
+        *columns(rows), use_aggregator=False, **options
+    )
+    sums = {key: sum(per_example(scored, [key])[key]) for key in count_keys}
+    assert sums["_counts_update_rouge1_hits"] > 0
+    assert all(isinstance(value, int) for value in per_example(scored, count_keys)["_counts_update_rouge2_target"])
+
+    expected = compute(*columns(rows), return_signature=True, **micro)
+    assert expected["update_rouge1"] != compute(*columns(rows), **options)["update_rouge1"]
+    assert (
+        expected["update_rouge1_precision"]
+        == sums["_counts_update_rouge1_hits"] / sums["_counts_update_rouge1_prediction"]
+    )
+    assert "|agg:micro|" in expected["signature"]
+    assert corpus_scores(scored, return_signature=True, **micro) == expected
+    paired = compute(*columns(rows), baseline_predictions=[r["baseline"] for r in rows], return_signature=True, **micro)
+    assert 1 / 301 < paired["update_rouge1_p_value"] < 1  # a real test, not an extreme
+    assert corpus_scores(scored, baseline=baseline, return_signature=True, **micro) == paired
+    with pytest.raises(ValueError, match="the scored dataset has no column '_counts_update_rouge1_hits'"):
+        corpus_scores(score_dataset(ds, **options), **micro)
+
+
 def test_custom_tokenizer_importable_on_workers(cluster):
     from ray_helpers import whitespace_tokens
 
@@ -147,6 +194,14 @@ def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):
     on_ray = run_main([*argv, "--ray"], capsys)
     assert on_ray[:2] == plain[:2]
     assert json.loads(on_ray[1])["signature"].startswith("refs:1|")
+
+
+def test_cli_with_ray_and_the_micro_average_prints_what_it_prints_without(cluster, capsys):
+    argv = [DATA_DIR / "iterater_triples.jsonl", "--average", "micro", "--signature"]
+    plain = run_main(argv, capsys)
+    on_ray = run_main([*argv, "--ray"], capsys)
+    assert on_ray[:2] == plain[:2]
+    assert "|agg:micro|" in json.loads(on_ray[1])["signature"]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
+from conftest import TRIPLE_FILES, read_jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
@@ -257,14 +257,6 @@ def test_the_signature_says_micro():
     assert "|agg:mean|" in compute(sources, predictions, references, return_signature=True)["signature"]
 
 
-def test_ray_refuses_micro_with_the_reason():
-    pytest.importorskip("ray", reason="Ray's refusal needs the ray extra installed")
-    from update_rouge.integrations.ray_scoring import corpus_scores
-
-    with pytest.raises(ValueError, match="corpus_scores has no average='micro'"):
-        corpus_scores(None, average="micro")
-
-
 WORDS = st.sampled_from(["a", "b", "c", "d"])
 SENTENCES = st.lists(WORDS, min_size=1, max_size=4).map(lambda words: " ".join(words) + ".")
 EXAMPLES = st.lists(st.tuples(SENTENCES, SENTENCES, SENTENCES), min_size=1, max_size=6)
@@ -285,17 +277,3 @@ def test_micro_values_ignore_order_and_scale_with_the_corpus(examples, random):
     expected = {key: value for key, value in micro(examples).items() if key.startswith("update_")}
     for rows in (shuffled, examples + examples):
         assert {key: value for key, value in micro(rows).items() if key.startswith("update_")} == expected
-
-
-def test_the_command_line_refuses_micro_on_ray_before_starting_a_cluster(capsys, monkeypatch):
-    pytest.importorskip("ray", reason="--ray needs the ray extra installed")
-    from update_rouge.integrations import ray_scoring
-
-    def no_cluster(address):
-        raise AssertionError(f"a Ray cluster was started ({address!r}) for options it refuses")
-
-    monkeypatch.setattr(ray_scoring, "cluster", no_cluster)
-    monkeypatch.setattr(ray_scoring.ray, "is_initialized", lambda: False)
-    status, out, err = run_main([DATA_DIR / "fruit_triples.jsonl", "--ray", "--average", "micro"], capsys)
-    assert (status, out) == (2, "")
-    assert "corpus_scores has no average='micro'" in err

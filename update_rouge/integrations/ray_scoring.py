@@ -7,11 +7,14 @@ references) and ``row``: an integer giving the row's place in the input (unique;
 
 - ``BatchScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
   adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
-  the same names and with the same values.
+  the same names and with the same values; under ``average="micro"`` also the int64 count
+  columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``, ``_prediction``).
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
   options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
-  paired test against a scored baseline) from the F1 columns put back in ``row`` order, and the
-  signature. Equal bit for bit whatever the blocks, their sizes and their order of completion.
+  paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
+  ``average="micro"``: the micro values, interval and test of ``micro.py`` from the count
+  columns put back in ``row`` order), and the signature. Equal bit for bit whatever the blocks,
+  their sizes and their order of completion.
 - ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``, on the cluster that
   ``ray_cluster.cluster`` starts or joins.
 
@@ -35,20 +38,18 @@ try:
 except ImportError as error:
     raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
-from ..bootstrap import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_N_BOOTSTRAP,
-    DEFAULT_SEED,
-    bootstrap_statistics,
-)
+from ..bootstrap import bootstrap_statistics
 from ..corpus import RunningTotals, f1_columns, per_example_table
 from ..files import Row
 from ..inputs import check_inputs
-from ..micro import DEFAULT_AVERAGE
+from ..micro import count_columns, micro_bootstrap_statistics, micro_means
+from ..no_tokens import warn_tokenless
 from ..rouge_types import check_rouge_types
-from ..scorer import compute
+from ..scorer import UpdateRougeScorer, compute
+from ..settings import Settings
 from ..signature import build_signature
 from .ray_cluster import cluster
+from .ray_counts import count_arrays, count_column_names, count_values
 
 ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"
@@ -74,8 +75,9 @@ class BatchScorer:
     checks the options and fills the per-process caches (tokenizer, stems) that every later
     batch of that actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
     ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
-    and lengths, and the boolean ``_both_empty``. A bad row raises ``ValueError`` naming its
-    ``row`` value and column, e.g. ``row 7: source must be a string, got None``.
+    and lengths, and the boolean ``_both_empty``; under ``average="micro"`` then the int64
+    columns of ``ray_counts.count_column_names(rouge_types)``. A bad row raises ``ValueError``
+    naming its ``row`` value and column, e.g. ``row 7: source must be a string, got None``.
     """
 
     def __init__(
@@ -89,22 +91,34 @@ class BatchScorer:
         self.columns = (source_column, prediction_column, reference_column)
         self.row_column = row_column
         self.options = _scoring_options(options)
-        compute(*_WARM_UP, use_aggregator=False, **self.options)
+        self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
+        self.scorer.tables(*_WARM_UP)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         sources, predictions, references = (batch.column(name).to_pylist() for name in self.columns)
+        settings = self.scorer.settings
         if batch.num_rows == 0:
-            table = per_example_table([], check_rouge_types(self.options.get("rouge_types")))
+            table = per_example_table([], settings.rouge_types)
+            counts = count_columns([], settings.rouge_types) if settings.average == "micro" else None
         else:
             try:
-                table = compute(sources, predictions, references, use_aggregator=False, **self.options)
+                # compute(..., use_aggregator=False)'s table, with the micro average's counts
+                tables = self.scorer.tables(sources, predictions, references)
             except ValueError:
                 self._raise_for_bad_row(batch, sources, predictions, references)
                 raise
-        for name, values in table.items():
+            warn_tokenless(tables.tokenless, batch.num_rows)
+            table, counts = tables.table, tables.counts
+        columns = {
+            name: pa.array(values, pa.bool_() if name == "_both_empty" else pa.float64())
+            for name, values in table.items()
+        }
+        if counts is not None:
+            columns.update({name: pa.array(values, pa.int64()) for name, values in count_values(counts).items()})
+        for name, values in columns.items():
             if name in batch.column_names:
                 batch = batch.drop_columns([name])
-            batch = batch.append_column(name, pa.array(values, pa.bool_() if name == "_both_empty" else pa.float64()))
+            batch = batch.append_column(name, values)
         return batch
 
     def _raise_for_bad_row(self, batch: pa.Table, sources: list, predictions: list, references: list) -> None:
@@ -139,9 +153,16 @@ def score_dataset(
 
 
 def _numbers(scored: "ray.data.Dataset", keys: List[str], row_column: str, reference_column: str):
-    """The numeric columns the corpus result needs (``row``, ``keys``, references per example)."""
+    """The numeric columns the corpus result needs (``row``, ``keys``, references per example);
+    ``ValueError`` for a key the dataset lacks (scored with other options)."""
 
     def select(batch: pa.Table) -> pa.Table:
+        missing = [key for key in keys if key not in batch.column_names]
+        if missing:
+            raise ValueError(
+                f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
+                "(average='micro' adds the count columns)"
+            )
         reference = batch.column(reference_column)
         counts = (
             pc.list_value_length(reference)
@@ -154,21 +175,25 @@ def _numbers(scored: "ray.data.Dataset", keys: List[str], row_column: str, refer
     return scored.map_batches(select, batch_format="pyarrow", batch_size=None, zero_copy_batch=True, num_cpus=0)
 
 
-def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, reference_column: str):
-    """One pass over ``scored``: exact running totals, F1 columns in ``row`` order, reference counts."""
+def _gather(scored, keys: List[str], ordered_keys: List[str], row_column: str, reference_column: str):
+    """One pass over ``scored``: exact running totals of ``keys``, the ``ordered_keys`` columns
+    (F1 or count columns) in ``row`` order, reference counts."""
     totals = RunningTotals()
     rows: List[np.ndarray] = []
-    f1_parts: Dict[str, List[np.ndarray]] = {key: [] for key in f1_keys}
+    parts: Dict[str, List[np.ndarray]] = {key: [] for key in ordered_keys}
     low, high = math.inf, 0
-    batches = _numbers(scored, keys, row_column, reference_column).iter_batches(batch_format="pyarrow", batch_size=None)
+    selected = list(dict.fromkeys(keys + ordered_keys))
+    batches = _numbers(scored, selected, row_column, reference_column).iter_batches(
+        batch_format="pyarrow", batch_size=None
+    )
     try:
         for batch in batches:
             if batch.num_rows == 0:
                 continue
             totals.add({key: batch.column(key).to_pylist() for key in keys})
             rows.append(batch.column(row_column).to_numpy())
-            for key in f1_keys:
-                f1_parts[key].append(batch.column(key).to_numpy())
+            for key in ordered_keys:
+                parts[key].append(batch.column(key).to_numpy())
             counts = batch.column(_REFERENCE_COUNT)
             low, high = min(low, pc.min(counts).as_py()), max(high, pc.max(counts).as_py())
     except ray.exceptions.RayTaskError as error:
@@ -180,8 +205,8 @@ def _gather(scored, keys: List[str], f1_keys: List[str], row_column: str, refere
     repeated = np.flatnonzero(np.diff(row[order]) == 0)
     if repeated.size:
         raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
-    f1 = {key: np.concatenate(parts)[order] for key, parts in f1_parts.items()}
-    return totals, row[order], f1, (int(low), int(high))
+    ordered = {key: np.concatenate(key_parts)[order] for key, key_parts in parts.items()}
+    return totals, row[order], ordered, (int(low), int(high))
 
 
 def _user_error(error: Exception) -> Exception:
@@ -212,22 +237,28 @@ def corpus_scores(
     A worker's ``ValueError`` (a bad row) is raised here as ``ValueError`` with its message, any
     other failure of a task that Ray gave up on as ``RuntimeError``.
     """
-    _check_corpus_options(options)
-    keys = output_columns(options.get("rouge_types"))
-    f1_keys = list(f1_columns(dict.fromkeys(keys, []), check_rouge_types(options.get("rouge_types"))))
-    totals, rows, f1, references = _gather(scored, keys, f1_keys, row_column, reference_column)
-    baseline_f1 = None
+    settings = _check_corpus_options(options)
+    micro = settings.average == "micro"
+    keys = output_columns(settings.rouge_types)
+    if micro:
+        ordered_keys = count_column_names(settings.rouge_types)
+    else:
+        ordered_keys = list(f1_columns(dict.fromkeys(keys, []), settings.rouge_types))
+    totals, rows, ordered, references = _gather(scored, keys, ordered_keys, row_column, reference_column)
+    baseline_ordered = None
     if baseline is not None:
-        _, baseline_rows, baseline_f1, _ = _gather(baseline, keys, f1_keys, row_column, reference_column)
+        _, baseline_rows, baseline_ordered, _ = _gather(baseline, keys, ordered_keys, row_column, reference_column)
         if not np.array_equal(rows, baseline_rows):
             raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
     result = totals.result()
-    statistics = {
-        "confidence_level": options.get("confidence_level", DEFAULT_CONFIDENCE_LEVEL),
-        "n_bootstrap": options.get("n_bootstrap", DEFAULT_N_BOOTSTRAP),
-        "seed": options.get("seed", DEFAULT_SEED),
-    }
-    result.update(bootstrap_statistics(f1, baseline_f1, **statistics))
+    statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+    if micro:
+        counts = count_arrays(ordered, settings.rouge_types)
+        baseline_counts = None if baseline_ordered is None else count_arrays(baseline_ordered, settings.rouge_types)
+        result.update(micro_means(counts, settings.alpha))
+        result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+    else:
+        result.update(bootstrap_statistics(ordered, baseline_ordered, *statistics))
     if options.get("return_signature"):
         # The signature reads only how many references examples have: the fewest and the most.
         low, high = references
@@ -269,15 +300,12 @@ def _block(rows: List[Row], first: int) -> pa.Table:
     )
 
 
-def _check_corpus_options(options: Dict[str, Any]) -> None:
-    """``ValueError`` for ``compute`` options that ``corpus_scores`` cannot honour."""
+def _check_corpus_options(options: Dict[str, Any]) -> Settings:
+    """The ``Settings`` of ``options`` (``compute``'s keyword arguments); ``ValueError`` for
+    options ``compute`` refuses or ``corpus_scores`` cannot honour."""
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
-    if options.get("average", DEFAULT_AVERAGE) != DEFAULT_AVERAGE:
-        raise ValueError(
-            "corpus_scores has no average='micro': the scored dataset holds per-example scores, not the counts "
-            "it sums; use compute or the command line without --ray"
-        )
+    return Settings.from_options(options)
 
 
 def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
