@@ -21,6 +21,7 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 
 import contextlib
 import math
+import os
 import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
@@ -45,6 +46,7 @@ from ..corpus import RunningTotals, f1_columns, per_example_table
 from ..files import Row
 from ..inputs import check_inputs
 from ..micro import DEFAULT_AVERAGE
+from ..parallel import THREADS_VARIABLE
 from ..rouge_types import check_rouge_types
 from ..scorer import compute
 from ..signature import build_signature
@@ -70,9 +72,12 @@ def output_columns(rouge_types: Optional[Sequence[str]] = None) -> List[str]:
 class BatchScorer:
     """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
-    Constructed once per Ray actor: it imports the package and scores one tiny example, which
-    checks the options and fills the per-process caches (tokenizer, stems) that every later
-    batch of that actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
+    Constructed once per Ray actor: it sizes the actor's Rayon pool (rouge-score-rs's threads)
+    to the CPUs Ray assigned the actor, at least one, unless ``RAYON_NUM_THREADS`` is set (as
+    Ray does for ``OMP_NUM_THREADS``; left at Rayon's default, every actor would start a thread
+    per CPU of its node), imports the package and scores one tiny example, which checks the
+    options and fills the per-process caches (tokenizer, stems) that every later batch of that
+    actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
     ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
     and lengths, and the boolean ``_both_empty``. A bad row raises ``ValueError`` naming its
     ``row`` value and column, e.g. ``row 7: source must be a string, got None``.
@@ -89,6 +94,7 @@ class BatchScorer:
         self.columns = (source_column, prediction_column, reference_column)
         self.row_column = row_column
         self.options = _scoring_options(options)
+        _size_native_threads()
         compute(*_WARM_UP, use_aggregator=False, **self.options)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
@@ -118,6 +124,16 @@ class BatchScorer:
                 for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
                     message = message.replace(field, column)
                 raise ValueError(f"{self.row_column} {row}: {message}") from None
+
+
+def _size_native_threads() -> None:
+    """In a Ray worker, set ``RAYON_NUM_THREADS`` to the CPUs Ray assigned it (rounded down, at
+    least 1) unless the environment sets it; elsewhere (a driver) change nothing."""
+    context = ray.get_runtime_context()
+    if context.worker.mode != ray.WORKER_MODE:
+        return
+    cpus = context.get_assigned_resources().get("CPU", 1)
+    os.environ.setdefault(THREADS_VARIABLE, str(max(1, math.floor(cpus))))
 
 
 def score_dataset(
