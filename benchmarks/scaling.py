@@ -13,14 +13,20 @@ The configurations run interleaved, ``--repeat`` rounds of all of them, so that 
 hits them alike; each row of the table is the median. Every configuration must print the same
 result, and the command line the same per-example file (checked). Peak memory is the largest sum
 of the resident memory of the driver and all its descendant processes, sampled every 20 ms
-(Linux); efficiency is throughput / (N x throughput with one worker).
+(Linux); speed-up is the time with the fewest workers asked for (1 by default) over the time
+with N, efficiency that speed-up per added worker (throughput / (N x one worker's)).
+
+The rust engine runs two ways (``--rust-threads``): ``auto``, as the package sizes its threads
+(its Rayon pool on every CPU in one process, on CPUs / N in each of N workers: what a user
+gets), and ``one``, one thread in every process, so that N workers use N cores and the
+efficiency measures how the work spreads over processes.
 
 Then, in the same run, the floor of one core: on the bundled triples, the extraction of the
 additions plus rouge-score's tokenizer on them alone, against ``compute(engine="python")`` end to
 end (intervals included), as a ratio.
 
 Usage: python benchmarks/scaling.py [--rows 6000] [--repeat 3] [--workers 1 2 ...]
-[--ways cli compute ray] [--engines python rust]. N defaults to 1, 2, 4, ... up to the CPUs
+[--ways cli compute ray] [--engines python rust] [--rust-threads auto one]. N defaults to 1, 2, 4, ... up to the CPUs
 available, and the CPUs available themselves.
 """
 
@@ -90,8 +96,9 @@ def tree_rss(pid: int) -> int:
 
 def run(way: str, engine: str, threads: str, workers: int, path: Path, per_example: Path) -> dict:
     environment = {**os.environ, "PYTHONPATH": str(REPO), "RAY_USAGE_STATS_ENABLED": "0"}
-    if threads == "share":  # each of the N processes' rayon pool gets its share of the CPUs
-        environment["RAYON_NUM_THREADS"] = str(max(1, available_cpus() // workers))
+    environment.pop("RAYON_NUM_THREADS", None)
+    if threads == "one":  # one thread in every process: N workers use N cores, no more
+        environment["RAYON_NUM_THREADS"] = "1"
     command = [sys.executable, "-c", DRIVER, way, engine, str(workers), str(path), str(per_example)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
     peak = [0]
@@ -158,12 +165,13 @@ def main() -> None:
     parser.add_argument(
         "--rust-threads",
         nargs="+",
-        default=["all"],
-        choices=["all", "share"],
-        help="rust engine: score_batch's own threads on all CPUs in every process (all), or CPUs / N each (share)",
+        default=["auto", "one"],
+        choices=["auto", "one"],
+        help="rust engine: score_batch's threads as the package sizes them (auto: all CPUs in one process, "
+        "CPUs / N in each of N workers), or one thread in every process (one: one core per worker)",
     )
     args = parser.parse_args()
-    setups = [(e, t) for e in args.engines for t in (args.rust_threads if e == "rust" else ["all"])]
+    setups = [(e, t) for e in args.engines for t in (args.rust_threads if e == "rust" else ["auto"])]
     configs = [(way, *setup, n) for way in args.ways for setup in setups for n in args.workers]
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "wiki_repeated.jsonl"
@@ -179,7 +187,10 @@ def main() -> None:
                     per_example.setdefault("cli", out.read_bytes())
                     assert out.read_bytes() == per_example["cli"], f"{config}: another per-example file"
         print(f"{args.rows} rows of the bundled Wikipedia triples, {cpus} CPU(s), median of {args.repeat}")
-        print(f"{'way':8} {'engine':12} {'N':>3} {'seconds':>8} {'examples/s':>11} {'efficiency':>10} {'peak MB':>8}")
+        print(
+            f"{'way':8} {'engine':10} {'N':>3} {'seconds':>8} {'examples/s':>11} {'speed-up':>8} {'efficiency':>10} "
+            f"{'peak MB':>8}"
+        )
         for way in args.ways:
             results = [one["result"] for config in configs if config[0] == way for one in runs[config]]
             assert all(result == results[0] for result in results), f"{way}: another result"
@@ -189,11 +200,12 @@ def main() -> None:
                 for n in args.workers:
                     seconds = statistics.median(one["seconds"] for one in runs[(way, engine, threads, n)])
                     peak = statistics.median(one["peak"] for one in runs[(way, engine, threads, n)]) / 1e6
-                    base = base or seconds * n
-                    efficiency = base / (seconds * n)
+                    base = base or (seconds, n)
+                    speed_up = base[0] / seconds
+                    efficiency = speed_up * base[1] / n
                     label = engine if engine == "python" else f"{engine}/{threads}"
                     print(
-                        f"{way:8} {label:12} {n:>3} {seconds:>8.2f} {args.rows / seconds:>11,.0f} "
+                        f"{way:8} {label:10} {n:>3} {seconds:>8.2f} {args.rows / seconds:>11,.0f} {speed_up:>8.2f} "
                         f"{efficiency:>10.2f} {peak:>8.0f}"
                     )
     print(floor_ratio(args.repeat))

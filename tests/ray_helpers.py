@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+import pyarrow as pa
+
 from update_rouge.integrations.ray_scoring import BatchScorer
 
 
@@ -24,3 +26,11 @@ class KillOnceScorer(BatchScorer):
             self.marker.write_text(str(os.getpid()))
             os._exit(1)
         return super().__call__(batch)
+
+
+class ThreadsProbe(BatchScorer):
+    """``BatchScorer`` that adds the column ``rayon_threads``: ``RAYON_NUM_THREADS`` as its actor sees it."""
+
+    def __call__(self, batch):
+        batch = super().__call__(batch)
+        return batch.append_column("rayon_threads", pa.array([os.environ.get("RAYON_NUM_THREADS")] * batch.num_rows))

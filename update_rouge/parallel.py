@@ -8,7 +8,11 @@ it, such as a custom tokenizer) must be importable in a fresh Python process: de
 top level of a module or script file, not a lambda, not in a notebook cell.
 
 At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more would only
-share the same cores). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
+share the same cores). The workers share the CPUs with their native thread pools too: each
+worker's Rayon pool (the threads of the accelerator rouge-score-rs) gets ``available_cpus() //
+num_proc`` threads, at least one, unless the environment already sets ``RAYON_NUM_THREADS``
+(``worker_threads``); left at Rayon's default, every worker would start a thread per CPU, and
+on two CPUs two workers were then no faster than one (docs/speed.md). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
 the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
 without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
 parent builds the pool, starts a worker or hands it work, so that a signal's exception never
@@ -36,6 +40,8 @@ _worker_function: Optional[Callable[..., Any]] = None
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
+THREADS_VARIABLE = "RAYON_NUM_THREADS"
+"""The variable that sizes a process's Rayon thread pool when that pool starts (rouge-score-rs's)."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
 FEEDER_JOIN_SECONDS = 2.0
@@ -58,10 +64,19 @@ def available_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def _install(function: Callable[..., Any], parent: int) -> None:
-    """Worker initializer: keep ``function``; exit when the process ``parent`` is gone."""
+def worker_threads(num_proc: int) -> int:
+    """The native threads each of ``num_proc`` worker processes may start: its share of
+    ``available_cpus()``, at least 1."""
+    return max(1, available_cpus() // num_proc)
+
+
+def _install(function: Callable[..., Any], parent: int, threads: int) -> None:
+    """Worker initializer: keep ``function``; size the Rayon pool to ``threads`` unless the
+    environment already does (the pool starts at its first use, after this); exit when the
+    process ``parent`` is gone."""
     global _worker_function
     _worker_function = function
+    os.environ.setdefault(THREADS_VARIABLE, str(threads))
     if os.name == "posix":
         threading.Thread(target=_exit_when_orphaned, args=(parent,), name="parent-check", daemon=True).start()
 
@@ -159,7 +174,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
                 num_proc,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_install,
-                initargs=(function, os.getpid()),
+                initargs=(function, os.getpid(), worker_threads(num_proc)),
             )
         pending: deque = deque()
         for item in items:

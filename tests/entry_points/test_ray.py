@@ -160,6 +160,20 @@ def test_custom_tokenizer_importable_on_workers(cluster):
     assert corpus_scores(scored, tokenizer=whitespace_tokens, return_signature=True) == expected
 
 
+@pytest.mark.parametrize(("num_cpus", "threads"), [(1, "1"), (2, "2")])
+def test_each_actor_sizes_its_native_threads_to_the_cpus_ray_gives_it(cluster, num_cpus, threads):
+    # Rayon (rouge-score-rs's threads) would otherwise start a thread per CPU of the node in every actor.
+    from ray_helpers import ThreadsProbe
+
+    assert "RAYON_NUM_THREADS" not in os.environ
+    rows = read_jsonl("iterater_triples.jsonl")[:6]
+    probed = (
+        dataset(rows, 2).map_batches(ThreadsProbe, batch_format="pyarrow", concurrency=1, num_cpus=num_cpus).take_all()
+    )
+    assert [row["rayon_threads"] for row in probed] == [threads] * 6
+    assert "RAYON_NUM_THREADS" not in os.environ, "the driver's own pool must keep every CPU"
+
+
 def test_a_killed_worker_is_retried_and_the_results_are_identical(cluster, tmp_path):
     from ray_helpers import KillOnceScorer
 

@@ -14,6 +14,7 @@ from conftest import read_jsonl
 
 import update_rouge
 from update_rouge import compute
+from update_rouge.parallel import available_cpus, starmap_in_order
 
 MODULE_DIR = Path(update_rouge.__file__).parent
 REPO = MODULE_DIR.parent
@@ -31,6 +32,21 @@ def iterater():
 
 def exit_at_once(text):
     os._exit(3)
+
+
+def rayon_threads(_item):
+    return os.environ.get("RAYON_NUM_THREADS")
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_each_worker_sizes_its_native_thread_pool_to_its_share_of_the_cpus(monkeypatch):
+    # Rayon (rouge-score-rs's threads) otherwise starts a thread per CPU in every worker.
+    monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+    share = str(available_cpus() // 2)
+    assert list(starmap_in_order(rayon_threads, [(i,) for i in range(4)], 2)) == [share] * 4
+    assert os.environ.get("RAYON_NUM_THREADS") is None, "the parent's own pool must keep every CPU"
+    monkeypatch.setenv("RAYON_NUM_THREADS", "3")
+    assert list(starmap_in_order(rayon_threads, [(i,) for i in range(4)], 2)) == ["3"] * 4, "a user's setting wins"
 
 
 def test_two_processes_give_the_same_per_example_scores(iterater):

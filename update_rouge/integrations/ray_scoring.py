@@ -24,6 +24,7 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 
 import contextlib
 import math
+import os
 import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
@@ -44,6 +45,7 @@ from ..files import Row
 from ..inputs import check_inputs
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
+from ..parallel import THREADS_VARIABLE
 from ..rouge_types import check_rouge_types
 from ..scorer import UpdateRougeScorer, compute
 from ..settings import Settings
@@ -71,9 +73,12 @@ def output_columns(rouge_types: Optional[Sequence[str]] = None) -> List[str]:
 class BatchScorer:
     """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
-    Constructed once per Ray actor: it imports the package and scores one tiny example, which
-    checks the options and fills the per-process caches (tokenizer, stems) that every later
-    batch of that actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
+    Constructed once per Ray actor: it sizes the actor's Rayon pool (rouge-score-rs's threads)
+    to the CPUs Ray assigned the actor, at least one, unless ``RAYON_NUM_THREADS`` is set (as
+    Ray does for ``OMP_NUM_THREADS``; left at Rayon's default, every actor would start a thread
+    per CPU of its node), imports the package and scores one tiny example, which checks the
+    options and fills the per-process caches (tokenizer, stems) that every later batch of that
+    actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
     ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
     and lengths, and the boolean ``_both_empty``; under ``average="micro"`` then the int64
     columns of ``ray_counts.count_column_names(rouge_types)``. A bad row raises ``ValueError``
@@ -91,6 +96,7 @@ class BatchScorer:
         self.columns = (source_column, prediction_column, reference_column)
         self.row_column = row_column
         self.options = _scoring_options(options)
+        _size_native_threads()
         self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
         self.scorer.tables(*_WARM_UP)
 
@@ -132,6 +138,16 @@ class BatchScorer:
                 for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
                     message = message.replace(field, column)
                 raise ValueError(f"{self.row_column} {row}: {message}") from None
+
+
+def _size_native_threads() -> None:
+    """In a Ray worker, set ``RAYON_NUM_THREADS`` to the CPUs Ray assigned it (rounded down, at
+    least 1) unless the environment sets it; elsewhere (a driver) change nothing."""
+    context = ray.get_runtime_context()
+    if context.worker.mode != ray.WORKER_MODE:
+        return
+    cpus = context.get_assigned_resources().get("CPU", 1)
+    os.environ.setdefault(THREADS_VARIABLE, str(max(1, math.floor(cpus))))
 
 
 def score_dataset(
