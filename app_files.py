@@ -125,7 +125,8 @@ def score_file(
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
-        percent per rouge type), the signature, the per-example F1 (4 decimals), the F1
+        percent per rouge type), the signature, the per-example F1 (4 decimals; after each
+        example's file line, its ``id`` as text when the file's examples have ids), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
@@ -177,7 +178,8 @@ def score_file(
 
         progress(0, desc="Scoring")
         score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
-        rows = _within_time(read(advance=advance), MAX_REQUEST_SECONDS, name)
+        ids: Dict[int, str] = {}
+        rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             corpus = score(rows, settings)
@@ -191,7 +193,8 @@ def score_file(
     result = corpus.result()
     result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
-    per_example = pd.DataFrame({"line": lines, **columns})
+    id_column = {"id": [ids.get(line, "") for line in lines]} if ids else {}
+    per_example = pd.DataFrame({"line": lines, **id_column, **columns})
     folder = download_folder()
     csv_path = write_csv_atomically(per_example, folder)
     json_path = write_atomically(
@@ -202,7 +205,9 @@ def score_file(
         "results": gr.update(visible=True),
         "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
         "signature": result["signature"],
-        "per_example": pd.DataFrame({"line": lines, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}),
+        "per_example": pd.DataFrame(
+            {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
+        ),
         "histogram": render.histogram_svg(per_example, types[0]),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
@@ -255,11 +260,21 @@ class BaselineRow(NamedTuple):
     references: List[str]
     prediction: str
     baseline: str
+    id: Optional[str] = None
 
 
 def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
     for row in files.read_systems(path, file_format, ["prediction", column], advance):
-        yield BaselineRow(row.line, row.source, row.references, row.predictions["prediction"], row.predictions[column])
+        predictions = row.predictions
+        yield BaselineRow(row.line, row.source, row.references, predictions["prediction"], predictions[column], row.id)
+
+
+def _noting_ids(rows: Iterator[Any], ids: Dict[int, str]) -> Iterator[Any]:
+    """``rows``, noting in ``ids`` each row's ``id`` (when it has one) by its line as they pass."""
+    for row in rows:
+        if row.id is not None:
+            ids[row.line] = row.id
+        yield row
 
 
 def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any]:

@@ -25,6 +25,10 @@ CSS = """
   #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
     min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
   }
+  /* With an id column the per-example table fits 390 px only smaller, words whole. */
+  #per-example-scores table { font-size: 10px; }
+  #per-example-scores th, #per-example-scores td { padding-left: 1px !important; padding-right: 1px !important; }
+  #per-example-scores th *, #per-example-scores td * { white-space: nowrap !important; }
 }
 """
 

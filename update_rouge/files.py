@@ -10,6 +10,9 @@ Three layouts, all UTF-8:
   are ignored), then one example per record (quoted cells may span lines). A reference cell
   that starts with ``[`` and parses as a JSON array is a list of references (it must then
   hold one or more strings); any other cell is one reference.
+- An example's optional ``id`` (JSON field or CSV column) is kept as text in ``Row.id``: a JSON
+  string as is (its JSON text if it holds a lone surrogate), any other JSON value as the JSON text
+  Python writes for it, a CSV cell as is; ``None`` when the example has no ``id``. It is never scored.
 - For a comparison of systems (``read_systems``), JSONL or CSV with one column of predictions
   per system instead of ``prediction``, named by the system.
 - Three line-aligned text files of sources, references and predictions: line N of each is
@@ -53,22 +56,25 @@ _JSON_TYPES = {
 
 
 class Row(NamedTuple):
-    """One example: the line of the file it starts on (1-based), its texts and its references."""
+    """One example: the line of the file it starts on (1-based), its texts, its references and
+    its ``id`` as text (``None`` when it has none, and for three text files)."""
 
     line: int
     source: str
     references: List[str]
     prediction: str
+    id: Optional[str] = None
 
 
 class SystemsRow(NamedTuple):
-    """One example scored for several systems: its line, source, references and, per system
-    name, that system's prediction."""
+    """One example scored for several systems: its line, source, references, per system
+    name that system's prediction, and its ``id`` as in ``Row``."""
 
     line: int
     source: str
     references: List[str]
     predictions: Dict[str, str]
+    id: Optional[str] = None
 
 
 def _no_progress(_: int) -> None:
@@ -133,11 +139,18 @@ def _reference_list(value: object, path: str, line: int) -> List[str]:
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
 
-Record = Tuple[int, str, List[str], List[str]]
+Record = Tuple[int, str, List[str], List[str], Optional[str]]
+
+
+def _id_text(value: Any) -> str:
+    """An ``id``'s JSON value as text: a string as is, else (or with a lone surrogate) its JSON text."""
+    if isinstance(value, str) and not lone_surrogate(value):
+        return value
+    return json.dumps(value, ensure_ascii=isinstance(value, str))
 
 
 def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str]) -> Record:
-    """Line, source, references and the texts of ``prediction_columns`` of one JSON object."""
+    """Line, source, references, the texts of ``prediction_columns`` and the id of one JSON object."""
     columns = ("source", "reference", *prediction_columns)
     if not isinstance(value, dict):
         raise InputFileError(path, number, f"expected a JSON object with {', '.join(columns)}")
@@ -149,6 +162,7 @@ def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str
         _text(value["source"], path, number, "source"),
         _reference_list(value["reference"], path, number),
         [_text(value[column], path, number, column) for column in prediction_columns],
+        _id_text(value["id"]) if "id" in value else None,
     )
 
 
@@ -183,8 +197,8 @@ def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]]) -> Iterator[Row]:
         line = decode_line(raw, number, path)
         start = _skip_space(line)
         if start < len(line):
-            _, source, references, (prediction,) = _jsonl_record(line, start, number, path, ("prediction",))
-            yield Row(number, source, references, prediction)
+            _, source, references, (prediction,), example_id = _jsonl_record(line, start, number, path, ("prediction",))
+            yield Row(number, source, references, prediction, example_id)
 
 
 def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iterator[Record]:
@@ -210,8 +224,8 @@ def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iter
 
 def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
     """Yield the examples of a JSONL file, skipping blank lines."""
-    for number, source, references, (prediction,) in _jsonl_records(path, ("prediction",), advance):
-        yield Row(number, source, references, prediction)
+    for number, source, references, (prediction,), example_id in _jsonl_records(path, ("prediction",), advance):
+        yield Row(number, source, references, prediction, example_id)
 
 
 def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
@@ -226,7 +240,8 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
 
 
 def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
-    """Line, source, references and the texts of ``prediction_columns`` of each CSV record."""
+    """Line, source, references, the texts of ``prediction_columns`` and the ``id`` cell (``None``
+    without an ``id`` column) of each CSV record."""
     columns = ("source", "reference", *prediction_columns)
     csv.field_size_limit(min(max_line_bytes(), 2**31 - 1))
     with open(path, "rb") as handle:
@@ -242,6 +257,7 @@ def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable
             if missing:
                 raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
             positions = [header.index(column) for column in columns]
+            id_at = header.index("id") if "id" in header else None
             start = reader.line_num + 1
             for record in reader:
                 line, start = start, reader.line_num + 1
@@ -250,15 +266,16 @@ def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable
                 if len(record) != len(header):
                     raise InputFileError(path, line, f"{len(record)} cells, but the header has {len(header)}")
                 source, reference, *predictions = (record[position] for position in positions)
-                yield line, source, _csv_reference_list(reference, path, line), predictions
+                example_id = record[id_at] if id_at is not None else None
+                yield line, source, _csv_reference_list(reference, path, line), predictions, example_id
         except csv.Error as error:
             raise InputFileError(path, reader.line_num, f"not valid CSV ({error})") from None
 
 
 def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
     """Yield the examples of a CSV file with a header row, skipping blank lines."""
-    for line, source, references, (prediction,) in _csv_records(path, ("prediction",), advance):
-        yield Row(line, source, references, prediction)
+    for line, source, references, (prediction,), example_id in _csv_records(path, ("prediction",), advance):
+        yield Row(line, source, references, prediction, example_id)
 
 
 def read_systems(
@@ -267,8 +284,8 @@ def read_systems(
     """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
     one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
     records = _csv_records if file_format == "csv" else _jsonl_records
-    for line, source, references, predictions in records(path, tuple(systems), advance):
-        yield SystemsRow(line, source, references, dict(zip(systems, predictions)))
+    for line, source, references, predictions, example_id in records(path, tuple(systems), advance):
+        yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
 
 
 def read_text_files(

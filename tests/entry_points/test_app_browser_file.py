@@ -35,10 +35,18 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     link = page.locator("#download").get_by_role("link")
     expect(link).to_have_attribute("href", re.compile(r"/update_rouge_per_example\.csv$"))
     lines = page.request.get(link.get_attribute("href")).text().splitlines()
-    assert lines[0].split(",")[:2] == ["line", "update_rouge1"]
-    assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
+    # Each example's id (the file's "id" field) follows its line, in the CSV and in the table.
+    ids = [row["id"] for row in read_jsonl("fruit_triples.jsonl")]
+    assert lines[0].split(",")[:3] == ["line", "id", "update_rouge1"]
+    assert [line.split(",")[1] for line in lines[1:]] == ids
+    assert [float(line.split(",")[2]) for line in lines[1:]] == pytest.approx(
         [row["rouge155"]["rouge1"][2] for row in golden], abs=1e-9
     )
+    table = grid_rows(page.locator("#per-example-scores"), 3)
+    assert [row[:3] for row in table] == [
+        [str(line), example_id, f"{row['rouge155']['rouge1'][2]:.4f}"]
+        for line, example_id, row in zip((1, 2, 3), ids, golden)
+    ]
     json_link = page.locator("#download-json").get_by_role("link")
     result = json.loads(page.request.get(json_link.get_attribute("href")).text())
     assert result["signature"] == page.locator("#signature textarea").input_value()

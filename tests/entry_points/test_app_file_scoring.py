@@ -320,3 +320,56 @@ def test_a_file_scored_with_edit_additions_gives_computes_numbers():
 def test_a_micro_average_with_rouge_w_is_refused_with_its_reason():
     out = score_file(FRUIT, ["rougeW"], "none", average="micro")
     assert out["status"].startswith("Error: average='micro' is not defined for ROUGE-W")
+
+
+def download_column(out, name):
+    with open(out["download_csv"], newline="", encoding="utf-8") as handle:
+        return [record[name] for record in csv.DictReader(handle)]
+
+
+def test_the_per_example_table_and_csv_carry_the_input_ids_after_the_line():
+    out = score_file(FRUIT, ["rouge1"], "none")
+    ids = [row["id"] for row in read_jsonl("fruit_triples.jsonl")]
+    assert list(out["per_example"].columns) == ["line", "id", "rouge1"]
+    assert list(out["per_example"]["id"]) == ids
+    assert list(out["per_example_state"].columns)[:2] == ["line", "id"]
+    assert download_column(out, "id") == ids
+    assert download_column(out, "line") == ["1", "2", "3"]
+
+
+def test_ids_of_any_json_type_are_shown_as_json_text_and_a_missing_id_as_empty(tmp_path):
+    rows = read_jsonl("fruit_triples.jsonl")
+    texts = [{k: r[k] for k in ("source", "reference", "prediction")} for r in rows]
+    path = tmp_path / "numbered.jsonl"
+    lines = [dict(texts[0], id=12), texts[1], dict(texts[2], id="c")]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = score_file(path, ["rouge1"], "none")
+    assert list(out["per_example"]["id"]) == ["12", "", "c"]
+    assert download_column(out, "id") == ["12", "", "c"]
+
+
+def test_csv_ids_are_kept_with_a_baseline_column_and_a_file_without_ids_has_no_id_column(tmp_path):
+    rows = read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "ids.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction", "id", "other"])
+        writer.writerows(
+            [r["source"], r["reference"], r["prediction"], f"00{i}", r["source"]] for i, r in enumerate(rows)
+        )
+    ids = ["000", "001", "002"]
+    for baseline in ("", "other"):
+        out = score_file(path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, baseline)
+        assert list(out["per_example"]["id"]) == ids
+        assert download_column(out, "id") == ids
+    plain = tmp_path / "plain.csv"
+    with open(plain, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction"])
+        writer.writerows([r["source"], r["reference"], r["prediction"]] for r in rows)
+    out = score_file(plain, ["rouge1"], "none")
+    assert list(out["per_example"].columns) == ["line", "rouge1"]
+    assert "id" not in out["per_example_state"].columns
+    with open(out["download_csv"], newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header[0] == "line" and "id" not in header

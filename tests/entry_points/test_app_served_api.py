@@ -133,15 +133,18 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     # 0.5243 (README) as a percentage, then its interval.
     assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
     assert signature.startswith("refs:1|") and "types:rouge1|" in signature
-    assert [row[1] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
+    assert per_example["headers"] == ["line", "id", "rouge1"]
+    assert [row[1] for row in per_example["data"]] == [f"fruit-sample-{i}" for i in range(3)]
+    assert [row[2] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
     assert {k: v for k, v in read_histogram(histogram)["bars"].items() if v} == {"0.4-0.5": 1, "0.5-0.6": 2}
     result = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert result["signature"] == signature
     assert round(result["update_rouge1"], 4) == 0.5243 and result["_both_empty"] == 0
     assert paired is None or paired["data"] in ([], [[None, None, None]], [["", "", ""]])
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("line,update_rouge1,update_rouge1_precision,update_rouge1_recall")
-    assert [float(line.split(",")[1]) for line in lines[1:]] == pytest.approx(
+    assert lines[0].startswith("line,id,update_rouge1,update_rouge1_precision,update_rouge1_recall")
+    assert [line.split(",")[1] for line in lines[1:]] == [f"fruit-sample-{i}" for i in range(3)]
+    assert [float(line.split(",")[2]) for line in lines[1:]] == pytest.approx(
         [row["rouge155"]["rouge1"][2] for row in golden], abs=1e-9
     )
 

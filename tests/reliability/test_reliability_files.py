@@ -24,7 +24,8 @@ def write(path, data: bytes):
 
 
 def rows(reader):
-    return [tuple(row) for row in reader]
+    """Each row's line, source, references and prediction (its ``id`` is tested on its own below)."""
+    return [tuple(row)[:4] for row in reader]
 
 
 @pytest.mark.parametrize("end", [b"\r\n", b"\n", b"\r"])
@@ -231,3 +232,28 @@ def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_wh
             return
     assert read == expected
     assert all(len(line) <= limit for line in read), f"a line above {limit} bytes was read: {read}"
+
+
+def test_jsonl_ids_are_kept_as_text_and_absent_ids_are_none(tmp_path):
+    ids = ["x-1", 7, 2.5, None, True, "日本"]
+    lines = [json.dumps(dict(ROW, id=value), ensure_ascii=False) for value in ids] + [json.dumps(ROW)]
+    path = write(tmp_path / "ids.jsonl", ("\n".join(lines) + "\n").encode())
+    assert [row.id for row in read_jsonl(path)] == ["x-1", "7", "2.5", "null", "true", "日本", None]
+
+
+def test_an_id_holding_a_lone_surrogate_is_kept_as_its_json_text(tmp_path):
+    path = write(tmp_path / "ids.jsonl", (json.dumps(dict(ROW, id="a\ud800")) + "\n").encode())
+    assert [row.id for row in read_jsonl(path)] == ['"a\\ud800"']
+
+
+def test_json_array_ids_are_kept_with_their_lines(tmp_path):
+    text = "[\n" + json.dumps(dict(ROW, id=10)) + ",\n" + json.dumps(ROW) + ",\n" + json.dumps(dict(ROW, id="b")) + "]"
+    path = write(tmp_path / "ids.json", text.encode())
+    assert [(row.line, row.id) for row in read_jsonl(path)] == [(2, "10"), (3, None), (4, "b")]
+
+
+def test_csv_ids_are_kept_as_their_cells_and_a_file_without_them_has_none(tmp_path):
+    with_ids = write(tmp_path / "ids.csv", b"prediction,id,source,reference\nA. C.,007,A.,A. B.\nA. C.,,A.,A. B.\n")
+    assert [(row.line, row.id, row.prediction) for row in read_csv(with_ids)] == [(2, "007", "A. C."), (3, "", "A. C.")]
+    without = write(tmp_path / "plain.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n")
+    assert [row.id for row in read_csv(without)] == [None]

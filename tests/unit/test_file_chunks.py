@@ -84,6 +84,21 @@ def test_the_chunks_hold_the_rows_the_reader_yields(tmp_path, layout, size):
     assert chunked_rows(paths, files, size) == expected
 
 
+@pytest.mark.parametrize("name", ["x.jsonl", "x.json", "x.csv"])
+def test_the_chunks_keep_each_examples_id_through_pickling(tmp_path, name):
+    path = tmp_path / name
+    ids = [r["id"] for r in ROWS]
+    if name.endswith(".csv"):
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["prediction", "id", "source", "reference"])
+            writer.writerows([r["prediction"], r["id"], r["source"], r["reference"]] for r in ROWS)
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    assert [row.id for row in chunked_rows([str(path)], {}, 7)] == ids
+    assert len(set(ids)) == len(ROWS)
+
+
 @pytest.mark.parametrize("layout", ["jsonl", "text"])
 def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, layout):
     monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 8000)
