@@ -138,9 +138,10 @@ def score_rows(
 def score_chunks(
     chunks: Iterable[Any],
     settings: Settings,
-    on_chunk: Optional[Callable[[List[int], Table], None]] = None,
+    on_chunk: Optional[Callable[[List[int], Any], None]] = None,
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
+    render: Optional[Callable[[List[int], Table], Any]] = None,
 ) -> Corpus:
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
@@ -150,7 +151,10 @@ def score_chunks(
     (the first ones are read ahead to know), which ``tell`` is told in one sentence. This process only hands out the chunks and adds up their per-example tables in
     input order (at most ``2 * num_proc`` chunks in flight). ``on_chunk(lines, table)`` is called
     for each chunk in input order with its examples' file lines and per-example table (the
-    keys of ``compute(use_aggregator=False)``). Examples in which the tokenizer finds no token get
+    keys of ``compute(use_aggregator=False)``); with ``render``, ``render(lines, table)`` runs
+    where the chunk was scored (a worker: a module-level function, so that it pickles) and
+    ``on_chunk`` gets its result in place of the table (the per-example file's text, say, so
+    that this process only writes it). Examples in which the tokenizer finds no token get
     one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
     ``rows()``.
@@ -167,30 +171,33 @@ def score_chunks(
     scorer = UpdateRougeScorer(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings, paired)
     tokenless = 0
-    score = functools.partial(_score_chunk, scorer, paired)
+    score = functools.partial(_score_chunk, scorer, paired, render)
     results = starmap_in_order(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
     try:
-        for lines, references, tables in results:
+        for lines, references, tables, rendered in results:
             if not lines:
                 continue
             corpus.add(tables.table, references, tables.baseline_table, tables.counts, tables.baseline_counts)
             tokenless += tables.tokenless
             if on_chunk is not None:
-                on_chunk(lines, tables.table)
+                on_chunk(lines, tables.table if render is None else rendered)
     finally:
         results.close()
     warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
     return corpus
 
 
-def _score_chunk(scorer: UpdateRougeScorer, paired: bool, chunk: Any) -> tuple:
+def _score_chunk(
+    scorer: UpdateRougeScorer, paired: bool, render: Optional[Callable[[List[int], Table], Any]], chunk: Any
+) -> tuple:
     """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
     of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
-    them) and ``scorer.tables`` of its examples (``None`` for blank lines: the per-example
-    tables, the baseline's with ``paired``, the tokenless count, the micro counts)."""
+    them), ``scorer.tables`` of its examples (``None`` for blank lines: the per-example
+    tables, the baseline's with ``paired``, the tokenless count, the micro counts) and
+    ``render(lines, table)`` (``None`` without ``render``)."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only
-        return [], [], None
+        return [], [], None, None
     lines = [row.line for row in rows]
     references = [row.references for row in rows]
     baselines = [row.baseline for row in rows] if paired else None
@@ -201,4 +208,5 @@ def _score_chunk(scorer: UpdateRougeScorer, paired: bool, chunk: Any) -> tuple:
             raise
         raise error.at(lines[error.index], "line") from None
     counts = [len(example) for example in references]
-    return lines, [[""] * min(counts), [""] * max(counts)], tables
+    rendered = None if render is None else render(lines, tables.table)
+    return lines, [[""] * min(counts), [""] * max(counts)], tables, rendered

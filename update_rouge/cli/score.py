@@ -85,11 +85,18 @@ def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
         parser.error(str(error))
 
 
-def write_per_example(handle: IO[str], lines: List[int], table: Dict[str, list]) -> None:
-    """One JSON object per example of a chunk: its file ``line`` and its per-example scores."""
-    for index, line in enumerate(lines):
-        handle.write(json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}))
-        handle.write("\n")
+def per_example_lines(lines: List[int], table: Dict[str, list]) -> str:
+    """The per-example file's lines of a chunk: one JSON object per example, its file ``line``
+    and its per-example scores. Made in the worker that scored the chunk (``score_chunks``'s
+    ``render``)."""
+    return "".join(
+        json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}) + "\n"
+        for index, line in enumerate(lines)
+    )
+
+
+def _write_lines(handle: IO[str], _lines: List[int], text: str) -> None:
+    handle.write(text)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -130,8 +137,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
         with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
-            on_chunk = None if per_example is None else functools.partial(write_per_example, per_example)
-            corpus = score_chunks(read_chunks(bar.update, CHUNK_SIZE), settings, on_chunk, tell=_tell)
+            write = None if per_example is None else functools.partial(_write_lines, per_example)
+            render = None if per_example is None else per_example_lines
+            corpus = score_chunks(read_chunks(bar.update, CHUNK_SIZE), settings, write, tell=_tell, render=render)
             if corpus.totals.count == 0:
                 raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
     if args.per_example not in (None, "-"):
