@@ -157,6 +157,7 @@ class UpdateRougeScorer:
             edits = self.settings.additions == "edits"
             pattern = self.settings.segment_pattern
             for i, source in enumerate(sources):
+                index = None if edits else SourceIndex(source, pattern)
                 fields = [(f"sources[{i}]", source)] if edits else []
                 fields += [
                     (f"references[{i}]" + (f"[{j}]" if len(references[i]) > 1 else ""), reference)
@@ -165,7 +166,7 @@ class UpdateRougeScorer:
                 fields += [(f"{name}[{i}]", texts[i]) for name, texts in systems.items()]
                 for where, text in fields:
                     # "edits" tokenizes whole texts (then only its re-tokenized runs, never refused)
-                    joined = text if edits else join_additions(SourceIndex(source, pattern).additions(text))
+                    joined = text if index is None else join_additions(index.additions(text))
                     if error.text in joined if error.text else not joined:
                         raise TokenizerError(
                             f"{error}, on the {'text' if edits else 'additions'} of {where}: {error.text!r:.80}",
@@ -237,7 +238,7 @@ def _merged_tables(shards: List[Shard]) -> Shard:
     first_counts = shards[0][2]
     counts = None
     if first_counts is not None:
-        counts = {key: [count for shard in shards for count in (shard[2] or {})[key]] for key in first_counts}
+        counts = {key: [count for shard in shards for count in shard[2][key]] for key in first_counts}  # type: ignore[index]
     return table, flags, counts
 
 
@@ -271,7 +272,9 @@ def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]
     """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
     if not examples or examples[0].counts is None:
         return None
-    return count_columns([example.counts for example in examples if example.counts is not None], rouge_types)
+    counts = [example.counts for example in examples]
+    assert None not in counts, "every example of a micro run carries its counts"
+    return count_columns(counts, rouge_types)  # type: ignore[arg-type]
 
 
 def score_examples(
