@@ -235,3 +235,20 @@ def test_cli_with_ray_names_file_and_line_of_a_bad_row(cluster, tmp_path, capsys
     on_ray = run_main([path, "--ray"], capsys)
     assert on_ray == plain
     assert on_ray[0] == 2 and f"{path}{message}" in on_ray[2]
+
+
+def test_cli_with_ray_names_the_first_bad_line_in_file_order_whichever_chunk_fails_first(cluster, tmp_path, capsys):
+    # Ray tasks parse the chunks (1,000 lines each) in any order: lines 1,500 and 2,100 are bad.
+    good = '{"source": "A b.", "reference": "A b. C d.", "prediction": "A b. C e."}\n'
+    lines = [good] * 2500
+    lines[1499] = '{"source": "A b.", "reference": "A b.", "prediction": 7}\n'
+    lines[2099] = "not json\n"
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    plain = run_main([path], capsys)
+    on_ray = run_main([path, "--ray"], capsys)
+    assert on_ray == plain
+    assert on_ray[0] == 2 and f"{path}:1500: prediction must be a string, got a number" in on_ray[2]
+    lines[1499] = lines[2099] = good
+    path.write_text("".join(lines), encoding="utf-8")
+    assert run_main([path, "--ray"], capsys)[:2] == run_main([path], capsys)[:2]

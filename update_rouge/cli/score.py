@@ -15,13 +15,12 @@ import functools
 import json
 import os
 import sys
-from typing import IO, Dict, Iterator, List
+from typing import IO, Dict, List
 
 from tqdm import tqdm
 
 from ..corpus_stream import CHUNK_SIZE, score_chunks
 from ..file_chunks import open_chunks
-from ..files import Row
 from ..outputs import check_output_paths, output_file, shown_path
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
@@ -105,12 +104,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return run_command(PROG, functools.partial(_score, args, parser, written), written)
 
 
-def _rows(read_chunks) -> Iterator[Row]:
-    """The examples of the chunks ``read_chunks`` cuts, parsed in this process."""
-    for chunk in read_chunks(lambda _: None, CHUNK_SIZE):
-        yield from chunk.rows()
-
-
 def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
@@ -129,9 +122,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
                 "--per-example does not work with --ray: read per-example scores from update_rouge.integrations.ray_scoring.score_dataset"
             )
         options = compute_options(args, (SCORING, STATISTICS))
-        return write_stdout(
-            json.dumps(score_file_on_ray(_rows(read_chunks), args.ray or None, options), indent=2) + "\n"
-        )
+        chunks = read_chunks(lambda _: None, CHUNK_SIZE)
+        return write_stdout(json.dumps(score_file_on_ray(chunks, args.ray or None, options), indent=2) + "\n")
     total_bytes = sum(os.path.getsize(path) for path in paths)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}

@@ -16,7 +16,9 @@ references) and ``row``: an integer giving the row's place in the input (unique;
   columns put back in ``row`` order), and the signature. Equal bit for bit whatever the blocks,
   their sizes and their order of completion.
 - ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``, on the cluster that
-  ``ray_cluster.cluster`` starts or joins.
+  ``ray_cluster.cluster`` starts or joins. The command line only cuts the file into chunks of
+  raw lines (``file_chunks``); Ray tasks parse and check them (``chunks_dataset``), so the
+  driver neither parses nor holds the texts.
 
 Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
@@ -25,8 +27,9 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 import contextlib
 import math
 import os
+import pickle
 import re
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -41,7 +44,7 @@ except ImportError as error:
 
 from ..bootstrap import bootstrap_statistics
 from ..corpus import RunningTotals, f1_columns, per_example_table
-from ..files import Row
+from ..file_chunks import Chunk
 from ..inputs import check_inputs
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
@@ -55,7 +58,7 @@ from .ray_counts import count_arrays, count_column_names, count_values
 
 ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"
-_BLOCK_ROWS = 1000
+_CHUNK = "_chunk"
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
 
 
@@ -287,33 +290,41 @@ def corpus_scores(
     return result
 
 
-def rows_dataset(rows: Iterable[Row], block_rows: int = _BLOCK_ROWS) -> "ray.data.Dataset":
-    """A dataset of the command line's ``Row`` tuples (``row`` numbers them from 0), built block
-    by block in the object store, so the driver holds one block of texts at a time."""
-    refs, block, number = [], [], 0
-    for example in rows:
-        block.append(example)
-        if len(block) == block_rows:
-            refs.append(ray.put(_block(block, number)))
-            number, block = number + len(block), []
-    if block:
-        refs.append(ray.put(_block(block, number)))
+def chunks_dataset(chunks: Iterable[Chunk]) -> Tuple["ray.data.Dataset", List[Any]]:
+    """A dataset of the examples of the command line's ``chunks`` (``file_chunks``), and the
+    object references of the chunks. Each chunk goes to the object store as it is cut, one
+    block each; a Ray task parses it (``Chunk.rows()``, with the ``files`` readers' checks) into
+    ``row`` (the example's file line: unique, ascending in input order), ``source``,
+    ``prediction`` and ``reference`` (a list of strings)."""
+    refs = [ray.put(pa.table({_CHUNK: pa.array([pickle.dumps(chunk)], pa.large_binary())})) for chunk in chunks]
     if not refs:
         raise ValueError("no examples to score")
     # ray 2.60's annotations disagree: ray.put returns the compiled ObjectRef (ray/includes/object_ref.pyi),
     # from_arrow_refs names the typing-only ray.types.ObjectRef; both are the same object at run time.
-    return ray.data.from_arrow_refs(refs)  # type: ignore[arg-type, unused-ignore]
+    dataset = ray.data.from_arrow_refs(refs)  # type: ignore[arg-type, unused-ignore]
+    return dataset.map_batches(_parsed, batch_format="pyarrow", batch_size=None, zero_copy_batch=True), refs
 
 
-def _block(rows: List[Row], first: int) -> pa.Table:
+def _parsed(batch: pa.Table) -> pa.Table:
+    """The examples of the pickled chunks of ``batch`` (``chunks_dataset``)."""
+    rows = [row for chunk in batch.column(_CHUNK).to_pylist() for row in pickle.loads(chunk).rows()]
     return pa.table(
         {
-            ROW_COLUMN: pa.array(range(first, first + len(rows)), pa.int64()),
-            "source": [row.source for row in rows],
-            "prediction": [row.prediction for row in rows],
+            ROW_COLUMN: pa.array([row.line for row in rows], pa.int64()),
+            "source": pa.array([row.source for row in rows], pa.string()),
+            "prediction": pa.array([row.prediction for row in rows], pa.string()),
             "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
         }
     )
+
+
+def _first_input_error(refs: List[Any]) -> None:
+    """Raise the ``InputFileError`` of the first unusable input in file order, if a chunk has
+    one: the tasks that parse chunks run in any order, so the error Ray reported first may be a
+    later one. Parses the chunks here, in order, until one fails."""
+    for ref in refs:
+        for chunk in ray.get(ref).column(_CHUNK).to_pylist():
+            pickle.loads(chunk).rows()
 
 
 def _check_corpus_options(options: Dict[str, Any]) -> Settings:
@@ -324,12 +335,17 @@ def _check_corpus_options(options: Dict[str, Any]) -> Settings:
     return Settings.from_options(options)
 
 
-def score_file_on_ray(rows: Iterable[Row], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
-    """The command line's result for ``rows`` (read and checked by ``files``), scored on the Ray
+def score_file_on_ray(chunks: Iterable[Chunk], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
+    """The command line's result for the examples of ``chunks`` (``file_chunks``), scored on the Ray
     cluster at ``address`` (a new local one for ``None``, stopped at the end however the run
     ends; see ``ray_cluster``); ``options``: ``compute``'s keyword arguments. Uses the Ray of
     this process if it is already initialized. Options it cannot honour are refused before a
     cluster starts."""
     _check_corpus_options(options)
     with contextlib.nullcontext() if ray.is_initialized() else cluster(address):
-        return corpus_scores(score_dataset(rows_dataset(rows), **_scoring_options(options)), **options)
+        dataset, refs = chunks_dataset(chunks)
+        try:
+            return corpus_scores(score_dataset(dataset, **_scoring_options(options)), **options)
+        except (ValueError, RuntimeError):
+            _first_input_error(refs)
+            raise
