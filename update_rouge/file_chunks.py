@@ -1,8 +1,8 @@
 """Input files cut into chunks of raw lines that worker processes parse, for the command line.
 
 The process that reads a file only cuts it into chunks of lines: it reads blocks, splits them
-at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``), numbers the
-lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
+at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``; a CSV file
+at record ends, below), numbers the lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
 the ``files.Row``s happen in ``Chunk.rows()``, in whichever process scores the chunk, with the
 checks and messages of the ``files`` readers: the rows of the chunks, in order, are the rows
 those readers yield, and the first unusable input in file order raises the same
@@ -13,17 +13,18 @@ those readers yield, and the first unusable input in file order raises the same
 - Three line-aligned text files: chunks of the same line numbers of each file, as many as for
   JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
   error, raised by ``rows()`` after the lines before it are checked.
-- CSV: the header row is read here (``files.csv_columns``) and sent with every chunk; then
-  chunks of ``lines`` records (blank lines included), fewer when they reach ``CHUNK_BYTES``, cut
-  only where a record ends (``csv_cuts.still_quoted``: a line end inside a quoted cell does not
-  end one), as raw lines from the line a record starts on. ``rows()`` reads them with
-  ``files.csv_rows``, as the reader goes on from that line. A record that is not ended after
-  ``max_line_bytes()`` bytes (more than a cell may hold, unless it has several long cells, or an
-  unclosed quote) makes this process read the rest of the file as rows itself, so that the bytes
-  held stay bounded; the last chunk carries the error of a line too long, raised by ``rows()``
-  after the lines before it, as the reader raises it.
-- A ``.json`` file (which may hold one JSON array, one document): read as rows in this process
-  by the ``files`` reader, and handed out ``lines`` rows at a time.
+- CSV: cut where records end, found in the bytes (``csv_cuts.CsvRecords``: one match of a
+  compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
+  cell does not). The header row is read here (``files.csv_columns``) and sent with every
+  chunk; then chunks of ``lines`` records (blank lines included), fewer when they reach
+  ``CHUNK_BYTES``, each from the line a record starts on; ``rows()`` reads them with
+  ``files.csv_rows``, as the reader goes on from that line. A record of more than
+  ``max_line_bytes()`` bytes (several long cells, or an unclosed quote, or a line too long)
+  makes this process read the rest of the file as rows itself, as the reader does, so that the
+  bytes held stay bounded and a line too long is refused as the reader refuses it; its error
+  is raised by the last chunk's ``rows()``, after the chunks before.
+- A ``.json`` file (which may hold one JSON array, one document that ``json`` parses in C):
+  read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
 """
 
 import itertools

@@ -129,8 +129,8 @@ def test_long_lines_of_quotes_and_commas_are_cut_as_read():
 
 HEADERS = {  # and how many columns each names
     b"prediction,source,reference\r\n": 3,
-    b'\xef\xbb\xbf"prediction",source,reference\n': 3,  # a byte order mark, then a quoted cell
-    b'reference,"a\r\n""b""",source,prediction\n': 4,  # one name on two lines
+    b'\xef\xbb\xbf"x\ny",source,reference,prediction\n': 4,  # a byte order mark, then a name on two lines
+    b'reference,"a\r\n""b""",source,prediction\r': 4,
 }
 # Records of as many cells as the header names (quoted cells, some with line ends or a JSON list
 # of references; plain cells; line ends of each kind), and pieces of broken ones: a quote out
