@@ -31,7 +31,7 @@ import itertools
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .csv_cuts import CsvRecords, lines_in
-from .file_lines import InputFileError, Readable, decode_line, max_line_bytes, numbered_raw_lines
+from .file_lines import InputFileError, Readable, decode_line, decoded_lines, max_line_bytes, numbered_raw_lines
 from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
 
@@ -120,8 +120,8 @@ def open_chunks(
     file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
 ) -> Tuple[List[str], Callable[[Callable[[int], None], int], Iterator[Chunk]]]:
     """The paths to read and a function ``read(advance, lines) -> chunks`` that cuts them into
-    chunks of ``lines`` lines (or rows) and reports the bytes read to ``advance``. The arguments
-    are ``files.open_examples``'s, with its ``ValueError``."""
+    chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
+    ``advance``. The arguments are ``files.open_examples``'s, with its ``ValueError``."""
     paths, read_rows = open_examples(file, file_format, text_files)
     if file is None:
         sources, references, predictions = paths
@@ -189,17 +189,10 @@ def _csv_read_here(
 ) -> Iterator[Chunk]:
     """The chunks of rows of ``rest``, the CSV file ``path`` from its line ``first``, where a
     record starts (the header row when ``columns`` is ``None``), read in this process."""
-    lines = _decoded(path, _counted(numbered_raw_lines(rest, path, first), advance))
+    lines = decoded_lines(rest, path, advance, first)
     if columns is None:
         columns, first = csv_columns(path, lines, ("prediction",))
     yield from _row_chunks(csv_rows(path, lines, first, columns), size)
-
-
-def _counted(numbered: Iterable[Tuple[int, bytes]], advance: Callable[[int], None]) -> Iterator[Tuple[int, bytes]]:
-    """The numbered raw lines, each one's bytes reported to ``advance`` as it is taken."""
-    for number, raw in numbered:
-        advance(len(raw))
-        yield number, raw
 
 
 def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], size: int) -> Iterator[Chunk]:

@@ -8,7 +8,7 @@ readers of ``files`` and the command line's workers (``file_chunks``) raise.
 """
 
 import itertools
-from typing import BinaryIO, Callable, Iterator, List, Protocol, Tuple
+from typing import Callable, Iterator, List, Protocol, Tuple
 
 from .environment import positive_integer
 from .outputs import shown_path
@@ -118,8 +118,9 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
 
 
-def decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
-    """The lines of ``handle`` (the file ``path``) as text, each one's bytes reported to ``advance``."""
-    for number, raw in numbered_raw_lines(handle, path):
+def decoded_lines(handle: Readable, path: str, advance: Callable[[int], None], first: int = 1) -> Iterator[str]:
+    """The lines of ``handle`` (the file ``path``, from the start of its line ``first``) as text,
+    each one's bytes reported to ``advance``."""
+    for number, raw in numbered_raw_lines(handle, path, first):
         advance(len(raw))
         yield decode_line(raw, number, path)
