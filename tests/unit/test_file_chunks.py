@@ -206,6 +206,31 @@ def test_bad_csv_is_named_by_its_file_and_line_as_the_reader_names_it(tmp_path, 
     assert str(raised.value) == expected
 
 
+@pytest.mark.parametrize(
+    "limit, problem",
+    [
+        (None, "not valid CSV (unexpected end of data)"),  # the file ends in the cell
+        ("20000", "not valid CSV (field larger than field limit (20000))"),  # read here from the record on
+        ("4000", "not valid CSV (field larger than field limit (4000))"),
+    ],
+)
+def test_an_unclosed_quote_takes_the_rest_of_the_file_as_the_reader_does(tmp_path, monkeypatch, limit, problem):
+    if limit is not None:
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", limit)
+    records = csv_records(ROWS)
+    rest = b"".join(record.replace(b'"', b"") for record in records[22:])  # no quote to close it
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"source,reference,prediction\n" + b"".join(records[:22]) + b'A.,"A.\r\n' + rest)
+    expected = reader_error([str(path)], {})
+    assert expected.endswith(f": {problem}")
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows([str(path)], {}, 5)
+    assert str(raised.value) == expected
+    # Over the limit, this process reads the cell (and refuses it) rather than hold all of it for a worker.
+    kinds = [type(chunk).__name__ for chunk in open_chunks(str(path))[1](lambda _: None, 5)]
+    assert kinds[-1] == ("CsvChunk" if limit is None else "RowChunk")
+
+
 @pytest.mark.parametrize("size", [1, 4, 1000])
 @pytest.mark.parametrize(
     "problem, where",
