@@ -1,8 +1,8 @@
 """Input files cut into chunks of raw lines that worker processes parse, for the command line.
 
 The process that reads a file only cuts it into chunks of lines: it reads blocks, splits them
-at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``), numbers the
-lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
+at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``; a CSV file
+at record ends, below), numbers the lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
 the ``files.Row``s happen in ``Chunk.rows()``, in whichever process scores the chunk, with the
 checks and messages of the ``files`` readers: the rows of the chunks, in order, are the rows
 those readers yield, and the first unusable input in file order raises the same
@@ -13,16 +13,26 @@ those readers yield, and the first unusable input in file order raises the same
 - Three line-aligned text files: chunks of the same line numbers of each file, as many as for
   JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
   error, raised by ``rows()`` after the lines before it are checked.
-- CSV (a quoted cell may hold line ends, so a line end is not always a record's end) and a
-  ``.json`` file (which may hold one JSON array): read as rows in this process by the ``files``
-  reader, and handed out ``lines`` rows at a time.
+- CSV: cut where records end, found in the bytes (``csv_cuts.CsvRecords``: one match of a
+  compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
+  cell does not). The header row is read here (``files.csv_columns``) and sent with every
+  chunk; then chunks of ``lines`` records (blank lines included), fewer when they reach
+  ``CHUNK_BYTES``, each from the line a record starts on; ``rows()`` reads them with
+  ``files.csv_rows``, as the reader goes on from that line. A record of more than
+  ``max_line_bytes()`` bytes (several long cells, or an unclosed quote, or a line too long)
+  makes this process read the rest of the file as rows itself, as the reader does, so that the
+  bytes held stay bounded and a line too long is refused as the reader refuses it; its error
+  is raised by the last chunk's ``rows()``, after the chunks before.
+- A ``.json`` file (which may hold one JSON array, one document that ``json`` parses in C):
+  read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
 """
 
 import itertools
-from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .file_lines import InputFileError, decode_line, numbered_raw_lines
-from .files import Row, format_of, jsonl_rows, open_examples, text_row
+from .csv_cuts import CsvRecords, lines_in
+from .file_lines import InputFileError, Readable, decode_line, decoded_lines, max_line_bytes, numbered_raw_lines
+from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
 
 Lines = List[Tuple[int, bytes]]
@@ -33,11 +43,14 @@ stay bounded."""
 
 
 class RowChunk(NamedTuple):
-    """Examples read already."""
+    """Examples read already; ``error``, if any, the reader's error that ended them, raised by ``rows()``."""
 
     examples: List[Row]
+    error: Optional[InputFileError] = None
 
     def rows(self) -> List[Row]:
+        if self.error is not None:
+            raise self.error
         return self.examples
 
 
@@ -77,7 +90,29 @@ class TextChunk(NamedTuple):
         return rows
 
 
-Chunk = Union[RowChunk, JsonlChunk, TextChunk]
+class CsvChunk(NamedTuple):
+    """Raw lines ``text`` of the CSV file ``path`` whose header row gives ``columns``: whole
+    records, from line ``first`` (the last may end with the file, without a line end or
+    inside a quoted cell)."""
+
+    path: str
+    columns: CsvColumns
+    first: int
+    text: bytes
+
+    def rows(self) -> List[Row]:
+        """The examples of these lines; ``InputFileError`` for the first unusable record or line."""
+        numbered = enumerate(self.text.splitlines(keepends=True), start=self.first)
+        return list(csv_rows(self.path, _decoded(self.path, numbered), self.first, self.columns))
+
+
+def _decoded(path: str, numbered: Iterable[Tuple[int, bytes]]) -> Iterator[str]:
+    """The numbered raw lines of the file ``path`` as text."""
+    for number, raw in numbered:
+        yield decode_line(raw, number, path)
+
+
+Chunk = Union[RowChunk, JsonlChunk, TextChunk, CsvChunk]
 """A chunk of examples: its ``rows()`` are the examples."""
 
 
@@ -85,21 +120,26 @@ def open_chunks(
     file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
 ) -> Tuple[List[str], Callable[[Callable[[int], None], int], Iterator[Chunk]]]:
     """The paths to read and a function ``read(advance, lines) -> chunks`` that cuts them into
-    chunks of ``lines`` lines (or rows) and reports the bytes read to ``advance``. The arguments
-    are ``files.open_examples``'s, with its ``ValueError``."""
+    chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
+    ``advance``. The arguments are ``files.open_examples``'s, with its ``ValueError``."""
     paths, read_rows = open_examples(file, file_format, text_files)
     if file is None:
         sources, references, predictions = paths
         return paths, lambda advance, lines: _text_chunks((sources, references, predictions), advance, lines)
-    if format_of(file, file_format) == "jsonl" and not file.lower().endswith(".json"):
+    if format_of(file, file_format) == "csv":
+        return paths, lambda advance, lines: _csv_chunks(file, advance, lines)
+    if not file.lower().endswith(".json"):
         return paths, lambda advance, lines: _jsonl_chunks(file, advance, lines)
+    return paths, lambda advance, lines: _row_chunks(read_rows(advance), lines)
 
-    def row_chunks(advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
-        rows = read_rows(advance)
+
+def _row_chunks(rows: Iterator[Row], size: int) -> Iterator[Chunk]:
+    """``rows``, read in this process, ``size`` at a time; a last chunk raises their reader's error."""
+    try:
         while examples := list(itertools.islice(rows, size)):
             yield RowChunk(examples)
-
-    return paths, row_chunks
+    except InputFileError as error:
+        yield RowChunk([], error)
 
 
 def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
@@ -116,6 +156,43 @@ def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Itera
         if lines:
             advance(held)
             yield JsonlChunk(path, lines)
+
+
+def _csv_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
+    with open(path, "rb") as handle:
+        records = CsvRecords(handle, max_line_bytes())
+        if not records.next() and records.too_long:
+            yield from _csv_read_here(path, records.rest(), 1, None, advance, size)
+            return
+        header = records.take()
+        advance(len(header))
+        numbered = enumerate(header.splitlines(keepends=True), start=1)
+        columns, first = csv_columns(path, _decoded(path, numbered), ("prediction",))
+        count = 0  # records found since the last chunk
+        while records.next():
+            count += 1
+            if count == size or records.end >= CHUNK_BYTES:
+                text = records.take()
+                advance(len(text))
+                yield CsvChunk(path, columns, first, text)
+                first, count = first + lines_in(text), 0
+        text = records.take()
+        if text:
+            advance(len(text))
+            yield CsvChunk(path, columns, first, text)
+        if records.too_long:
+            yield from _csv_read_here(path, records.rest(), first + lines_in(text), columns, advance, size)
+
+
+def _csv_read_here(
+    path: str, rest: Readable, first: int, columns: Optional[CsvColumns], advance: Callable[[int], None], size: int
+) -> Iterator[Chunk]:
+    """The chunks of rows of ``rest``, the CSV file ``path`` from its line ``first``, where a
+    record starts (the header row when ``columns`` is ``None``), read in this process."""
+    lines = decoded_lines(rest, path, advance, first)
+    if columns is None:
+        columns, first = csv_columns(path, lines, ("prediction",))
+    yield from _row_chunks(csv_rows(path, lines, first, columns), size)
 
 
 def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], size: int) -> Iterator[Chunk]:

@@ -8,7 +8,7 @@ readers of ``files`` and the command line's workers (``file_chunks``) raise.
 """
 
 import itertools
-from typing import BinaryIO, Callable, Iterator, List, Tuple
+from typing import Callable, Iterator, List, Protocol, Tuple
 
 from .environment import positive_integer
 from .outputs import shown_path
@@ -29,6 +29,12 @@ class InputFileError(ValueError):
         return InputFileError, (self.path, self.line, self.problem)
 
 
+class Readable(Protocol):
+    """What lines are read from: a binary file, or anything with its ``read``."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
 class _LineTooLong(Exception):
     """A line is longer than the limit ``_raw_lines`` was given."""
 
@@ -40,7 +46,7 @@ def max_line_bytes() -> int:
     return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
 
 
-def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
+def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
     ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
     pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended
@@ -83,12 +89,13 @@ def _raw_lines(handle: BinaryIO, limit: int) -> Iterator[bytes]:
             pieces, pending = [], 0
 
 
-def numbered_raw_lines(handle: BinaryIO, path: str) -> Iterator[Tuple[int, bytes]]:
-    """The lines of ``handle`` (the file ``path``) with their line ends, numbered from 1;
-    ``InputFileError`` for a line longer than ``max_line_bytes()``, before holding more of it."""
+def numbered_raw_lines(handle: Readable, path: str, first: int = 1) -> Iterator[Tuple[int, bytes]]:
+    """The lines of ``handle`` (the file ``path``, read from the start of its line ``first``)
+    with their line ends, numbered from ``first``; ``InputFileError`` for a line longer than
+    ``max_line_bytes()``, before holding more of it."""
     limit = max_line_bytes()
     raw_lines = _raw_lines(handle, limit)
-    for number in itertools.count(1):
+    for number in itertools.count(first):
         try:
             raw = next(raw_lines)
         except StopIteration:
@@ -111,8 +118,9 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
 
 
-def decoded_lines(handle: BinaryIO, path: str, advance: Callable[[int], None]) -> Iterator[str]:
-    """The lines of ``handle`` (the file ``path``) as text, each one's bytes reported to ``advance``."""
-    for number, raw in numbered_raw_lines(handle, path):
+def decoded_lines(handle: Readable, path: str, advance: Callable[[int], None], first: int = 1) -> Iterator[str]:
+    """The lines of ``handle`` (the file ``path``, from the start of its line ``first``) as text,
+    each one's bytes reported to ``advance``."""
+    for number, raw in numbered_raw_lines(handle, path, first):
         advance(len(raw))
         yield decode_line(raw, number, path)

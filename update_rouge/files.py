@@ -224,8 +224,13 @@ def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iter
 
 def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
     """Yield the examples of a JSONL file, skipping blank lines."""
-    for number, source, references, (prediction,), example_id in _jsonl_records(path, ("prediction",), advance):
-        yield Row(number, source, references, prediction, example_id)
+    return _as_rows(_jsonl_records(path, ("prediction",), advance))
+
+
+def _as_rows(records: Iterable[Record]) -> Iterator[Row]:
+    """The examples of records with one prediction column."""
+    for line, source, references, (prediction,), example_id in records:
+        yield Row(line, source, references, prediction, example_id)
 
 
 def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
@@ -239,43 +244,80 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
     return [cell]
 
 
-def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
-    """Line, source, references, the texts of ``prediction_columns`` and the ``id`` cell (``None``
-    without an ``id`` column) of each CSV record."""
-    columns = ("source", "reference", *prediction_columns)
+class CsvColumns(NamedTuple):
+    """Where a CSV file's header row puts the columns: how many cells it has (``width``, which
+    every record must have), the cells of ``source``, ``reference`` and the predictions, and the
+    cell of ``id`` (``None`` without that column)."""
+
+    width: int
+    positions: Tuple[int, ...]
+    id_at: Optional[int] = None
+
+
+def _csv_reader(lines: Iterable[str]) -> Any:
+    """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()`` characters."""
     csv.field_size_limit(min(max_line_bytes(), 2**31 - 1))
+    return csv.reader(lines, strict=True)
+
+
+def csv_columns(path: str, lines: Iterator[str], prediction_columns: Sequence[str]) -> Tuple[CsvColumns, int]:
+    """The columns that the header row of the CSV file ``path`` names, read from its decoded
+    ``lines`` (taking no line after the header), and the number of the line after the header."""
+    columns = ("source", "reference", *prediction_columns)
+    reader = _csv_reader(lines)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise InputFileError(path, reader.line_num, f"not valid CSV ({error})") from None
+    if header is None:
+        raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(columns)}")
+    twice = sorted({column for column in header if header.count(column) > 1})
+    if twice:
+        raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
+    missing = [column for column in columns if column not in header]
+    if missing:
+        raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
+    id_at = header.index("id") if "id" in header else None
+    return CsvColumns(len(header), tuple(header.index(column) for column in columns), id_at), reader.line_num + 1
+
+
+def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
+    """Line, source, references, the texts of the prediction columns and the ``id`` cell (``None``
+    without an ``id`` column) of each record of the decoded ``lines`` of the CSV file ``path``,
+    the first numbered ``first`` and starting a record; blank lines are skipped."""
+    reader = _csv_reader(lines)
+    start = first
+    try:
+        for record in reader:
+            line, start = start, first + reader.line_num
+            if not record:
+                continue
+            if len(record) != columns.width:
+                raise InputFileError(path, line, f"{len(record)} cells, but the header has {columns.width}")
+            source, reference, *predictions = (record[position] for position in columns.positions)
+            example_id = None if columns.id_at is None else record[columns.id_at]
+            yield line, source, _csv_reference_list(reference, path, line), predictions, example_id
+    except csv.Error as error:
+        raise InputFileError(path, first - 1 + reader.line_num, f"not valid CSV ({error})") from None
+
+
+def csv_rows(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Row]:
+    """The examples of some decoded lines of the CSV file ``path`` (``csv_records``), for a
+    header with one ``prediction`` column."""
+    return _as_rows(csv_records(path, lines, first, columns))
+
+
+def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
+    """Line, source, references, the texts of ``prediction_columns`` and the ``id`` of each CSV record."""
     with open(path, "rb") as handle:
-        reader = csv.reader(decoded_lines(handle, path, advance), strict=True)
-        try:
-            header = next(reader, None)
-            if header is None:
-                raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(columns)}")
-            twice = sorted({column for column in header if header.count(column) > 1})
-            if twice:
-                raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
-            missing = [column for column in columns if column not in header]
-            if missing:
-                raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
-            positions = [header.index(column) for column in columns]
-            id_at = header.index("id") if "id" in header else None
-            start = reader.line_num + 1
-            for record in reader:
-                line, start = start, reader.line_num + 1
-                if not record:
-                    continue
-                if len(record) != len(header):
-                    raise InputFileError(path, line, f"{len(record)} cells, but the header has {len(header)}")
-                source, reference, *predictions = (record[position] for position in positions)
-                example_id = record[id_at] if id_at is not None else None
-                yield line, source, _csv_reference_list(reference, path, line), predictions, example_id
-        except csv.Error as error:
-            raise InputFileError(path, reader.line_num, f"not valid CSV ({error})") from None
+        lines = decoded_lines(handle, path, advance)
+        columns, first = csv_columns(path, lines, prediction_columns)
+        yield from csv_records(path, lines, first, columns)
 
 
 def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
     """Yield the examples of a CSV file with a header row, skipping blank lines."""
-    for line, source, references, (prediction,), example_id in _csv_records(path, ("prediction",), advance):
-        yield Row(line, source, references, prediction, example_id)
+    return _as_rows(_csv_records(path, ("prediction",), advance))
 
 
 def read_systems(

@@ -3,7 +3,9 @@ examples, the same errors with file and line, the same scores and per-example li
 process reading the file example by example (``files``' readers, ``compute``)."""
 
 import csv
+import io
 import json
+import os
 import pickle
 from collections import namedtuple
 
@@ -45,6 +47,20 @@ def write_csv(path, rows):
     return [str(path)], {}
 
 
+def write_csv_lists(path, rows):
+    """A CSV file with a byte order mark, \\r\\n line ends, a column to ignore, blank lines, lone
+    \\r inside quoted cells and every fourth reference a JSON list of two."""
+    with open(path, "w", newline="", encoding="utf-8-sig") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "ignored", "prediction"])
+        for i, r in enumerate(rows):
+            reference = json.dumps([r["reference"], r["source"]]) if i % 4 == 0 else r["reference"]
+            writer.writerow([r["source"].replace(". ", ".\r", 1), reference, f'"{i}",', r["prediction"]])
+            if i % 5 == 0:
+                handle.write("\r\n")
+    return [str(path)], {}
+
+
 def write_text(folder, rows, line_end="\n"):
     paths = []
     for name in ("source", "reference", "prediction"):
@@ -59,6 +75,7 @@ LAYOUTS = {
     "jsonl-crlf-bom": lambda tmp, rows: write_jsonl(tmp / "x.jsonl", rows, line_end="\r\n", bom=True),
     "jsonl-cr": lambda tmp, rows: write_jsonl(tmp / "x.jsonl", rows, blank_every=5, line_end="\r"),
     "csv-multiline": lambda tmp, rows: write_csv(tmp / "x.csv", rows),
+    "csv-lists": lambda tmp, rows: write_csv_lists(tmp / "x.csv", rows),
     "text": lambda tmp, rows: write_text(tmp, rows),
     "text-cr": lambda tmp, rows: write_text(tmp, rows, "\r"),
 }
@@ -99,7 +116,7 @@ def test_the_chunks_keep_each_examples_id_through_pickling(tmp_path, name):
     assert len(set(ids)) == len(ROWS)
 
 
-@pytest.mark.parametrize("layout", ["jsonl", "text"])
+@pytest.mark.parametrize("layout", ["jsonl", "text", "csv-multiline"])
 def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, layout):
     monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 8000)
     paths, files = LAYOUTS[layout](tmp_path, ROWS)
@@ -110,13 +127,21 @@ def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, lay
     assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
 
 
-def test_the_progress_counts_every_byte(tmp_path):
-    paths, _ = write_jsonl(tmp_path / "x.jsonl", ROWS, blank_every=3)
+@pytest.mark.parametrize("layout, limit", [("jsonl", None), ("csv-lists", None), ("csv-lists", 6600)])
+def test_the_progress_counts_every_byte(tmp_path, monkeypatch, layout, limit):
+    paths, _ = LAYOUTS[layout](tmp_path, ROWS)
+    if limit is not None:  # lines of 6,515 bytes at most, one record of 6,685: read in this process from there
+        assert max(map(len, open(paths[0], "rb").read().splitlines(keepends=True))) < limit
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", str(limit))
     read = open_chunks(paths[0])[1]
     seen = []
-    for _ in read(seen.append, 4):
-        pass
-    assert sum(seen) == (tmp_path / "x.jsonl").stat().st_size
+    kinds = [type(chunk).__name__ for chunk in read(seen.append, 4)]
+    assert sum(seen) == os.path.getsize(paths[0])
+    if layout == "jsonl":
+        assert set(kinds) == {"JsonlChunk"}
+    else:
+        assert set(kinds) == ({"CsvChunk"} if limit is None else {"CsvChunk", "RowChunk"})
+        assert kinds == sorted(kinds)  # CsvChunks, then RowChunks
 
 
 def reader_error(paths, files):
@@ -144,6 +169,81 @@ def test_bad_input_in_a_later_chunk_is_named_by_its_file_and_line(tmp_path, prob
     with pytest.raises(InputFileError) as raised:
         chunked_rows([str(path)], {}, size)
     assert str(raised.value) == expected
+
+
+def csv_records(rows):
+    """The records of a CSV file of ``rows`` (no header), each with its line ends."""
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    for r in rows:
+        writer.writerow([r["source"].replace(". ", ".\n", 2), r["reference"], r["prediction"]])
+    records, record = [], ""
+    for line in text.getvalue().encode().splitlines(keepends=True):
+        record += line.decode()
+        if record.count('"') % 2 == 0:  # csv.writer doubles every quote inside a quoted cell
+            records.append(record.encode())
+            record = ""
+    assert len(records) == len(rows)
+    return records
+
+
+BAD_CSV = {  # a bad record, the line of the error in it
+    "text after a closing quote": (b'"A." B.,A.,A.\r\n', 0),
+    "too few cells": (b"A.,A.\r\n", 0),
+    "bad utf-8 on the second line of a cell": (b'"A.\r\n\xff",A.,A.\r\n', 1),
+    "an empty list of references": (b'A.,"\r\n[]",A.\r\n', 0),
+    "an unclosed quote at the end": (b'A.,"A.\r\nB.,C.', 1),
+    "a line too long": (b'A.,"A.\n' + b"x" * 5000 + b'\n",A.\n', 1),
+}
+
+
+def write_bad_csv(path, problem, at=22):
+    """A CSV file with the bad record of ``problem`` after ``at`` good ones (at the end for an
+    unclosed quote); the line its error names."""
+    records = csv_records(ROWS)
+    bad, offset = BAD_CSV[problem]
+    before = records if problem == "an unclosed quote at the end" else records[:at]
+    header = b"source,reference,prediction\r\n"
+    path.write_bytes(header + b"".join(before) + bad + b"".join(records[len(before) :]))
+    return 2 + sum(record.count(b"\n") for record in before) + offset
+
+
+@pytest.mark.parametrize("size", [1, 5, 1000])
+@pytest.mark.parametrize("problem", BAD_CSV)
+def test_bad_csv_is_named_by_its_file_and_line_as_the_reader_names_it(tmp_path, monkeypatch, problem, size):
+    line = write_bad_csv(tmp_path / "x.csv", problem)
+    if problem == "a line too long":
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "4000")  # the longest other line has 1,897 bytes
+    expected = reader_error([str(tmp_path / "x.csv")], {})
+    assert f"x.csv:{line}: " in expected
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows([str(tmp_path / "x.csv")], {}, size)
+    assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize(
+    "limit, problem",
+    [
+        (None, "not valid CSV (unexpected end of data)"),  # the file ends in the cell
+        ("20000", "not valid CSV (field larger than field limit (20000))"),  # read here from the record on
+        ("4000", "not valid CSV (field larger than field limit (4000))"),
+    ],
+)
+def test_an_unclosed_quote_takes_the_rest_of_the_file_as_the_reader_does(tmp_path, monkeypatch, limit, problem):
+    if limit is not None:
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", limit)
+    records = csv_records(ROWS)
+    rest = b"".join(record.replace(b'"', b"") for record in records[22:])  # no quote to close it
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"source,reference,prediction\n" + b"".join(records[:22]) + b'A.,"A.\r\n' + rest)
+    expected = reader_error([str(path)], {})
+    assert expected.endswith(f": {problem}")
+    with pytest.raises(InputFileError) as raised:
+        chunked_rows([str(path)], {}, 5)
+    assert str(raised.value) == expected
+    # Over the limit, this process reads the cell (and refuses it) rather than hold all of it for a worker.
+    kinds = [type(chunk).__name__ for chunk in open_chunks(str(path))[1](lambda _: None, 5)]
+    assert kinds[-1] == ("CsvChunk" if limit is None else "RowChunk")
 
 
 @pytest.mark.parametrize("size", [1, 4, 1000])
@@ -213,7 +313,7 @@ def arguments(paths, files):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("layout", ["jsonl", "csv-multiline", "text"])
+@pytest.mark.parametrize("layout", ["jsonl", "csv-multiline", "csv-lists", "text"])
 def test_two_workers_print_and_write_what_one_process_does(tmp_path, capsys, monkeypatch, layout):
     monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
     paths, files = LAYOUTS[layout](tmp_path, ROWS)
@@ -231,7 +331,7 @@ def test_two_workers_print_and_write_what_one_process_does(tmp_path, capsys, mon
         predictions=[r["prediction"] for r in ROWS],
         references=[r["reference"] for r in ROWS],
     )
-    if layout != "csv-multiline":  # its sources hold line ends that the others lack
+    if not layout.startswith("csv"):  # their sources hold line ends that the others lack
         assert json.loads(outputs[0][0]) == expected
     assert len(outputs[0][1].splitlines()) == len(ROWS)
 
@@ -245,6 +345,17 @@ def test_two_workers_name_bad_input_in_a_later_chunk(tmp_path, capsys, monkeypat
     status, out, err = run_main([path, "--num-proc", 2], capsys)
     assert status != 0 and out == ""
     assert f"x.jsonl:{line}: not valid JSON" in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("problem", ["bad utf-8 on the second line of a cell", "an unclosed quote at the end"])
+def test_two_workers_name_bad_csv_as_one_process_does(tmp_path, capsys, monkeypatch, problem):
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    line = write_bad_csv(tmp_path / "x.csv", problem)
+    outcomes = [run_main([tmp_path / "x.csv", "--num-proc", num_proc], capsys) for num_proc in (1, 2)]
+    assert outcomes[0] == outcomes[1]
+    status, out, err = outcomes[0]
+    assert status == 2 and out == "" and f"x.csv:{line}: " in err
 
 
 Paired = namedtuple("Paired", "line source references prediction baseline")
