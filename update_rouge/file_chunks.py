@@ -9,7 +9,8 @@ those readers yield, and the first unusable input in file order raises the same
 ``InputFileError``, naming its file and line.
 
 - JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
-  when they reach ``CHUNK_BYTES``.
+  when they reach ``CHUNK_BYTES``; a line too long ends the last chunk with the reader's error,
+  raised by ``rows()`` after the lines before it are checked.
 - Three line-aligned text files: chunks of the same line numbers of each file, as many as for
   JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
   error, raised by ``rows()`` after the lines before it are checked.
@@ -55,14 +56,19 @@ class RowChunk(NamedTuple):
 
 
 class JsonlChunk(NamedTuple):
-    """Numbered raw lines of the JSONL file ``path``."""
+    """Numbered raw lines of the JSONL file ``path``; ``error`` (a line too long) ends the input,
+    raised by ``rows()`` after checking these lines."""
 
     path: str
     lines: Lines
+    error: Optional[InputFileError] = None
 
     def rows(self) -> List[Row]:
         """The examples of these lines; ``InputFileError`` for the first unusable line."""
-        return list(jsonl_rows(self.path, self.lines))
+        rows = list(jsonl_rows(self.path, self.lines))
+        if self.error is not None:
+            raise self.error
+        return rows
 
 
 class TextChunk(NamedTuple):
@@ -146,13 +152,18 @@ def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Itera
     with open(path, "rb") as handle:
         lines: Lines = []
         held = 0
-        for number, raw in numbered_raw_lines(handle, path):
-            lines.append((number, raw))
-            held += len(raw)
-            if len(lines) == size or held >= CHUNK_BYTES:
-                advance(held)
-                yield JsonlChunk(path, lines)
-                lines, held = [], 0
+        try:
+            for number, raw in numbered_raw_lines(handle, path):
+                lines.append((number, raw))
+                held += len(raw)
+                if len(lines) == size or held >= CHUNK_BYTES:
+                    advance(held)
+                    yield JsonlChunk(path, lines)
+                    lines, held = [], 0
+        except InputFileError as too_long:  # raised after the lines before it, as one reader would
+            advance(held)
+            yield JsonlChunk(path, lines, too_long)
+            return
         if lines:
             advance(held)
             yield JsonlChunk(path, lines)

@@ -348,6 +348,28 @@ def test_two_workers_name_bad_input_in_a_later_chunk(tmp_path, capsys, monkeypat
 
 
 @pytest.mark.slow
+def test_two_workers_name_bad_json_before_a_later_line_too_long(tmp_path, capsys, monkeypatch):
+    # The main process cuts ahead of the workers: the line too long (line 10) that it meets while
+    # cutting must wait for the earlier chunks, whose line 4 is not JSON.
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    good = [json.dumps({k: r[k] for k in ("source", "reference", "prediction")}).encode() + b"\n" for r in ROWS]
+    lines = good[:9]
+    lines[3] = b"{not json\n"
+    limit = max(len(line) for line in lines)
+    lines.append(b'{"source": "' + b"x" * limit + b'"}\n')
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b"".join(lines))
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", str(limit))
+    outcomes = [run_main([path, "--num-proc", num_proc], capsys) for num_proc in (1, 2)]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == 2 and "x.jsonl:4: not valid JSON" in outcomes[0][2]
+    lines[3] = good[3]
+    path.write_bytes(b"".join(lines))
+    status, out, err = run_main([path, "--num-proc", 2], capsys)
+    assert status == 2 and out == "" and "x.jsonl:10: a line longer than" in err
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("problem", ["bad utf-8 on the second line of a cell", "an unclosed quote at the end"])
 def test_two_workers_name_bad_csv_as_one_process_does(tmp_path, capsys, monkeypatch, problem):
     monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
