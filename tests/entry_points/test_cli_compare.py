@@ -141,6 +141,13 @@ def test_cli_average_micro_prints_compares_micro_numbers(tmp_path, iterater, cap
     assert status == 0
     assert text.startswith("Micro F1 (from counts summed over the examples) with 95% percentile bootstrap intervals")
     assert text.splitlines()[-1] == expected["signature"]
+    # Every table names the value "micro", never "mean": it is not a mean over examples.
+    assert text.splitlines()[3].split()[:4] == ["micro", "interval", "delta", "p"]
+    tables = {form: run_main([*argv, "--output-format", form], capsys)[1] for form in ("markdown", "latex", "csv")}
+    assert "| update_rouge1 micro [interval] | delta | p |" in tables["markdown"]
+    assert " & micro & $\\Delta$ & $p$ & micro & " in tables["latex"]
+    assert tables["csv"].splitlines()[0].split(",")[:5] == ["system", "baseline", "type", "micro", "low"]
+    assert "mean" not in tables["markdown"] + tables["latex"] + tables["csv"].splitlines()[0]
 
 
 def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):

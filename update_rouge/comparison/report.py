@@ -3,7 +3,7 @@
 Formats: ``text`` (aligned columns for a terminal), ``markdown``, ``latex`` (a ``tabular``),
 ``csv`` (one row per system and type, machine-readable) and ``json`` (each system name -> its
 dict from ``compare``, plus ``signature``). Systems are rows, the baseline first and the others
-in their order; per rouge type the mean F1 (the micro F1 under ``average="micro"``) with its
+in their order; per rouge type the mean F1 (the micro F1 under ``average="micro"``, named ``micro``) with its
 interval, and for the other systems the delta and the p-value, marked ``*`` when it is below the
 significance level. The human-readable formats state the method above the table and print the
 signature under it.
@@ -33,6 +33,12 @@ class Method:
     confidence_level: Optional[float]
     level: float = DEFAULT_LEVEL
     average: str = DEFAULT_AVERAGE
+
+    @property
+    def value(self) -> str:
+        """The tables' name for a system's value of a type: ``mean`` (of the per-example F1) or
+        ``micro`` (the F of the summed counts)."""
+        return "micro" if self.average == "micro" else "mean"
 
     def describe(self, n_comparisons: int) -> str:
         """One sentence: intervals, test, p-value direction, correction and the significance mark."""
@@ -81,7 +87,7 @@ def _text(results, baseline: str, method: Method, signature: Optional[str]) -> s
     subheader = [""]
     for key in types:
         header += [key, "", "", ""]
-        subheader += ["mean", "interval" if method.confidence_level is not None else "", "delta", "p"]
+        subheader += [method.value, "interval" if method.confidence_level is not None else "", "delta", "p"]
     table = [header, subheader]
     for name in names:
         row = [name + (" (baseline)" if name == baseline else "")]
@@ -121,7 +127,7 @@ def _markdown(results, baseline: str, method: Method, signature: Optional[str]) 
     header = ["system"]
     for key in types:
         interval = " [interval]" if method.confidence_level is not None else ""
-        header += [f"{key} mean{interval}", "delta", "p"]
+        header += [f"{key} {method.value}{interval}", "delta", "p"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name in names:
         row = [_markdown_escape(name) + (" (baseline)" if name == baseline else "")]
@@ -154,7 +160,7 @@ def _latex(results, baseline: str, method: Method, signature: Optional[str]) -> 
         r"\begin{tabular}{l" + "rrr" * len(types) + "}",
         r"\hline",
         "system & " + " & ".join(rf"\multicolumn{{3}}{{c}}{{{_latex_escape(key)}}}" for key in types) + r" \\",
-        " & " + " & ".join(["mean", r"$\Delta$", "$p$"] * len(types)) + r" \\",
+        " & " + " & ".join([method.value, r"$\Delta$", "$p$"] * len(types)) + r" \\",
         r"\hline",
     ]
     for name in names:
@@ -188,7 +194,7 @@ CSV_COLUMNS = (
 def _csv(results, baseline: str, method: Method, signature: Optional[str]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(method.value if column == "mean" else column for column in CSV_COLUMNS)
     for name in _rows(results, baseline):
         result = results[name]
         for key in _types(result):
