@@ -209,11 +209,6 @@ def test_cli_formats_print_the_table_and_signature(tmp_path, iterater, capsys):
             ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--level", "2"],
             "--level must be strictly between 0 and 1",
         ),
-        (
-            ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--method", "randomization"]
-            + ["--average", "micro"],
-            "--method randomization has no --average micro: its trials swap per-example scores",
-        ),
     ],
 )
 def test_cli_unusable_options_exit_2(argv, message, capsys):

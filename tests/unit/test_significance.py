@@ -1,7 +1,9 @@
 """The significance tests of `compare`: the exact permutation test and Holm against hand values,
 approximate randomization within Monte-Carlo error of the exact test, calibration under the null."""
 
+import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -10,7 +12,12 @@ from hypothesis import strategies as st
 
 from update_rouge.bootstrap import p_values_not_better, resample_means
 from update_rouge.comparison import significance
-from update_rouge.comparison.significance import exact_permutation_p_value, holm, randomization_p_values
+from update_rouge.comparison.significance import (
+    exact_permutation_p_value,
+    holm,
+    micro_randomization_p_values,
+    randomization_p_values,
+)
 
 TRIALS = 10000
 
@@ -123,3 +130,56 @@ def test_bootstrap_is_calibrated_under_the_null():
     p_values = p_values_not_better(resample_means(null_differences(), 1000, seed=4))
     assert 8 <= np.count_nonzero(p_values < 0.05) <= 32
     assert 0.4 < np.mean(p_values) < 0.6
+
+
+# The micro average's randomization: a trial swaps examples' count triples (hits, target, prediction).
+
+
+def exact_micro_f(hits, target, prediction):
+    """F1 of summed counts in rational arithmetic (0 where a denominator is 0), written here from the definition."""
+    precision = Fraction(hits, prediction) if prediction else Fraction(0)
+    recall = Fraction(hits, target) if target else Fraction(0)
+    return 2 * precision * recall / (precision + recall) if precision + recall else Fraction(0)
+
+
+def exact_micro_p_value(system, baseline):
+    """#{swap patterns s: F(system') - F(baseline') >= F(system) - F(baseline)} / 2**n, exactly."""
+
+    def difference(pattern):
+        sums = [[0, 0, 0], [0, 0, 0]]
+        for swap, mine, theirs in zip(pattern, system, baseline):
+            for field in range(3):
+                sums[0][field] += theirs[field] if swap else mine[field]
+                sums[1][field] += mine[field] if swap else theirs[field]
+        return exact_micro_f(*sums[0]) - exact_micro_f(*sums[1])
+
+    observed = difference([False] * len(system))
+    patterns = list(itertools.product((False, True), repeat=len(system)))
+    return sum(difference(pattern) >= observed for pattern in patterns) / len(patterns)
+
+
+def count_triples(rng, n):
+    target = rng.integers(1, 15, size=n)
+    prediction = rng.integers(1, 15, size=n)
+    hits = np.minimum(rng.integers(0, 15, size=n), np.minimum(target, prediction))
+    return np.stack([hits, target, prediction], axis=1)
+
+
+def test_micro_randomization_is_within_monte_carlo_error_of_the_exact_test():
+    rng = np.random.default_rng(21)
+    pairs = [(count_triples(rng, n), count_triples(rng, n)) for n in (3, 6, 9, 11, 11)]
+    # One call per size: the pairs of one call share their examples.
+    exact = [exact_micro_p_value(system.tolist(), baseline.tolist()) for system, baseline in pairs]
+    approximate = [micro_randomization_p_values([pair], 0.5, TRIALS, seed=4)[0] for pair in pairs]
+    for e, a in zip(exact, approximate):
+        assert abs(a - e) <= 4 * math.sqrt(e * (1 - e) / TRIALS) + 1 / (TRIALS + 1), (exact, approximate)
+    assert sum(0.05 < e < 0.95 for e in exact) >= 2, exact
+
+
+def test_micro_randomization_ties_and_extremes():
+    counts = count_triples(np.random.default_rng(5), 40)
+    assert micro_randomization_p_values([(counts, counts)], 0.5, 500, seed=1).tolist() == [1.0]
+    perfect = np.stack([counts[:, 1], counts[:, 1], counts[:, 1]], axis=1)  # every target token predicted
+    nothing = np.stack([np.zeros(40, dtype=int), counts[:, 1], counts[:, 2]], axis=1)
+    assert micro_randomization_p_values([(perfect, nothing)], 0.5, 500, seed=1).tolist() == [1 / 501]
+    assert micro_randomization_p_values([(nothing, perfect)], 0.5, 500, seed=1).tolist() == [1.0]

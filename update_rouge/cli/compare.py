@@ -144,9 +144,9 @@ def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str]
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    with errors_in_flags({"n_trials": "--n-trials", "method": "--method"}):
+    with errors_in_flags({"n_trials": "--n-trials"}):
         test = SignificanceTest(args.method, args.correction, args.n_trials)
-        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)), test)
+        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)

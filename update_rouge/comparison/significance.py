@@ -24,6 +24,14 @@ The test (the contract ``compare(method="randomization")`` reports under):
   depend on the block size, and every row of ``differences`` (every system and rouge type) is
   tested on the same trials.
 
+Under ``average="micro"`` (``micro_randomization_p_values``) the test is the same with the
+micro F in place of the sum of per-example differences: an example's pair of count triples
+(hits, target, prediction; ``micro.py``) is what a trial swaps, on the same sign matrix, and the
+statistic is the micro F of the system's summed counts minus the baseline's, ``T`` in a trial and
+``D`` without swaps. Both F come from exact integer sums by one formula (``micro.micro_scores``),
+so equal sums give equal values; a trial counts when ``T >= D - 8 * eps`` (the F are in [0, 1]:
+eight units in the last place of 1 bound the rounding of the two formulas).
+
 ``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns, its sums exact: it is the
 value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} / 2**n``.
 """
@@ -31,10 +39,11 @@ value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} /
 import itertools
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Sequence, Tuple
 
 import numpy as np
 
+from ..micro import micro_scores
 from ..option_numbers import is_integer
 
 DEFAULT_N_TRIALS = 10000
@@ -83,6 +92,30 @@ def randomization_p_values(differences: np.ndarray, n_trials: int, seed: int) ->
     at_least = np.zeros(len(differences), dtype=np.int64)
     for signs in _swap_blocks(n_trials, n_examples, seed):
         at_least += np.count_nonzero(signs @ differences.T >= threshold, axis=0)
+    return (1 + at_least) / (n_trials + 1)
+
+
+def micro_randomization_p_values(
+    pairs: Sequence[Tuple[np.ndarray, np.ndarray]], alpha: float, n_trials: int, seed: int
+) -> np.ndarray:
+    """One-sided approximate randomization p-value of the micro F of each pair (system counts,
+    baseline counts; ``n x 3`` integers per example, ``micro.CountColumns``' rows), all pairs
+    on the same ``n_trials`` trials; see the module docstring. Returns floats in
+    ``[1 / (n_trials + 1), 1]``."""
+    n_examples = len(pairs[0][0])
+    totals = [(system.sum(axis=0), baseline.sum(axis=0)) for system, baseline in pairs]
+    observed = np.array(
+        [micro_scores(system, alpha)[2] - micro_scores(baseline, alpha)[2] for system, baseline in totals]
+    )
+    threshold = observed - 8 * np.finfo(float).eps
+    moves = [(baseline - system).astype(float) for system, baseline in pairs]  # what a swap adds to the system
+    at_least = np.zeros(len(pairs), dtype=np.int64)
+    for signs in _swap_blocks(n_trials, n_examples, seed):
+        swapped = (1.0 - signs) / 2.0  # 1 where the trial swaps the example; sums of integers below 2**53 are exact
+        for row, ((system, baseline), move) in enumerate(zip(totals, moves)):
+            moved = swapped @ move
+            statistic = micro_scores(system + moved, alpha)[2] - micro_scores(baseline - moved, alpha)[2]
+            at_least[row] += np.count_nonzero(statistic >= threshold[row])
     return (1 + at_least) / (n_trials + 1)
 
 

@@ -15,8 +15,8 @@ methods stated:
   those same resamples: with one system it equals ``compute(..., baseline_predictions=...)``
   bit for bit, and a system's numbers do not depend on which other systems are compared.
 - ``method="randomization"``. ``significance.py``'s paired approximate randomization, every
-  system and type on the same ``n_trials`` trials drawn from ``seed`` (``average="macro"``
-  only: its trials swap per-example scores, and a micro F is no sum of those). Both tests are one-sided,
+  system and type on the same ``n_trials`` trials drawn from ``seed`` (under ``average="micro"``
+  a trial swaps examples' count triples and compares micro F). Both tests are one-sided,
   that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
 - ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
   baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
@@ -35,7 +35,7 @@ from ..no_tokens import tokenless_examples, warn_tokenless
 from ..scorer import UpdateRougeScorer, examples_counts
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
-from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, randomization_p_values
+from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values
 
 METHODS = ("bootstrap", "randomization")
 CORRECTIONS = (None, "holm")
@@ -77,26 +77,13 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
         raise ValueError("systems must hold the baseline and at least one other system to compare with it")
 
 
-def check_test(test: SignificanceTest, settings: Settings) -> None:
-    """Raise ``ValueError`` for a test the settings cannot run: the randomization test under
-    ``average="micro"``."""
-    if settings.average == "micro" and not test.bootstrap:
-        raise ValueError(
-            "method='randomization' has no average='micro': its trials swap per-example scores, and a micro F "
-            "is computed from summed counts; use method='bootstrap'"
-        )
-
-
-def compare_settings(options: Dict[str, Any], test: SignificanceTest) -> Settings:
-    """The ``Settings`` of ``compute``-style ``options`` for a comparison by ``test``;
-    ``TypeError`` for an unknown option or one a comparison has no use for, ``ValueError`` for
-    bad values or a test they rule out (``check_test``)."""
+def compare_settings(options: Dict[str, Any]) -> Settings:
+    """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
+    unknown option or one a comparison has no use for, ``ValueError`` for bad values."""
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    settings = Settings.from_options(options)
-    check_test(test, settings)
-    return settings
+    return Settings.from_options(options)
 
 
 class ScoredSystems(NamedTuple):
@@ -160,7 +147,6 @@ def compare_scores(
     """
     test = test if test is not None else SignificanceTest()
     settings = settings if settings is not None else Settings()
-    check_test(test, settings)
     confidence_level, n_bootstrap, seed = settings.confidence_level, settings.n_bootstrap, settings.seed
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
     names = list(scores)
@@ -180,14 +166,21 @@ def compare_scores(
         paired_with = scores[baseline] if test.bootstrap and name != baseline else None
         results[name] = _statistics(scores[name], paired_with, settings)
     if not test.bootstrap:
-        differences = np.array(
-            [
-                np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
-                for name in others
-                for key in keys
+        if settings.average == "micro":
+            pairs = [
+                (np.asarray(scores[name][key]), np.asarray(scores[baseline][key])) for name in others for key in keys
             ]
-        )
-        p_values = randomization_p_values(differences, test.n_trials, seed).reshape(len(others), len(keys))
+            p_values = micro_randomization_p_values(pairs, settings.alpha, test.n_trials, seed)
+        else:
+            differences = np.array(
+                [
+                    np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
+                    for name in others
+                    for key in keys
+                ]
+            )
+            p_values = randomization_p_values(differences, test.n_trials, seed)
+        p_values = p_values.reshape(len(others), len(keys))
         for name, row in zip(others, p_values):
             for key, p_value in zip(keys, row):
                 results[name][f"{key}_delta"] = results[name][key] - results[baseline][key]
@@ -270,7 +263,7 @@ def compare(
         and ``update_<type>_p_value`` (in (0, 1]), plain floats.
     """
     test = SignificanceTest(method, correction, n_trials)
-    settings = compare_settings(options, test)
+    settings = compare_settings(options)
     check_systems(list(systems), baseline)
     check_bootstrap_options(
         settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
