@@ -202,9 +202,11 @@ def union_lcs_positions(
     bit that stops carries, so one pass over a candidate line computes its DP columns against
     every reference line at once. The backtracking walks the columns from the last, for all
     reference lines at once: in a column, the walk moves up over rows that neither match nor
-    increase the DP value, so its next stop is the highest such row below its position. In
-    bit-mirrored coordinates that is each line's lowest set bit above a position, which one
-    subtraction isolates for all lines together. Memory: see the module docstring.
+    increase the DP value, so its next stop is the nearest row at or above its position that
+    does. In bit-mirrored coordinates that is each line's lowest set bit at or above a position,
+    which one subtraction isolates for all lines together (a guard bit stops the borrow). Of a
+    run of columns without a match (equal columns) only the first read moves a walk, so the
+    others are skipped. Memory: see the module docstring.
     """
     candidate_counts = Counter(token for line in candidate_lines for token in line)
     _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
@@ -245,27 +247,32 @@ def _union_lcs_bits(
     mirrored_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes, mirror=True)
     guards_m = _reverse_bits(guards, n_bytes)
     bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
-    start_m = _reverse_bits(token_bits, n_bytes)
+    full = token_bits | guards
+    to_bytes, from_bytes = int.to_bytes, int.from_bytes
     union_m = 0
 
     for line in candidate_lines:
         if shared.isdisjoint(line):
             continue
-        allowed = start_m  # rows each reference line's walk may still visit, mirrored
-        last_state, increase_m = None, 0
+        at = bottoms_m  # each reference line's walk: the bit of its row, mirrored (its guard once over)
+        next_matched = True  # whether the column read before this one (the next one in the line) had a match
         for token, state in _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes):
-            match_m = mirrored_masks(token) or 0
-            if state is not last_state:  # a column equals its left neighbour after a non-match
-                last_state = state
-                increase_m = _reverse_bits(token_bits ^ state, n_bytes)
-            candidates = ((match_m | increase_m) & allowed) | guards_m
-            lowest = candidates & ~(candidates - bottoms_m)
-            stops = lowest & ~guards_m
-            if not stops:
-                break
-            taken = stops & match_m
+            match_m = mirrored_masks(token)
+            if match_m is None and not next_matched:
+                continue  # the same column as the one before, and every walk already stands on a stop
+            if next_matched:  # else the column is the one read before: it had no match
+                # The increases of this column, and the guards, mirrored: with the matches, the stops.
+                stops = from_bytes(to_bytes(full ^ state, n_bytes, "little").translate(_REVERSED_BYTE), "big")
+            candidates = stops if match_m is None else stops | match_m
+            # Each line's lowest candidate at or above its walk (the borrow of the subtraction stops there).
+            lowest = candidates & (candidates ^ (candidates - at))
+            if lowest == guards_m:
+                break  # every walk is over
+            if match_m is None:
+                at, next_matched = lowest, False
+                continue
+            taken = lowest & match_m
             union_m |= taken
-            # A taken match continues above it (strictly); a step left continues from its row.
-            allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
+            at, next_matched = lowest + taken, True  # a taken match continues strictly above it
 
     return flat, guard_positions, format(_reverse_bits(union_m, n_bytes), "b")[::-1]

@@ -60,6 +60,14 @@ test_union_positions_are_rouge_score_backtracking, test_union_positions_are_roug
     quick_and_full(1500, _lines, _lines)(_union_positions_are_rouge_score_backtracking)
 )
 
+# Candidate lines with tokens no reference line holds ("x", "y"), often in runs: columns without
+# a match, which the backtracking reads once per run.
+_wide_lines = st.lists(st.lists(st.sampled_from("abxy"), max_size=30), min_size=1, max_size=4)
+
+test_unmatched_runs_are_rouge_score_backtracking, test_unmatched_runs_are_rouge_score_backtracking_full = (
+    quick_and_full(1500, _lines, _wide_lines)(_union_positions_are_rouge_score_backtracking)
+)
+
 
 def test_tie_breaking_on_a_known_case(tiny_budgets):
     # rouge-score's backtracking matches the last 'a' of the reference for the candidate "a",
