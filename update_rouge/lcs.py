@@ -22,8 +22,9 @@ t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest 
 
 import re
 from collections import Counter
+from itertools import chain, compress
 from math import isqrt
-from typing import Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
 MASK_BUDGET_BYTES = 64 << 20
 """Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
@@ -33,8 +34,10 @@ COLUMN_BUDGET_BYTES = 64 << 20
 
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 _ONE = re.compile("1")
+_BINARY_DIGITS = bytes.maketrans(b"01", b"\x00\x01")  # "0" and "1" as false and true bytes
 _GUARD = object()
 _SHIFTS_BYTES = 1 << 12  # below this, summing shifted ones beats filling a buffer
+_ACCUMULATE_TOKENS = 1 << 12  # up to this, accumulating masks bit by bit beats gathering positions
 
 MaskLookup = Callable[[Hashable], Optional[int]]
 
@@ -97,6 +100,33 @@ def _mask_lookup(
     return lookup
 
 
+def _mask_lookups(
+    sequence: Sequence[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
+) -> Tuple[AbstractSet[Hashable], MaskLookup, Optional[MaskLookup]]:
+    """The tokens of ``uses`` that ``sequence`` holds, and lookups of their position masks in
+    ``sequence`` (``n_bytes`` wide): ``token -> mask``, None for the other tokens of ``uses``,
+    and with ``mirror`` the same for the mirrored masks (as ``_reverse_bits``), else None.
+
+    Up to ``_ACCUMULATE_TOKENS`` tokens, where all masks fit in ``MASK_BUDGET_BYTES``, every
+    token's mask is accumulated bit by bit in one pass; otherwise the masks are built from
+    position lists within the budget (``_mask_lookup``).
+    """
+    if len(sequence) > _ACCUMULATE_TOKENS or len(sequence) * n_bytes > MASK_BUDGET_BYTES:
+        positions = _positions(sequence)
+        shared = uses.keys() & positions.keys()
+        mirrored = _mask_lookup(positions, shared, uses, n_bytes, mirror=True) if mirror else None
+        return shared, _mask_lookup(positions, shared, uses, n_bytes), mirrored
+    masks: Dict[Hashable, int] = {}
+    get = masks.get
+    bit = 1
+    for token in sequence:
+        masks[token] = get(token, 0) | bit
+        bit <<= 1
+    shared = uses.keys() & masks.keys()
+    mirrored = {token: _reverse_bits(masks[token], n_bytes) for token in shared}.get if mirror else None
+    return shared, get, mirrored
+
+
 def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> List[int]:
     """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
 
@@ -149,8 +179,7 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Length of a longest common subsequence of ``a`` and ``b``."""
     if len(a) < len(b):
         a, b = b, a
-    positions, uses = _positions(a), Counter(b)
-    masks = _mask_lookup(positions, uses.keys() & positions.keys(), uses, (len(a) + 7) // 8)
+    _, masks, _ = _mask_lookups(a, Counter(b), (len(a) + 7) // 8)
     full = (1 << len(a)) - 1
     state = full
     for token in b:
@@ -180,13 +209,18 @@ def summary_lcs_hits(
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
     clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
     """
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    candidate_counts = Counter(chain.from_iterable(candidate_lines))
     flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
-    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(union))
+    union_counts = Counter(compress(flat, union.encode().translate(_BINARY_DIGITS)))
+    counts = union_counts.values()
     if clip_counts is None:
-        return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+        return sum(map(min, counts, map(candidate_counts.__getitem__, union_counts)))
     reference_counts, clipping_counts = clip_counts
-    return sum(min(count, clipping_counts[token], reference_counts[token]) for token, count in union_counts.items())
+    return sum(
+        map(
+            min, counts, map(clipping_counts.__getitem__, union_counts), map(reference_counts.__getitem__, union_counts)
+        )
+    )
 
 
 def union_lcs_positions(
@@ -229,22 +263,21 @@ def _union_lcs_bits(
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
     flat: List[Hashable] = []
+    guard_positions = []
     for line in reference_lines:
         if line:
+            guard_positions.append(len(flat))
             flat.append(_GUARD)
             flat.extend(line)
     if not flat:
         return flat, [], ""
     position = len(flat)
     n_bytes = (position + 7) // 8
-    positions = _positions(flat)
-    guard_positions = positions.pop(_GUARD)
     guards = _bits(guard_positions, n_bytes)
     bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
-    shared = candidate_counts.keys() & positions.keys()
-    forward_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes)
-    mirrored_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes, mirror=True)
+    shared, forward_masks, mirrored_masks = _mask_lookups(flat, candidate_counts, n_bytes, mirror=True)
+    assert mirrored_masks is not None, "asked for with mirror=True"
     guards_m = _reverse_bits(guards, n_bytes)
     bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
     full = token_bits | guards
