@@ -208,10 +208,17 @@ def summary_lcs_hits(
 
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
     clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
+
+    A reference line equal to a candidate line is that line's LCS with itself, all of it: its
+    union is the whole line, and only the other reference lines are backtracked.
     """
     candidate_counts = Counter(chain.from_iterable(candidate_lines))
-    flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    candidate_set = set(map(tuple, candidate_lines))
+    rest = [line for line in reference_lines if tuple(line) not in candidate_set]
+    flat, _, union = _union_lcs_bits(rest, candidate_lines, candidate_counts)
     union_counts = Counter(compress(flat, union.encode().translate(_BINARY_DIGITS)))
+    if len(rest) < len(reference_lines):
+        union_counts.update(chain.from_iterable(line for line in reference_lines if tuple(line) in candidate_set))
     counts = union_counts.values()
     if clip_counts is None:
         return sum(map(min, counts, map(candidate_counts.__getitem__, union_counts)))

@@ -69,6 +69,23 @@ test_unmatched_runs_are_rouge_score_backtracking, test_unmatched_runs_are_rouge_
 )
 
 
+@st.composite
+def _lines_and_copies(draw):
+    """Reference lines, and candidate lines of which some are copies of reference lines."""
+    reference_lines = draw(_lines)
+    copy_or_line = st.one_of(st.sampled_from(reference_lines), _line)
+    return reference_lines, draw(st.lists(copy_or_line, min_size=1, max_size=4))
+
+
+def _copied_lines_are_rouge_score_backtracking(lines):
+    _union_positions_are_rouge_score_backtracking(*lines)
+
+
+test_copied_lines_are_rouge_score_backtracking, test_copied_lines_are_rouge_score_backtracking_full = quick_and_full(
+    1500, _lines_and_copies()
+)(_copied_lines_are_rouge_score_backtracking)
+
+
 def test_tie_breaking_on_a_known_case(tiny_budgets):
     # rouge-score's backtracking matches the last 'a' of the reference for the candidate "a",
     # and "a b" takes positions 0 and 1: the union holds both 'a's, so 3 hits (taking the
