@@ -150,7 +150,8 @@ class PythonEngine:
     def _tokenize_text(self, text: str) -> Tuple[Tokens, List[Tokens]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
-            lines = [tokenize(line) for line in summary_lines(text)]
+            tokenize_lines = getattr(self._tokenizer, "tokenize_lines", None)  # one pass, where it has one
+            lines = tokenize_lines(text) if tokenize_lines else [tokenize(line) for line in summary_lines(text)]
             return list(chain.from_iterable(lines)), lines
         tokens = tokenize(text) if self._needs_tokens else []
         lines = [tokenize(line) for line in summary_lines(text)] if self._needs_lines else []
