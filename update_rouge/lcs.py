@@ -176,9 +176,22 @@ def _blocks_backwards(
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of a longest common subsequence of ``a`` and ``b``."""
+    """Length of a longest common subsequence of ``a`` and ``b``.
+
+    Some longest common subsequence holds their common prefix and suffix, so only what lies
+    between is compared bit-parallel.
+    """
+    common, shorter = 0, min(len(a), len(b))
+    while common < shorter and a[common] == b[common]:
+        common += 1
+    end = 0
+    while end < shorter - common and a[-1 - end] == b[-1 - end]:
+        end += 1
+    a, b = a[common : len(a) - end], b[common : len(b) - end]
     if len(a) < len(b):
         a, b = b, a
+    if not b:
+        return common + end
     _, masks, _ = _mask_lookups(a, Counter(b), (len(a) + 7) // 8)
     full = (1 << len(a)) - 1
     state = full
@@ -187,7 +200,7 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
         if match:
             kept = state & match
             state = ((state + kept) | (state - kept)) & full
-    return len(a) - state.bit_count()
+    return common + end + len(a) - state.bit_count()
 
 
 def summary_lines(text: str) -> List[str]:

@@ -105,6 +105,17 @@ def test_lcs_length_with_rebuilt_masks(tiny_budgets):
         assert lcs.lcs_length(a, b) == rouge_scorer._lcs_table(a, b)[-1][-1]
 
 
+def _lcs_length_is_rouge_score_table(prefix, a, b, suffix):
+    a, b = prefix + a + suffix, prefix + b + suffix
+    assert lcs.lcs_length(a, b) == rouge_scorer._lcs_table(a, b)[-1][-1]
+
+
+# Sequences that share a prefix and a suffix (counted without the bit-parallel pass), or not.
+test_lcs_length_with_common_ends, test_lcs_length_with_common_ends_full = quick_and_full(
+    1500, _line, _line, _line, _line
+)(_lcs_length_is_rouge_score_table)
+
+
 def test_long_single_lines_match_rouge_score(tiny_budgets):
     """Checkpointed blocks of isqrt(m) columns on lines of 1,500 tokens, against rouge-score."""
     rng = random.Random(3)
