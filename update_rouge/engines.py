@@ -20,7 +20,7 @@ Python engine (the same numbers).
 """
 
 from collections import Counter
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from rouge_score import rouge_scorer
@@ -79,11 +79,8 @@ def _ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter:
 
 
 def _ngram_totals(target: Sequence[Hashable], prediction: Sequence[Hashable], n: int) -> Counts:
-    target_counts = _ngram_counts(target, n)
-    prediction_counts = _ngram_counts(prediction, n)
-    hits = sum(
-        min(count, prediction_counts[gram]) for gram, count in target_counts.items() if gram in prediction_counts
-    )
+    fewer, more = sorted((_ngram_counts(target, n), _ngram_counts(prediction, n)), key=len)
+    hits = sum(map(min, fewer.values(), map(more.get, fewer, repeat(0))))  # sum of min(counts) over shared grams
     return Counts(hits, max(len(target) - n + 1, 0), max(len(prediction) - n + 1, 0))
 
 
@@ -150,7 +147,8 @@ class PythonEngine:
     def _tokenize_text(self, text: str) -> Tuple[Tokens, List[Tokens]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
-            lines = [tokenize(line) for line in summary_lines(text)]
+            tokenize_lines = getattr(self._tokenizer, "tokenize_lines", None)  # one pass, where it has one
+            lines = tokenize_lines(text) if tokenize_lines else [tokenize(line) for line in summary_lines(text)]
             return list(chain.from_iterable(lines)), lines
         tokens = tokenize(text) if self._needs_tokens else []
         lines = [tokenize(line) for line in summary_lines(text)] if self._needs_lines else []

@@ -22,8 +22,9 @@ t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest 
 
 import re
 from collections import Counter
+from itertools import chain, compress
 from math import isqrt
-from typing import Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
 MASK_BUDGET_BYTES = 64 << 20
 """Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
@@ -33,8 +34,10 @@ COLUMN_BUDGET_BYTES = 64 << 20
 
 _REVERSED_BYTE = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 _ONE = re.compile("1")
+_BINARY_DIGITS = bytes.maketrans(b"01", b"\x00\x01")  # "0" and "1" as false and true bytes
 _GUARD = object()
 _SHIFTS_BYTES = 1 << 12  # below this, summing shifted ones beats filling a buffer
+_ACCUMULATE_TOKENS = 1 << 12  # up to this, accumulating masks bit by bit beats gathering positions
 
 MaskLookup = Callable[[Hashable], Optional[int]]
 
@@ -97,6 +100,33 @@ def _mask_lookup(
     return lookup
 
 
+def _mask_lookups(
+    sequence: Sequence[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
+) -> Tuple[AbstractSet[Hashable], MaskLookup, Optional[MaskLookup]]:
+    """The tokens of ``uses`` that ``sequence`` holds, and lookups of their position masks in
+    ``sequence`` (``n_bytes`` wide): ``token -> mask``, None for the other tokens of ``uses``,
+    and with ``mirror`` the same for the mirrored masks (as ``_reverse_bits``), else None.
+
+    Up to ``_ACCUMULATE_TOKENS`` tokens, where all masks fit in ``MASK_BUDGET_BYTES``, every
+    token's mask is accumulated bit by bit in one pass; otherwise the masks are built from
+    position lists within the budget (``_mask_lookup``).
+    """
+    if len(sequence) > _ACCUMULATE_TOKENS or len(sequence) * n_bytes > MASK_BUDGET_BYTES:
+        positions = _positions(sequence)
+        shared = uses.keys() & positions.keys()
+        mirrored = _mask_lookup(positions, shared, uses, n_bytes, mirror=True) if mirror else None
+        return shared, _mask_lookup(positions, shared, uses, n_bytes), mirrored
+    masks: Dict[Hashable, int] = {}
+    get = masks.get
+    bit = 1
+    for token in sequence:
+        masks[token] = get(token, 0) | bit
+        bit <<= 1
+    shared = uses.keys() & masks.keys()
+    mirrored = {token: _reverse_bits(masks[token], n_bytes) for token in shared}.get if mirror else None
+    return shared, get, mirrored
+
+
 def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> List[int]:
     """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
 
@@ -146,11 +176,23 @@ def _blocks_backwards(
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of a longest common subsequence of ``a`` and ``b``."""
+    """Length of a longest common subsequence of ``a`` and ``b``.
+
+    Some longest common subsequence holds their common prefix and suffix, so only what lies
+    between is compared bit-parallel.
+    """
+    common, shorter = 0, min(len(a), len(b))
+    while common < shorter and a[common] == b[common]:
+        common += 1
+    end = 0
+    while end < shorter - common and a[-1 - end] == b[-1 - end]:
+        end += 1
+    a, b = a[common : len(a) - end], b[common : len(b) - end]
     if len(a) < len(b):
         a, b = b, a
-    positions, uses = _positions(a), Counter(b)
-    masks = _mask_lookup(positions, uses.keys() & positions.keys(), uses, (len(a) + 7) // 8)
+    if not b:
+        return common + end
+    _, masks, _ = _mask_lookups(a, Counter(b), (len(a) + 7) // 8)
     full = (1 << len(a)) - 1
     state = full
     for token in b:
@@ -158,7 +200,7 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
         if match:
             kept = state & match
             state = ((state + kept) | (state - kept)) & full
-    return len(a) - state.bit_count()
+    return common + end + len(a) - state.bit_count()
 
 
 def summary_lines(text: str) -> List[str]:
@@ -179,14 +221,26 @@ def summary_lcs_hits(
 
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
     clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
+
+    A reference line equal to a candidate line is that line's LCS with itself, all of it: its
+    union is the whole line, and only the other reference lines are backtracked.
     """
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    flat, _, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
-    union_counts = Counter(flat[match.start()] for match in _ONE.finditer(union))
+    candidate_counts = Counter(chain.from_iterable(candidate_lines))
+    candidate_set = set(map(tuple, candidate_lines))
+    rest = [line for line in reference_lines if tuple(line) not in candidate_set]
+    flat, _, union = _union_lcs_bits(rest, candidate_lines, candidate_counts)
+    union_counts = Counter(compress(flat, union.encode().translate(_BINARY_DIGITS)))
+    if len(rest) < len(reference_lines):
+        union_counts.update(chain.from_iterable(line for line in reference_lines if tuple(line) in candidate_set))
+    counts = union_counts.values()
     if clip_counts is None:
-        return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+        return sum(map(min, counts, map(candidate_counts.__getitem__, union_counts)))
     reference_counts, clipping_counts = clip_counts
-    return sum(min(count, clipping_counts[token], reference_counts[token]) for token, count in union_counts.items())
+    return sum(
+        map(
+            min, counts, map(clipping_counts.__getitem__, union_counts), map(reference_counts.__getitem__, union_counts)
+        )
+    )
 
 
 def union_lcs_positions(
@@ -202,9 +256,11 @@ def union_lcs_positions(
     bit that stops carries, so one pass over a candidate line computes its DP columns against
     every reference line at once. The backtracking walks the columns from the last, for all
     reference lines at once: in a column, the walk moves up over rows that neither match nor
-    increase the DP value, so its next stop is the highest such row below its position. In
-    bit-mirrored coordinates that is each line's lowest set bit above a position, which one
-    subtraction isolates for all lines together. Memory: see the module docstring.
+    increase the DP value, so its next stop is the nearest row at or above its position that
+    does. In bit-mirrored coordinates that is each line's lowest set bit at or above a position,
+    which one subtraction isolates for all lines together (a guard bit stops the borrow). Of a
+    run of columns without a match (equal columns) only the first read moves a walk, so the
+    others are skipped. Memory: see the module docstring.
     """
     candidate_counts = Counter(token for line in candidate_lines for token in line)
     _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
@@ -227,45 +283,49 @@ def _union_lcs_bits(
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
     flat: List[Hashable] = []
+    guard_positions = []
     for line in reference_lines:
         if line:
+            guard_positions.append(len(flat))
             flat.append(_GUARD)
             flat.extend(line)
     if not flat:
         return flat, [], ""
     position = len(flat)
     n_bytes = (position + 7) // 8
-    positions = _positions(flat)
-    guard_positions = positions.pop(_GUARD)
     guards = _bits(guard_positions, n_bytes)
     bottoms = _bits([index - 1 for index in guard_positions[1:]] + [position - 1], n_bytes)
     token_bits = ((1 << position) - 1) ^ guards
-    shared = candidate_counts.keys() & positions.keys()
-    forward_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes)
-    mirrored_masks = _mask_lookup(positions, shared, candidate_counts, n_bytes, mirror=True)
+    shared, forward_masks, mirrored_masks = _mask_lookups(flat, candidate_counts, n_bytes, mirror=True)
+    assert mirrored_masks is not None, "asked for with mirror=True"
     guards_m = _reverse_bits(guards, n_bytes)
     bottoms_m = _reverse_bits(bottoms, n_bytes)  # each line's last token: its lowest bit once mirrored
-    start_m = _reverse_bits(token_bits, n_bytes)
+    full = token_bits | guards
+    to_bytes, from_bytes = int.to_bytes, int.from_bytes
     union_m = 0
 
     for line in candidate_lines:
         if shared.isdisjoint(line):
             continue
-        allowed = start_m  # rows each reference line's walk may still visit, mirrored
-        last_state, increase_m = None, 0
+        at = bottoms_m  # each reference line's walk: the bit of its row, mirrored (its guard once over)
+        next_matched = True  # whether the column read before this one (the next one in the line) had a match
         for token, state in _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes):
-            match_m = mirrored_masks(token) or 0
-            if state is not last_state:  # a column equals its left neighbour after a non-match
-                last_state = state
-                increase_m = _reverse_bits(token_bits ^ state, n_bytes)
-            candidates = ((match_m | increase_m) & allowed) | guards_m
-            lowest = candidates & ~(candidates - bottoms_m)
-            stops = lowest & ~guards_m
-            if not stops:
-                break
-            taken = stops & match_m
+            match_m = mirrored_masks(token)
+            if match_m is None and not next_matched:
+                continue  # the same column as the one before, and every walk already stands on a stop
+            if next_matched:  # else the column is the one read before: it had no match
+                # The increases of this column, and the guards, mirrored: with the matches, the stops.
+                stops = from_bytes(to_bytes(full ^ state, n_bytes, "little").translate(_REVERSED_BYTE), "big")
+            candidates = stops if match_m is None else stops | match_m
+            # Each line's lowest candidate at or above its walk (the borrow of the subtraction stops there).
+            lowest = candidates & (candidates ^ (candidates - at))
+            if lowest == guards_m:
+                break  # every walk is over
+            if match_m is None:
+                at, next_matched = lowest, False
+                continue
+            taken = lowest & match_m
             union_m |= taken
-            # A taken match continues above it (strictly); a step left continues from its row.
-            allowed = (guards_m & ~lowest) - ((taken << 1) | (stops ^ taken))
+            at, next_matched = lowest + taken, True  # a taken match continues strictly above it
 
     return flat, guard_positions, format(_reverse_bits(union_m, n_bytes), "b")[::-1]

@@ -9,7 +9,7 @@ import random
 import pytest
 from conftest import quick_and_full
 from hypothesis import strategies as st
-from rouge_score import rouge_scorer
+from rouge_score import rouge_scorer, tokenizers
 
 from update_rouge.engines import make_engine, rust_available
 from update_rouge.tokens import make_tokenizer
@@ -97,6 +97,22 @@ def _python_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types
     test_python_engine_equals_rouge_score_with_a_custom_tokenizer_full,
 ) = quick_and_full(2000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))(
     _python_equals_rouge_score_with_a_custom_tokenizer
+)
+
+
+# Any code point (lone surrogates included), or the vocabulary above, with line ends.
+_any_text = st.one_of(st.text(st.characters(blacklist_categories=())), texts())
+
+
+def _tokens_equal_rouge_score(text, use_stemmer):
+    ours, theirs = make_tokenizer("porter" if use_stemmer else "none"), tokenizers.DefaultTokenizer(use_stemmer)
+    assert ours.tokenize(text) == theirs.tokenize(text)
+    # rougeLsum's lines: rouge-score tokenizes each non-empty line of the text.
+    assert ours.tokenize_lines(text) == [theirs.tokenize(line) for line in text.split("\n") if line]
+
+
+test_tokens_equal_rouge_score, test_tokens_equal_rouge_score_full = quick_and_full(4000, _any_text, st.booleans())(
+    _tokens_equal_rouge_score
 )
 
 

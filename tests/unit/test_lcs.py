@@ -60,6 +60,31 @@ test_union_positions_are_rouge_score_backtracking, test_union_positions_are_roug
     quick_and_full(1500, _lines, _lines)(_union_positions_are_rouge_score_backtracking)
 )
 
+# Candidate lines with tokens no reference line holds ("x", "y"), often in runs: columns without
+# a match, which the backtracking reads once per run.
+_wide_lines = st.lists(st.lists(st.sampled_from("abxy"), max_size=30), min_size=1, max_size=4)
+
+test_unmatched_runs_are_rouge_score_backtracking, test_unmatched_runs_are_rouge_score_backtracking_full = (
+    quick_and_full(1500, _lines, _wide_lines)(_union_positions_are_rouge_score_backtracking)
+)
+
+
+@st.composite
+def _lines_and_copies(draw):
+    """Reference lines, and candidate lines of which some are copies of reference lines."""
+    reference_lines = draw(_lines)
+    copy_or_line = st.one_of(st.sampled_from(reference_lines), _line)
+    return reference_lines, draw(st.lists(copy_or_line, min_size=1, max_size=4))
+
+
+def _copied_lines_are_rouge_score_backtracking(lines):
+    _union_positions_are_rouge_score_backtracking(*lines)
+
+
+test_copied_lines_are_rouge_score_backtracking, test_copied_lines_are_rouge_score_backtracking_full = quick_and_full(
+    1500, _lines_and_copies()
+)(_copied_lines_are_rouge_score_backtracking)
+
 
 def test_tie_breaking_on_a_known_case(tiny_budgets):
     # rouge-score's backtracking matches the last 'a' of the reference for the candidate "a",
@@ -78,6 +103,17 @@ def test_lcs_length_with_rebuilt_masks(tiny_budgets):
         a = [rng.choice("abcde") for _ in range(rng.randrange(1, 50))]
         b = [rng.choice("abcde") for _ in range(rng.randrange(1, 50))]
         assert lcs.lcs_length(a, b) == rouge_scorer._lcs_table(a, b)[-1][-1]
+
+
+def _lcs_length_is_rouge_score_table(prefix, a, b, suffix):
+    a, b = prefix + a + suffix, prefix + b + suffix
+    assert lcs.lcs_length(a, b) == rouge_scorer._lcs_table(a, b)[-1][-1]
+
+
+# Sequences that share a prefix and a suffix (counted without the bit-parallel pass), or not.
+test_lcs_length_with_common_ends, test_lcs_length_with_common_ends_full = quick_and_full(
+    1500, _line, _line, _line, _line
+)(_lcs_length_is_rouge_score_table)
 
 
 def test_long_single_lines_match_rouge_score(tiny_budgets):
