@@ -23,7 +23,6 @@ from collections import Counter
 from itertools import chain, repeat
 from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from rouge_score import rouge_scorer
 from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
@@ -221,6 +220,9 @@ class RougeScoreEngine:
     name = "rouge-score"
 
     def __init__(self, rouge_types: Sequence[str], tokenizer):
+        # Imported here, as it imports NLTK (see tokens._porter), which the other engines do not need.
+        from rouge_score import rouge_scorer
+
         self.rouge_types = tuple(rouge_types)
         self._tokenizer = tokenizer
         if isinstance(tokenizer, DefaultTokenizer):

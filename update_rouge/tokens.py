@@ -14,10 +14,8 @@ the lines, where it has one: ``DefaultTokenizer``).
 """
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Callable, FrozenSet, List, Optional
-
-from nltk.stem import porter
 
 from .inputs import _describe
 from .languages import LanguageTokenizer
@@ -34,11 +32,17 @@ _STEM_CACHE_SIZE = 1 << 20
 @lru_cache(maxsize=_STEM_CACHE_SIZE)
 def _porter_stem(token: str) -> Optional[str]:
     """rouge-score's stemming of one token, or None when rouge-score would drop the result."""
-    stemmed = _PORTER.stem(token) if len(token) > 3 else token
+    stemmed = _porter().stem(token) if len(token) > 3 else token
     return stemmed if _VALID_TOKEN.match(stemmed) else None
 
 
-_PORTER = porter.PorterStemmer()
+@cache
+def _porter():
+    """NLTK's Porter stemmer, imported on first use: importing NLTK costs a process (each
+    ``num_proc`` worker among them) about 0.14 s, which runs without a stemmer need not pay."""
+    from nltk.stem import porter
+
+    return porter.PorterStemmer()
 
 
 def _words(text: str) -> str:
