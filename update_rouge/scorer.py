@@ -192,16 +192,17 @@ class UpdateRougeScorer:
         references: List[List[str]],
     ) -> List[Any]:
         """``function(settings, sources, predictions, references)`` of consecutive shards of the
-        checked inputs, in input order: one shard in this process, or about ``4 * num_proc``
-        shards in worker processes when ``num_proc`` > 1 (no more workers than CPUs available or
-        examples). An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
+        checked inputs, in input order: one shard in this process, or in worker processes when
+        ``num_proc`` > 1 (no more workers than CPUs available or examples) shards of at most
+        ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once its texts
+        reach ``SHARD_CHARACTERS``. An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
         num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
         if num_proc <= 1:
             return [function(self.settings, sources, predictions, references)]
-        size = math.ceil(len(sources) / (4 * num_proc))
+        starts = _shard_starts(sources, predictions, references, math.ceil(len(sources) / (4 * num_proc)))
         shards = [
-            (sources[start : start + size], predictions[start : start + size], references[start : start + size])
-            for start in range(0, len(sources), size)
+            (sources[start:end], predictions[start:end], references[start:end])
+            for start, end in zip(starts, starts[1:] + [len(sources)])
         ]
         # The settings travel with the function, sent to each worker once (and checked to pickle).
         results: List[Any] = []
@@ -211,8 +212,29 @@ class UpdateRougeScorer:
         except LcsTableTooLarge as error:
             if error.index is None:
                 raise
-            raise error.at(len(results) * size + error.index, "example") from None
+            raise error.at(starts[len(results)] + error.index, "example") from None
         return results
+
+
+SHARD_CHARACTERS = 1 << 22
+"""A shard of ``compute(..., num_proc=N)`` ends once its texts hold this many characters: long
+examples make more, smaller shards, so that the workers finish together (the last shard of one
+worker is then a small part of the run), and the texts in flight stay bounded."""
+
+
+def _shard_starts(sources: List[str], predictions: List[str], references: List[List[str]], most: int) -> List[int]:
+    """The first example of each shard: a shard ends after ``most`` examples or once its texts
+    reach ``SHARD_CHARACTERS``, whichever comes first."""
+    starts = [0]
+    held = 0
+    for index, (source, prediction, texts) in enumerate(zip(sources, predictions, references)):
+        held += len(source) + len(prediction) + sum(map(len, texts))
+        if index + 1 - starts[-1] == most or held >= SHARD_CHARACTERS:
+            starts.append(index + 1)
+            held = 0
+    if starts[-1] == len(sources):
+        starts.pop()
+    return starts
 
 
 Shard = Tuple[Dict[str, list], List[bool], Optional[Dict[str, List[Counts]]]]

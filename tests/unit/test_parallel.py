@@ -13,7 +13,8 @@ import pytest
 from conftest import read_jsonl
 
 import update_rouge
-from update_rouge import compute
+from update_rouge import compute, scorer
+from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
 from update_rouge.parallel import available_cpus, starmap_in_order
 
 MODULE_DIR = Path(update_rouge.__file__).parent
@@ -54,6 +55,28 @@ def test_two_processes_give_the_same_per_example_scores(iterater):
     two = compute(**iterater, use_aggregator=False, num_proc=2)
     assert two == one
     assert len(two["update_rouge1"]) == 40
+
+
+def test_shards_end_after_their_share_of_examples_or_at_the_character_bound(monkeypatch):
+    monkeypatch.setattr(scorer, "SHARD_CHARACTERS", 10)
+    texts = ["abcd", "ab", "abcdefghijkl", "a", "a", "a", "a", "a"]  # each example holds 3 x its text
+    starts = scorer._shard_starts(texts, texts, [[text] for text in texts], most=3)
+    # 12 >= 10 ends the first shard at once; 6 + 36 the second; 3 examples of 3 the third, then the rest.
+    assert starts == [0, 1, 3, 6]
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_a_too_large_lcs_in_a_later_shard_names_its_place_in_the_input(monkeypatch):
+    # Shards of unequal sizes: the example's index is counted from each shard's true start.
+    monkeypatch.setattr(scorer, "SHARD_CHARACTERS", 40)
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    short, long = "a b.", " ".join(f"w{index}" for index in range(20)) + "."
+    references = [short] * 13
+    references[4] = references[11] = "x " * 10 + "y."  # 11 characters more per text: shards end earlier
+    references[9] = long
+    texts = {"sources": [""] * 13, "predictions": references[:9] + [long] + references[10:], "references": references}
+    with pytest.raises(LcsTableTooLarge, match="^example 9: rougeL of 20 x 20 tokens"):
+        compute(**texts, rouge_types=["rougeL"], engine="python", num_proc=2)
 
 
 # Slow: it starts three worker processes (CI runs it); the quick run keeps two-process scoring above.
