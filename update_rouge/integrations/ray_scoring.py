@@ -14,11 +14,12 @@ references) and ``row``: an integer giving the row's place in the input (unique;
   paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
   ``average="micro"``: the micro values, interval and test of ``micro.py`` from the count
   columns put back in ``row`` order), and the signature. Equal bit for bit whatever the blocks,
-  their sizes and their order of completion.
+  their sizes and their order of completion. The driver reads the scored blocks one at a time
+  and keeps only their numbers.
 - ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``, on the cluster that
   ``ray_cluster.cluster`` starts or joins. The command line only cuts the file into chunks of
   raw lines (``file_chunks``); Ray tasks parse and check them (``chunks_dataset``), so the
-  driver neither parses nor holds the texts.
+  driver parses no text.
 
 Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
