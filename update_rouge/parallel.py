@@ -222,4 +222,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> Optional[threading.Thread]:
         process.kill()
     for process in processes:
         process.join(timeout=10)
+    if all(process.exitcode is not None for process in processes):
+        # A worker killed while writing its result leaves part of a message in the result pipe,
+        # and the pool's manager thread, which shutdown() joins, waits for the rest for ever:
+        # this process holds the pipe's other write end. With every worker gone, closing it ends
+        # that read with EOFError, which the pool takes for a broken pool.
+        pool._result_queue._writer.close()  # type: ignore[attr-defined]
     return getattr(call_queue, "_thread", None)

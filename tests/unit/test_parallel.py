@@ -79,6 +79,46 @@ def test_a_too_large_lcs_in_a_later_shard_names_its_place_in_the_input(monkeypat
         compute(**texts, rouge_types=["rougeL"], engine="python", num_proc=2)
 
 
+HALF_A_RESULT = """
+import gc, multiprocessing.queues, struct, sys, time
+from update_rouge.parallel import starmap_in_order
+
+def half_a_result(index):
+    if index == 1:
+        # What a worker killed while writing its result leaves: the start of a message, never its end.
+        results = next(o for o in gc.get_objects() if isinstance(o, multiprocessing.queues.SimpleQueue))
+        results._writer._send(struct.pack("!i", 1000) + b"only 10 of 1000 bytes")
+        time.sleep(120)
+    return index
+
+if __name__ == "__main__":
+    results = starmap_in_order(half_a_result, [(0,), (1,)], 2)
+    assert next(results) == 0
+    time.sleep(2)
+    results.close()  # the caller stops early, as a stop signal makes it: the workers are killed
+    print("stopped")
+"""
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_stopping_while_a_worker_is_half_way_through_writing_its_result_does_not_hang(tmp_path):
+    # The pool's manager thread waits for the rest of the message; stopping must not wait with it
+    # (a SIGTERM at a random moment hung 1 run in about 100 on a loaded machine).
+    script = tmp_path / "half_a_result.py"
+    script.write_text(HALF_A_RESULT)
+    try:
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("stopping the run still waited for the half-written result 60 s later")
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+
+
 # Slow: it starts three worker processes (CI runs it); the quick run keeps two-process scoring above.
 @pytest.mark.slow
 def test_a_custom_tokenizer_reaches_the_workers(iterater):
