@@ -14,17 +14,51 @@ and several systems against a baseline with ``compare`` (see ``comparison.system
 As an evaluate metric from the installed package: ``evaluate.load(update_rouge.metric_path())``.
 """
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, List
 
-from .comparison.systems import compare
-from .corpus import ExampleScore
-from .extraction import extract_additions, split_segments
-from .no_tokens import NoTokensWarning
-from .rouge_types import DEFAULT_ROUGE_TYPES
-from .scorer import UpdateRougeScorer, compute, score_examples
-from .settings import OPTIONS, Settings
-from .signature import build_signature
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .comparison.systems import compare
+    from .corpus import ExampleScore
+    from .extraction import extract_additions, split_segments
+    from .no_tokens import NoTokensWarning
+    from .rouge_types import DEFAULT_ROUGE_TYPES
+    from .scorer import UpdateRougeScorer, compute, score_examples
+    from .settings import OPTIONS, Settings
+    from .signature import build_signature
+
+_HOMES = {
+    "compare": "comparison.systems",
+    "ExampleScore": "corpus",
+    "extract_additions": "extraction",
+    "split_segments": "extraction",
+    "NoTokensWarning": "no_tokens",
+    "DEFAULT_ROUGE_TYPES": "rouge_types",
+    "UpdateRougeScorer": "scorer",
+    "compute": "scorer",
+    "score_examples": "scorer",
+    "OPTIONS": "settings",
+    "Settings": "settings",
+    "build_signature": "signature",
+}
+"""The module each name of the package's API comes from. They are imported on first use
+(PEP 562), so that a process importing one module of the package, such as a worker process
+that scores chunks, does not import all of them (comparing systems, NumPy's statistics)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted({*globals(), *_HOMES})
 
 
 def metric_path() -> str:

@@ -24,12 +24,15 @@ The same inputs and options give the same numbers in every run and process; the 
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
 """
 
-from typing import Dict, Iterator, Mapping, Optional, Sequence, Tuple
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Callable, Deque, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .corpus import mean
 from .option_numbers import is_integer, is_real
+from .parallel import available_cpus
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_N_BOOTSTRAP = 1000
@@ -39,6 +42,15 @@ MAX_N_BOOTSTRAP = 10_000_000
 types at the bound), and at 10 million the Monte Carlo error of an interval bound is already far
 below any digit reported. Fixed: checked before any scoring."""
 _INDICES_PER_BLOCK = 1 << 22
+
+
+class Resampling(NamedTuple):
+    """The bootstrap's settings (the module docstring) and the threads its resamples are computed on."""
+
+    confidence_level: Optional[float]
+    n_bootstrap: int
+    seed: int
+    threads: int = 1
 
 
 def check_paired(use_aggregator: bool) -> None:
@@ -75,9 +87,10 @@ def check_bootstrap_options(
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
 
 
-def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int) -> np.ndarray:
+def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int, threads: int = 1) -> np.ndarray:
     """Mean of each row of ``columns`` (shape ``k x n``: k per-example columns over n examples)
-    in each of the same ``n_bootstrap`` resamples of the n examples; shape ``k x n_bootstrap``.
+    in each of the same ``n_bootstrap`` resamples of the n examples; shape ``k x n_bootstrap``;
+    computed on ``threads`` threads (``over_resamples``), the same numbers with any number.
 
     These are NumPy floating-point means (pairwise summation), not ``math.fsum`` ones: they can
     differ from ``corpus.mean`` in the last bits (about 1e-16), which shows only when every
@@ -85,10 +98,45 @@ def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int) -> np.ndarr
     """
     n_columns, n_examples = columns.shape
     means = np.empty((n_columns, n_bootstrap))
-    for start, stop, indices in resample_blocks(n_examples, n_bootstrap, seed):
-        for row, column in enumerate(columns):
-            means[row, start:stop] = column[indices].mean(axis=1)
+
+    def column_means(row: int, start: int, stop: int, indices: np.ndarray) -> None:
+        means[row, start:stop] = columns[row][indices].mean(axis=1)
+
+    over_resamples(n_examples, n_bootstrap, seed, n_columns, column_means, threads)
     return means
+
+
+def over_resamples(
+    n_examples: int,
+    n_bootstrap: int,
+    seed: int,
+    n_tasks: int,
+    task: Callable[[int, int, int, np.ndarray], None],
+    threads: int = 1,
+) -> None:
+    """Call ``task(t, start, stop, indices)`` for each ``t`` below ``n_tasks`` (a column, say)
+    and each block of ``resample_blocks``; the tasks must write to places of their own (their
+    ``t`` and rows ``start`` to ``stop``), so that the results do not depend on the order.
+    With ``threads`` > 1 (capped at the CPUs available) the tasks run on that many threads while
+    this one draws the next block: NumPy releases the GIL while it draws, indexes and sums. At
+    most ``threads`` blocks are held at a time beyond the one being drawn."""
+    threads = min(threads, available_cpus())
+    blocks = resample_blocks(n_examples, n_bootstrap, seed)
+    if threads <= 1:
+        for start, stop, indices in blocks:
+            for number in range(n_tasks):
+                task(number, start, stop, indices)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="update-rouge-bootstrap") as pool:
+        held: Deque[List[Future]] = deque()
+        for block in blocks:
+            held.append([pool.submit(task, number, *block) for number in range(n_tasks)])
+            while len(held) > threads:
+                for future in held.popleft():
+                    future.result()
+        for futures in held:
+            for future in futures:
+                future.result()
 
 
 def resample_blocks(n_examples: int, n_bootstrap: int, seed: int) -> Iterator[Tuple[int, int, np.ndarray]]:
@@ -121,8 +169,10 @@ def bootstrap_statistics(
     confidence_level: Optional[float],
     n_bootstrap: int,
     seed: int,
+    threads: int = 1,
 ) -> Dict[str, float]:
-    """Intervals and paired tests for each key of ``system`` (a per-example column, e.g. F1).
+    """Intervals and paired tests for each key of ``system`` (a per-example column, e.g. F1),
+    the resamples' means computed on ``threads`` threads (the same numbers with any number).
 
     ``system`` maps an output key such as ``update_rouge1`` to its per-example values;
     ``baseline``, if given, maps the same keys to the baseline's values on the same examples.
@@ -139,7 +189,7 @@ def bootstrap_statistics(
         columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
     if not columns:
         return {}
-    means = resample_means(np.vstack(columns), n_bootstrap, seed)
+    means = resample_means(np.vstack(columns), n_bootstrap, seed, threads)
     results: Dict[str, float] = {}
     if confidence_level is not None and interval_keys:
         low, high = percentile_intervals(means[: len(interval_keys)], confidence_level)

@@ -16,11 +16,11 @@ import dataclasses
 import functools
 import itertools
 from array import array
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Generator, Iterable, List, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
-from .bootstrap import bootstrap_statistics
+from .bootstrap import Resampling, bootstrap_statistics
 from .corpus import RunningTotals
 from .engines import Counts
 from .lcs_limits import LcsTableTooLarge
@@ -36,6 +36,17 @@ CHUNK_SIZE = 1000
 
 Table = Dict[str, list]
 Counted = Dict[str, List[Counts]]
+
+
+class Workers(Protocol):
+    """Workers other than this machine's processes (``integrations.ray_chunks.RayWorkers``):
+    ``count`` of them, and ``parallel.starmap_in_order``'s contract on them."""
+
+    count: int
+
+    def starmap_in_order(
+        self, function: Callable[..., Any], items: Iterable[tuple], count: int
+    ) -> Generator[Any, None, None]: ...
 
 
 class Corpus:
@@ -88,12 +99,12 @@ class Corpus:
         """The corpus result ``compute`` gives for all the examples with these settings."""
         settings = self.settings
         result = self.totals.result()
-        statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+        statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
         if self.micro:
             counts = self._arrays(self.f1)
             baseline = None if self.baseline_f1 is None else self._arrays(self.baseline_f1)
             result.update(micro_means(counts, settings.alpha))
-            result.update(micro_bootstrap_statistics(counts, baseline, settings.alpha, *statistics))
+            result.update(micro_bootstrap_statistics(counts, baseline, settings.alpha, statistics))
             return result
         result.update(bootstrap_statistics(self.f1, self.baseline_f1, *statistics))
         return result
@@ -132,38 +143,47 @@ def score_rows(
         while chunk := list(itertools.islice(remaining, chunk_size)):
             yield chunk
 
-    return score_chunks(chunks(), settings, on_chunk, tell, paired)
+    return score_chunks(chunks(), settings, None if on_chunk is None else Output(on_chunk), tell, paired)
+
+
+class Output(NamedTuple):
+    """What ``score_chunks`` does with each chunk's per-example table: ``render(lines, table)``
+    where the chunk was scored (a worker: a module-level function, so that it pickles; ``None``:
+    the table itself), then ``write(lines, rendered)`` here, chunk by chunk in input order."""
+
+    write: Callable[[List[int], Any], None]
+    render: Optional[Callable[[List[int], Table], Any]] = None
 
 
 def score_chunks(
     chunks: Iterable[Any],
     settings: Settings,
-    on_chunk: Optional[Callable[[List[int], Any], None]] = None,
+    output: Optional[Output] = None,
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
-    render: Optional[Callable[[List[int], Table], Any]] = None,
+    workers: Optional[Workers] = None,
 ) -> Corpus:
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
     A chunk is a list of ``files.Row``s or an object whose ``rows()`` are its examples (a
     ``file_chunks.Chunk``: raw lines, parsed there), scored in a worker process:
     ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
-    (the first ones are read ahead to know), which ``tell`` is told in one sentence. This process only hands out the chunks and adds up their per-example tables in
-    input order (at most ``2 * num_proc`` chunks in flight). ``on_chunk(lines, table)`` is called
-    for each chunk in input order with its examples' file lines and per-example table (the
-    keys of ``compute(use_aggregator=False)``); with ``render``, ``render(lines, table)`` runs
-    where the chunk was scored (a worker: a module-level function, so that it pickles) and
-    ``on_chunk`` gets its result in place of the table (the per-example file's text, say, so
-    that this process only writes it). Examples in which the tokenizer finds no token get
+    (the first ones are read ahead to know), which ``tell`` is told in one sentence; or by
+    ``workers`` elsewhere (Ray tasks, ``integrations.ray_chunks``), as many as they have but no
+    more than the chunks. This process only hands out the chunks and adds up their per-example tables in
+    input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each chunk's
+    examples' file lines and per-example table (the keys of ``compute(use_aggregator=False)``)
+    go to its ``render`` where the chunk was scored and its result to its ``write`` here (the
+    per-example file's text, say, so that this process only writes it). Examples in which the tokenizer finds no token get
     one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
     ``rows()``.
     """
-    num_proc = min(settings.num_proc, available_cpus())
+    num_proc = min(settings.num_proc, available_cpus()) if workers is None else workers.count
     pending = iter(chunks)
     first = list(itertools.islice(pending, num_proc))
     num_proc = min(num_proc, max(1, len(first)))
-    if num_proc < settings.num_proc:
+    if workers is None and num_proc < settings.num_proc:
         tell(
             f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
             f"({available_cpus()} CPU(s) available, {len(first)} chunk(s) read ahead)"
@@ -171,16 +191,18 @@ def score_chunks(
     scorer = UpdateRougeScorer(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings, paired)
     tokenless = 0
+    render = None if output is None else output.render
     score = functools.partial(_score_chunk, scorer, paired, render)
-    results = starmap_in_order(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
+    starmap = starmap_in_order if workers is None else workers.starmap_in_order
+    results = starmap(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
     try:
         for lines, references, tables, rendered in results:
             if not lines:
                 continue
             corpus.add(tables.table, references, tables.baseline_table, tables.counts, tables.baseline_counts)
             tokenless += tables.tokenless
-            if on_chunk is not None:
-                on_chunk(lines, tables.table if render is None else rendered)
+            if output is not None:
+                output.write(lines, tables.table if render is None else rendered)
     finally:
         results.close()
     warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)

@@ -9,7 +9,8 @@ those readers yield, and the first unusable input in file order raises the same
 ``InputFileError``, naming its file and line.
 
 - JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
-  when they reach ``CHUNK_BYTES``; a line too long ends the last chunk with the reader's error,
+  when they reach the byte limit (``CHUNK_BYTES``; for several workers smaller towards the end
+  of the file, ``_Sizes``); a line too long ends the last chunk with the reader's error,
   raised by ``rows()`` after the lines before it are checked.
 - Three line-aligned text files: chunks of the same line numbers of each file, as many as for
   JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
@@ -18,7 +19,7 @@ those readers yield, and the first unusable input in file order raises the same
   compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
   cell does not). The header row is read here (``files.csv_columns``) and sent with every
   chunk; then chunks of ``lines`` records (blank lines included), fewer when they reach
-  ``CHUNK_BYTES``, each from the line a record starts on; ``rows()`` reads them with
+  the byte limit, each from the line a record starts on; ``rows()`` reads them with
   ``files.csv_rows``, as the reader goes on from that line. A record of more than
   ``max_line_bytes()`` bytes (several long cells, or an unclosed quote, or a line too long)
   makes this process read the rest of the file as rows itself, as the reader does, so that the
@@ -29,18 +30,24 @@ those readers yield, and the first unusable input in file order raises the same
 """
 
 import itertools
-from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+import os
+import stat
+from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .csv_cuts import CsvRecords, lines_in
 from .file_lines import InputFileError, Readable, decode_line, decoded_lines, max_line_bytes, numbered_raw_lines
 from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
+from .parallel import guided_share
 
 Lines = List[Tuple[int, bytes]]
 CHUNK_BYTES = 1 << 22
 """A chunk of lines ends once it holds this many bytes (4 MiB), if its ``lines`` have not ended
 it: so long examples make more chunks, for the workers to share evenly, and the bytes in flight
 stay bounded."""
+LEAST_CHUNK_BYTES = 1 << 16
+"""For several workers, the chunks get smaller towards the end of a file (``parallel.guided_share``
+of the bytes not yet cut), down to this many bytes (64 KiB)."""
 
 
 class RowChunk(NamedTuple):
@@ -122,21 +129,52 @@ Chunk = Union[RowChunk, JsonlChunk, TextChunk, CsvChunk]
 """A chunk of examples: its ``rows()`` are the examples."""
 
 
+Reader = Callable[[Callable[[int], None], int, int], Iterator[Chunk]]
+
+
 def open_chunks(
     file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
-) -> Tuple[List[str], Callable[[Callable[[int], None], int], Iterator[Chunk]]]:
-    """The paths to read and a function ``read(advance, lines) -> chunks`` that cuts them into
-    chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
-    ``advance``. The arguments are ``files.open_examples``'s, with its ``ValueError``."""
+) -> Tuple[List[str], Reader]:
+    """The paths to read and a function ``read(advance, lines, workers) -> chunks`` that cuts
+    them into chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
+    ``advance``; for ``workers`` > 1 the chunks of a file of known size get smaller towards its
+    end (``_Sizes``). The arguments are ``files.open_examples``'s, with its ``ValueError``."""
     paths, read_rows = open_examples(file, file_format, text_files)
     if file is None:
         sources, references, predictions = paths
-        return paths, lambda advance, lines: _text_chunks((sources, references, predictions), advance, lines)
+        return paths, lambda advance, lines, workers=1: _text_chunks(
+            (sources, references, predictions), advance, lines, workers
+        )
     if format_of(file, file_format) == "csv":
-        return paths, lambda advance, lines: _csv_chunks(file, advance, lines)
+        return paths, lambda advance, lines, workers=1: _csv_chunks(file, advance, lines, workers)
     if not file.lower().endswith(".json"):
-        return paths, lambda advance, lines: _jsonl_chunks(file, advance, lines)
-    return paths, lambda advance, lines: _row_chunks(read_rows(advance), lines)
+        return paths, lambda advance, lines, workers=1: _jsonl_chunks(file, advance, lines, workers)
+    return paths, lambda advance, lines, workers=1: _row_chunks(read_rows(advance), lines)
+
+
+class _Sizes:
+    """The bytes the next chunk of the files ``handles`` may hold, for ``workers`` workers:
+    ``CHUNK_BYTES``, or ``parallel.guided_share`` of the bytes not cut yet (from the files' sizes;
+    unknown for a pipe) once that is smaller, at least ``LEAST_CHUNK_BYTES``."""
+
+    def __init__(self, handles: Sequence[BinaryIO], workers: int):
+        self.workers = workers
+        self.total = sum(_size(handle) for handle in handles)
+        self.cut = 0
+        self.limit = self.next(0)
+
+    def next(self, cut: int) -> int:
+        """The limit of the chunk after ``cut`` more bytes were cut (also kept as ``limit``)."""
+        self.cut += cut
+        remaining = self.total - self.cut if self.total else 0
+        self.limit = guided_share(remaining, self.workers, CHUNK_BYTES, LEAST_CHUNK_BYTES)
+        return self.limit
+
+
+def _size(handle: BinaryIO) -> int:
+    """The size of the regular file ``handle``; 0 for anything else (a pipe)."""
+    status = os.fstat(handle.fileno())
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
 
 def _row_chunks(rows: Iterator[Row], size: int) -> Iterator[Chunk]:
@@ -148,17 +186,19 @@ def _row_chunks(rows: Iterator[Row], size: int) -> Iterator[Chunk]:
         yield RowChunk([], error)
 
 
-def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
+def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int, workers: int) -> Iterator[Chunk]:
     with open(path, "rb") as handle:
+        sizes = _Sizes([handle], workers)
         lines: Lines = []
         held = 0
         try:
             for number, raw in numbered_raw_lines(handle, path):
                 lines.append((number, raw))
                 held += len(raw)
-                if len(lines) == size or held >= CHUNK_BYTES:
+                if len(lines) == size or held >= sizes.limit:
                     advance(held)
                     yield JsonlChunk(path, lines)
+                    sizes.next(held)
                     lines, held = [], 0
         except InputFileError as too_long:  # raised after the lines before it, as one reader would
             advance(held)
@@ -169,8 +209,9 @@ def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int) -> Itera
             yield JsonlChunk(path, lines)
 
 
-def _csv_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
+def _csv_chunks(path: str, advance: Callable[[int], None], size: int, workers: int) -> Iterator[Chunk]:
     with open(path, "rb") as handle:
+        sizes = _Sizes([handle], workers)
         records = CsvRecords(handle, max_line_bytes())
         if not records.next() and records.too_long:
             yield from _csv_read_here(path, records.rest(), 1, None, advance, size)
@@ -182,10 +223,11 @@ def _csv_chunks(path: str, advance: Callable[[int], None], size: int) -> Iterato
         count = 0  # records found since the last chunk
         while records.next():
             count += 1
-            if count == size or records.end >= CHUNK_BYTES:
+            if count == size or records.end >= sizes.limit:
                 text = records.take()
                 advance(len(text))
                 yield CsvChunk(path, columns, first, text)
+                sizes.next(len(text))
                 first, count = first + lines_in(text), 0
         text = records.take()
         if text:
@@ -206,8 +248,11 @@ def _csv_read_here(
     yield from _row_chunks(csv_rows(path, lines, first, columns), size)
 
 
-def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], size: int) -> Iterator[Chunk]:
+def _text_chunks(
+    paths: Tuple[str, str, str], advance: Callable[[int], None], size: int, workers: int
+) -> Iterator[Chunk]:
     with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
+        sizes = _Sizes([s, r, p], workers)
         readers = [numbered_raw_lines(handle, path) for handle, path in zip((s, r, p), paths)]
         lines: Tuple[List[bytes], List[bytes], List[bytes]] = ([], [], [])
         first, partial, error, held = 1, [], None, 0
@@ -232,8 +277,9 @@ def _text_chunks(paths: Tuple[str, str, str], advance: Callable[[int], None], si
                 advance(len(raw))  # type: ignore[arg-type]
                 column.append(raw)  # type: ignore[arg-type]
                 held += len(raw)  # type: ignore[arg-type]
-            if len(lines[0]) == size or held >= CHUNK_BYTES:
+            if len(lines[0]) == size or held >= sizes.limit:
                 yield TextChunk(paths, first, lines, [], None)
+                sizes.next(held)
                 first, lines, held = number + 1, ([], [], []), 0
         if lines[0] or error is not None:
             yield TextChunk(paths, first, lines, partial, error)

@@ -24,7 +24,7 @@ holds only its settings, so it pickles for worker processes.
 
 import re
 from functools import cache, lru_cache
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional
 
 from .normalisation import normalise
 from .unicode_patterns import ascii_only, character_class, one_of, subtract
@@ -61,16 +61,37 @@ SNOWBALL_LANGUAGES: Dict[str, str] = {
 }
 _STEM_CACHE_SIZE = 1 << 20
 _SPACELESS = {"han_kana": HAN_KANA, "thai": THAI, "lao": LAO, "khmer": KHMER, "myanmar": MYANMAR}
-_OTHER_WORD = subtract(WORD, *_SPACELESS.values())
-_WORD_RUN = re.compile(f"{one_of(WORD)}+")
-# The word characters of ASCII are [A-Za-z0-9]: on lower-cased ASCII text, rouge-score's pattern.
-_ASCII_WORD_RUN = re.compile(f"[{character_class(ascii_only(WORD))}]+")
-_ANY_SPACELESS = re.compile(one_of(tuple(sorted(pair for table in _SPACELESS.values() for pair in table))))
-# One group per script written without spaces, then the rest of the word characters: each match
-# is a run of one kind, and consecutive matches cut a word run where its script changes.
-_PIECE = re.compile("|".join(f"({one_of(table)}+)" for table in (*_SPACELESS.values(), _OTHER_WORD)))
 _PIECE_KINDS = (*_SPACELESS, "other")
-_CHARACTER = re.compile(f"{one_of(MARK, negate=True)}{one_of(MARK)}*|{one_of(MARK)}+")
+
+
+class _Patterns(NamedTuple):
+    """The compiled expressions of the tokens (``patterns()``)."""
+
+    word_run: "re.Pattern[str]"
+    ascii_word_run: "re.Pattern[str]"
+    any_spaceless: "re.Pattern[str]"
+    piece: "re.Pattern[str]"
+    character: "re.Pattern[str]"
+
+
+@cache
+def patterns() -> _Patterns:
+    """The expressions of the tokens, compiled on first use (tens of milliseconds, which every
+    process that imports the package without ``language=`` would pay): a run of word characters;
+    on lower-cased ASCII text, rouge-score's pattern (the word characters of ASCII are
+    [A-Za-z0-9]); any character of a script written without spaces; a piece, one group per such
+    script, then the rest of the word characters (each match a run of one kind: consecutive
+    matches cut a word run where its script changes); a character with its marks."""
+    other_word = subtract(WORD, *_SPACELESS.values())
+    return _Patterns(
+        word_run=re.compile(f"{one_of(WORD)}+"),
+        ascii_word_run=re.compile(f"[{character_class(ascii_only(WORD))}]+"),
+        any_spaceless=re.compile(one_of(tuple(sorted(pair for table in _SPACELESS.values() for pair in table)))),
+        piece=re.compile("|".join(f"({one_of(table)}+)" for table in (*_SPACELESS.values(), other_word))),
+        character=re.compile(f"{one_of(MARK, negate=True)}{one_of(MARK)}*|{one_of(MARK)}+"),
+    )
+
+
 # The kind of piece each language's word segmenter cuts (``word_segmenters.segmenter``).
 _SEGMENTED_KIND = {"zh": "han_kana", "ja": "han_kana", "th": "thai"}
 
@@ -111,7 +132,7 @@ def _stem(name: str, token: str) -> str:
 
 def characters(piece: str) -> List[str]:
     """``piece`` cut into characters: each a non-mark with the marks that follow it."""
-    return _CHARACTER.findall(piece)
+    return patterns().character.findall(piece)
 
 
 class LanguageTokenizer:
@@ -132,16 +153,17 @@ class LanguageTokenizer:
 
     def words(self, text: str) -> List[str]:
         """The unstemmed tokens of ``text``."""
+        compiled = patterns()
         if text.isascii():
-            return _ASCII_WORD_RUN.findall(text.lower())
+            return compiled.ascii_word_run.findall(text.lower())
         text = normalise(text)
-        if not _ANY_SPACELESS.search(text):
-            return _WORD_RUN.findall(text)
+        if not compiled.any_spaceless.search(text):
+            return compiled.word_run.findall(text)
         segmented_kind = _SEGMENTED_KIND.get(self.language)
         tokens = []
-        for match in _PIECE.finditer(text):
+        for match in compiled.piece.finditer(text):
             group = match.lastindex
-            assert group is not None, "every alternative of _PIECE is a group"
+            assert group is not None, "every alternative of the piece pattern is a group"
             kind = _PIECE_KINDS[group - 1]
             piece = match.group(0)
             if kind == "other":

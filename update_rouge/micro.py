@@ -31,7 +31,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .bootstrap import p_values_not_better, percentile_intervals, resample_blocks
+from .bootstrap import Resampling, over_resamples, p_values_not_better, percentile_intervals
 from .engines import Counts
 from .rouge155_options import DEFAULT_ALPHA
 from .wlcs import parse_weighted_lcs_type
@@ -89,40 +89,41 @@ def micro_means(counts: CountColumns, alpha: float) -> Dict[str, float]:
     return results
 
 
-def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int) -> np.ndarray:
-    """The micro F of each key (rows, in key order) in each resample (columns)."""
+def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int, threads: int) -> np.ndarray:
+    """The micro F of each key (rows, in key order) in each resample (columns), computed on
+    ``threads`` threads (``bootstrap.over_resamples``)."""
     keys = list(counts)
     n_examples = len(counts[keys[0]])
     values = np.empty((len(keys), n_bootstrap))
-    for start, stop, indices in resample_blocks(n_examples, n_bootstrap, seed):
-        for row, key in enumerate(keys):
-            sums = np.stack([counts[key][:, field][indices].sum(axis=1) for field in range(3)], axis=-1)
-            values[row, start:stop] = micro_scores(sums, alpha)[2]
+
+    def key_f(row: int, start: int, stop: int, indices: np.ndarray) -> None:
+        columns = counts[keys[row]]
+        sums = np.stack([columns[:, field][indices].sum(axis=1) for field in range(3)], axis=-1)
+        values[row, start:stop] = micro_scores(sums, alpha)[2]
+
+    over_resamples(n_examples, n_bootstrap, seed, len(keys), key_f, threads)
     return values
 
 
 def micro_bootstrap_statistics(
-    counts: CountColumns,
-    baseline: Optional[CountColumns],
-    alpha: float,
-    confidence_level: Optional[float],
-    n_bootstrap: int,
-    seed: int,
+    counts: CountColumns, baseline: Optional[CountColumns], alpha: float, resampling: Resampling
 ) -> Dict[str, float]:
     """``bootstrap.bootstrap_statistics``'s keys for the micro F of each key of ``counts``
     (``<key>_low``, ``<key>_high``; with a ``baseline``, ``<key>_delta``, ``<key>_p_value``,
-    ``<key>_delta_low``, ``<key>_delta_high``), by the method of the module docstring."""
+    ``<key>_delta_low``, ``<key>_delta_high``), by the method of the module docstring, with the
+    bootstrap's ``resampling`` (its threads give the same numbers whatever their number)."""
+    confidence_level, n_bootstrap, seed, threads = resampling
     if confidence_level is None and baseline is None:
         return {}
     keys = list(counts)
-    system_f = _resample_f(counts, alpha, n_bootstrap, seed)
+    system_f = _resample_f(counts, alpha, n_bootstrap, seed, threads)
     results: Dict[str, float] = {}
     if confidence_level is not None:
         low, high = percentile_intervals(system_f, confidence_level)
         for key, key_low, key_high in zip(keys, low, high):
             results.update({f"{key}_low": float(key_low), f"{key}_high": float(key_high)})
     if baseline is not None:
-        differences = system_f - _resample_f(baseline, alpha, n_bootstrap, seed)
+        differences = system_f - _resample_f(baseline, alpha, n_bootstrap, seed, threads)
         system_means, baseline_means = micro_means(counts, alpha), micro_means(baseline, alpha)
         for key, p_value in zip(keys, p_values_not_better(differences)):
             results.update({f"{key}_delta": system_means[key] - baseline_means[key], f"{key}_p_value": float(p_value)})

@@ -70,6 +70,17 @@ def worker_threads(num_proc: int) -> int:
     return max(1, available_cpus() // num_proc)
 
 
+def guided_share(remaining: int, num_proc: int, most: int, least: int) -> int:
+    """How much the next piece of work may hold (bytes, characters, ...): ``most``, and with
+    several workers the share ``remaining / (2 * num_proc)`` of what is left once that is
+    smaller, though never less than ``least``. Large pieces while much is left, small ones at the
+    end (guided self-scheduling), so that the workers finish together instead of one idling while
+    another scores the last large piece. ``remaining`` is 0 when it is not known (a pipe)."""
+    if num_proc <= 1 or remaining <= 0:
+        return most
+    return max(least, min(most, remaining // (2 * num_proc)))
+
+
 def _install(function: Callable[..., Any], parent: int, threads: int) -> None:
     """Worker initializer: keep ``function``; size the Rayon pool to ``threads`` unless the
     environment already does (the pool starts at its first use, after this); exit when the

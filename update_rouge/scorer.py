@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .bootstrap import bootstrap_statistics, check_paired
+from .bootstrap import Resampling, bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .engines import Counts
 from .extraction import SourceIndex, join_additions
@@ -20,7 +20,7 @@ from .inputs import check_baseline_predictions, check_inputs
 from .lcs_limits import LcsTableTooLarge
 from .micro import as_arrays, count_columns, micro_bootstrap_statistics, micro_means
 from .no_tokens import tokenless_examples, warn_tokenless
-from .parallel import available_cpus, starmap_in_order
+from .parallel import available_cpus, guided_share, starmap_in_order
 from .scoring import score_additions
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
@@ -99,12 +99,12 @@ class UpdateRougeScorer:
         if not settings.use_aggregator:
             return table, tables.tokenless, total
         result: Dict[str, Any] = aggregate(table)
-        statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+        statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
         if tables.counts is not None:
             counts = as_arrays(tables.counts)
             baseline_counts = None if tables.baseline_counts is None else as_arrays(tables.baseline_counts)
             result.update(micro_means(counts, settings.alpha))
-            result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+            result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
             return result, tables.tokenless, total
         baseline_f1 = None if baseline_table is None else f1_columns(baseline_table, settings.rouge_types)
         result.update(bootstrap_statistics(f1_columns(table, settings.rouge_types), baseline_f1, *statistics))
@@ -195,11 +195,11 @@ class UpdateRougeScorer:
         checked inputs, in input order: one shard in this process, or in worker processes when
         ``num_proc`` > 1 (no more workers than CPUs available or examples) shards of at most
         ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once its texts
-        reach ``SHARD_CHARACTERS``. An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
+        reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
         num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
         if num_proc <= 1:
             return [function(self.settings, sources, predictions, references)]
-        starts = _shard_starts(sources, predictions, references, math.ceil(len(sources) / (4 * num_proc)))
+        starts = _shard_starts(sources, predictions, references, math.ceil(len(sources) / (4 * num_proc)), num_proc)
         shards = [
             (sources[start:end], predictions[start:end], references[start:end])
             for start, end in zip(starts, starts[1:] + [len(sources)])
@@ -220,17 +220,32 @@ SHARD_CHARACTERS = 1 << 22
 """A shard of ``compute(..., num_proc=N)`` ends once its texts hold this many characters: long
 examples make more, smaller shards, so that the workers finish together (the last shard of one
 worker is then a small part of the run), and the texts in flight stay bounded."""
+LEAST_SHARD_CHARACTERS = 1 << 16
+"""Towards the end of the examples the shards get smaller (``parallel.guided_share`` of the
+characters left), down to this many characters."""
 
 
-def _shard_starts(sources: List[str], predictions: List[str], references: List[List[str]], most: int) -> List[int]:
+def _shard_starts(
+    sources: List[str], predictions: List[str], references: List[List[str]], most: int, num_proc: int = 1
+) -> List[int]:
     """The first example of each shard: a shard ends after ``most`` examples or once its texts
-    reach ``SHARD_CHARACTERS``, whichever comes first."""
+    reach its share of characters, whichever comes first: ``SHARD_CHARACTERS``, or for
+    ``num_proc`` workers less towards the end (``parallel.guided_share`` of the characters of the
+    examples after the shard's start, at least ``LEAST_SHARD_CHARACTERS``)."""
+    sizes = [
+        len(source) + len(prediction) + sum(map(len, texts))
+        for source, prediction, texts in zip(sources, predictions, references)
+    ]
+    remaining = sum(sizes)
+    limit = guided_share(remaining, num_proc, SHARD_CHARACTERS, LEAST_SHARD_CHARACTERS)
     starts = [0]
     held = 0
-    for index, (source, prediction, texts) in enumerate(zip(sources, predictions, references)):
-        held += len(source) + len(prediction) + sum(map(len, texts))
-        if index + 1 - starts[-1] == most or held >= SHARD_CHARACTERS:
+    for index, size in enumerate(sizes):
+        held += size
+        if index + 1 - starts[-1] == most or held >= limit:
             starts.append(index + 1)
+            remaining -= held
+            limit = guided_share(remaining, num_proc, SHARD_CHARACTERS, LEAST_SHARD_CHARACTERS)
             held = 0
     if starts[-1] == len(sources):
         starts.pop()

@@ -11,6 +11,7 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute
+from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_cluster import _loopback_only
 from update_rouge.integrations.ray_counts import count_column_names
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
@@ -252,3 +253,56 @@ def test_cli_with_ray_names_the_first_bad_line_in_file_order_whichever_chunk_fai
     lines[1499] = lines[2099] = good
     path.write_text("".join(lines), encoding="utf-8")
     assert run_main([path, "--ray"], capsys)[:2] == run_main([path], capsys)[:2]
+
+
+def test_cli_with_ray_writes_the_per_example_file_it_writes_without(cluster, tmp_path, capsys):
+    data = tmp_path / "wiki.jsonl"
+    # 800 short lines a chunk: 745 triples repeated make several chunks for the two actors.
+    data.write_text((DATA_DIR / "wiki_triples.jsonl").read_text(encoding="utf-8") * 2, encoding="utf-8")
+    argv = [data, "--rouge-types", "rouge1", "rougeLsum", "--signature"]
+    plain = run_main([*argv, "--per-example", tmp_path / "plain.jsonl"], capsys)
+    on_ray = run_main([*argv, "--ray", "--per-example", tmp_path / "ray.jsonl"], capsys)
+    assert on_ray[:2] == plain[:2] and plain[0] == 0
+    assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "plain.jsonl").read_bytes()
+    assert len((tmp_path / "ray.jsonl").read_text(encoding="utf-8").splitlines()) == 1490
+
+
+def test_ray_workers_are_the_cluster_cpus_and_give_results_in_order(cluster):
+    from ray_helpers import pid_of
+
+    workers = RayWorkers()
+    assert workers.count == 2  # the test cluster's CPUs
+    results = list(workers.starmap_in_order(pid_of, [(item,) for item in range(40)], workers.count))
+    assert [item for item, _ in results] == list(range(40))
+    assert len({pid for _, pid in results}) == 2, "both of the cluster's workers took chunks"
+    assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_a_tasks_error_is_raised_as_itself_after_the_results_before_it(cluster):
+    from ray_helpers import refuse_seven
+
+    seen = []
+    with pytest.raises(ValueError, match="^item 7 is bad$"):
+        for result in RayWorkers().starmap_in_order(refuse_seven, [(item,) for item in range(20)], 2):
+            seen.append(result)
+    assert seen == list(range(7))
+
+
+def test_a_stopped_run_cancels_its_tasks(cluster, tmp_path):
+    from ray_helpers import note_after_a_while
+
+    items = [(item, str(tmp_path)) for item in range(4)]
+    results = RayWorkers().starmap_in_order(note_after_a_while, items, 2)
+    assert next(results) == 0
+    results.close()  # the caller stops: items 1 to 3 are submitted, not taken in
+    time.sleep(3)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["0"], "a cancelled task went on"
+
+
+def test_an_item_whose_worker_died_is_scored_again(cluster, tmp_path):
+    from ray_helpers import exit_once_at_three
+
+    marker = tmp_path / "died"
+    items = [(item, str(marker)) for item in range(10)]
+    assert list(RayWorkers().starmap_in_order(exit_once_at_three, items, 2)) == list(range(10))
+    assert marker.exists() and int(marker.read_text()) != os.getpid()

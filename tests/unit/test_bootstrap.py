@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ from conftest import markdown_rows, read_jsonl, readme_section
 
 from update_rouge import bootstrap, compute
 from update_rouge.bootstrap import bootstrap_statistics
+from update_rouge.parallel import available_cpus
 
 ROWS = read_jsonl("iterater_triples.jsonl")
 DATA = dict(
@@ -47,9 +49,11 @@ def naive_percentile_interval(values, confidence_level, n_bootstrap, seed):
     return quantile(alpha / 2), quantile(1 - alpha / 2)
 
 
-def test_interval_is_the_documented_percentile_bootstrap():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_interval_is_the_documented_percentile_bootstrap(monkeypatch, threads):
+    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 23 * 9)  # 23 blocks of 9 resamples
     values = [row / 7 % 1 for row in range(23)]
-    result = bootstrap_statistics({"k": values}, None, 0.9, 200, 7)
+    result = bootstrap_statistics({"k": values}, None, 0.9, 200, 7, threads)
     low, high = naive_percentile_interval(values, 0.9, 200, 7)
     assert result["k_low"] == pytest.approx(low, abs=1e-12)
     assert result["k_high"] == pytest.approx(high, abs=1e-12)
@@ -92,6 +96,26 @@ def test_drawing_the_resamples_in_blocks_does_not_change_them(monkeypatch):
     whole = bootstrap.resample_means(values[None, :], 1000, 99)
     monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 50 * 7)  # 143 blocks of 7 resamples
     assert np.array_equal(bootstrap.resample_means(values[None, :], 1000, 99), whole)
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="the threads are capped at the CPUs: two threads need two")
+@pytest.mark.parametrize("paired", [False, True])
+def test_threads_give_the_numbers_of_one_thread(monkeypatch, paired):
+    rng = np.random.default_rng(5)
+    system = {f"k{i}": rng.random(300) for i in range(3)}
+    baseline = {key: rng.random(300) for key in system} if paired else None
+    one = bootstrap_statistics(system, baseline, 0.9, 2000, 11)
+    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 300 * 13)  # 154 blocks of 13 resamples
+    submitted = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            submitted.append(args[0])
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(bootstrap, "ThreadPoolExecutor", Recording)
+    assert bootstrap_statistics(system, baseline, 0.9, 2000, 11, threads=2) == one
+    assert len(submitted) == 154 * len(system) * (2 if paired else 1), "one task per block and column"
 
 
 def test_intervals_contain_the_mean_for_every_type(with_baseline):

@@ -127,6 +127,40 @@ def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, lay
     assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
 
 
+def chunk_bytes(chunk):
+    """The bytes of the file(s) a chunk holds."""
+    if hasattr(chunk, "text"):
+        return len(chunk.text)
+    if hasattr(chunk, "paths"):
+        return sum(len(raw) for column in chunk.lines for raw in column)
+    return sum(len(raw) for _, raw in chunk.lines)
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "text", "csv-multiline"])
+def test_for_several_workers_the_chunks_get_smaller_towards_the_end(tmp_path, monkeypatch, layout):
+    monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 20000)
+    monkeypatch.setattr(update_rouge.file_chunks, "LEAST_CHUNK_BYTES", 3000)
+    paths, files = LAYOUTS[layout](tmp_path, ROWS)
+    total = sum(os.path.getsize(path) for path in paths + list(files.values()))
+    header = len(open(paths[0], "rb").readline()) if layout.startswith("csv") else 0
+    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
+    chunks = list(read(lambda _: None, 1000, 2))
+    sizes = [chunk_bytes(chunk) for chunk in chunks]
+    assert sum(sizes) + header == total
+    longest = max(len(line) for path in paths + list(files.values()) for line in open(path, "rb"))
+    cut = header
+    for index, size in enumerate(sizes):
+        # 2 workers: a quarter of the bytes not cut yet, between 3,000 and 20,000 bytes.
+        limit = max(3000, min(20000, (total - cut) // 4))
+        assert size < limit + 3 * longest, f"chunk {index}: {size} bytes, limit {limit}"
+        assert index == len(sizes) - 1 or size >= limit, f"chunk {index}: {size} bytes, limit {limit}"
+        cut += size
+    assert sizes[0] >= 20000 > 2 * max(sizes[-3:])
+    _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
+    assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
+    assert len(list(read(lambda _: None, 1000, 1))) < len(chunks), "one worker: no smaller chunks"
+
+
 @pytest.mark.parametrize("layout, limit", [("jsonl", None), ("csv-lists", None), ("csv-lists", 6600)])
 def test_the_progress_counts_every_byte(tmp_path, monkeypatch, layout, limit):
     paths, _ = LAYOUTS[layout](tmp_path, ROWS)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from update_rouge import NoTokensWarning, compute
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, split_segments
-from update_rouge.languages import _WORD_RUN, ISO_639_1, SNOWBALL_LANGUAGES, LanguageTokenizer
+from update_rouge.languages import ISO_639_1, SNOWBALL_LANGUAGES, LanguageTokenizer, patterns
 from update_rouge.scorer import score_examples
 from update_rouge.sentences import SENTENCE_PATTERN, SENTENCE_TERMINAL, segment_pattern
 from update_rouge.unicode_tables import SENTENCE_TERMINALS, WORD
@@ -72,7 +72,7 @@ def test_other_punctuation_does_not_end_segments(other):
 
 
 @pytest.mark.parametrize(
-    "pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (_WORD_RUN, WORD)], ids=["terminal", "word"]
+    "pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (patterns().word_run, WORD)], ids=["terminal", "word"]
 )
 def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table):
     members = {code for first, last in table for code in range(first, last + 1)}
@@ -83,8 +83,8 @@ def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table
 @given(text=st.text(alphabet=st.sampled_from("ab1 .!?,;\n\t\x00\x7f"), max_size=40))
 def test_the_ascii_shortcuts_find_what_the_full_patterns_find(text):
     assert SENTENCE_PATTERN.findall(text) == SENTENCE_PATTERN.full.findall(text)
-    assert LanguageTokenizer("en").tokenize(text) == _WORD_RUN.findall(text.lower())
-    assert LanguageTokenizer("en").tokenize(text.upper() + "é") == _WORD_RUN.findall(text.lower() + "é")
+    assert LanguageTokenizer("en").tokenize(text) == patterns().word_run.findall(text.lower())
+    assert LanguageTokenizer("en").tokenize(text.upper() + "é") == patterns().word_run.findall(text.lower() + "é")
 
 
 def test_a_chinese_update_adds_only_its_new_sentence():

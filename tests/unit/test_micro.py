@@ -183,7 +183,8 @@ def test_alpha_weights_the_micro_f():
     assert result["update_rouge1"] == precision * recall / (0.75 * precision + 0.25 * recall)
 
 
-def test_the_bootstrap_resamples_the_summed_counts_with_the_macro_resamples():
+@pytest.mark.parametrize("num_proc", [1, 2])  # 2: worker processes, and the resamples on two threads
+def test_the_bootstrap_resamples_the_summed_counts_with_the_macro_resamples(num_proc):
     sources, predictions, references = triples("iterater_triples.jsonl")
     n, n_bootstrap, seed = len(sources), 200, 7
     result = compute(
@@ -195,6 +196,7 @@ def test_the_bootstrap_resamples_the_summed_counts_with_the_macro_resamples():
         n_bootstrap=n_bootstrap,
         seed=seed,
         baseline_predictions=sources,
+        num_proc=num_proc,
     )
     counts = []
     for source, prediction, reference in zip(sources, predictions, references):

@@ -11,6 +11,7 @@ and closed before the bootstrap runs, so nothing after it can lose it. Exit stat
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -19,17 +20,17 @@ from typing import IO, Dict, List
 
 from tqdm import tqdm
 
-from ..corpus_stream import CHUNK_SIZE, score_chunks
+from ..corpus_stream import CHUNK_SIZE, Output, score_chunks
 from ..file_chunks import open_chunks
 from ..outputs import check_output_paths, output_file, shown_path
-from ..settings import RUNNING, SCORING, STATISTICS
+from ..parallel import available_cpus
+from ..settings import RUNNING
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
     DeprecatedFlag,
     add_file_argument,
     add_table_options,
-    compute_options,
     run_command,
     settings_from,
     write_stdout,
@@ -114,26 +115,27 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
-    if args.ray is not None:
-        from ..integrations.ray_scoring import score_file_on_ray
-
-        if args.per_example is not None:
-            parser.error(
-                "--per-example does not work with --ray: read per-example scores from update_rouge.integrations.ray_scoring.score_dataset"
-            )
-        options = compute_options(args, (SCORING, STATISTICS))
-        chunks = read_chunks(lambda _: None, CHUNK_SIZE)
-        return write_stdout(json.dumps(score_file_on_ray(chunks, args.ray or None, options), indent=2) + "\n")
     total_bytes = sum(os.path.getsize(path) for path in paths)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
-    with tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options) as bar:
-        with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
-            write = None if per_example is None else functools.partial(_write_lines, per_example)
-            render = None if per_example is None else per_example_lines
-            corpus = score_chunks(read_chunks(bar.update, CHUNK_SIZE), settings, write, tell=_tell, render=render)
-            if corpus.totals.count == 0:
-                raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
+    with contextlib.ExitStack() as run:
+        workers = None
+        if args.ray is not None:
+            from ..integrations.ray_chunks import ray_workers
+
+            workers = run.enter_context(ray_workers(args.ray or None))
+            # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
+            settings = dataclasses.replace(settings, num_proc=workers.count)
+        bar = run.enter_context(tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options))
+        per_example = None if args.per_example is None else run.enter_context(output_file(args.per_example))
+        output = (
+            None if per_example is None else Output(functools.partial(_write_lines, per_example), per_example_lines)
+        )
+        count = min(settings.num_proc, available_cpus()) if workers is None else workers.count
+        chunks = read_chunks(bar.update, CHUNK_SIZE, count)
+        corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
+        if corpus.totals.count == 0:
+            raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()

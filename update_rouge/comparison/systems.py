@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ..bootstrap import bootstrap_statistics, check_bootstrap_options
+from ..bootstrap import Resampling, bootstrap_statistics, check_bootstrap_options
 from ..corpus import f1_columns, mean, per_example_table
 from ..inputs import check_inputs
 from ..micro import as_arrays, micro_bootstrap_statistics, micro_means
@@ -198,13 +198,13 @@ def _statistics(
 ) -> Dict[str, float]:
     """One system's values, intervals and (with ``baseline``) paired bootstrap test, as
     ``compute`` gives them under ``settings.average``."""
-    statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+    statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
     if settings.average == "micro":
         counts = as_arrays(system)
         baseline_counts = None if baseline is None else as_arrays(baseline)
         means = micro_means(counts, settings.alpha)
         results = {key: means[key] for key in counts}
-        results.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+        results.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
         return results
     results = {key: mean(values) for key, values in system.items()}
     results.update(bootstrap_statistics(system, baseline, *statistics))

@@ -2,8 +2,9 @@
 
 - ``trainer``: ``make_compute_metrics``, a ``compute_metrics`` for transformers' ``Seq2SeqTrainer``;
 - ``rewards``: ``update_rouge_reward``, a reward function for TRL (``GRPOTrainer``);
-- ``ray_scoring``: UpdateROUGE as a Ray Data transform and exact corpus results (``--ray``), with
-  ``ray_cluster``, the cluster a ``--ray`` run starts or joins.
+- ``ray_scoring``: UpdateROUGE as a Ray Data transform and exact corpus results; ``ray_chunks``:
+  the command line's ``--ray`` (a file's chunks scored by Ray tasks), with ``ray_cluster``, the
+  cluster a ``--ray`` run starts or joins.
 
 These modules live in a subpackage, not flat beside the evaluate script, because the evaluate
 script (``update_rouge/update_rouge.py``) does not import them: evaluate's Hub loader copies only

@@ -16,21 +16,17 @@ references) and ``row``: an integer giving the row's place in the input (unique;
   columns put back in ``row`` order), and the signature. Equal bit for bit whatever the blocks,
   their sizes and their order of completion. The driver reads the scored blocks one at a time
   and keeps only their numbers.
-- ``score_file_on_ray``: the command line's ``--ray [ADDRESS]``, on the cluster that
-  ``ray_cluster.cluster`` starts or joins. The command line only cuts the file into chunks of
-  raw lines (``file_chunks``); Ray tasks parse and check them (``chunks_dataset``), so the
-  driver parses no text.
+
+The command line's ``--ray`` does not go through Ray Data: ``ray_chunks`` scores a file's
+chunks on plain Ray actors.
 
 Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
-import contextlib
 import math
-import os
-import pickle
 import re
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -43,23 +39,20 @@ try:
 except ImportError as error:
     raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
-from ..bootstrap import bootstrap_statistics
+from ..bootstrap import Resampling, bootstrap_statistics
 from ..corpus import RunningTotals, f1_columns, per_example_table
-from ..file_chunks import Chunk
 from ..inputs import check_inputs
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
-from ..parallel import THREADS_VARIABLE
 from ..rouge_types import check_rouge_types
 from ..scorer import UpdateRougeScorer, compute
 from ..settings import Settings
 from ..signature import build_signature
-from .ray_cluster import cluster
+from .ray_chunks import size_native_threads
 from .ray_counts import count_arrays, count_column_names, count_values
 
 ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"
-_CHUNK = "_chunk"
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
 
 
@@ -100,7 +93,7 @@ class BatchScorer:
         self.columns = (source_column, prediction_column, reference_column)
         self.row_column = row_column
         self.options = _scoring_options(options)
-        _size_native_threads()
+        size_native_threads()
         self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
         self.scorer.tables(*_WARM_UP)
 
@@ -142,16 +135,6 @@ class BatchScorer:
                 for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
                     message = message.replace(field, column)
                 raise ValueError(f"{self.row_column} {row}: {message}") from None
-
-
-def _size_native_threads() -> None:
-    """In a Ray worker, set ``RAYON_NUM_THREADS`` to the CPUs Ray assigned it (rounded down, at
-    least 1) unless the environment sets it; elsewhere (a driver) change nothing."""
-    context = ray.get_runtime_context()
-    if context.worker.mode != ray.WORKER_MODE:
-        return
-    cpus = context.get_assigned_resources().get("CPU", 1)
-    os.environ.setdefault(THREADS_VARIABLE, str(max(1, math.floor(cpus))))
 
 
 def score_dataset(
@@ -270,12 +253,12 @@ def corpus_scores(
         if not np.array_equal(rows, baseline_rows):
             raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
     result = totals.result()
-    statistics = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+    statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
     if micro:
         counts = count_arrays(ordered, settings.rouge_types)
         baseline_counts = None if baseline_ordered is None else count_arrays(baseline_ordered, settings.rouge_types)
         result.update(micro_means(counts, settings.alpha))
-        result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, *statistics))
+        result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
     else:
         result.update(bootstrap_statistics(ordered, baseline_ordered, *statistics))
     if options.get("return_signature"):
@@ -290,62 +273,9 @@ def corpus_scores(
     return result
 
 
-def chunks_dataset(chunks: Iterable[Chunk]) -> Tuple["ray.data.Dataset", List[Any]]:
-    """A dataset of the examples of the command line's ``chunks`` (``file_chunks``), and the
-    object references of the chunks. Each chunk goes to the object store as it is cut, one
-    block each; a Ray task parses it (``Chunk.rows()``, with the ``files`` readers' checks) into
-    ``row`` (the example's file line: unique, ascending in input order), ``source``,
-    ``prediction`` and ``reference`` (a list of strings)."""
-    refs = [ray.put(pa.table({_CHUNK: pa.array([pickle.dumps(chunk)], pa.large_binary())})) for chunk in chunks]
-    if not refs:
-        raise ValueError("no examples to score")
-    # ray 2.60's annotations disagree: ray.put returns the compiled ObjectRef (ray/includes/object_ref.pyi),
-    # from_arrow_refs names the typing-only ray.types.ObjectRef; both are the same object at run time.
-    dataset = ray.data.from_arrow_refs(refs)  # type: ignore[arg-type, unused-ignore]
-    return dataset.map_batches(_parsed, batch_format="pyarrow", batch_size=None, zero_copy_batch=True), refs
-
-
-def _parsed(batch: pa.Table) -> pa.Table:
-    """The examples of the pickled chunks of ``batch`` (``chunks_dataset``)."""
-    rows = [row for chunk in batch.column(_CHUNK).to_pylist() for row in pickle.loads(chunk).rows()]
-    return pa.table(
-        {
-            ROW_COLUMN: pa.array([row.line for row in rows], pa.int64()),
-            "source": pa.array([row.source for row in rows], pa.string()),
-            "prediction": pa.array([row.prediction for row in rows], pa.string()),
-            "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
-        }
-    )
-
-
-def _first_input_error(refs: List[Any]) -> None:
-    """Raise the ``InputFileError`` of the first unusable input in file order, if a chunk has
-    one: the tasks that parse chunks run in any order, so the error Ray reported first may be a
-    later one. Parses the chunks here, in order, until one fails."""
-    for ref in refs:
-        for chunk in ray.get(ref).column(_CHUNK).to_pylist():
-            pickle.loads(chunk).rows()
-
-
 def _check_corpus_options(options: Dict[str, Any]) -> Settings:
     """The ``Settings`` of ``options`` (``compute``'s keyword arguments); ``ValueError`` for
     options ``compute`` refuses or ``corpus_scores`` cannot honour."""
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
     return Settings.from_options(options)
-
-
-def score_file_on_ray(chunks: Iterable[Chunk], address: Optional[str], options: Dict[str, Any]) -> Dict[str, Any]:
-    """The command line's result for the examples of ``chunks`` (``file_chunks``), scored on the Ray
-    cluster at ``address`` (a new local one for ``None``, stopped at the end however the run
-    ends; see ``ray_cluster``); ``options``: ``compute``'s keyword arguments. Uses the Ray of
-    this process if it is already initialized. Options it cannot honour are refused before a
-    cluster starts."""
-    _check_corpus_options(options)
-    with contextlib.nullcontext() if ray.is_initialized() else cluster(address):
-        dataset, refs = chunks_dataset(chunks)
-        try:
-            return corpus_scores(score_dataset(dataset, **_scoring_options(options)), **options)
-        except (ValueError, RuntimeError):
-            _first_input_error(refs)
-            raise
