@@ -7,14 +7,22 @@ driver process:
 
 - ``cli``: ``update_rouge.cli.main([FILE, "--engine", E, "--num-proc", N, "--per-example", OUT])``;
 - ``compute``: the file's columns read first (not timed), then ``compute(..., num_proc=N)``;
-- ``ray``: a local Ray cluster of N CPUs (its start not timed), ``score_dataset(concurrency=N)``.
+- ``ray``: a local Ray cluster of N CPUs (its start not timed, and its N worker processes
+  started by a task each before the clock starts: a cluster in use), then the command line as above
+  with ``--ray`` (its chunks scored by N Ray actors, ``integrations.ray_chunks``);
+- ``ray-data``: the same cluster, ``score_dataset(ray.data.read_json(FILE), concurrency=N)`` and
+  ``corpus_scores``, Ray Data's path.
 
-The configurations run interleaved, ``--repeat`` rounds of all of them, so that machine noise
-hits them alike; each row of the table is the median. Every configuration must print the same
+The configurations run interleaved, ``--repeat`` rounds of all of them (every other round in
+the reverse order), so that machine noise hits them alike; seconds and peak memory are medians. Every configuration must print the same
 result, and the command line the same per-example file (checked). Peak memory is the largest sum
 of the resident memory of the driver and all its descendant processes, sampled every 20 ms
 (Linux); speed-up is the time with the fewest workers asked for (1 by default) over the time
-with N, efficiency that speed-up per added worker (throughput / (N x one worker's)).
+with N, taken in each round (the two runs seconds apart, on a machine whose speed drifts by tens
+of per cent over minutes) and its median given, with the lowest and highest; efficiency is that
+speed-up per added worker (throughput / (N x one worker's)). The package's modules are compiled
+to bytecode first, as an installation does: spawned workers would otherwise each compile them
+again where ``PYTHONDONTWRITEBYTECODE`` is set.
 
 The rust engine runs two ways (``--rust-threads``): ``auto``, as the package sizes its threads
 (its Rayon pool on every CPU in one process, on CPUs / N in each of N workers: what a user
@@ -31,6 +39,7 @@ available, and the CPUs available themselves.
 """
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -53,11 +62,15 @@ from update_rouge.parallel import available_cpus  # noqa: E402
 DRIVER = r"""
 import contextlib, io, json, sys, time
 way, engine, workers, path, per_example = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
-if way == "ray":
+if way.startswith("ray"):
     import ray
-    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
     ray.init(num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
     ray.data.DataContext.get_current().enable_progress_bars = False
+    # A warm cluster: its N worker processes started (each ran a task), as on a cluster in use.
+    warm_up = ray.remote(num_cpus=1)(lambda: time.sleep(0.5))
+    ray.get([warm_up.remote() for _ in range(workers)])
+if way == "ray-data":
+    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
     began = time.perf_counter()
     dataset = score_dataset(ray.data.read_json(path, num_cpus=0), concurrency=workers, engine=engine)
     result = corpus_scores(dataset)
@@ -69,10 +82,12 @@ elif way == "compute":
     result = compute(**columns, engine=engine, num_proc=workers)
 else:
     from update_rouge.cli import main
+    argv = [path, "--engine", engine, "--per-example", per_example]
+    argv += ["--ray"] if way == "ray" else ["--num-proc", str(workers)]
     began = time.perf_counter()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main([path, "--engine", engine, "--num-proc", str(workers), "--per-example", per_example]) == 0
+        assert main(argv) == 0
     result = json.loads(out.getvalue())
 print(json.dumps({"seconds": time.perf_counter() - began, "result": result}))
 """
@@ -159,7 +174,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=6000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, nargs="+", default=default_workers)
-    parser.add_argument("--ways", nargs="+", default=["cli", "compute"], choices=["cli", "compute", "ray"])
+    parser.add_argument("--ways", nargs="+", default=["cli", "compute"], choices=["cli", "compute", "ray", "ray-data"])
     engines = ["python", "rust"] if rust_available() else ["python"]
     parser.add_argument("--engines", nargs="+", default=engines, choices=["python", "rust"])
     parser.add_argument(
@@ -172,43 +187,51 @@ def main() -> None:
     )
     args = parser.parse_args()
     setups = [(e, t) for e in args.engines for t in (args.rust_threads if e == "rust" else ["auto"])]
+    compileall.compile_dir(REPO / "update_rouge", quiet=1)
     configs = [(way, *setup, n) for way in args.ways for setup in setups for n in args.workers]
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "wiki_repeated.jsonl"
         write_input(path, args.rows)
         runs: dict = {config: [] for config in configs}
         per_example: dict = {}
-        for _ in range(args.repeat):
-            for config in configs:
+        for round_number in range(args.repeat):
+            # Every other round backwards: a drift of the machine's speed favours no N.
+            for config in configs if round_number % 2 == 0 else configs[::-1]:
                 out = Path(directory) / f"per_example_{config[3]}.jsonl"
                 runs[config].append(run(*config, path, out))
                 print(f"{' '.join(map(str, config))}: {runs[config][-1]['seconds']:.2f} s", file=sys.stderr, flush=True)
-                if config[0] == "cli":
+                if config[0] in ("cli", "ray"):
                     per_example.setdefault("cli", out.read_bytes())
                     assert out.read_bytes() == per_example["cli"], f"{config}: another per-example file"
         print(f"{args.rows} rows of the bundled Wikipedia triples, {cpus} CPU(s), median of {args.repeat}")
         print(
-            f"{'way':8} {'engine':10} {'N':>3} {'seconds':>8} {'examples/s':>11} {'speed-up':>8} {'efficiency':>10} "
-            f"{'peak MB':>8}"
+            f"{'way':8} {'engine':10} {'N':>3} {'seconds':>8} {'examples/s':>11} {'speed-up':>8} {'(range)':>11} "
+            f"{'efficiency':>10} {'peak MB':>8}"
         )
+        results = [one["result"] for config in configs for one in runs[config]]
+        assert all(result == results[0] for result in results), "another result"
         for way in args.ways:
-            results = [one["result"] for config in configs if config[0] == way for one in runs[config]]
-            assert all(result == results[0] for result in results), f"{way}: another result"
             for engine, threads in setups:
-                # Seconds x workers of the fewest workers asked for (1 by default): the work of one.
-                base = None
+                # The fewest workers asked for (1 by default): the work of one.
+                fewest = args.workers[0]
                 for n in args.workers:
                     seconds = statistics.median(one["seconds"] for one in runs[(way, engine, threads, n)])
                     peak = statistics.median(one["peak"] for one in runs[(way, engine, threads, n)]) / 1e6
-                    base = base or (seconds, n)
-                    speed_up = base[0] / seconds
-                    efficiency = speed_up * base[1] / n
+                    ratios = speed_ups(runs[(way, engine, threads, fewest)], runs[(way, engine, threads, n)])
+                    speed_up = statistics.median(ratios)
+                    efficiency = speed_up * fewest / n
                     label = engine if engine == "python" else f"{engine}/{threads}"
+                    spread = f"{ratios[0]:.2f}-{ratios[-1]:.2f}"
                     print(
                         f"{way:8} {label:10} {n:>3} {seconds:>8.2f} {args.rows / seconds:>11,.0f} {speed_up:>8.2f} "
-                        f"{efficiency:>10.2f} {peak:>8.0f}"
+                        f"{spread:>11} {efficiency:>10.2f} {peak:>8.0f}"
                     )
     print(floor_ratio(args.repeat))
+
+
+def speed_ups(base: list, runs: list) -> list:
+    """Each round's seconds with the fewest workers over its seconds with N, sorted."""
+    return sorted(one["seconds"] / other["seconds"] for one, other in zip(base, runs))
 
 
 if __name__ == "__main__":
