@@ -267,6 +267,12 @@ def test_cli_with_ray_writes_the_per_example_file_it_writes_without(cluster, tmp
     assert len((tmp_path / "ray.jsonl").read_text(encoding="utf-8").splitlines()) == 1490
 
 
+def test_cli_with_ray_refuses_num_proc_before_starting_anything(tmp_path, capsys):
+    status, out, err = run_main([DATA_DIR / "fruit_triples.jsonl", "--ray", "--num-proc", "2"], capsys)
+    assert (status, out) == (2, "")
+    assert "--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs" in err
+
+
 def test_ray_workers_are_the_cluster_cpus_and_give_results_in_order(cluster):
     from ray_helpers import pid_of
 

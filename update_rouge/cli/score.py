@@ -115,6 +115,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
+    if args.ray is not None and settings.num_proc != 1:
+        parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
     total_bytes = sum(os.path.getsize(path) for path in paths)
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
