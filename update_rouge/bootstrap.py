@@ -24,6 +24,7 @@ The same inputs and options give the same numbers in every run and process; the 
 from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
 """
 
+import math
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Deque, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple
@@ -118,10 +119,13 @@ def over_resamples(
     and each block of ``resample_blocks``; the tasks must write to places of their own (their
     ``t`` and rows ``start`` to ``stop``), so that the results do not depend on the order.
     With ``threads`` > 1 (capped at the CPUs available) the tasks run on that many threads while
-    this one draws the next block: NumPy releases the GIL while it draws, indexes and sums. At
-    most ``threads`` blocks are held at a time beyond the one being drawn."""
+    this one draws the next block: NumPy releases the GIL while it draws, indexes and sums. The
+    blocks are then smaller, a quarter of the resamples per thread at most, so that the threads
+    share the work evenly, and at most ``threads`` of them are held beyond the one being drawn.
+    However the blocks are cut, their rows are those of the one matrix of the module docstring."""
     threads = min(threads, available_cpus())
-    blocks = resample_blocks(n_examples, n_bootstrap, seed)
+    most_rows = None if threads <= 1 else math.ceil(n_bootstrap / (4 * threads))
+    blocks = resample_blocks(n_examples, n_bootstrap, seed, most_rows)
     if threads <= 1:
         for start, stop, indices in blocks:
             for number in range(n_tasks):
@@ -139,11 +143,15 @@ def over_resamples(
                 future.result()
 
 
-def resample_blocks(n_examples: int, n_bootstrap: int, seed: int) -> Iterator[Tuple[int, int, np.ndarray]]:
+def resample_blocks(
+    n_examples: int, n_bootstrap: int, seed: int, most_rows: Optional[int] = None
+) -> Iterator[Tuple[int, int, np.ndarray]]:
     """The resamples of the module docstring in blocks: ``(start, stop, indices)``, ``indices``
-    being rows ``start`` to ``stop`` of the ``n_bootstrap x n_examples`` matrix of example indices."""
+    being rows ``start`` to ``stop`` of the ``n_bootstrap x n_examples`` matrix of example
+    indices; a block holds at most ``_INDICES_PER_BLOCK`` indices (a row at least) and
+    ``most_rows`` rows."""
     rng = np.random.default_rng(seed)
-    rows_per_block = max(1, _INDICES_PER_BLOCK // n_examples)
+    rows_per_block = max(1, min(_INDICES_PER_BLOCK // n_examples, most_rows or n_bootstrap))
     for start in range(0, n_bootstrap, rows_per_block):
         stop = min(start + rows_per_block, n_bootstrap)
         yield start, stop, rng.integers(0, n_examples, size=(stop - start, n_examples))

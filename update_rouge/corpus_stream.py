@@ -170,12 +170,13 @@ def score_chunks(
     ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
     (the first ones are read ahead to know), which ``tell`` is told in one sentence; or by
     ``workers`` elsewhere (Ray tasks, ``integrations.ray_chunks``), as many as they have but no
-    more than the chunks. This process only hands out the chunks and adds up their per-example tables in
-    input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each chunk's
-    examples' file lines and per-example table (the keys of ``compute(use_aggregator=False)``)
-    go to its ``render`` where the chunk was scored and its result to its ``write`` here (the
-    per-example file's text, say, so that this process only writes it). Examples in which the tokenizer finds no token get
-    one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
+    more than the chunks. This process only hands out the chunks and adds up their per-example
+    tables in input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each
+    chunk's examples' file lines and per-example table (the keys of
+    ``compute(use_aggregator=False)``) go to its ``render`` where the chunk was scored, and what
+    that gives to its ``write`` here (the per-example file's text, say, so that this process only
+    writes it). Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for
+    the whole run. A pair beyond an LCS size limit raises
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
     ``rows()``.
     """

@@ -146,71 +146,106 @@ def _call(arguments: tuple) -> Any:
     return _worker_function(*arguments)
 
 
-def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Generator[Any, None, None]:
-    """Yield ``function(*item)`` for each item, in the order of ``items``.
+def _started() -> None:
+    """The call that makes a new pool start its worker processes at once (``WorkerPool``)."""
 
-    With ``num_proc > 1``, ``num_proc`` spawned worker processes do the calls; ``function`` is
-    sent to each worker once, and at most ``2 * num_proc`` items are in flight, so a long
-    iterable streams through in bounded memory. A ``function`` that cannot be pickled (a
-    lambda tokenizer, say) runs in this process instead, with a ``UserWarning``: the results
-    are the same, only slower. A worker that cannot start or dies raises ``RuntimeError``.
-    ``num_proc`` is capped at ``available_cpus()``. If the caller stops early (an exception,
-    including a signal's, or an abandoned generator), the workers are killed at once.
+
+class WorkerPool:
+    """``num_proc`` spawned worker processes calling ``function`` (a context manager), started
+    when the block begins, so that they import the package while this process prepares their
+    work; ``starmap`` hands them the work, once or several times.
+
+    ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;
+    with one process, or a ``function`` that cannot be pickled (a lambda tokenizer, say: then
+    with a ``UserWarning``), the calls run in this process: the results are the same, only
+    slower. A worker that cannot start or dies raises ``RuntimeError``. When the block ends
+    early (an exception, including a signal's) or a ``starmap`` was left unfinished, the workers
+    are killed at once; otherwise they are shut down.
     """
-    num_proc = min(num_proc, available_cpus())
-    if num_proc > 1:
-        try:
-            pickle.dumps(function)
-        except Exception as error:
-            warnings.warn(
-                f"num_proc={num_proc} ignored, scoring in this process: {error}. Worker processes need "
-                "a picklable function; define a custom tokenizer at the top level of a module, not as "
-                "a lambda or a local function.",
-                UserWarning,
-                stacklevel=3,
-            )
-            num_proc = 1
-    if num_proc == 1:
-        for item in items:
-            yield function(*item)
-        return
-    pool: Optional[ProcessPoolExecutor] = None
-    finished = False
-    try:
-        # Building the pool creates its semaphores and may start multiprocessing's resource
-        # tracker; a signal's exception in the middle would leave a semaphore the tracker then
-        # reports as leaked, on our standard error.
-        with stop_signals_deferred(), _sigint_blocked():
-            pool = ProcessPoolExecutor(
-                num_proc,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_install,
-                initargs=(function, os.getpid(), worker_threads(num_proc)),
-            )
+
+    def __init__(self, function: Callable[..., Any], num_proc: int):
+        self.function = function
+        self.num_proc = min(num_proc, available_cpus())
+        if self.num_proc > 1:
+            try:
+                pickle.dumps(function)
+            except Exception as error:
+                warnings.warn(
+                    f"num_proc={self.num_proc} ignored, scoring in this process: {error}. Worker processes "
+                    "need a picklable function; define a custom tokenizer at the top level of a module, not "
+                    "as a lambda or a local function.",
+                    UserWarning,
+                    stacklevel=4,
+                )
+                self.num_proc = 1
+        self._pool: Optional[ProcessPoolExecutor] = None
+        self._unfinished = False
+
+    def __enter__(self) -> "WorkerPool":
+        if self.num_proc > 1:
+            # Building the pool creates its semaphores and may start multiprocessing's resource
+            # tracker, and a submit starts the workers; a signal's exception in the middle would
+            # leave a worker half started, or a semaphore the tracker then reports as leaked on
+            # our standard error.
+            with stop_signals_deferred(), _sigint_blocked():
+                self._pool = ProcessPoolExecutor(
+                    self.num_proc,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_install,
+                    initargs=(self.function, os.getpid(), worker_threads(self.num_proc)),
+                )
+            # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
+            # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
+            with stop_signals_deferred(), _sigint_blocked():
+                for _ in range(self.num_proc):  # each submit starts one more worker, up to num_proc
+                    self._pool.submit(_started)
+        return self
+
+    def starmap(self, items: Iterable[tuple]) -> Generator[Any, None, None]:
+        """Yield ``function(*item)`` for each item, in the order of ``items``; at most ``2 *
+        num_proc`` items are in flight, so a long iterable streams through in bounded memory."""
+        pool = self._pool
+        if pool is None:
+            for item in items:
+                yield self.function(*item)
+            return
+        self._unfinished = True
         pending: deque = deque()
-        for item in items:
-            with stop_signals_deferred(), _sigint_blocked():  # submit starts the workers
-                pending.append(pool.submit(_call, item))
-            if len(pending) >= 2 * num_proc:
+        try:
+            for item in items:
+                with stop_signals_deferred(), _sigint_blocked():
+                    pending.append(pool.submit(_call, item))
+                if len(pending) >= 2 * self.num_proc:
+                    yield pending.popleft().result()
+            while pending:
                 yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-        finished = True
-    except BrokenProcessPool as error:
-        raise RuntimeError(
-            "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
-            'point with `if __name__ == "__main__":` and a custom tokenizer must be importable in a new '
-            "Python process (defined in a module or script file, not in a notebook or `python -c`)."
-        ) from error
-    finally:
-        if pool is not None:
-            feeder = None if finished else _stop_workers(pool)
-            pool.shutdown(wait=True, cancel_futures=True)
-            if feeder is not None:
-                # The feeder drops the queue's last semaphores when it ends; frozen in the middle
-                # of that by the interpreter's exit, it leaves the resource tracker a semaphore to
-                # report as leaked on our standard error.
-                feeder.join(timeout=FEEDER_JOIN_SECONDS)
+        except BrokenProcessPool as error:
+            raise RuntimeError(
+                "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
+                'point with `if __name__ == "__main__":` and a custom tokenizer must be importable in a new '
+                "Python process (defined in a module or script file, not in a notebook or `python -c`)."
+            ) from error
+        self._unfinished = False
+
+    def __exit__(self, kind: Any, *_: Any) -> None:
+        if self._pool is None:
+            return
+        feeder = _stop_workers(self._pool) if kind is not None or self._unfinished else None
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        if feeder is not None:
+            # The feeder drops the queue's last semaphores when it ends; frozen in the middle
+            # of that by the interpreter's exit, it leaves the resource tracker a semaphore to
+            # report as leaked on our standard error.
+            feeder.join(timeout=FEEDER_JOIN_SECONDS)
+
+
+def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Generator[Any, None, None]:
+    """Yield ``function(*item)`` for each item, in the order of ``items``, called in a
+    ``WorkerPool`` of ``num_proc`` processes (its contract). If the caller stops early (an
+    exception, including a signal's, or an abandoned generator), the workers are killed at once.
+    """
+    with WorkerPool(function, num_proc) as pool:
+        yield from pool.starmap(items)
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> Optional[threading.Thread]:

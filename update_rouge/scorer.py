@@ -16,11 +16,11 @@ from .bootstrap import Resampling, bootstrap_statistics, check_paired
 from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
 from .engines import Counts
 from .extraction import SourceIndex, join_additions
-from .inputs import check_baseline_predictions, check_inputs
+from .inputs import check_baseline_predictions, check_inputs, is_column
 from .lcs_limits import LcsTableTooLarge
 from .micro import as_arrays, count_columns, micro_bootstrap_statistics, micro_means
 from .no_tokens import tokenless_examples, warn_tokenless
-from .parallel import available_cpus, guided_share, starmap_in_order
+from .parallel import WorkerPool, guided_share
 from .scoring import score_additions
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
@@ -121,22 +121,22 @@ class UpdateRougeScorer:
         of ``baseline_predictions`` on the same examples (``None`` without them), the number
         of examples in which either system's additions have no token (not warned here) and,
         under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
-        sources, predictions, references = check_inputs(sources, predictions, references)
-        systems = {"predictions": predictions}
-        checked_baseline = None
-        if baseline_predictions is not None:
-            checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
-            systems["baseline_predictions"] = checked_baseline
-        with self._naming_examples(sources, systems, references):
-            table, tokenless, counts = _merged_tables(
-                self._in_workers(_table_checked, sources, predictions, references)
-            )
-            baseline_table = baseline_counts = None
-            if checked_baseline is not None:
-                shards = self._in_workers(_table_checked, sources, checked_baseline, references)
-                baseline_table, baseline_tokenless, baseline_counts = _merged_tables(shards)
-                tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
-            return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
+        # The workers start first: they import the package while this process checks the inputs.
+        with self._workers(_table_checked, sources) as pool:
+            sources, predictions, references = check_inputs(sources, predictions, references)
+            systems = {"predictions": predictions}
+            checked_baseline = None
+            if baseline_predictions is not None:
+                checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
+                systems["baseline_predictions"] = checked_baseline
+            with self._naming_examples(sources, systems, references):
+                table, tokenless, counts = _merged_tables(self._in_workers(pool, sources, predictions, references))
+                baseline_table = baseline_counts = None
+                if checked_baseline is not None:
+                    shards = self._in_workers(pool, sources, checked_baseline, references)
+                    baseline_table, baseline_tokenless, baseline_counts = _merged_tables(shards)
+                    tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
+                return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
 
     @contextlib.contextmanager
     def _naming_examples(
@@ -180,34 +180,37 @@ class UpdateRougeScorer:
 
     def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
         """Score checked inputs (``_in_workers``)."""
-        return [
-            example for shard in self._in_workers(_score_checked, sources, predictions, references) for example in shard
-        ]
+        with self._workers(_score_checked, sources) as pool:
+            return [example for shard in self._in_workers(pool, sources, predictions, references) for example in shard]
+
+    def _workers(
+        self, function: Callable[[Settings, List[str], List[str], List[List[str]]], Any], sources: Any
+    ) -> WorkerPool:
+        """The ``WorkerPool`` of ``function(settings, ...)`` for the examples of ``sources``:
+        ``num_proc`` workers, no more than CPUs available or examples (none for one). The settings
+        travel with the function, sent to each worker once (and checked to pickle)."""
+        examples = len(sources) if is_column(sources) else 0
+        return WorkerPool(functools.partial(function, self.settings), min(self.settings.num_proc, examples))
 
     def _in_workers(
-        self,
-        function: Callable[[Settings, List[str], List[str], List[List[str]]], Any],
-        sources: List[str],
-        predictions: List[str],
-        references: List[List[str]],
+        self, pool: WorkerPool, sources: List[str], predictions: List[str], references: List[List[str]]
     ) -> List[Any]:
-        """``function(settings, sources, predictions, references)`` of consecutive shards of the
-        checked inputs, in input order: one shard in this process, or in worker processes when
-        ``num_proc`` > 1 (no more workers than CPUs available or examples) shards of at most
+        """The ``pool``'s function of consecutive shards of the checked inputs, in input order:
+        one shard in this process, or in its worker processes shards of at most
         ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once its texts
-        reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a shard is placed at its example in all of them."""
-        num_proc = min(self.settings.num_proc, available_cpus(), len(sources))
+        reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a shard is
+        placed at its example in all of them."""
+        num_proc = pool.num_proc
         if num_proc <= 1:
-            return [function(self.settings, sources, predictions, references)]
+            return [pool.function(sources, predictions, references)]
         starts = _shard_starts(sources, predictions, references, math.ceil(len(sources) / (4 * num_proc)), num_proc)
         shards = [
             (sources[start:end], predictions[start:end], references[start:end])
             for start, end in zip(starts, starts[1:] + [len(sources)])
         ]
-        # The settings travel with the function, sent to each worker once (and checked to pickle).
         results: List[Any] = []
         try:
-            for result in starmap_in_order(functools.partial(function, self.settings), shards, num_proc):
+            for result in pool.starmap(shards):
                 results.append(result)
         except LcsTableTooLarge as error:
             if error.index is None:

@@ -4,6 +4,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import warnings
@@ -55,6 +56,33 @@ def test_two_processes_give_the_same_per_example_scores(iterater):
     two = compute(**iterater, use_aggregator=False, num_proc=2)
     assert two == one
     assert len(two["update_rouge1"]) == 40
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_a_paired_compute_scores_both_systems_in_one_pool_of_workers(monkeypatch, iterater):
+    import update_rouge.parallel
+
+    pools = []
+
+    class Counted(update_rouge.parallel.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    expected = compute(**iterater, baseline_predictions=iterater["sources"])
+    monkeypatch.setattr(update_rouge.parallel, "ProcessPoolExecutor", Counted)
+    assert compute(**iterater, baseline_predictions=iterater["sources"], num_proc=2) == expected
+    assert pools == [2]
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_bad_input_is_named_and_the_workers_started_before_the_check_are_gone(iterater):
+    import multiprocessing
+
+    predictions = iterater["predictions"][:-1] + [None]
+    with pytest.raises(ValueError, match=r"^predictions\[39\] must be a string, got None$"):
+        compute(iterater["sources"], predictions, iterater["references"], num_proc=2)
+    assert multiprocessing.active_children() == []
 
 
 def test_shards_end_after_their_share_of_examples_or_at_the_character_bound(monkeypatch):
@@ -129,6 +157,37 @@ def test_stopping_while_a_worker_is_half_way_through_writing_its_result_does_not
     except subprocess.TimeoutExpired:
         pytest.fail("stopping the run still waited for the half-written result 60 s later")
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+
+
+BLOCKED_IN_WORKERS = """
+import os, signal
+from update_rouge.parallel import starmap_in_order
+
+def blocked(_):
+    return os.getpid(), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+if __name__ == "__main__":
+    seen = dict(starmap_in_order(blocked, [(i,) for i in range(40)], 2))
+    print(sorted(seen.values()), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+"""
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this platform")
+def test_workers_start_with_sigint_blocked_in_a_new_process(tmp_path):
+    # In a new process the pool starts multiprocessing's resource tracker, which unblocks SIGINT
+    # in the thread that starts it: a Ctrl-C then reached the workers, each printing a traceback.
+    script = tmp_path / "blocked.py"
+    script.write_text(BLOCKED_IN_WORKERS)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+    )
+    assert done.stdout.split("] ")[1] == "False\n", "the parent's own mask is as it was"
+    assert set(done.stdout.split("]")[0].strip("[").split(", ")) == {"True"}, done.stdout + done.stderr
 
 
 # Slow: it starts three worker processes (CI runs it); the quick run keeps two-process scoring above.
