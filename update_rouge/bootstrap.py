@@ -121,10 +121,17 @@ def over_resamples(
     With ``threads`` > 1 (capped at the CPUs available) the tasks run on that many threads while
     this one draws the next block: NumPy releases the GIL while it draws, indexes and sums. The
     blocks are then smaller, a quarter of the resamples per thread at most, so that the threads
-    share the work evenly, and at most ``threads`` of them are held beyond the one being drawn.
-    However the blocks are cut, their rows are those of the one matrix of the module docstring."""
+    share the work evenly, and at most ``threads`` of them are held beyond the one being drawn;
+    each holds at most ``_INDICES_PER_BLOCK / (threads + 1)`` indices, so that those blocks and the
+    ``threads`` arrays the tasks gather from them take no more memory than one thread's block and
+    array (1,000,000 examples: 2 x 32 MB). However the blocks are cut, their rows are those of the
+    one matrix of the module docstring."""
     threads = min(threads, available_cpus())
-    most_rows = None if threads <= 1 else math.ceil(n_bootstrap / (4 * threads))
+    most_rows = None
+    if threads > 1:
+        most_rows = min(
+            math.ceil(n_bootstrap / (4 * threads)), max(1, _INDICES_PER_BLOCK // ((threads + 1) * n_examples))
+        )
     blocks = resample_blocks(n_examples, n_bootstrap, seed, most_rows)
     if threads <= 1:
         for start, stop, indices in blocks:

@@ -105,7 +105,8 @@ def test_threads_give_the_numbers_of_one_thread(monkeypatch, paired):
     system = {f"k{i}": rng.random(300) for i in range(3)}
     baseline = {key: rng.random(300) for key in system} if paired else None
     one = bootstrap_statistics(system, baseline, 0.9, 2000, 11)
-    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 300 * 13)  # 154 blocks of 13 resamples
+    # On two threads a block holds a third of these indices: 154 blocks of 13 resamples.
+    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 3 * 300 * 13)
     submitted = []
 
     class Recording(ThreadPoolExecutor):
@@ -116,6 +117,20 @@ def test_threads_give_the_numbers_of_one_thread(monkeypatch, paired):
     monkeypatch.setattr(bootstrap, "ThreadPoolExecutor", Recording)
     assert bootstrap_statistics(system, baseline, 0.9, 2000, 11, threads=2) == one
     assert len(submitted) == 154 * len(system) * (2 if paired else 1), "one task per block and column"
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="the threads are capped at the CPUs: two threads need two")
+def test_threads_hold_no_more_indices_than_one_thread(monkeypatch):
+    # One thread holds one block and the array a task gathers from it: 2 x 600 indices here. Two
+    # threads hold up to three blocks (two being scored, one being drawn) and two gathered
+    # arrays: five blocks of at most 600 / 3 indices.
+    monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 600)
+    sizes = {1: [], 2: []}
+    for threads, seen in sizes.items():
+        bootstrap.over_resamples(
+            100, 400, 3, 2, lambda _, start, stop, indices, seen=seen: seen.append(indices.size), threads
+        )
+    assert max(sizes[1]) == 600 and max(sizes[2]) == 200, f"largest blocks: {max(sizes[1])}, {max(sizes[2])} indices"
 
 
 def test_intervals_contain_the_mean_for_every_type(with_baseline):
