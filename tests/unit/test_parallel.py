@@ -140,20 +140,20 @@ if __name__ == "__main__":
 """
 
 
+def run_script(folder, text, timeout):
+    """Run the Python script ``text`` from ``folder`` in a new interpreter that imports this checkout."""
+    script = folder / "script.py"
+    script.write_text(text)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=timeout, env=env)
+
+
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_stopping_while_a_worker_is_half_way_through_writing_its_result_does_not_hang(tmp_path):
     # The pool's manager thread waits for the rest of the message; stopping must not wait with it
     # (a SIGTERM at a random moment hung 1 run in about 100 on a loaded machine).
-    script = tmp_path / "half_a_result.py"
-    script.write_text(HALF_A_RESULT)
     try:
-        done = subprocess.run(
-            [sys.executable, str(script)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=dict(os.environ, PYTHONPATH=str(REPO)),
-        )
+        done = run_script(tmp_path, HALF_A_RESULT, 60)
     except subprocess.TimeoutExpired:
         pytest.fail("stopping the run still waited for the half-written result 60 s later")
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
@@ -177,15 +177,7 @@ if __name__ == "__main__":
 def test_workers_start_with_sigint_blocked_in_a_new_process(tmp_path):
     # In a new process the pool starts multiprocessing's resource tracker, which unblocks SIGINT
     # in the thread that starts it: a Ctrl-C then reached the workers, each printing a traceback.
-    script = tmp_path / "blocked.py"
-    script.write_text(BLOCKED_IN_WORKERS)
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ, PYTHONPATH=str(REPO)),
-    )
+    done = run_script(tmp_path, BLOCKED_IN_WORKERS, 120)
     assert done.stdout.split("] ")[1] == "False\n", "the parent's own mask is as it was"
     assert set(done.stdout.split("]")[0].strip("[").split(", ")) == {"True"}, done.stdout + done.stderr
 
