@@ -107,7 +107,9 @@ def _cancel(refs: list) -> None:
     A task that is on its way to a worker when it is cancelled runs all the same (Ray 2.60: one
     stopped run in three let a task that was just starting finish), so the tasks not yet ended
     are cancelled again every ``CANCEL_POLL_SECONDS``: by then such a task is running, and is
-    interrupted."""
+    interrupted. Ray interrupts a running task as SIGINT would, so in a cluster started from a
+    process that ignores SIGINT (a shell's background job: its processes inherit that) a running
+    task is not interrupted, and this waits for it to end."""
     deadline = time.monotonic() + CANCEL_WAIT_SECONDS
     while refs and time.monotonic() < deadline:
         for ref in refs:
