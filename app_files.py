@@ -33,7 +33,7 @@ from app_options import (
     settings_from,
 )
 
-score_rows = package_module("corpus_stream").score_rows
+score_rows = package_module("chunk_scoring").score_rows
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
 MissingExtra = package_module("extras").MissingExtra
 files = package_module("files")

@@ -18,7 +18,7 @@ from app_options import (
     settings_from,
 )
 
-UpdateRougeScorer = package_module("scorer").UpdateRougeScorer
+UpdateRougeScorer = package_module("metric").UpdateRougeScorer
 tokenless_examples = package_module("no_tokens").tokenless_examples
 MissingExtra = package_module("extras").MissingExtra
 matches = package_module("matches")

@@ -17,7 +17,7 @@ from app_metric import package_module
 
 SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
 NoTokensWarning = package_module("no_tokens").NoTokensWarning
-corpus_mean = package_module("corpus").mean
+corpus_mean = package_module("example_tables").mean
 kept_positions = package_module("edits").kept_positions
 
 ADDED = "added"

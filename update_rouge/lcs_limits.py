@@ -40,7 +40,7 @@ TextPair = Tuple[str, str]
 class LcsTableTooLarge(ValueError):
     """A pair is beyond one of the LCS size limits (``max_lcs_cells``, ``max_python_lcs_cells``,
     ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
-    the pair (engines) or of the example (``scoring``, ``scorer``) it concerns, or None."""
+    the pair (engines) or of the example (``example_scoring``, ``metric``) it concerns, or None."""
 
     def __init__(self, problem: str, index: Optional[int] = None, what: str = "pair"):
         super().__init__(problem if index is None else f"{what} {index}: {problem}")

@@ -6,7 +6,7 @@ matching n-grams or skip-bigrams, LCS hits for rougeL, union-LCS hits for rougeL
 rouge-score counts them), ``target`` (the reference's grams or tokens) and ``prediction`` (the
 prediction's). With several references these are the counts of the reference that
 ``multi_ref`` picks (``max_f1``: the highest F, the first on ties; ``best_recall``: the one
-``scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
+``example_scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
 prediction's counted once per reference. An example scored by the no-additions rule
 contributes no counts (0, 0, 0).
 

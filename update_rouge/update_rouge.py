@@ -13,11 +13,13 @@ import evaluate
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
 from .bootstrap import DEFAULT_SEED
-from .corpus import ExampleScore
-from .corpus_stream import Corpus
+from .chunk_scoring import score_rows
+from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
+from .example_scoring import score_additions
+from .example_tables import ExampleScore
 from .extraction import SEGMENT_PATTERN
 from .extras import MissingExtra
 from .file_lines import InputFileError
@@ -27,6 +29,7 @@ from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
 from .matches import token_matches
+from .metric import compute
 from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise
@@ -38,8 +41,6 @@ from .rouge155_porter import porter_stem
 from .rouge155_stopwords import STOPWORDS_TEXT
 from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
-from .scorer import compute
-from .scoring import score_additions
 from .sentences import SENTENCE_PATTERN
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
 from .signature import build_signature

@@ -198,7 +198,7 @@ def test_the_advanced_options_reach_the_scorer():
 
 
 def test_score_one_scores_the_example_once(monkeypatch):
-    scorer_module = app_handlers.package_module("scorer")
+    scorer_module = app_handlers.package_module("metric")
     score_checked = scorer_module._score_checked
     scored = []
 

@@ -122,7 +122,7 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     imported = {
         f"{node.module}.py" for node in ast.parse(script).body if isinstance(node, ast.ImportFrom) and node.level == 1
     }
-    assert {"corpus.py", "scorer.py", "wordnet_exceptions.py", "corpus_stream.py"} <= imported
+    assert {"corpus.py", "metric.py", "wordnet_exceptions.py", "chunk_scoring.py"} <= imported
     assert written == imported | {
         "update_rouge.py",
         "app.py",

@@ -273,7 +273,7 @@ def test_an_output_that_cannot_be_written_is_named_before_scoring(tmp_path, caps
     data = write_jsonl(tmp_path / "data.jsonl", COLUMNS)
     scored = []
     for method in ("tables", "examples"):
-        monkeypatch.setattr(f"update_rouge.scorer.UpdateRougeScorer.{method}", lambda *a, **k: scored.append(1))
+        monkeypatch.setattr(f"update_rouge.metric.UpdateRougeScorer.{method}", lambda *a, **k: scored.append(1))
     argv = [data] if command == "score" else ["compare", data, "--system", "prediction", "--system", "base"]
     argv += ["--per-example", path]
     status, out, err = run_main(argv, capsys)

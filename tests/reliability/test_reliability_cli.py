@@ -140,7 +140,7 @@ def test_the_per_example_file_is_complete_before_the_bootstrap_runs(tmp_path, ca
     def bootstrap_fails(self):
         raise MemoryError("the bootstrap ran out of memory")
 
-    monkeypatch.setattr("update_rouge.corpus_stream.Corpus.result", bootstrap_fails)
+    monkeypatch.setattr("update_rouge.corpus.Corpus.result", bootstrap_fails)
     with pytest.raises(MemoryError):
         main([str(FRUIT), "--per-example", str(output)])
     expected = compute(**fruit_columns(), use_aggregator=False)

@@ -18,6 +18,7 @@ from rouge_score.scoring import Score
 
 from update_rouge import compute
 from update_rouge.engines import inexact_reason, make_engine
+from update_rouge.example_scoring import score_additions
 from update_rouge.rouge155_options import (
     STOPWORDS,
     alpha_score,
@@ -25,7 +26,6 @@ from update_rouge.rouge155_options import (
     limited_lines,
     limited_text,
 )
-from update_rouge.scoring import score_additions
 from update_rouge.settings import Settings
 from update_rouge.tokens import make_tokenizer
 from update_rouge.wlcs import _mark_large, _mark_small, _weights

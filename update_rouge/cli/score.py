@@ -20,7 +20,7 @@ from typing import IO, Dict, List
 
 from tqdm import tqdm
 
-from ..corpus_stream import CHUNK_SIZE, Output, score_chunks
+from ..chunk_scoring import CHUNK_SIZE, Output, score_chunks
 from ..file_chunks import open_chunks
 from ..outputs import check_output_paths, output_file, shown_path
 from ..parallel import available_cpus

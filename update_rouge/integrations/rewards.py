@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..inputs import _describe
-from ..scorer import score_examples
+from ..metric import score_examples
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}

@@ -12,16 +12,17 @@ import math
 import re
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .bootstrap import Resampling, bootstrap_statistics, check_paired
-from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
+from .bootstrap import check_paired
+from .corpus import Corpus
 from .engines import Counts
+from .example_scoring import score_additions
+from .example_tables import ExampleScore, per_example_table
 from .extraction import SourceIndex, join_additions
 from .inputs import check_baseline_predictions, check_inputs, is_column
 from .lcs_limits import LcsTableTooLarge
-from .micro import as_arrays, count_columns, micro_bootstrap_statistics, micro_means
+from .micro import count_columns
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import WorkerPool, guided_share
-from .scoring import score_additions
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 from .tokens import TokenizerError
@@ -98,17 +99,9 @@ class UpdateRougeScorer:
         total = len(table["_both_empty"])
         if not settings.use_aggregator:
             return table, tables.tokenless, total
-        result: Dict[str, Any] = aggregate(table)
-        statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
-        if tables.counts is not None:
-            counts = as_arrays(tables.counts)
-            baseline_counts = None if tables.baseline_counts is None else as_arrays(tables.baseline_counts)
-            result.update(micro_means(counts, settings.alpha))
-            result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
-            return result, tables.tokenless, total
-        baseline_f1 = None if baseline_table is None else f1_columns(baseline_table, settings.rouge_types)
-        result.update(bootstrap_statistics(f1_columns(table, settings.rouge_types), baseline_f1, *statistics))
-        return result, tables.tokenless, total
+        corpus = Corpus(settings, paired=baseline_table is not None)
+        corpus.add(table, references, baseline_table, tables.counts, tables.baseline_counts)
+        return corpus.result(), tables.tokenless, total
 
     def tables(
         self,

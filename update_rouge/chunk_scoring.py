@@ -1,35 +1,23 @@
-"""Corpus results of examples scored in chunks (the CLI's stream, the demo's file, the Trainer's batches).
-
-``Corpus`` keeps what ``compute``'s corpus result needs of every chunk: exact running means
-(``corpus.RunningTotals``), the per-example F1 of each type for the bootstrap (8 bytes per
-example and type, twice with a baseline; under ``average="micro"`` the example's counts
-instead, 24 bytes) and how many references examples have (for the
-signature). Its result equals ``compute`` on all the examples at once, bit for bit, with
-``baseline_predictions`` when it is ``paired``.
+"""Examples scored in chunks (the CLI's stream, the demo's file, the Trainer's batches).
 
 ``score_chunks`` hands out chunks of examples (``file_chunks``: raw lines of a file, or rows)
-to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a ``Corpus``
-with their per-example tables in input order; ``score_rows`` does so for rows read already.
+to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a
+``corpus.Corpus`` with their per-example tables in input order; ``score_rows`` does so for rows
+read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
 """
 
 import dataclasses
 import functools
 import itertools
-from array import array
-from typing import Any, Callable, Dict, Generator, Iterable, List, NamedTuple, Optional, Protocol, Sequence
+from typing import Any, Callable, Dict, Generator, Iterable, List, NamedTuple, Optional, Protocol
 
-import numpy as np
-
-from .bootstrap import Resampling, bootstrap_statistics
-from .corpus import RunningTotals
+from .corpus import Corpus
 from .engines import Counts
 from .lcs_limits import LcsTableTooLarge
-from .micro import micro_bootstrap_statistics, micro_means
+from .metric import UpdateRougeScorer
 from .no_tokens import warn_tokenless
 from .parallel import available_cpus, starmap_in_order
-from .scorer import UpdateRougeScorer
 from .settings import Settings
-from .signature import signature
 
 CHUNK_SIZE = 1000
 """Examples scored at a time by ``score_rows``."""
@@ -47,77 +35,6 @@ class Workers(Protocol):
     def starmap_in_order(
         self, function: Callable[..., Any], items: Iterable[tuple], count: int
     ) -> Generator[Any, None, None]: ...
-
-
-class Corpus:
-    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk.
-
-    ``settings`` give the rouge types of the tables and the options of the intervals; a
-    ``paired`` corpus also takes the baseline's table of each chunk, for the paired test.
-    """
-
-    def __init__(self, settings: Settings, paired: bool = False):
-        self.settings = settings
-        self.totals = RunningTotals()
-        self.micro = settings.average == "micro"
-        # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1.
-        self.f1 = self._columns()
-        self.baseline_f1 = self._columns() if paired else None
-        self.reference_counts: set = set()
-
-    def _columns(self) -> Dict[str, array]:
-        kind = "q" if self.micro else "d"
-        return {f"update_{rouge_type}": array(kind) for rouge_type in self.settings.rouge_types}
-
-    def add(
-        self,
-        table: Table,
-        references: Sequence[Any],
-        baseline_table: Optional[Table] = None,
-        counts: Optional[Counted] = None,
-        baseline_counts: Optional[Counted] = None,
-    ) -> None:
-        """Add a chunk's per-example table and its references (a string or a list per example)
-        and, to a paired corpus, the baseline's table of the same examples; under
-        ``average="micro"`` also each system's ``micro.count_columns`` of the chunk
-        (``UpdateRougeScorer.tables`` gives them all)."""
-        if (baseline_table is None) != (self.baseline_f1 is None):
-            raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
-        if (counts is None) == self.micro or (baseline_counts is None) != (baseline_table is None or not self.micro):
-            raise ValueError("a Corpus with average='micro' takes each system's counts with each chunk, and only it")
-        self.totals.add(table)
-        self._extend(self.f1, counts if counts is not None else table)
-        if self.baseline_f1 is not None and baseline_table is not None:
-            self._extend(self.baseline_f1, baseline_counts if baseline_counts is not None else baseline_table)
-        self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
-
-    def _extend(self, columns: Dict[str, array], values: Any) -> None:
-        for key, column in columns.items():
-            column.extend(itertools.chain.from_iterable(values[key]) if self.micro else values[key])
-
-    def result(self) -> Dict[str, Any]:
-        """The corpus result ``compute`` gives for all the examples with these settings."""
-        settings = self.settings
-        result = self.totals.result()
-        statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
-        if self.micro:
-            counts = self._arrays(self.f1)
-            baseline = None if self.baseline_f1 is None else self._arrays(self.baseline_f1)
-            result.update(micro_means(counts, settings.alpha))
-            result.update(micro_bootstrap_statistics(counts, baseline, settings.alpha, statistics))
-            return result
-        result.update(bootstrap_statistics(self.f1, self.baseline_f1, *statistics))
-        return result
-
-    @staticmethod
-    def _arrays(columns: Dict[str, array]) -> Dict[str, np.ndarray]:
-        return {key: np.frombuffer(column, dtype=np.int64).reshape(-1, 3) for key, column in columns.items()}
-
-    def signature(self) -> str:
-        """The signature of ``compute`` with these settings on all the examples."""
-        # The signature reads only how many references examples have: the fewest and the most.
-        references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
-        return signature(self.settings, references, self.baseline_f1 is not None)
 
 
 def _silent(_: str) -> None:
@@ -215,7 +132,7 @@ def _score_chunk(
 ) -> tuple:
     """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
     of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
-    them), ``scorer.tables`` of its examples (``None`` for blank lines: the per-example
+    them), ``UpdateRougeScorer.tables`` of its examples (``None`` for blank lines: the per-example
     tables, the baseline's with ``paired``, the tokenless count, the micro counts) and
     ``render(lines, table)`` (``None`` without ``render``)."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
