@@ -115,7 +115,7 @@ def served(request, trap, tmp_path_factory):
                 pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
             else:
                 time.sleep(0.5)
-        yield {"url": url, "port": port}
+        yield {"url": url, "port": port, "log": log_path}
     finally:
         process.terminate()
         try:
@@ -125,6 +125,10 @@ def served(request, trap, tmp_path_factory):
             process.wait(timeout=15)
     # Nothing was fetched through the proxy while the module's tests ran.
     assert trap.connections == 0
+    # No handler failed: gradio logs a traceback (and marks the outputs errored in the page) for
+    # a handler that raises or returns what its outputs cannot take.
+    log_text = log_path.read_text(encoding="utf-8")
+    assert "Traceback" not in log_text and "didn't return enough output values" not in log_text, log_text
     # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
     assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
 

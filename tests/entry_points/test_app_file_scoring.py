@@ -16,11 +16,9 @@ from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_ro
 from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
 from rouge_score import rouge_scorer
 
-import app_files
-import app_handlers
-import app_options
-import app_render
 import update_rouge
+from demo import file_handlers, handlers, render
+from demo import options as demo_options
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -107,7 +105,7 @@ def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
 
 def test_histogram_of_another_rouge_type(golden):
     per_example = score_file(FRUIT, DEFAULT_TYPES, "none")["per_example_state"]
-    histogram = app_render.f1_histogram(per_example, "rougeLsum")
+    histogram = render.f1_histogram(per_example, "rougeLsum")
     # rougeLsum F1: 0.5989, 0.5153, 0.4463.
     assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
     assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]
@@ -117,7 +115,7 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
     lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(lines * 3) + "\n", encoding="utf-8")  # 120 examples: chunks of 50, 50, 20
-    assert app_files.CHUNK_SIZE == 50
+    assert file_handlers.CHUNK_SIZE == 50
     calls = []
     out = score_file(path, ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc)))
     assert out["status"].startswith("Scored 120 examples")
@@ -135,21 +133,21 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
 
 def test_histogram_counts_start_at_zero_and_reach_a_round_number():
     per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
-    figure = read_histogram(app_render.histogram_svg(per_example, "rouge1"))
+    figure = read_histogram(render.histogram_svg(per_example, "rouge1"))
     assert figure["y_ticks"] == [0, 2, 4, 6, 8]
     assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
     assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
     assert figure["mean_label"] == "corpus mean 0.3200"
-    assert app_render.histogram_svg(None, "rouge1") == ""
+    assert render.histogram_svg(None, "rouge1") == ""
 
 
 def test_histogram_names_are_escaped():
-    svg = app_render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
+    svg = render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
     assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example (bins of 0.1)"
 
 
 def test_histogram_puts_perfect_scores_in_the_last_bin():
-    histogram = app_render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
+    histogram = render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
     assert histogram["examples"].tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
 
 
@@ -204,7 +202,7 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
         writer.writerow(["source", "reference", "prediction", "other system"])
         writer.writerows([r["source"], r["reference"], r["prediction"], b] for r, b in zip(rows, baseline))
     out = score_file(
-        path, ["rouge1", "rouge2"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+        path, ["rouge1", "rouge2"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
     expected = update_rouge.compute(
         sources=[r["source"] for r in rows],
@@ -228,42 +226,28 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     ]
     assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
     without_interval = score_file(
-        path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+        path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
     assert table_rows(without_interval["paired"])[0][1] == f"{100 * expected['update_rouge1_delta']:+.1f}"
     assert out["paired_box"] == {"__type__": "update", "visible": True}
-    missing = score_file(path, ["rouge1"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
+    missing = score_file(path, ["rouge1"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
     assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"
 
 
 def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view():
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     row = read_jsonl("fruit_triples.jsonl")[1]
-    selected = type("Selected", (), {"index": [1, 0]})()
-    opened = app_files.open_example(
-        str(FRUIT),
-        out["per_example_state"],
-        DEFAULT_TYPES,
-        "none",
-        app_options.NO_LANGUAGE,
-        False,
-        0,
-        0,
-        0.5,
-        "sentences",
-        selected,
-    )
+    options = demo_options.ScreenOptions.of(rouge_types=DEFAULT_TYPES)
+    opened = file_handlers.open_example(str(FRUIT), out["per_example_state"], options, 1)
     texts = (row["source"], row["reference"], row["prediction"])
     assert (opened["source"], opened["reference"], opened["prediction"]) == texts
     assert opened["scored_texts"] == texts
     assert opened["tabs"].selected == "one"
-    alone = app_handlers.score_one(*texts, DEFAULT_TYPES, "none")
+    alone = handlers.score_one(*texts, DEFAULT_TYPES, "none")
     assert opened["note"] == f"Line 2 of fruit_triples.jsonl.\n{alone['note']}"
     assert table_rows(opened["scores"]) == table_rows(alone["scores"])
     assert [table_rows(opened["scores"])[0][3]] == list(out["per_example"]["rouge1"][1:2])
-    nothing = app_files.open_example(
-        None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "sentences", selected
-    )
+    nothing = file_handlers.open_example(None, None, options, 1)
     assert nothing == {
         "reference_view": None,
         "prediction_view": None,
@@ -359,7 +343,7 @@ def test_csv_ids_are_kept_with_a_baseline_column_and_a_file_without_ids_has_no_i
         )
     ids = ["000", "001", "002"]
     for baseline in ("", "other"):
-        out = score_file(path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, baseline)
+        out = score_file(path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, baseline)
         assert list(out["per_example"]["id"]) == ids
         assert download_column(out, "id") == ids
     plain = tmp_path / "plain.csv"

@@ -1,6 +1,6 @@
 """What the demo shows, drawn from scores: highlighted texts, tables, the F1 histogram as SVG,
 and the notes that explain a score. Nothing here scores; every function takes what the
-handlers (``app_handlers``) computed (``edit_highlights`` redoes the text's diff against its
+handlers (``demo.handlers``) computed (``edit_highlights`` redoes the text's diff against its
 source, ``edits.kept_positions``, only to place the runs the scorer extracted).
 
 Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent
@@ -13,12 +13,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from app_metric import package_module
-
-SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
-NoTokensWarning = package_module("no_tokens").NoTokensWarning
-corpus_mean = package_module("example_tables").mean
-kept_positions = package_module("edits").kept_positions
+from update_rouge.edits import kept_positions
+from update_rouge.example_tables import mean as corpus_mean
+from update_rouge.extraction import SEGMENT_PATTERN
+from update_rouge.no_tokens import NoTokensWarning
 
 ADDED = "added"
 KEPT = "in the source"
