@@ -191,7 +191,9 @@ def wire(page: Page) -> None:
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
     ).then(status_class, page.status, page.status, **hidden)
-    page.histogram_of.input(histogram_svg, page("per_example_state", "histogram_of"), page.histogram, api_name=False)
+    page.histogram_of.input(
+        histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
+    )
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
     # on updates a handler sends). The baseline column, which no handler writes either, triggers on

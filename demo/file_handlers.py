@@ -35,6 +35,7 @@ from demo.options import (
 from update_rouge import files
 from update_rouge.chunk_scoring import score_rows
 from update_rouge.extras import MissingExtra
+from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
@@ -197,6 +198,9 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
         tokenless = sum(w.message.count for w in caught if isinstance(w.message, NoTokensWarning))
         if not lines:
             raise DemoError(f"{name}: the file holds no examples")
+    except LcsTableTooLarge as error:
+        place = f"{name}:{error.index}: " if error.what == "line" and error.index is not None else f"{name}: "
+        return failed_file(render.too_long_note(error.problem, place))
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
         return failed_file(f"Error: {str(error).replace(path, name)}")
@@ -214,17 +218,23 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
     return {
         "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
+        "summary": gr.update(
+            value=render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
+            label=render.summary_label(settings.average),
+        ),
         "signature": result["signature"],
         "per_example": pd.DataFrame(
             {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
         ),
-        "histogram": render.histogram_svg(per_example, types[0]),
+        "histogram": render.histogram_svg(per_example, types[0], settings.average),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
         "download_json": str(json_path),
         "download_csv": str(csv_path),
-        "paired": render.paired_table(result, types) if baseline_column else None,
+        "paired": gr.update(
+            value=render.paired_table(result, types) if baseline_column else None,
+            label=render.paired_label(settings.average),
+        ),
         "paired_box": gr.update(visible=bool(baseline_column)),
     }
 

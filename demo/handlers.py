@@ -16,6 +16,7 @@ from demo import render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions
 from update_rouge.extraction import join_additions
 from update_rouge.extras import MissingExtra
+from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.matches import token_matches
 from update_rouge.metric import UpdateRougeScorer
 from update_rouge.no_tokens import tokenless_examples
@@ -101,6 +102,13 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         tokenizer = settings.make_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
+    except LcsTableTooLarge as error:
+        return {
+            "reference_view": None,
+            "prediction_view": None,
+            "scores": None,
+            "note": render.too_long_note(error.problem),
+        }
     except (ValueError, MissingExtra) as error:
         return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
     note = render.example_notes(source, reference, prediction, example, tokenless)

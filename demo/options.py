@@ -60,6 +60,16 @@ LANGUAGE_CHOICES = [
     (NO_LANGUAGE, NO_LANGUAGE),
     *sorted((f"{LANGUAGE_NAMES[code]} ({code})", code) for code in LANGUAGES),
 ]
+# The stemmer menu: the option table's stemmers and the chosen language's Snowball stemmer (what
+# ``use_stemmer=True`` selects with a ``language``; the page has no ``use_stemmer`` switch).
+SNOWBALL = "snowball"
+STEMMER_CHOICES = (*OPTION_BY_NAME["stemmer"].choices, SNOWBALL)
+ENGLISH_STEMMERS = ("porter", "rouge155")
+# The help the page shows where the table's speaks of the API or the command line.
+DEMO_HELP = {
+    "confidence_level": "The level of the bootstrap interval of each rouge type's corpus score; none: no interval.",
+    "language": OPTION_BY_NAME["language"].help.replace("`use_stemmer=True` uses", f"the stemmer `{SNOWBALL}` uses"),
+}
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 # What max_words and max_bytes, and alpha, must be (the demo's messages).
@@ -160,10 +170,11 @@ class ScreenOptions:
     def settings(self) -> Any:
         """The checked ``Settings`` of these options; ``DemoError`` naming the option (and the
         demo's rule, such as its cap on ``n_bootstrap``) for an unusable value."""
+        language = None if self.language in (None, NO_LANGUAGE) else self.language
         options = dict(
             rouge_types=_ordered_types(self.rouge_types),
-            stemmer=self.stemmer,
-            language=None if self.language in (None, NO_LANGUAGE) else self.language,
+            **_stemming(self.stemmer, language),
+            language=language,
             remove_stopwords=bool(self.remove_stopwords),
             max_words=_limit(self.max_words, "max_words"),
             max_bytes=_limit(self.max_bytes, "max_bytes"),
@@ -182,6 +193,25 @@ class ScreenOptions:
 
 
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
+
+
+def _stemming(stemmer: str, language: Optional[str]) -> Dict[str, Any]:
+    """``Settings``' stemmer arguments of the stemmer menu's ``stemmer`` with ``language``:
+    ``SNOWBALL`` is ``use_stemmer=True`` (the language's Snowball stemmer). ``DemoError`` saying
+    what to choose on the page for ``SNOWBALL`` without a language or an English stemmer with one."""
+    if stemmer == SNOWBALL:
+        if language is None:
+            raise DemoError(
+                f"stemmer {SNOWBALL!r} stems the words of a language: choose the texts' language under "
+                '"Advanced options" (language), or another stemmer'
+            )
+        return {"stemmer": None, "use_stemmer": True}
+    if language is not None and stemmer in ENGLISH_STEMMERS:
+        raise DemoError(
+            f"stemmer {stemmer!r} stems English tokens and cannot be combined with language {language!r}: "
+            f"choose the stemmer {SNOWBALL!r} for the language's Snowball stemmer, or 'none'"
+        )
+    return {"stemmer": stemmer}
 
 
 def _limit(value: Any, name: str) -> Optional[int]:
@@ -242,9 +272,9 @@ def option_control(name: str) -> Dict[str, Any]:
     option = OPTION_BY_NAME[name]
     control: Dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
     if name not in TERSE:
-        control["info"] = option.help
+        control["info"] = DEMO_HELP.get(name, option.help)
     if option.choices:
-        control["choices"] = list(option.choices)
+        control["choices"] = list(STEMMER_CHOICES if name == "stemmer" else option.choices)
     return control
 
 
@@ -294,7 +324,13 @@ def _options_of(settings: Any) -> Dict[str, Any]:
         "average": settings.average,
     }
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
-    return {name: value for name, value in chosen.items() if value != defaults[name]}
+    changed = {name: value for name, value in chosen.items() if value != defaults[name]}
+    if changed.get("stemmer") == SNOWBALL:  # not a stemmer= value: use_stemmer=True with the language
+        changed = {
+            ("use_stemmer" if name == "stemmer" else name): True if name == "stemmer" else value
+            for name, value in changed.items()
+        }
+    return changed
 
 
 # The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.

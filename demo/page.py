@@ -29,7 +29,18 @@ from demo.options import (
     option_number,
     reproduce,
 )
-from demo.render import ADDED, KEPT, MATCHED, PAIRED_HEADERS, SCORE_HEADERS, SUMMARY_HEADERS, metric_card
+from demo.render import (
+    ADDED,
+    KEPT,
+    MATCHED,
+    PAIRED_HEADERS,
+    SCORE_HEADERS,
+    SCORES_LABEL,
+    SUMMARY_HEADERS,
+    metric_card,
+    paired_label,
+    summary_label,
+)
 from demo.samples import DAN_EXAMPLE, REPO, fruit_examples
 
 
@@ -84,7 +95,7 @@ def _one_example_tab(page: Page) -> None:
     first = score_example(Texts(*DAN_EXAMPLE), ScreenOptions.of())
     page.note = gr.Textbox(first["note"], label="Notes", interactive=False, elem_id="note", lines=3)
     page.scores = gr.Dataframe(
-        first["scores"], headers=SCORE_HEADERS, label="Scores", interactive=False, elem_id="scores", wrap=True
+        first["scores"], headers=SCORE_HEADERS, label=SCORES_LABEL, interactive=False, elem_id="scores", wrap=True
     )
     with gr.Row():
         for side in ("reference", "prediction"):
@@ -134,7 +145,7 @@ def _file_tab(page: Page) -> None:
     with gr.Column(visible=False) as page.results:
         page.summary = gr.Dataframe(
             headers=SUMMARY_HEADERS,
-            label="Corpus scores (mean over examples, %; F1 with its bootstrap interval at the level its header states)",
+            label=summary_label("macro"),
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
@@ -149,11 +160,11 @@ def _file_tab(page: Page) -> None:
         with gr.Column(visible=False) as page.paired_box:
             page.paired = gr.Dataframe(
                 headers=PAIRED_HEADERS,
-                label="Paired test against the baseline (p: the system is not better)",
+                label=paired_label("macro"),
                 interactive=False,
                 elem_id="paired-test",
                 wrap=True,
-                column_widths=["26%", "50%", "24%"],
+                column_widths=["24%", "22%", "36%", "18%"],
             )
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")

@@ -38,9 +38,16 @@ ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 
 
 def score_file(path, *options, **keywords):
-    """``file_handlers.score_file``'s results, checked to name every result component and no other."""
+    """``file_handlers.score_file``'s results, checked to name every result component and no other;
+    the summary and paired tables as tables, their labels in ``labels``."""
     out = file_handlers.score_file(str(path) if path is not None else None, *options, **keywords)
     assert set(out) == FILE_RESULTS, f"score_file gave {sorted(out)}"
+    # The two tables come with their labels (which state the average): the tables, and the labels apart.
+    out["labels"] = {}
+    for name in ("summary", "paired"):
+        if isinstance(out[name], dict):
+            out["labels"][name] = out[name]["label"]
+            out[name] = out[name]["value"]
     return out
 
 

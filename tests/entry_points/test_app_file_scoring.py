@@ -8,6 +8,7 @@ tests/data/rouge155_golden.jsonl, rouge-score, `compute` and README.md's figures
 import csv
 import json
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     assert out["status"] == (
-        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0).\n"
+        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each such example scores 1.0).\n"
         "Warning: the bootstrap intervals rest on 3 examples, fewer than 30: with so few, such an interval misses "
         "the true mean more often than its level says; read it as a rough range."
     )
@@ -51,8 +52,8 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     }
     assert figure["y_ticks"] == [0, 1, 2]
     assert figure["mean_at"] == pytest.approx(0.5243, abs=1e-4)
-    assert figure["mean_label"] == "corpus mean 0.5243"
-    assert figure["titles"] == ["F1 of rouge1 per example (bins of 0.1)", "examples"]
+    assert figure["mean_label"] == "corpus score (macro mean) 0.5243"
+    assert figure["titles"] == ["F1 of rouge1 per example, 0 to 1 (bins of 0.1)", "examples"]
     assert out["histogram_of"] == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
     with open(out["download_csv"], newline="", encoding="utf-8") as handle:
         written = list(csv.DictReader(handle))
@@ -137,13 +138,13 @@ def test_histogram_counts_start_at_zero_and_reach_a_round_number():
     assert figure["y_ticks"] == [0, 2, 4, 6, 8]
     assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
     assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
-    assert figure["mean_label"] == "corpus mean 0.3200"
+    assert figure["mean_label"] == "corpus score (macro mean) 0.3200"
     assert render.histogram_svg(None, "rouge1") == ""
 
 
 def test_histogram_names_are_escaped():
     svg = render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
-    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example (bins of 0.1)"
+    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example, 0 to 1 (bins of 0.1)"
 
 
 def test_histogram_puts_perfect_scores_in_the_last_bin():
@@ -214,9 +215,16 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     )
     with open(out["download_json"], encoding="utf-8") as handle:
         assert json.load(handle) == expected
+    alone = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=baseline,
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1", "rouge2"],
+    )
     assert table_rows(out["paired"]) == [
         [
             t,
+            pct(alone[f"update_{t}"]),  # the baseline's own corpus F1, scored alone
             "{:+.1f} [{:+.1f}, {:+.1f}]".format(
                 *(100 * expected[f"update_{t}_delta{end}"] for end in ("", "_low", "_high"))
             ),
@@ -228,7 +236,7 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     without_interval = score_file(
         path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
-    assert table_rows(without_interval["paired"])[0][1] == f"{100 * expected['update_rouge1_delta']:+.1f}"
+    assert table_rows(without_interval["paired"])[0][2] == f"{100 * expected['update_rouge1_delta']:+.1f}"
     assert out["paired_box"] == {"__type__": "update", "visible": True}
     missing = score_file(path, ["rouge1"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
     assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"
@@ -284,6 +292,11 @@ def test_a_file_scored_with_the_micro_average_gives_computes_micro_numbers():
         pct(expected["update_rouge1_precision"]),
         pct(expected["update_rouge1_recall"]),
     ]
+    # Every label says which average its numbers are, and their scale.
+    assert out["labels"]["summary"].startswith("Corpus scores: micro average (P, R and F from the counts summed")
+    assert "in percent (0 to 100)" in out["labels"]["summary"]
+    line = re.search(r'class="mean-label"[^>]*>([^<]*)<', out["histogram"]).group(1)
+    assert line == f"mean of the examples (not the micro score) {macro['update_rouge1']:.4f}"
 
 
 def test_a_file_scored_with_edit_additions_gives_computes_numbers():
@@ -357,3 +370,13 @@ def test_csv_ids_are_kept_with_a_baseline_column_and_a_file_without_ids_has_no_i
     with open(out["download_csv"], newline="", encoding="utf-8") as handle:
         header = next(csv.reader(handle))
     assert header[0] == "line" and "id" not in header
+
+
+def test_one_example_is_counted_in_the_singular(tmp_path):
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps({"source": "a.", "reference": "a. b.", "prediction": "a. b."}) + "\n", encoding="utf-8")
+    status = score_file(path, ["rouge1"], "none", "none")["status"]
+    assert (
+        status
+        == "Scored 1 example from one.jsonl; in 0 of it neither side adds anything (each such example scores 1.0)."
+    )

@@ -1,6 +1,7 @@
 """Issue 26 in the demo: options named in every error of the HTTP API's handlers, a time limit per
 file, the LCS limit lowered when served, and a bounded number of download folders."""
 
+import json
 from pathlib import Path
 
 import gradio as gr
@@ -79,11 +80,20 @@ def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment()
     assert environ == {variable: "5"}
 
 
-def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch):
+def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "399")
     long = " ".join(["w"] * 20)
     note = handlers.score_one("", long, long, ["rougeL"], "none")["note"]
-    assert note.startswith("Error: example 0: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells")
+    assert note.startswith("Error: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells")
+    # A Space's visitor cannot set an environment variable: the note says what they can do.
+    assert "UPDATE_ROUGE" not in note and note.endswith(
+        "score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
+    )
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps({"source": "", "reference": long, "prediction": long}) + "\n", encoding="utf-8")
+    status = file_handlers.score_file(str(path), ["rougeL"], "none")["status"]
+    assert status.startswith("Error: long.jsonl:1: rougeL of 20 x 20 tokens is more than the LCS limit"), status
+    assert "UPDATE_ROUGE" not in status
 
 
 def test_only_the_newest_download_folders_are_kept(monkeypatch):

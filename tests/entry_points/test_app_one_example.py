@@ -273,3 +273,28 @@ def test_edit_highlights_cover_a_stem_to_its_word_end_and_keep_the_text():
     source, reference = "They won 3.", "They won 3 games."
     view, _, _, _ = score_one(source, reference, reference, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits")
     assert view == [("They won 3 ", KEPT), ("games", "added"), (".", KEPT)]
+
+
+def test_punctuation_alone_is_said_to_hold_no_word_not_to_need_a_language():
+    *_, note = score_one("s.", "s. !!! ...", "s. ?? --", ["rouge1"], "none")
+    assert note.endswith(
+        "Warning: the additions hold only punctuation or symbols, no word: every tokenizer finds no token "
+        "in them, whatever the language, so their scores count nothing."
+    )
+    assert "language" not in note.split("Warning:")[1].split("whatever the language")[0]
+
+
+def test_the_snowball_stemmer_stems_the_chosen_language_and_english_stemmers_say_what_to_choose():
+    # German: "Kinder" and "Kind" share the Snowball stem "kind"; unstemmed, no word matches.
+    texts = ("S.", "S. Die Kinder.", "S. Das Kind.")
+    _, _, plain, _ = score_one(*texts, ["rouge1"], "none", "de")
+    _, _, stemmed, note = score_one(*texts, ["rouge1"], "snowball", "de")
+    assert table_rows(plain)[0][3] == "0.0000"
+    assert table_rows(stemmed)[0][1:] == ["0.5000", "0.5000", "0.5000"], note  # "kind" of 2 words each
+    *_, note = score_one(*texts, ["rouge1"], "porter", "de")
+    assert note == (
+        "Error: stemmer 'porter' stems English tokens and cannot be combined with language 'de': "
+        "choose the stemmer 'snowball' for the language's Snowball stemmer, or 'none'"
+    )
+    *_, note = score_one(*texts, ["rouge1"], "snowball")
+    assert note.startswith("Error: stemmer 'snowball' stems the words of a language: choose the texts' language")

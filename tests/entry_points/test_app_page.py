@@ -252,9 +252,15 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
         option = table[name]
         assert control.label == option.name, name
         # The help is shown under every control but the two on top (they must leave Score on a phone's first screen).
-        assert control.info == (None if name in ("rouge_types", "stemmer") else option.help), name
+        # The page's own help where the table's speaks of the API or the command line.
+        help_text = demo_options.DEMO_HELP.get(name, option.help)
+        assert control.info == (None if name in ("rouge_types", "stemmer") else help_text), name
         if option.choices:
-            assert [value for _, value in control.choices] == list(option.choices), name
+            # The stemmer menu adds the language's Snowball stemmer (use_stemmer=True with a language).
+            extra = ["snowball"] if name == "stemmer" else []
+            assert [value for _, value in control.choices] == [*option.choices, *extra], name
+    assert "command line" not in controls["confidence_level"].info and "None" not in controls["confidence_level"].info
+    assert "use_stemmer" not in controls["language"].info and "stemmer `snowball`" in controls["language"].info
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
     order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
     order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average"]
@@ -268,7 +274,10 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     "message, kind",
     [
         ("Error: x.jsonl:1: not valid JSON", "status-error"),
-        ("Scored 3 examples from x.jsonl; in 0 of them neither side adds anything (each scores 1.0).", "status-scored"),
+        (
+            "Scored 3 examples from x.jsonl; in 0 of them neither side adds anything (each such example scores 1.0).",
+            "status-scored",
+        ),
         ("Options changed: press Score file again.", "status-note"),
         (None, "status-note"),
     ],

@@ -133,11 +133,11 @@ def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_pat
     with open(page["download_json"], encoding="utf-8") as handle:
         assert printed == json.load(handle)
     # The tables on the page are these numbers (alpha 0.3, porter, a 90% interval, a paired test).
-    assert page["summary"].values.tolist()[0][:2] == [
+    assert page["summary"]["value"].values.tolist()[0][:2] == [
         "rouge1",
         "{:.1f} [{:.1f}, {:.1f}]".format(*(100 * printed[f"update_rouge1{end}"] for end in ("", "_low", "_high"))),
     ]
-    assert page["paired"].values.tolist()[1][2] == f"{printed['update_rouge2_p_value']:.3f}"
+    assert page["paired"]["value"].values.tolist()[1][3] == f"{printed['update_rouge2_p_value']:.3f}"
     signature = set(printed["signature"].split("|"))
     assert {"stem:porter", "types:rouge1,rouge2", "alpha:0.3", "ci:0.9", "multiref:pooled", "boot:300", "seed:7"} <= (
         signature
