@@ -24,6 +24,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .environment import positive_integer
 from .lcs import summary_lines
+from .rouge_types import LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
@@ -106,7 +107,7 @@ def check_wlcs_table(rows: int, columns: int) -> None:
 def _compared_texts(target: str, prediction: str, rouge_type: str) -> Tuple[List[str], List[str]]:
     """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
     their lines (``summary_lines``)."""
-    if rouge_type == "rougeL":
+    if parse_rouge_type(rouge_type).family == LCS:
         return [target], [prediction]
     return summary_lines(target), summary_lines(prediction)
 
@@ -118,7 +119,7 @@ def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[
     Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
     tokens per character) those whose character counts multiply to more than a quarter of it.
     """
-    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
+    lcs_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
     if not lcs_types:
         return
     limit = max_python_lcs_cells()
