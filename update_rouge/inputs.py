@@ -5,7 +5,7 @@ truncated or scored as something it is not.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, List, Optional, Tuple
 
 
@@ -116,6 +116,21 @@ def check_inputs(
                 )
             checked_references.append([_check_string(reference, f"references[{i}]")])
     return checked_sources, checked_predictions, checked_references
+
+
+def check_group_labels(group_by: Any, n_examples: Optional[int], use_aggregator: bool) -> list:
+    """Validate ``group_by``, one hashable label other than ``None`` per example, and return it
+    as a list; ``n_examples`` is ``None`` when the inputs are not columns (``check_inputs`` then
+    reports them)."""
+    if not use_aggregator:
+        raise ValueError("group_by gives the corpus values of each group: it needs use_aggregator=True")
+    column = _as_list("group_by", group_by)
+    if n_examples is not None and len(column) != n_examples:
+        raise ValueError(f"group_by must have one label per example, got {len(column)} for {n_examples} examples")
+    for index, label in enumerate(column):
+        if label is None or not isinstance(label, Hashable) or (isinstance(label, float) and math.isnan(label)):
+            raise ValueError(f"group_by[{index}] must be a label (a string, a number, ...), got {_describe(label)}")
+    return column
 
 
 def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> List[str]:
