@@ -2,6 +2,12 @@
 
 Every check runs before any scoring, so a bad example is reported instead of being dropped,
 truncated or scored as something it is not.
+
+One rule for every entry point (``compute``, the scorer, the command line, ``compare``, Ray,
+the Trainer helper, the reward, the demo: all check their texts here): a text that starts with
+a byte order mark (U+FEFF) is scored without it (``BOM``; one is dropped, as reading a UTF-8
+file with a BOM drops it), so that it cannot make the text's first sentence an addition.
+A U+FEFF anywhere else is kept (it is a zero-width no-break space there).
 """
 
 import math
@@ -63,13 +69,17 @@ def _as_list(field: str, column: Any) -> list:
     return list(column)
 
 
+BOM = "\ufeff"
+
+
 def _check_string(value: Any, where: str) -> str:
+    """``value`` if it is Unicode text, less a leading ``BOM``; ``ValueError`` naming ``where`` otherwise."""
     if not isinstance(value, str):
         raise ValueError(f"{where} must be a string, got {_describe(value)}")
     problem = lone_surrogate(value)
     if problem:
         raise ValueError(f"{where} {problem}")
-    return value
+    return value.removeprefix(BOM)
 
 
 def check_inputs(
