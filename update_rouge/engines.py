@@ -26,7 +26,15 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Se
 from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
-from .lcs_limits import LcsTableTooLarge, TextPair, check_lcs_time, check_lcs_times, check_wlcs_table, oversized_pairs
+from .lcs_limits import (
+    LcsTableTooLarge,
+    TextPair,
+    check_lcs_time,
+    check_lcs_times,
+    check_wlcs_table,
+    lcs_cost,
+    oversized_pairs,
+)
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
 from .tokens import DefaultTokenizer
@@ -188,7 +196,9 @@ class PythonEngine:
             if rouge_type == "rougeL":
                 check_lcs_time(rouge_type, len(target_tokens), len(prediction_tokens))
             elif rouge_type == "rougeLsum" or rouge_type in self._weighted_types:
-                check_lcs_time(rouge_type, sum(map(len, target_lines)), sum(map(len, prediction_lines)))
+                rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
+                line_pairs = len(target_lines) * len(prediction_lines)
+                check_lcs_time(rouge_type, rows, columns, lcs_cost(self.name, rouge_type, rows, columns, line_pairs))
         if self._weighted_types and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
 
@@ -233,7 +243,7 @@ class RougeScoreEngine:
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
         lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
@@ -275,7 +285,7 @@ class RustEngine:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
         before any scoring."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
         lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback
