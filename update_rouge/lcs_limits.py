@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .environment import positive_integer
 from .lcs import summary_lines
+from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
@@ -41,13 +42,13 @@ MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
 TextPair = Tuple[str, str]
 
 PAIR_CELLS = {
-    ("python", "rougeLsum"): 200,
-    ("python", "rougeW"): 6_000,
-    ("rust", "rougeLsum"): 400,
-    ("rouge-score", "rougeLsum"): 60_000,
+    ("python", SUMMARY_LCS): 200,
+    ("python", WEIGHTED_LCS): 6_000,
+    ("rust", SUMMARY_LCS): 400,
+    ("rouge-score", SUMMARY_LCS): 60_000,
 }
 """What one pair of a reference line and a prediction line costs a summary-level walk, in LCS
-cells of the same time, by (engine, type; ``rougeW`` for every ROUGE-W weight). Measured with
+cells of the same time, by (engine, family of the type: rougeLsum's ``SUMMARY_LCS``, ROUGE-W's ``WEIGHTED_LCS``). Measured with
 ``scripts/lcs_line_pairs.py`` on one-token lines (a cell is about 0.45 ns: 200,000,000,000 of
 them take about a minute and a half): python rougeLsum 25 to 58 ns a pair, python ROUGE-W 0.7
 to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; rounded up."""
@@ -56,8 +57,7 @@ to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; rounded
 def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:
     """The cost that the time limit bounds: ``rows`` x ``columns`` cells (the two sides' token
     counts) plus ``PAIR_CELLS`` for each of ``line_pairs`` (a summary-level type's line pairs)."""
-    kind = "rougeW" if rouge_type.startswith("rougeW") else rouge_type
-    return rows * columns + PAIR_CELLS.get((engine, kind), 0) * line_pairs
+    return rows * columns + PAIR_CELLS.get((engine, parse_rouge_type(rouge_type).family), 0) * line_pairs
 
 
 class LcsTableTooLarge(ValueError):
@@ -131,7 +131,7 @@ def check_wlcs_table(rows: int, columns: int) -> None:
 def _compared_texts(target: str, prediction: str, rouge_type: str) -> Tuple[List[str], List[str]]:
     """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
     their lines (``summary_lines``)."""
-    if rouge_type == "rougeL":
+    if parse_rouge_type(rouge_type).family == LCS:
         return [target], [prediction]
     return summary_lines(target), summary_lines(prediction)
 
@@ -145,7 +145,7 @@ def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[
     tokens per character) those whose character counts multiply to more than a quarter of it,
     with the cost of their line pairs.
     """
-    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
+    lcs_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
     if not lcs_types:
         return
     limit = max_python_lcs_cells()
