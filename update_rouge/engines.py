@@ -26,7 +26,15 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Se
 from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
-from .lcs_limits import LcsTableTooLarge, TextPair, check_lcs_time, check_lcs_times, check_wlcs_table, oversized_pairs
+from .lcs_limits import (
+    LcsTableTooLarge,
+    TextPair,
+    check_lcs_time,
+    check_lcs_times,
+    check_wlcs_table,
+    lcs_cost,
+    oversized_pairs,
+)
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .skipbigrams import skip_bigram_counts
@@ -188,7 +196,9 @@ class PythonEngine:
             if parsed.family == LCS:
                 check_lcs_time(parsed.name, len(target_tokens), len(prediction_tokens))
             elif parsed.reads_lines:
-                check_lcs_time(parsed.name, sum(map(len, target_lines)), sum(map(len, prediction_lines)))
+                rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
+                line_pairs = len(target_lines) * len(prediction_lines)
+                check_lcs_time(parsed.name, rows, columns, lcs_cost(self.name, parsed.name, rows, columns, line_pairs))
         weighted = any(parsed.weight is not None for parsed in self._parsed)
         if weighted and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
@@ -234,7 +244,7 @@ class RougeScoreEngine:
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
@@ -276,7 +286,7 @@ class RustEngine:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
         before any scoring."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
