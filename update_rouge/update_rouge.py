@@ -230,7 +230,7 @@ class UpdateRouge(evaluate.Metric):
                 ),
                 datasets.Features({"predictions": _STRING, "references": _STRING, "sources": _STRING}),
             ],
-            codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
+            codebase_urls=["https://pypi.org/project/update-rouge/"],
             reference_urls=["https://aclanthology.org/2022.naacl-main.269/", "https://aclanthology.org/W04-1013"],
         )
 

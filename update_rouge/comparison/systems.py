@@ -42,7 +42,7 @@ METHODS = ("bootstrap", "randomization")
 CORRECTIONS = (None, "holm")
 SIGNATURE_KEY = "signature"
 # compute's options that have no meaning for a comparison (it has its own baseline and signature).
-_NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signature")
+_NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "group_by", "return_signature")
 
 
 @dataclass(frozen=True)
