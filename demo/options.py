@@ -63,7 +63,7 @@ LANGUAGE_CHOICES = [
 # The stemmer menu: the option table's stemmers and the chosen language's Snowball stemmer (what
 # ``use_stemmer=True`` selects with a ``language``; the page has no ``use_stemmer`` switch).
 SNOWBALL = "snowball"
-STEMMER_CHOICES = (*OPTION_BY_NAME["stemmer"].choices, SNOWBALL)
+STEMMER_CHOICES = (*(OPTION_BY_NAME["stemmer"].choices or ()), SNOWBALL)
 ENGLISH_STEMMERS = ("porter", "rouge155")
 # The help the page shows where the table's speaks of the API or the command line.
 DEMO_HELP = {
