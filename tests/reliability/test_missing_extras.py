@@ -131,6 +131,7 @@ HARNESS_EXTRAS = [
         "the lm-evaluation-harness task needs the optional extra: pip install 'update-rouge[lm-eval]'",
     ),
     ("inspect", "inspect_ai", "the inspect_ai scorer needs the optional extra: pip install 'update-rouge[inspect]'"),
+    ("lighteval", "lighteval", "the lighteval metric needs the optional extra: pip install 'update-rouge[lighteval]'"),
 ]
 
 

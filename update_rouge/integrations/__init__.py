@@ -7,7 +7,8 @@
   cluster a ``--ray`` run starts or joins;
 - evaluation harnesses (docs/harnesses.md): ``inspect`` (``update_rouge_scorer``, an inspect_ai
   scorer, also for lighteval's inspect backend), ``lm_eval`` (lm-evaluation-harness's
-  ``process_results``, aggregations and a shipped task), with ``harness_corpus``, what they share;
+  ``process_results``, aggregations and a shipped task), ``lighteval`` (its metric and a FRUIT-style
+  task for both its backends), with ``harness_corpus``, what they share;
 - ``torchmetrics``: ``UpdateRougeMetric``, a ``torchmetrics.Metric`` that syncs under DDP.
 
 These modules live in a subpackage, not flat beside the evaluate script, because the evaluate
