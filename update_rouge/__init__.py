@@ -22,24 +22,24 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .comparison.systems import compare
-    from .corpus import ExampleScore
+    from .example_tables import ExampleScore
     from .extraction import extract_additions, split_segments
+    from .metric import UpdateRougeScorer, compute, score_examples
     from .no_tokens import NoTokensWarning
     from .rouge_types import DEFAULT_ROUGE_TYPES
-    from .scorer import UpdateRougeScorer, compute, score_examples
     from .settings import OPTIONS, Settings
     from .signature import build_signature
 
 _HOMES = {
     "compare": "comparison.systems",
-    "ExampleScore": "corpus",
+    "ExampleScore": "example_tables",
     "extract_additions": "extraction",
     "split_segments": "extraction",
     "NoTokensWarning": "no_tokens",
     "DEFAULT_ROUGE_TYPES": "rouge_types",
-    "UpdateRougeScorer": "scorer",
-    "compute": "scorer",
-    "score_examples": "scorer",
+    "UpdateRougeScorer": "metric",
+    "compute": "metric",
+    "score_examples": "metric",
     "OPTIONS": "settings",
     "Settings": "settings",
     "build_signature": "signature",

@@ -31,7 +31,7 @@ from typing import Callable, Deque, Dict, Iterator, List, Mapping, NamedTuple, O
 
 import numpy as np
 
-from .corpus import mean
+from .example_tables import mean
 from .option_numbers import is_integer, is_real
 from .parallel import available_cpus
 

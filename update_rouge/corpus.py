@@ -1,125 +1,156 @@
-"""Per-example score tables and their corpus-level means.
+"""Corpus statistics, built on one path: ``compute``, the command line, the demo, the Trainer
+helper, Ray and ``compare`` all get their corpus values, intervals and paired tests here.
 
-Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type>_recall``,
-``_target_diff_len`` and ``_prediction_diff_len`` (characters of the joined additions) and
-``_both_empty`` (whether the no-additions rule applied).
+``corpus_statistics`` turns per-example columns (F1 values, or counts under ``average="micro"``)
+into the corpus value of each rouge type (the exact mean, or micro F with its precision and
+recall), its bootstrap interval and, against a baseline, the paired test. ``Corpus`` accumulates
+per-example tables chunk by chunk (exact running sums, ``example_tables.RunningTotals``; the F1
+of each type for the bootstrap, 8 bytes per example and type, twice with a baseline; under
+micro each example's counts instead, 24 bytes) and how many references examples have (for the
+signature); its result equals ``compute`` on all the examples at once, bit for bit, however
+they were chunked. Given group labels (``add_tables``), it also keeps one ``Corpus`` per label,
+fed the examples of that label: its result then holds ``groups``, label -> that corpus's
+result, in the order the labels first appeared.
 """
 
-import math
-from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence
+import itertools
+from array import array
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Protocol, Sequence
 
-from rouge_score.scoring import Score
-
+from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
+from .example_tables import RunningTotals, mean
+from .micro import as_arrays, micro_bootstrap_statistics, micro_means
+from .settings import Settings
+from .signature import signature
+
+Table = Dict[str, list]
+Counted = Dict[str, List[Counts]]
 
 
-@dataclass(frozen=True)
-class ExampleScore:
-    """Everything UpdateROUGE computed for one example.
-
-    ``scores`` maps each rouge type to precision, recall and F1 in [0, 1];
-    ``reference_additions`` holds one list of additions per reference;
-    ``both_empty`` is True when the no-additions rule scored the example 1.0 (the prediction
-    adds nothing, and neither does some reference, or every reference under ``pooled``);
-    ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
-    average sums (``micro``).
-    """
-
-    scores: Dict[str, Score]
-    reference_additions: List[List[str]]
-    prediction_additions: List[str]
-    both_empty: bool
-    counts: Optional[Dict[str, Counts]] = None
+class ChunkTables(Protocol):
+    """A chunk's per-example tables as ``UpdateRougeScorer.tables`` gives them (``metric.Tables``)."""
 
     @property
-    def reference_diff_len(self) -> float:
-        """Characters of the joined reference additions (mean over the example's references)."""
-        lengths = [_joined_length(additions) for additions in self.reference_additions]
-        return math.fsum(lengths) / len(lengths)
-
+    def table(self) -> Table: ...
     @property
-    def prediction_diff_len(self) -> float:
-        """Characters of the joined prediction additions."""
-        return float(_joined_length(self.prediction_additions))
+    def baseline_table(self) -> Optional[Table]: ...
+    @property
+    def counts(self) -> Optional[Counted]: ...
+    @property
+    def baseline_counts(self) -> Optional[Counted]: ...
 
 
-def _joined_length(additions: List[str]) -> int:
-    """Length of the additions joined by a one-character separator, without building the string."""
-    return sum(map(len, additions)) + max(len(additions) - 1, 0)
+def corpus_statistics(
+    system: Mapping[str, Any], baseline: Optional[Mapping[str, Any]], settings: Settings
+) -> Dict[str, float]:
+    """The corpus values of ``system`` as ``compute`` reports them under ``settings``.
 
-
-def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> Dict[str, list]:
-    """One list per output key, one value per example, in input order (plain Python values)."""
-    table: Dict[str, list] = {}
-    for rouge_type in rouge_types:
-        key = f"update_{rouge_type}"
-        table[key] = [float(e.scores[rouge_type].fmeasure) for e in examples]
-        table[f"{key}_precision"] = [float(e.scores[rouge_type].precision) for e in examples]
-        table[f"{key}_recall"] = [float(e.scores[rouge_type].recall) for e in examples]
-    # The published key keeps rouge-score's word "target" (see docs/architecture.md).
-    table["_target_diff_len"] = [e.reference_diff_len for e in examples]
-    table["_prediction_diff_len"] = [e.prediction_diff_len for e in examples]
-    table["_both_empty"] = [e.both_empty for e in examples]
-    return table
-
-
-def f1_columns(table: Dict[str, list], rouge_types: Sequence[str]) -> Dict[str, list]:
-    """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``."""
-    return {f"update_{rouge_type}": table[f"update_{rouge_type}"] for rouge_type in rouge_types}
-
-
-def mean(values: Sequence[float]) -> float:
-    """Plain mean, summed exactly (``math.fsum``) so that it does not depend on example order."""
-    return math.fsum(values) / len(values)
-
-
-def aggregate(table: Dict[str, list]) -> Dict[str, object]:
-    """Means of a per-example table; ``_both_empty`` becomes the number of examples it applied to."""
-    return {key: (sum(values) if key == "_both_empty" else mean(values)) for key, values in table.items()}
-
-
-def exact_terms(values: Iterable[float]) -> List[float]:
-    """A few floats whose exact sum is the exact sum of ``values`` (finite floats).
-
-    The first term is the correctly rounded sum (``math.fsum``), each next one the correctly
-    rounded remainder; the remainder shrinks by about 2**-53 a step and, the exact sum of
-    floats being a multiple of 2**-1074, reaches zero after a handful of steps.
+    ``system`` maps each output key ``update_<type>`` to its per-example values: F1 values under
+    ``average="macro"``, the examples' ``Counts`` (or an ``n x 3`` int64 array) under
+    ``"micro"``; ``baseline``, if given, the same for the baseline system on the same examples.
+    Returns plain floats: ``<key>`` (the exact mean, or the micro F with ``<key>_precision`` and
+    ``<key>_recall``), and ``bootstrap.bootstrap_statistics``'s interval and paired-test keys,
+    from the bootstrap of ``settings`` (``confidence_level``, ``n_bootstrap``, ``seed``, on
+    ``num_proc`` threads).
     """
-    values = list(values)
-    terms: List[float] = []
-    while True:
-        remainder = math.fsum(values + [-term for term in terms])
-        if remainder == 0.0:
-            return terms
-        terms.append(remainder)
+    resampling = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
+    if settings.average == "micro":
+        counts = as_arrays(system)
+        baseline_counts = None if baseline is None else as_arrays(baseline)
+        results = micro_means(counts, settings.alpha)
+        results.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, resampling))
+        return results
+    results = {key: mean(values) for key, values in system.items()}
+    results.update(bootstrap_statistics(system, baseline, *resampling))
+    return results
 
 
-class RunningTotals:
-    """Corpus means of a per-example table that arrives in chunks, in constant memory.
+class Corpus:
+    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk.
 
-    Each key keeps the exact sum of its values so far as a few floats (``exact_terms``), so
-    ``result()`` equals ``aggregate`` of the whole table bit for bit, however it was chunked.
+    ``settings`` give the rouge types of the tables and the options of the intervals; a
+    ``paired`` corpus also takes the baseline's table of each chunk, for the paired test.
     """
 
-    def __init__(self) -> None:
-        self.count = 0
-        self._terms: Dict[str, List[float]] = {}
-        self._both_empty = 0
+    def __init__(self, settings: Settings, paired: bool = False):
+        self.settings = settings
+        self.totals = RunningTotals()
+        self.micro = settings.average == "micro"
+        # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1.
+        self.f1 = self._columns()
+        self.baseline_f1 = self._columns() if paired else None
+        self.reference_counts: set = set()
+        self.groups: Dict[Hashable, Corpus] = {}
 
-    def add(self, table: Dict[str, list]) -> None:
-        """Add the rows of a per-example table (``per_example_table`` or ``compute(use_aggregator=False)``)."""
-        for key, values in table.items():
-            if key == "_both_empty":
-                self._both_empty += sum(values)
-            else:
-                self._terms[key] = exact_terms(self._terms.get(key, []) + list(values))
-        self.count += len(table["_both_empty"])
+    def _columns(self) -> Dict[str, array]:
+        kind = "q" if self.micro else "d"
+        return {f"update_{rouge_type}": array(kind) for rouge_type in self.settings.rouge_types}
 
-    def result(self) -> Dict[str, object]:
-        """Means so far, under the keys of ``aggregate``; raises ``ValueError`` before any row."""
-        if self.count == 0:
-            raise ValueError("no examples were added: there is nothing to aggregate")
-        means: Dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
-        means["_both_empty"] = self._both_empty
-        return means
+    def add(
+        self,
+        table: Table,
+        references: Sequence[Any],
+        baseline_table: Optional[Table] = None,
+        counts: Optional[Counted] = None,
+        baseline_counts: Optional[Counted] = None,
+    ) -> None:
+        """Add a chunk's per-example table and its references (a string or a list per example)
+        and, to a paired corpus, the baseline's table of the same examples; under
+        ``average="micro"`` also each system's ``micro.count_columns`` of the chunk
+        (``UpdateRougeScorer.tables`` gives them all)."""
+        if (baseline_table is None) != (self.baseline_f1 is None):
+            raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
+        if (counts is None) == self.micro or (baseline_counts is None) != (baseline_table is None or not self.micro):
+            raise ValueError("a Corpus with average='micro' takes each system's counts with each chunk, and only it")
+        self.totals.add(table)
+        self._extend(self.f1, counts if counts is not None else table)
+        if self.baseline_f1 is not None and baseline_table is not None:
+            self._extend(self.baseline_f1, baseline_counts if baseline_counts is not None else baseline_table)
+        self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
+
+    def add_tables(
+        self, tables: ChunkTables, references: Sequence[Any], labels: Optional[Sequence[Hashable]] = None
+    ) -> None:
+        """``add`` a chunk's ``tables``; with ``labels`` (one per example), also add each
+        example to the corpus of its label (created when the label first appears)."""
+        chunk = (tables.table, tables.baseline_table, tables.counts, tables.baseline_counts)
+        self.add(chunk[0], references, *chunk[1:])
+        if labels is None:
+            return
+        if len(labels) != len(tables.table["_both_empty"]):
+            raise ValueError(f"{len(labels)} group labels for {len(tables.table['_both_empty'])} examples")
+        positions: Dict[Hashable, List[int]] = {}
+        for index, label in enumerate(labels):
+            positions.setdefault(label, []).append(index)
+        for label, indices in positions.items():
+            if label not in self.groups:
+                self.groups[label] = Corpus(self.settings, paired=self.baseline_f1 is not None)
+            table, baseline_table, counts, baseline_counts = (_select(part, indices) for part in chunk)
+            self.groups[label].add(table, references, baseline_table, counts, baseline_counts)  # type: ignore[arg-type]
+
+    def _extend(self, columns: Dict[str, array], values: Any) -> None:
+        for key, column in columns.items():
+            column.extend(itertools.chain.from_iterable(values[key]) if self.micro else values[key])
+
+    def result(self) -> Dict[str, Any]:
+        """The corpus result ``compute`` gives for all the examples with these settings: the exact
+        means of every key, then ``corpus_statistics`` of the F1 columns (the counts under micro)."""
+        result = self.totals.result()
+        result.update(corpus_statistics(self.f1, self.baseline_f1, self.settings))
+        if self.groups:
+            result["groups"] = {label: group.result() for label, group in self.groups.items()}
+        return result
+
+    def signature(self) -> str:
+        """The signature of ``compute`` with these settings on all the examples."""
+        # The signature reads only how many references examples have: the fewest and the most.
+        references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
+        return signature(self.settings, references, self.baseline_f1 is not None)
+
+
+def _select(table: Optional[Dict[str, list]], indices: Sequence[int]) -> Optional[Dict[str, list]]:
+    """The entries ``indices`` of each column of ``table`` (``None`` stays ``None``)."""
+    if table is None:
+        return None
+    return {key: [values[index] for index in indices] for key, values in table.items()}

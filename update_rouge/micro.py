@@ -6,7 +6,7 @@ matching n-grams or skip-bigrams, LCS hits for rougeL, union-LCS hits for rougeL
 rouge-score counts them), ``target`` (the reference's grams or tokens) and ``prediction`` (the
 prediction's). With several references these are the counts of the reference that
 ``multi_ref`` picks (``max_f1``: the highest F, the first on ties; ``best_recall``: the one
-``scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
+``example_scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
 prediction's counted once per reference. An example scored by the no-additions rule
 contributes no counts (0, 0, 0).
 
@@ -34,7 +34,7 @@ import numpy as np
 from .bootstrap import Resampling, over_resamples, p_values_not_better, percentile_intervals
 from .engines import Counts
 from .rouge155_options import DEFAULT_ALPHA
-from .wlcs import parse_weighted_lcs_type
+from .rouge_types import parse_rouge_type
 
 AVERAGES = ("macro", "micro")
 DEFAULT_AVERAGE = "macro"
@@ -49,7 +49,7 @@ def check_average(average: str, rouge_types: Sequence[str]) -> str:
     raise ``ValueError`` otherwise."""
     if not isinstance(average, str) or average not in AVERAGES:
         raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
-    weighted = [rouge_type for rouge_type in rouge_types if parse_weighted_lcs_type(rouge_type)]
+    weighted = [name for name in rouge_types if not parse_rouge_type(name).has_micro_counts]
     if average == "micro" and weighted:
         raise ValueError(f"average='micro' is not defined for ROUGE-W ({', '.join(weighted)}): use average='macro'")
     return average

@@ -11,7 +11,7 @@ import re
 import warnings
 from typing import List, Sequence
 
-from .corpus import ExampleScore
+from .example_tables import ExampleScore
 from .tokens import DefaultTokenizer
 
 _ASCII_TOKEN_CHARACTER = re.compile(r"[a-z0-9]")

@@ -36,9 +36,9 @@ from multilingual_rouge import tokenization_wrapper  # noqa: E402
 from multilingual_rouge.rouge_scorer import MultiStemmer, MultiTokenizer, RougeScorer  # noqa: E402
 from multilingual_rouge.stemmers import NLTKStemmer  # noqa: E402
 
+from update_rouge.example_scoring import score_additions
 from update_rouge.extraction import SourceIndex, join_additions
 from update_rouge.languages import SNOWBALL_LANGUAGES, LanguageTokenizer
-from update_rouge.scoring import score_additions
 from update_rouge.sentences import SENTENCE_PATTERN
 from update_rouge.settings import Settings
 

@@ -13,8 +13,8 @@ from conftest import DATA_DIR, read_jsonl
 
 import update_rouge
 from update_rouge import Settings, compute
+from update_rouge.chunk_scoring import score_rows
 from update_rouge.cli import main
-from update_rouge.corpus_stream import score_rows
 from update_rouge.files import read_jsonl as read_rows
 
 REPO = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ DEFAULT_TYPES = ("rouge1", "rouge2", "rougeLsum")
 PACKAGE_FILES = {
     "update_rouge/update_rouge.py",
     "update_rouge/wordnet_exceptions.py",
-    "update_rouge/scorer.py",
+    "update_rouge/metric.py",
     "update_rouge/cli/runner.py",
     "update_rouge/integrations/trainer.py",
 }

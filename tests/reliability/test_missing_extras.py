@@ -112,10 +112,10 @@ def test_the_evaluate_module_raises_the_same_line(no_jieba, evaluate_metric):
 
 
 def test_the_demo_shows_the_line(no_jieba):
-    import app_handlers
+    from demo import handlers
 
     row = chinese_rows()[0]
-    out = app_handlers.score_one(row["source"], row["reference"], row["prediction"], ["rouge1"], "none", "zh")
+    out = handlers.score_one(row["source"], row["reference"], row["prediction"], ["rouge1"], "none", "zh")
     assert out == {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {NOT_INSTALLED}"}
 
 

@@ -21,7 +21,7 @@ from update_rouge import compute
 from update_rouge.cli import main
 from update_rouge.edits import edit_runs
 from update_rouge.lcs_limits import LcsTableTooLarge
-from update_rouge.scorer import score_examples
+from update_rouge.metric import score_examples
 from update_rouge.tokens import TokenizerError
 
 SOURCE = "The team won 3 games in 2020. The coach is Smith."

@@ -15,8 +15,8 @@ from conftest import DATA_DIR, read_jsonl
 import update_rouge.cli.score
 import update_rouge.file_chunks
 from update_rouge import Settings, compute
+from update_rouge.chunk_scoring import score_rows
 from update_rouge.cli import main
-from update_rouge.corpus_stream import score_rows
 from update_rouge.file_chunks import open_chunks
 from update_rouge.file_lines import InputFileError
 from update_rouge.files import open_examples

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from update_rouge import NoTokensWarning, compute
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, split_segments
 from update_rouge.languages import ISO_639_1, SNOWBALL_LANGUAGES, LanguageTokenizer, patterns
-from update_rouge.scorer import score_examples
+from update_rouge.metric import score_examples
 from update_rouge.sentences import SENTENCE_PATTERN, SENTENCE_TERMINAL, segment_pattern
 from update_rouge.unicode_tables import SENTENCE_TERMINALS, WORD
 from update_rouge.word_segmenters import check_segmenter_installed

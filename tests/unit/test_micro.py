@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from rouge_score.scoring import fmeasure
 
-from update_rouge.corpus_stream import score_rows
+from update_rouge.chunk_scoring import score_rows
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_additions
-from update_rouge.scorer import compute
+from update_rouge.metric import compute
 from update_rouge.settings import Settings
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

@@ -10,7 +10,7 @@ import pytest
 from conftest import read_jsonl
 
 from update_rouge import NoTokensWarning, compute
-from update_rouge.corpus_stream import score_rows
+from update_rouge.chunk_scoring import score_rows
 from update_rouge.files import Row
 from update_rouge.settings import Settings
 

@@ -3,7 +3,7 @@
 The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``), with the
 methods stated:
 
-- Scores. Each system is scored by ``scorer.score_examples`` with the same options, so its
+- Scores. Each system is scored by ``metric.score_examples`` with the same options, so its
   means are ``compute``'s. Under ``average="micro"`` a system's value is its micro F
   (``micro.py``: from its counts summed over the examples), and its intervals and paired
   bootstrap test are ``micro.micro_bootstrap_statistics``'s, from the resampled sums: each
@@ -27,12 +27,13 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ..bootstrap import Resampling, bootstrap_statistics, check_bootstrap_options
-from ..corpus import f1_columns, mean, per_example_table
+from ..bootstrap import check_bootstrap_options
+from ..corpus import corpus_statistics
+from ..example_tables import f1_columns, per_example_table
 from ..inputs import check_inputs
-from ..micro import as_arrays, micro_bootstrap_statistics, micro_means
+from ..metric import UpdateRougeScorer, examples_counts
+from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
-from ..scorer import UpdateRougeScorer, examples_counts
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values
@@ -41,7 +42,7 @@ METHODS = ("bootstrap", "randomization")
 CORRECTIONS = (None, "holm")
 SIGNATURE_KEY = "signature"
 # compute's options that have no meaning for a comparison (it has its own baseline and signature).
-_NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signature")
+_NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "group_by", "return_signature")
 
 
 @dataclass(frozen=True)
@@ -198,17 +199,9 @@ def _statistics(
 ) -> Dict[str, float]:
     """One system's values, intervals and (with ``baseline``) paired bootstrap test, as
     ``compute`` gives them under ``settings.average``."""
-    statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
-    if settings.average == "micro":
-        counts = as_arrays(system)
-        baseline_counts = None if baseline is None else as_arrays(baseline)
-        means = micro_means(counts, settings.alpha)
-        results = {key: means[key] for key in counts}
-        results.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
-        return results
-    results = {key: mean(values) for key, values in system.items()}
-    results.update(bootstrap_statistics(system, baseline, *statistics))
-    return results
+    results = corpus_statistics(system, baseline, settings)
+    # compare reports each type's value (micro F under micro), not micro precision and recall.
+    return {key: value for key, value in results.items() if not key.endswith(("_precision", "_recall"))}
 
 
 def comparison_signature(

@@ -40,12 +40,12 @@ except ImportError as error:
     raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
 from ..bootstrap import Resampling, bootstrap_statistics
-from ..corpus import RunningTotals, f1_columns, per_example_table
+from ..example_tables import RunningTotals, f1_columns, per_example_table
 from ..inputs import check_inputs
+from ..metric import UpdateRougeScorer, compute
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
 from ..rouge_types import check_rouge_types
-from ..scorer import UpdateRougeScorer, compute
 from ..settings import Settings
 from ..signature import build_signature
 from .ray_chunks import size_native_threads

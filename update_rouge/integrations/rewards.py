@@ -6,7 +6,11 @@ other online trainers that take ``reward_funcs``).
 dataset's other columns repeated to match, it returns one float per completion. Each reward is
 the per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion
 and references (the no-additions rule included), or a weighted mean of several such scores.
-Nothing here needs TRL, torch or transformers.
+It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
+refuses every other option of the table when it is built, naming it, rather than ignore one
+(``average="micro"`` would have no effect on a per-example score): the rouge types come from
+``reward=``, and a corpus option has nothing to act on. Nothing here needs TRL, torch or
+transformers.
 """
 
 import math
@@ -14,19 +18,28 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..inputs import _describe
-from ..scorer import score_examples
+from ..metric import score_examples
+from ..settings import OPTIONS
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
-# compute's options that describe a corpus result, not a per-example score.
-CORPUS_OPTIONS = (
-    "use_aggregator",
-    "confidence_level",
-    "n_bootstrap",
-    "seed",
-    "baseline_predictions",
-    "return_signature",
+# compute's options that a reward honours: they make a per-example score, or run it.
+REWARD_OPTIONS = (
+    "use_stemmer",
+    "tokenizer",
+    "engine",
+    "num_proc",
+    "stemmer",
+    "multi_ref",
+    "remove_stopwords",
+    "max_words",
+    "max_bytes",
+    "alpha",
+    "language",
+    "additions",
 )
+# The table's other options (a corpus result's, or the types): refused by name.
+REFUSED_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REWARD_OPTIONS)
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
 _FIELD = re.compile(r"^(sources|predictions|references)\b")
@@ -120,9 +133,13 @@ class UpdateRougeReward:
         name: Optional[str] = None,
         **compute_kwargs: Any,
     ):
-        for option in CORPUS_OPTIONS + ("rouge_types",):
+        for option in REFUSED_OPTIONS:
             if option in compute_kwargs:
-                why = "the types come from reward=" if option == "rouge_types" else "a reward is one score per example"
+                why = (
+                    "the types come from reward="
+                    if option == "rouge_types"
+                    else "a reward is one score per example, which this option does not change"
+                )
                 raise ValueError(f"{option} cannot be set for a reward: {why}")
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):
             if not isinstance(column, str) or not column:

@@ -17,9 +17,9 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..corpus_stream import Corpus
+from ..corpus import Corpus
+from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
-from ..scorer import UpdateRougeScorer
 from ..settings import Settings
 
 IGNORED_ID = -100
@@ -164,7 +164,7 @@ class UpdateRougeMetrics:
         Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
         set. With ``batch_eval_metrics=True`` the Trainer passes one batch at a time and
         ``compute_result=True`` with the last one: batches are scored and accumulated
-        (``corpus_stream.Corpus``), and the means and intervals of all of them, equal to
+        (``corpus.Corpus``), and the means and intervals of all of them, equal to
         ``compute``'s on the whole eval set, are returned with the last batch (an empty dict
         before it).
         """

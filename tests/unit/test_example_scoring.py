@@ -7,7 +7,7 @@ from conftest import read_jsonl
 
 from update_rouge import compute, extract_additions
 from update_rouge.engines import make_engine, score_from_counts
-from update_rouge.scoring import best_recall_index
+from update_rouge.example_scoring import best_recall_index
 from update_rouge.tokens import make_tokenizer
 
 MODES = ["max_f1", "pooled", "best_recall"]

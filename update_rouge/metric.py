@@ -12,16 +12,17 @@ import math
 import re
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .bootstrap import Resampling, bootstrap_statistics, check_paired
-from .corpus import ExampleScore, aggregate, f1_columns, per_example_table
+from .bootstrap import check_paired
+from .corpus import Corpus
 from .engines import Counts
+from .example_scoring import score_additions
+from .example_tables import ExampleScore, per_example_table
 from .extraction import SourceIndex, join_additions
-from .inputs import check_baseline_predictions, check_inputs, is_column
+from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
 from .lcs_limits import LcsTableTooLarge
-from .micro import as_arrays, count_columns, micro_bootstrap_statistics, micro_means
+from .micro import count_columns
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import WorkerPool, guided_share
-from .scoring import score_additions
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 from .tokens import TokenizerError
@@ -88,27 +89,24 @@ class UpdateRougeScorer:
         predictions: Sequence[str],
         references: Sequence[Any],
         baseline_predictions: Optional[Sequence[str]],
+        group_by: Optional[Sequence[Any]] = None,
     ) -> Tuple[Dict[str, Any], int, int]:
-        """``corpus``'s result, the number of examples without tokens (in either system) and of examples."""
+        """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
+        number of examples without tokens (in either system) and of examples."""
         settings = self.settings
         if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
+        labels = None
+        if group_by is not None:
+            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None, settings.use_aggregator)
         tables = self.tables(sources, predictions, references, baseline_predictions)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
         if not settings.use_aggregator:
             return table, tables.tokenless, total
-        result: Dict[str, Any] = aggregate(table)
-        statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
-        if tables.counts is not None:
-            counts = as_arrays(tables.counts)
-            baseline_counts = None if tables.baseline_counts is None else as_arrays(tables.baseline_counts)
-            result.update(micro_means(counts, settings.alpha))
-            result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
-            return result, tables.tokenless, total
-        baseline_f1 = None if baseline_table is None else f1_columns(baseline_table, settings.rouge_types)
-        result.update(bootstrap_statistics(f1_columns(table, settings.rouge_types), baseline_f1, *statistics))
-        return result, tables.tokenless, total
+        corpus = Corpus(settings, paired=baseline_table is not None)
+        corpus.add_tables(tables, references, labels)
+        return corpus.result(), tables.tokenless, total
 
     def tables(
         self,
@@ -336,6 +334,7 @@ def compute(
     n_bootstrap: int = DEFAULTS["n_bootstrap"],
     seed: int = DEFAULTS["seed"],
     baseline_predictions: Optional[Sequence[str]] = DEFAULTS["baseline_predictions"],
+    group_by: Optional[Sequence[Any]] = DEFAULTS["group_by"],
     return_signature: bool = DEFAULTS["return_signature"],
     engine: str = DEFAULTS["engine"],
     num_proc: int = DEFAULTS["num_proc"],
@@ -369,7 +368,8 @@ def compute(
         ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]), its
         interval ``update_<type>_delta_low`` and ``update_<type>_delta_high`` (unless
         ``confidence_level`` is ``None``) and ``update_<type>_p_value`` (one-sided, that the
-        system is not better; in (0, 1]). The method is in ``bootstrap.py``. With
+        system is not better; in (0, 1]). The method is in ``bootstrap.py``. With ``group_by``,
+        ``groups``: label -> these corpus keys for the examples of that label. With
         ``return_signature``, ``signature`` as well.
     """
     settings = Settings(
@@ -394,7 +394,7 @@ def compute(
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
-    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions)
+    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
     warn_tokenless(tokenless, total)
     if return_signature:
         result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from update_rouge import compute
-from update_rouge.corpus import RunningTotals, exact_terms
+from update_rouge.example_tables import RunningTotals, exact_terms
 
 
 def test_a_sum_that_rounding_each_chunk_gets_wrong():
