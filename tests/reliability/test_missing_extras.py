@@ -139,7 +139,9 @@ HARNESS_EXTRAS = [
 def test_a_harness_integration_without_its_extra_is_one_line(monkeypatch, module, package, line):
     import importlib
 
-    monkeypatch.setitem(sys.modules, package, None)
+    # the package and, where an earlier test imported them, its submodules
+    for name in [package, *(name for name in sys.modules if name.startswith(f"{package}."))]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, f"update_rouge.integrations.{module}", raising=False)
     with pytest.raises(ImportError) as raised:
         importlib.import_module(f"update_rouge.integrations.{module}")
