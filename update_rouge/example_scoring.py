@@ -6,6 +6,7 @@ additions and the choice among several references live here. Scores are rouge-sc
 tuples of precision, recall and F1, each in [0, 1].
 """
 
+import math
 from typing import Dict, List, Optional, Sequence, Tuple, cast
 
 from rouge_score.scoring import Score
@@ -14,6 +15,7 @@ from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_o
 from .extraction import join_additions
 from .lcs_limits import LcsTableTooLarge
 from .micro import NO_COUNTS
+from .protocols import BOOTSTRAP_PROTOCOLS, adds_nothing, joined
 from .rouge155_options import alpha_score
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
@@ -54,6 +56,8 @@ def score_additions(
     reference that left the source as it was, like the prediction); under ``pooled`` a
     reference without additions is one more reference the prediction recovers nothing of.
     """
+    if settings.protocol is not None:
+        return score_published(reference_additions, prediction_additions, settings)
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted, micro = settings.needs_counts, settings.average == "micro"
     options = settings.text_options
@@ -107,6 +111,56 @@ def score_additions(
         picked = picked_counts(per_reference, combined, multi_ref, alpha) if micro else None
         results.append((combined, False, picked))
     return results
+
+
+def score_published(
+    reference_additions: List[List[List[str]]], prediction_additions: List[List[str]], settings: Settings
+) -> List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Tuple[float, ...]]]]]:
+    """``score_additions`` under ``settings.protocol`` (``protocols.py``): each side's additions
+    joined with a space and scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference
+    where neither joined side has a non-space character. ``"autometrics"`` scores the first
+    reference only. Per example: each measure's mean over the references (one: the score
+    itself), whether the rule applied to every reference and, under ``"fruit"`` and
+    ``"editeval"``, per type the flattened precision, recall and F of each reference (the
+    corpus bootstrap's input, ``protocols.published_statistics``), else ``None``. ``"fruit"``
+    takes one reference per example (the published code has no several).
+    """
+    protocol, rouge_types = settings.protocol, settings.rouge_types
+    if protocol == "autometrics":
+        reference_additions = [references[:1] for references in reference_additions]
+    elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
+        raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")
+    scorer = make_engine(settings.engine, rouge_types, settings.make_tokenizer())
+    rules = [
+        [adds_nothing(reference) and adds_nothing(prediction) for reference in references]
+        for references, prediction in zip(reference_additions, prediction_additions)
+    ]
+    pairs = [
+        (joined(reference), joined(prediction))
+        for references, prediction, example_rules in zip(reference_additions, prediction_additions, rules)
+        for reference, rule in zip(references, example_rules)
+        if not rule
+    ]
+    scored = iter(scorer.score_pairs(pairs))
+    results: List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Tuple[float, ...]]]]] = []
+    for example_rules in rules:
+        per_reference = [{t: PERFECT for t in rouge_types} if rule else next(scored) for rule in example_rules]
+        slots = None
+        if protocol in BOOTSTRAP_PROTOCOLS:
+            slots = {t: tuple(float(x) for scores in per_reference for x in scores[t]) for t in rouge_types}
+        results.append((mean_scores(per_reference, rouge_types), all(example_rules), slots))
+    return results
+
+
+def mean_scores(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+    """For each type, the mean over the references of precision, recall and F, each summed
+    exactly (``math.fsum``); one reference gives its score itself."""
+    if len(per_reference) == 1:
+        return per_reference[0]
+    return {
+        t: Score(*(math.fsum(measure) / len(per_reference) for measure in zip(*(s[t] for s in per_reference))))
+        for t in rouge_types
+    }
 
 
 def picked_counts(

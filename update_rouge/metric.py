@@ -23,6 +23,7 @@ from .lcs_limits import LcsTableTooLarge
 from .micro import count_columns
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import WorkerPool, guided_share
+from .protocols import check_protocol_paired
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 from .tokens import TokenizerError
@@ -94,6 +95,7 @@ class UpdateRougeScorer:
         settings = self.settings
         if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
+            check_protocol_paired(settings.protocol)
         tables = self.tables(sources, predictions, references, baseline_predictions)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
@@ -341,6 +343,7 @@ def compute(
     language: Optional[str] = DEFAULTS["language"],
     additions: str = DEFAULTS["additions"],
     average: str = DEFAULTS["average"],
+    protocol: Optional[str] = DEFAULTS["protocol"],
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -384,6 +387,7 @@ def compute(
         n_bootstrap=n_bootstrap,
         seed=seed,
         average=average,
+        protocol=protocol,
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
