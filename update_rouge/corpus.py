@@ -13,8 +13,9 @@ they were chunked.
 
 import itertools
 from array import array
-import numpy as np
 from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
 
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts

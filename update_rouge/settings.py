@@ -190,9 +190,11 @@ OPTIONS: Tuple[Option, ...] = (
         "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
         "grams summed over the references, the prediction's grams counted once per reference. "
         "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
-        "5 decimals, except for rougeL and rougeLsum), the first one on ties. The no-additions rule "
-        "(score 1.0) applies when the prediction and some reference add nothing; with `pooled`, only "
-        "when every reference adds nothing.",
+        "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
+        "`accumulate=\"avg\"`): per type precision, recall and F each averaged over the references. The "
+        "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
+        "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
+        "nothing, like the prediction, scores 1.0 in the average). Not with `average=\"micro\"` (`mean`).",
         choices=MULTI_REF_MODES,
         cli=SCORING,
     ),
@@ -377,6 +379,8 @@ class Settings:
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
         check_average(self.average, self.rouge_types)
+        if self.average == "micro" and self.multi_ref == "mean":
+            raise ValueError("multi_ref='mean' averages scores, not counts: it cannot be combined with average='micro'")
         default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
         check_engine_exact(self.engine, self.rouge_types, self.needs_counts, self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
@@ -447,8 +451,8 @@ class Settings:
 
     @property
     def needs_counts(self) -> bool:
-        """Whether scoring needs the engine's raw counts: ``multi_ref`` other than ``max_f1``, or ``average="micro"``."""
-        return self.multi_ref != "max_f1" or self.average == "micro"
+        """Whether scoring needs the engine's raw counts: ``multi_ref`` ``pooled`` or ``best_recall``, or ``average="micro"``."""
+        return self.multi_ref in ("pooled", "best_recall") or self.average == "micro"
 
     @property
     def intervals(self) -> bool:
