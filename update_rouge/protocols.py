@@ -44,15 +44,17 @@ SOURCES = {
     "autometrics": "SALT-NLP/autometrics@0e9764543141ed3e48bdd80fc4dd3f8033c22015 "
     "autometrics/metrics/reference_based/UpdateROUGE.py",
 }
+MAX_LEGACY_SEED = 2**32 - 1
 MULTI_REFERENCE_RULE = {"fruit": "one", "editeval": "slot-mean", "autometrics": "first"}
 """The signature's ``multiref`` field under each protocol."""
 _SEGMENT = re.compile(r"[^.]+\.?")
 
 
-def check_protocol(protocol: Optional[str], departures: Sequence[str]) -> Optional[str]:
+def check_protocol(protocol: Optional[str], departures: Sequence[str], seed: int) -> Optional[str]:
     """``protocol`` if it is ``None`` or names a protocol and no option in ``departures`` (the
-    names of the options set away from their defaults that change a number) is set; else one
-    ``ValueError`` line. The published scripts have no stemmer, tokenizer, language, edits,
+    names of the options set away from their defaults that change a number) is set and, for
+    ``"fruit"`` and ``"editeval"``, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
+    one ``ValueError`` line. The published scripts have no stemmer, tokenizer, language, edits,
     ROUGE-1.5.5 options, micro average, other multi-reference mode or other rouge types, so
     those are refused rather than mixed with a published procedure."""
     if protocol is None:
@@ -63,6 +65,11 @@ def check_protocol(protocol: Optional[str], departures: Sequence[str]) -> Option
         raise ValueError(
             f"protocol={protocol!r} reproduces a published script, which has no {', '.join(departures)} "
             "option: leave it at its default, or use protocol=None"
+        )
+    if protocol in BOOTSTRAP_PROTOCOLS and seed > MAX_LEGACY_SEED:
+        raise ValueError(
+            f"protocol={protocol!r} seeds NumPy's legacy generator as np.random.seed does: seed must be at most "
+            f"2**32 - 1, got {seed!r}"
         )
     return protocol
 

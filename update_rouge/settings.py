@@ -191,10 +191,10 @@ OPTIONS: Tuple[Option, ...] = (
         "grams summed over the references, the prediction's grams counted once per reference. "
         "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
         "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
-        "`accumulate=\"avg\"`): per type precision, recall and F each averaged over the references. The "
+        '`accumulate="avg"`): per type precision, recall and F each averaged over the references. The '
         "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
         "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
-        "nothing, like the prediction, scores 1.0 in the average). Not with `average=\"micro\"` (`mean`).",
+        'nothing, like the prediction, scores 1.0 in the average). Not with `average="micro"` (`mean`).',
         choices=MULTI_REF_MODES,
         cli=SCORING,
     ),
@@ -391,7 +391,7 @@ class Settings:
         }
         for option, number in numbers.items():
             object.__setattr__(self, option, number)
-        check_protocol(self.protocol, self._departures(use_stemmer))
+        check_protocol(self.protocol, self._departures(use_stemmer), self.seed)
 
     def _departures(self, use_stemmer: bool) -> List[str]:
         """The options a published script does not have that are set away from their defaults."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
+from ..protocols import check_protocol_paired
 from ..example_tables import f1_columns, per_example_table
 from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, examples_counts
@@ -84,7 +85,9 @@ def compare_settings(options: Dict[str, Any]) -> Settings:
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    return Settings.from_options(options)
+    settings = Settings.from_options(options)
+    check_protocol_paired(settings.protocol)
+    return settings
 
 
 class ScoredSystems(NamedTuple):

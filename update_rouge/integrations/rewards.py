@@ -109,6 +109,13 @@ def _reference_list(reference: Any, column: str, index: int) -> List[Any]:
     raise ValueError(f"column {column!r}[{index}] must be a string or a list of strings, got {_describe(reference)}")
 
 
+_REFUSED = {
+    "rouge_types": "the types come from reward=",
+    "protocol": "it reproduces a published evaluation script's tables, not a training signal",
+    **{option: "a reward is one score per example" for option in CORPUS_OPTIONS},
+}
+
+
 class UpdateRougeReward:
     """A reward function in TRL's contract; build it with ``update_rouge_reward``."""
 
@@ -120,10 +127,9 @@ class UpdateRougeReward:
         name: Optional[str] = None,
         **compute_kwargs: Any,
     ):
-        for option in CORPUS_OPTIONS + ("rouge_types",):
-            if option in compute_kwargs:
-                why = "the types come from reward=" if option == "rouge_types" else "a reward is one score per example"
-                raise ValueError(f"{option} cannot be set for a reward: {why}")
+        for option in CORPUS_OPTIONS + ("rouge_types", "protocol"):
+            if option in compute_kwargs and not (option == "protocol" and compute_kwargs[option] is None):
+                raise ValueError(f"{option} cannot be set for a reward: {_REFUSED[option]}")
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):
             if not isinstance(column, str) or not column:
                 raise ValueError(f"{argument} must be the name of a dataset column, got {_describe(column)}")
@@ -217,7 +223,7 @@ def update_rouge_reward(
             ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``).
         **compute_kwargs: every per-example scoring option of ``compute`` (``stemmer``,
             ``use_stemmer``, ``tokenizer``, ``multi_ref``, ``engine``, ``num_proc``, ...), checked
-            here. Not ``rouge_types`` (given by ``reward``) nor the corpus-level options
+            here. Not ``rouge_types`` (given by ``reward``), ``protocol`` (refused) nor the corpus-level options
             (``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``,
             ``baseline_predictions``, ``return_signature``).
 
