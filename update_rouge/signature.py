@@ -44,9 +44,9 @@ import numpy as np
 
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
+from .protocols import BOOTSTRAP_PROTOCOLS, MULTI_REFERENCE_RULE, SOURCES
 from .rouge155_options import DEFAULT_ALPHA
 from .sentences import SPACED_SENTENCES
-from .protocols import BOOTSTRAP_PROTOCOLS, MULTI_REFERENCE_RULE, SOURCES
 from .settings import OPTION_BY_NAME, Settings
 from .stemming import LANGUAGE_STEMMER
 from .unicode_assigned import UNICODE_VERSION as NORMALISATION_UNICODE_VERSION

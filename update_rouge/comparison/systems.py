@@ -29,12 +29,12 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
-from ..protocols import check_protocol_paired
 from ..example_tables import f1_columns, per_example_table
 from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, examples_counts
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
+from ..protocols import check_protocol_paired
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values

@@ -45,8 +45,8 @@ from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, compute
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
-from ..rouge_types import check_rouge_types
 from ..protocols import BOOTSTRAP_PROTOCOLS
+from ..rouge_types import check_rouge_types
 from ..settings import Settings
 from ..signature import build_signature
 from .ray_chunks import size_native_threads
