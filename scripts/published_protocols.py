@@ -47,9 +47,9 @@ CASES = [
     {"file": "iterater_triples.jsonl", "rows": [0, None, 1], "references": "one"},
     {"file": "iterater_triples.jsonl", "rows": [5, 30, 1], "references": "one"},
     {"file": "iterater_triples.jsonl", "rows": [0, None, 1], "references": "same-source"},
-    {"file": "wiki_triples.jsonl", "rows": [0, None, 1], "references": "one"},
-    {"file": "wiki_triples.jsonl", "rows": [1, None, 2], "references": "one"},
-    {"file": "wiki_triples.jsonl", "rows": [0, 120, 1], "references": "with-source"},
+    {"file": "wiki_triples.jsonl", "rows": [0, 80, 1], "references": "one"},
+    {"file": "wiki_triples.jsonl", "rows": [81, 241, 2], "references": "one"},
+    {"file": "wiki_triples.jsonl", "rows": [0, 40, 1], "references": "with-source"},
     {"file": "wiki_triples.jsonl", "rows": [0, 60, 1], "references": "neither-adds-first"},
 ]
 SEEDS = [0, 1, 12345, 4294967295]
