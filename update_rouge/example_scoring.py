@@ -135,7 +135,7 @@ def score_published(
     takes one reference per example (the published code has no several).
     """
     protocol, rouge_types = settings.protocol, settings.rouge_types
-    if protocol == "autometrics":
+    if protocol == "autometrics":  # metric.py passes only the first already; other callers too may not
         reference_additions = [references[:1] for references in reference_additions]
     elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
         raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")

@@ -287,6 +287,8 @@ def _score_checked(
         try:
             index = additions_index(source)
             prediction_additions.append(index.additions(prediction))
+            if settings.protocol == "autometrics":  # it scores the first reference only
+                example_references = example_references[:1]
             reference_additions.append([index.additions(reference) for reference in example_references])
         except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
             raise error.at(i, "example") from None

@@ -49,7 +49,7 @@ def corpus_cases():
             yield pytest.param(entry["case"], corpus, id=name, marks=marks)
 
 
-@pytest.mark.parametrize("entry", cases())
+@pytest.mark.parametrize("entry", list(cases()))
 def test_autometrics_per_example_equals_the_published_calculate(entry):
     sources, predictions, references = published.load_case(entry["case"])
     result = compute(sources, predictions, references, protocol="autometrics", use_aggregator=False)
@@ -57,7 +57,7 @@ def test_autometrics_per_example_equals_the_published_calculate(entry):
         assert result[key] == values, key
 
 
-@pytest.mark.parametrize("entry", cases())
+@pytest.mark.parametrize("entry", list(cases()))
 def test_fruit_and_editeval_per_example_equal_what_the_published_aggregator_is_given(entry):
     sources, predictions, references = published.load_case(entry["case"])
     slots = entry["per_example"]["fruit-editeval-slots"]
@@ -72,7 +72,7 @@ def test_fruit_and_editeval_per_example_equal_what_the_published_aggregator_is_g
                 assert result[key] == [math.fsum(values) / len(slots) for values in columns], key
 
 
-@pytest.mark.parametrize(("case", "corpus"), corpus_cases())
+@pytest.mark.parametrize(("case", "corpus"), list(corpus_cases()))
 def test_corpus_equals_the_published_function_after_np_random_seed(case, corpus):
     sources, predictions, references = published.load_case(case)
     before = np.random.get_state()
