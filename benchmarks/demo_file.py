@@ -1,7 +1,7 @@
 """Wall time of the demo scoring a 10,000-row file, with the engine the Space installs.
 
 The file repeats the 745 rows of tests/data/wiki_triples.jsonl (real Wikipedia updates) until it
-has 10,000 rows (JSONL; the size is printed). It is scored by ``app_handlers.score_file``
+has 10,000 rows (JSONL; the size is printed). It is scored by ``demo.file_handlers.score_file``
 (what the "Score file" button runs: reading through files.py, scoring, corpus summary with a 95 %
 bootstrap interval, the JSON and CSV downloads) with the default rouge types, in a fresh
 subprocess with ``engine="auto"``: the Space installs the rouge-score-rs accelerator (the demo
@@ -34,12 +34,12 @@ import json, sys, time
 path, repeat, python_only, distinct = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "python", int(sys.argv[4])
 if python_only:
     sys.modules["rouge_score_rs"] = None  # unimportable: the pure-Python engine scores
-import app_handlers, app_options
+from demo import file_handlers, options as demo_options
 from update_rouge import extraction, files
 times = []
 for _ in range(repeat):
     start = time.perf_counter()
-    out = app_handlers.score_file(path, list(app_options.DEFAULT_ROUGE_TYPES), "none", "0.95")
+    out = file_handlers.score_file(path, list(demo_options.DEFAULT_ROUGE_TYPES), "none", "0.95")
     times.append(time.perf_counter() - start)
     assert out["status"].startswith("Scored "), out["status"]
 # The reference: the scorer alone on the joined additions of the distinct rows, extracted beforehand.
@@ -49,7 +49,7 @@ pairs = [
      extraction.join_additions(extraction.extract_additions(row.prediction, row.source)))
     for _, row in zip(range(distinct), read())
 ]
-types = list(app_options.DEFAULT_ROUGE_TYPES)
+types = list(demo_options.DEFAULT_ROUGE_TYPES)
 alone = []
 for _ in range(repeat):
     start = time.perf_counter()

@@ -3,8 +3,8 @@ that a handler names exactly the components it should, and the texts and files t
 
 from conftest import DATA_DIR
 
-import app_files
-import app_handlers
+from demo import file_handlers, handlers
+from demo.options import ScreenOptions
 
 DAN = (
     "Dan is a baker.",
@@ -38,22 +38,31 @@ ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 
 
 def score_file(path, *options, **keywords):
-    """``app_files.score_file``'s results, checked to name every result component and no other."""
-    out = app_files.score_file(str(path) if path is not None else None, *options, **keywords)
+    """``file_handlers.score_file``'s results, checked to name every result component and no other;
+    the summary and paired tables as tables, their labels in ``labels``."""
+    out = file_handlers.score_file(str(path) if path is not None else None, *options, **keywords)
     assert set(out) == FILE_RESULTS, f"score_file gave {sorted(out)}"
+    # The two tables come with their labels (which state the average): the tables, and the labels apart.
+    out["labels"] = {}
+    for name in ("summary", "paired"):
+        if isinstance(out[name], dict):
+            out["labels"][name] = out[name]["label"]
+            out[name] = out[name]["value"]
     return out
 
 
 def score_one(*arguments):
-    """``app_handlers.score_one``'s results in ``ONE_EXAMPLE``'s order, checked to be those four."""
-    out = app_handlers.score_one(*arguments)
+    """``handlers.score_one``'s results in ``ONE_EXAMPLE``'s order, checked to be those four."""
+    out = handlers.score_one(*arguments)
     assert set(out) == set(ONE_EXAMPLE), f"score_one gave {sorted(out)}"
     return tuple(out[name] for name in ONE_EXAMPLE)
 
 
-def show_matches(*arguments):
-    """``app_handlers.show_matches``'s two token views and note, checked to show their box."""
-    out = app_handlers.show_matches(*arguments)
+def show_matches(source, reference, prediction, rouge_type, stemmer, **options):
+    """``handlers.show_matches``'s two token views and note for these texts and options (the
+    others the page's defaults), checked to show their box."""
+    texts = handlers.Texts(source, reference, prediction)
+    out = handlers.show_matches(texts, rouge_type, ScreenOptions.of(stemmer=stemmer, **options))
     assert out.pop("matches_box") == {"__type__": "update", "visible": True}
     assert set(out) == {"reference_matches", "prediction_matches", "match_note"}, f"show_matches gave {sorted(out)}"
     return out["reference_matches"], out["prediction_matches"], out["match_note"]

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Dict, Tuple
 from urllib.parse import urlparse
 
 import pytest
@@ -70,11 +71,20 @@ def trap():
     trap.close()
 
 
+# The Space folder and its venv, made once per test session (keyed by its base temporary folder)
+# and shared by every module that serves the Space: the venv takes minutes to install.
+_SPACES: Dict[Path, Tuple[Path, Path]] = {}
+
+
 def space_app(tmp_path_factory):
-    """Write the Space folder and a venv with its requirements; return (python, folder, env)."""
-    space = tmp_path_factory.mktemp("space") / "update_rouge"
-    write_space(space)
-    python = make_venv(tmp_path_factory.mktemp("venv"), ["-r", str(space / "requirements.txt")])
+    """The Space folder and a venv with its requirements (made once a session); return
+    (python, folder, env), the env with an HF_HOME of the caller's own."""
+    key = tmp_path_factory.getbasetemp()
+    if key not in _SPACES:
+        space = tmp_path_factory.mktemp("space") / "update_rouge"
+        write_space(space)
+        _SPACES[key] = make_venv(tmp_path_factory.mktemp("venv"), ["-r", str(space / "requirements.txt")]), space
+    python, space = _SPACES[key]
     return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
 
 
@@ -115,7 +125,7 @@ def served(request, trap, tmp_path_factory):
                 pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
             else:
                 time.sleep(0.5)
-        yield {"url": url, "port": port}
+        yield {"url": url, "port": port, "log": log_path}
     finally:
         process.terminate()
         try:
@@ -125,6 +135,10 @@ def served(request, trap, tmp_path_factory):
             process.wait(timeout=15)
     # Nothing was fetched through the proxy while the module's tests ran.
     assert trap.connections == 0
+    # No handler failed: gradio logs a traceback (and marks the outputs errored in the page) for
+    # a handler that raises or returns what its outputs cannot take.
+    log_text = log_path.read_text(encoding="utf-8")
+    assert "Traceback" not in log_text and "didn't return enough output values" not in log_text, log_text
     # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
     assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
 

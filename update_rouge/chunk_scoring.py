@@ -4,6 +4,8 @@
 to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a
 ``corpus.Corpus`` with their per-example tables in input order; ``score_rows`` does so for rows
 read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
+Rows with a group label (``files.Row.group``, given by ``--group-by``) also feed the corpus of
+their group (``Corpus.add_tables``).
 """
 
 import dataclasses
@@ -64,12 +66,13 @@ def score_rows(
 
 
 class Output(NamedTuple):
-    """What ``score_chunks`` does with each chunk's per-example table: ``render(lines, table)``
+    """What ``score_chunks`` does with each chunk's per-example table: ``render(lines, table, ids)``
     where the chunk was scored (a worker: a module-level function, so that it pickles; ``None``:
-    the table itself), then ``write(lines, rendered)`` here, chunk by chunk in input order."""
+    the table itself; ``ids``: each example's ``id``, ``None`` for one without), then
+    ``write(lines, rendered)`` here, chunk by chunk in input order."""
 
     write: Callable[[List[int], Any], None]
-    render: Optional[Callable[[List[int], Table], Any]] = None
+    render: Optional[Callable[[List[int], Table, List[Optional[str]]], Any]] = None
 
 
 def score_chunks(
@@ -90,7 +93,7 @@ def score_chunks(
     more than the chunks. This process only hands out the chunks and adds up their per-example
     tables in input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each
     chunk's examples' file lines and per-example table (the keys of
-    ``compute(use_aggregator=False)``) go to its ``render`` where the chunk was scored, and what
+    ``compute(use_aggregator=False)``) and ids go to its ``render`` where the chunk was scored, and what
     that gives to its ``write`` here (the per-example file's text, say, so that this process only
     writes it). Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for
     the whole run. A pair beyond an LCS size limit raises
@@ -114,10 +117,10 @@ def score_chunks(
     starmap = starmap_in_order if workers is None else workers.starmap_in_order
     results = starmap(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
     try:
-        for lines, references, tables, rendered in results:
+        for lines, references, tables, rendered, labels in results:
             if not lines:
                 continue
-            corpus.add(tables.table, references, tables.baseline_table, tables.counts, tables.baseline_counts)
+            corpus.add_tables(tables, references, labels)
             tokenless += tables.tokenless
             if output is not None:
                 output.write(lines, tables.table if render is None else rendered)
@@ -127,17 +130,16 @@ def score_chunks(
     return corpus
 
 
-def _score_chunk(
-    scorer: UpdateRougeScorer, paired: bool, render: Optional[Callable[[List[int], Table], Any]], chunk: Any
-) -> tuple:
+def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Optional[Callable[..., Any]], chunk: Any) -> tuple:
     """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
     of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
     them), ``UpdateRougeScorer.tables`` of its examples (``None`` for blank lines: the per-example
-    tables, the baseline's with ``paired``, the tokenless count, the micro counts) and
-    ``render(lines, table)`` (``None`` without ``render``)."""
+    tables, the baseline's with ``paired``, the tokenless count, the micro counts),
+    ``render(lines, table, ids)`` (``None`` without ``render``) and the examples' group labels
+    (``None`` when the rows have none)."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only
-        return [], [], None, None
+        return [], [], None, None, None
     lines = [row.line for row in rows]
     references = [row.references for row in rows]
     baselines = [row.baseline for row in rows] if paired else None
@@ -148,5 +150,6 @@ def _score_chunk(
             raise
         raise error.at(lines[error.index], "line") from None
     counts = [len(example) for example in references]
-    rendered = None if render is None else render(lines, tables.table)
-    return lines, [[""] * min(counts), [""] * max(counts)], tables, rendered
+    rendered = None if render is None else render(lines, tables.table, [getattr(row, "id", None) for row in rows])
+    labels = [getattr(row, "group", None) for row in rows]
+    return lines, [[""] * min(counts), [""] * max(counts)], tables, rendered, None if None in labels else labels

@@ -8,12 +8,14 @@ per-example tables chunk by chunk (exact running sums, ``example_tables.RunningT
 of each type for the bootstrap, 8 bytes per example and type, twice with a baseline; under
 micro each example's counts instead, 24 bytes) and how many references examples have (for the
 signature); its result equals ``compute`` on all the examples at once, bit for bit, however
-they were chunked.
+they were chunked. Given group labels (``add_tables``), it also keeps one ``Corpus`` per label,
+fed the examples of that label: its result then holds ``groups``, label -> that corpus's
+result, in the order the labels first appeared.
 """
 
 import itertools
 from array import array
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -27,6 +29,19 @@ from .signature import signature
 
 Table = Dict[str, list]
 Counted = Dict[str, List[Counts]]
+
+
+class ChunkTables(Protocol):
+    """A chunk's per-example tables as ``UpdateRougeScorer.tables`` gives them (``metric.Tables``)."""
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def baseline_table(self) -> Optional[Table]: ...
+    @property
+    def counts(self) -> Optional[Counted]: ...
+    @property
+    def baseline_counts(self) -> Optional[Counted]: ...
 
 
 def corpus_statistics(
@@ -82,6 +97,7 @@ class Corpus:
         self.f1 = self._columns()
         self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
+        self.groups: Dict[Hashable, Corpus] = {}
 
     def _columns(self) -> Dict[str, array]:
         kind = "q" if self.micro else "d"
@@ -114,6 +130,26 @@ class Corpus:
             self._extend(self.baseline_f1, baseline_counts if baseline_counts is not None else baseline_table)
         self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
 
+    def add_tables(
+        self, tables: ChunkTables, references: Sequence[Any], labels: Optional[Sequence[Hashable]] = None
+    ) -> None:
+        """``add`` a chunk's ``tables``; with ``labels`` (one per example), also add each
+        example to the corpus of its label (created when the label first appears)."""
+        chunk = (tables.table, tables.baseline_table, tables.counts, tables.baseline_counts)
+        self.add(chunk[0], references, *chunk[1:])
+        if labels is None:
+            return
+        if len(labels) != len(tables.table["_both_empty"]):
+            raise ValueError(f"{len(labels)} group labels for {len(tables.table['_both_empty'])} examples")
+        positions: Dict[Hashable, List[int]] = {}
+        for index, label in enumerate(labels):
+            positions.setdefault(label, []).append(index)
+        for label, indices in positions.items():
+            if label not in self.groups:
+                self.groups[label] = Corpus(self.settings, paired=self.baseline_f1 is not None)
+            table, baseline_table, counts, baseline_counts = (_select(part, indices) for part in chunk)
+            self.groups[label].add(table, references, baseline_table, counts, baseline_counts)  # type: ignore[arg-type]
+
     def _extend(self, columns: Dict[str, array], values: Any) -> None:
         for key, column in columns.items():
             column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
@@ -134,6 +170,8 @@ class Corpus:
                 for key, column in self.f1.items()
             }
         result.update(corpus_statistics(system, self.baseline_f1, self.settings))
+        if self.groups:
+            result["groups"] = {label: group.result() for label, group in self.groups.items()}
         return result
 
     def signature(self) -> str:
@@ -141,3 +179,10 @@ class Corpus:
         # The signature reads only how many references examples have: the fewest and the most.
         references = [[""] * min(self.reference_counts), [""] * max(self.reference_counts)]
         return signature(self.settings, references, self.baseline_f1 is not None)
+
+
+def _select(table: Optional[Dict[str, list]], indices: Sequence[int]) -> Optional[Dict[str, list]]:
+    """The entries ``indices`` of each column of ``table`` (``None`` stays ``None``)."""
+    if table is None:
+        return None
+    return {key: [values[index] for index in indices] for key, values in table.items()}

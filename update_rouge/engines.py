@@ -26,11 +26,20 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Se
 from rouge_score.scoring import Score, fmeasure
 
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
-from .lcs_limits import LcsTableTooLarge, TextPair, check_lcs_time, check_lcs_times, check_wlcs_table, oversized_pairs
+from .lcs_limits import (
+    LcsTableTooLarge,
+    TextPair,
+    check_lcs_time,
+    check_lcs_times,
+    check_wlcs_table,
+    lcs_cost,
+    oversized_pairs,
+)
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
-from .skipbigrams import parse_skip_bigram_type, skip_bigram_counts
+from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
+from .skipbigrams import skip_bigram_counts
 from .tokens import DefaultTokenizer
-from .wlcs import WeightedCounts, parse_weighted_lcs_type, weighted_lcs_counts, weighted_score
+from .wlcs import WeightedCounts, weighted_lcs_counts, weighted_score
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
 
@@ -120,11 +129,10 @@ class PythonEngine:
         self.rouge_types = tuple(rouge_types)
         self._tokenizer = tokenizer
         self._options = options
-        self._weighted_types = {t: weight for t in self.rouge_types if (weight := parse_weighted_lcs_type(t))}
-        line_types = {"rougeLsum", *self._weighted_types}
-        self._needs_lines = not line_types.isdisjoint(self.rouge_types)
-        self._needs_tokens = options.limits_length or any(t not in line_types for t in self.rouge_types)
-        self._skip_bigram_types = {t: kind for t in self.rouge_types if (kind := parse_skip_bigram_type(t))}
+        self._parsed = [parse_rouge_type(t) for t in self.rouge_types]
+        self._needs_lines = any(parsed.reads_lines for parsed in self._parsed)
+        self._needs_tokens = options.limits_length or not all(parsed.reads_lines for parsed in self._parsed)
+        self._skip_bigram_kinds = [parsed.skip_bigram for parsed in self._parsed if parsed.skip_bigram is not None]
 
     def tokens(self, text: str) -> Tuple[Tokens, List[Tokens]]:
         """The tokens this engine scores of ``text``: those of the whole text and of each line, each
@@ -158,38 +166,41 @@ class PythonEngine:
         target_tokens, target_lines = self.tokens(target)
         prediction_tokens, prediction_lines = self.tokens(prediction)
         self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
-        kinds = list(self._skip_bigram_types.values())
+        kinds = self._skip_bigram_kinds
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
         totals: Dict[str, TypeCounts] = {}
-        for rouge_type in self.rouge_types:
-            if rouge_type in self._skip_bigram_types:
-                totals[rouge_type] = Counts(*skip_bigram_totals[self._skip_bigram_types[rouge_type]])
-            elif rouge_type in self._weighted_types:
+        for parsed in self._parsed:
+            family = parsed.family
+            if parsed.skip_bigram is not None:
+                totals[parsed.name] = Counts(*skip_bigram_totals[parsed.skip_bigram])
+            elif parsed.weight is not None:
                 if limited:
                     clip = (target_tokens, prediction_tokens)
                 else:
                     clip = (list(chain.from_iterable(target_lines)), list(chain.from_iterable(prediction_lines)))
-                weight = self._weighted_types[rouge_type]
-                totals[rouge_type] = weighted_lcs_counts(target_lines, prediction_lines, *clip, weight)
-            elif rouge_type == "rougeLsum":
+                totals[parsed.name] = weighted_lcs_counts(target_lines, prediction_lines, *clip, parsed.weight)
+            elif family == SUMMARY_LCS:
                 summary_clip = (target_tokens, prediction_tokens) if limited else None
-                totals[rouge_type] = _summary_totals(target_lines, prediction_lines, summary_clip)
-            elif rouge_type == "rougeL":
-                totals[rouge_type] = _lcs_totals(target_tokens, prediction_tokens)
+                totals[parsed.name] = _summary_totals(target_lines, prediction_lines, summary_clip)
+            elif family == LCS:
+                totals[parsed.name] = _lcs_totals(target_tokens, prediction_tokens)
             else:
-                totals[rouge_type] = _ngram_totals(target_tokens, prediction_tokens, int(rouge_type[5:]))
+                totals[parsed.name] = _ngram_totals(target_tokens, prediction_tokens, parsed.n)
         return totals
 
     def _check_sizes(self, target_tokens, target_lines, prediction_tokens, prediction_lines) -> None:
         """``LcsTableTooLarge`` if an LCS type of the pair is beyond the time limit
         (``check_lcs_time``) or a ROUGE-W table beyond the size limit (``check_wlcs_table``)."""
-        for rouge_type in self.rouge_types:
-            if rouge_type == "rougeL":
-                check_lcs_time(rouge_type, len(target_tokens), len(prediction_tokens))
-            elif rouge_type == "rougeLsum" or rouge_type in self._weighted_types:
-                check_lcs_time(rouge_type, sum(map(len, target_lines)), sum(map(len, prediction_lines)))
-        if self._weighted_types and target_lines and prediction_lines:
+        for parsed in self._parsed:
+            if parsed.family == LCS:
+                check_lcs_time(parsed.name, len(target_tokens), len(prediction_tokens))
+            elif parsed.reads_lines:
+                rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
+                line_pairs = len(target_lines) * len(prediction_lines)
+                check_lcs_time(parsed.name, rows, columns, lcs_cost(self.name, parsed.name, rows, columns, line_pairs))
+        weighted = any(parsed.weight is not None for parsed in self._parsed)
+        if weighted and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
 
     def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, TypeCounts]]:
@@ -233,8 +244,8 @@ class RougeScoreEngine:
     def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
-        lcs_types = [t for t in self.rouge_types if t in ("rougeL", "rougeLsum")]
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
+        lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
             index, problem = next(iter(oversized.items()))
@@ -275,8 +286,9 @@ class RustEngine:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
         before any scoring."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types)
-        lcs_types = ["rougeLsum"] if "rougeLsum" in self.rouge_types else []
+        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
+        # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
+        lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback
         fallback_scores: Dict[int, Dict[str, Score]] = {}
@@ -318,13 +330,13 @@ def inexact_reason(
     """
     if name == "python":
         return None
-    skip_bigram_types = [rouge_type for rouge_type in rouge_types if parse_skip_bigram_type(rouge_type)]
+    skip_bigram_types = [name for name in rouge_types if parse_rouge_type(name).family == SKIP_BIGRAM]
     if skip_bigram_types:
         return (
             f"engine={name!r} cannot compute {', '.join(skip_bigram_types)}: skip-bigram types run on the "
             "python engine only (engine='python' or 'auto')"
         )
-    weighted_types = [rouge_type for rouge_type in rouge_types if parse_weighted_lcs_type(rouge_type)]
+    weighted_types = [name for name in rouge_types if parse_rouge_type(name).family == WEIGHTED_LCS]
     if weighted_types:
         return (
             f"engine={name!r} cannot compute {', '.join(weighted_types)}: ROUGE-W runs on the python engine "

@@ -17,13 +17,13 @@ from .lcs_limits import LcsTableTooLarge
 from .micro import NO_COUNTS
 from .protocols import BOOTSTRAP_PROTOCOLS, adds_nothing, joined
 from .rouge155_options import alpha_score
+from .rouge_types import parse_rouge_type
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
 ExampleExtra = Optional[Mapping[str, Tuple[float, ...]]]
 """What an example carries for the corpus beyond its scores: the micro counts or the published slots."""
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
-_LCS_TYPES = ("rougeL", "rougeLsum")
 
 
 def score_additions(
@@ -236,7 +236,7 @@ def best_recall_index(per_reference: List[TypeCounts], rouge_type: str) -> int:
         weighted_recalls = [selection_recall(counts) for counts in weighted]
         return weighted_recalls.index(max(weighted_recalls))
     recalls = [counts.hits / counts.target if counts.target else 0.0 for counts in per_reference]
-    if rouge_type not in _LCS_TYPES:
+    if not parse_rouge_type(rouge_type).is_rouge_score_lcs:
         recalls = [float(f"{recall:.5f}") for recall in recalls]
     return recalls.index(max(recalls))
 

@@ -27,6 +27,11 @@ those readers yield, and the first unusable input in file order raises the same
   is raised by the last chunk's ``rows()``, after the chunks before.
 - A ``.json`` file (which may hold one JSON array, one document that ``json`` parses in C):
   read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
+- Standard input (the path ``-``): JSONL, or CSV when the format says so, cut as a file of
+  unknown size (a pipe) is; its lines are named ``<stdin>:LINE``.
+
+With ``group_by``, the chunks carry the name of the field (or CSV column) whose text each
+``Row.group`` gets (``files``).
 """
 
 import itertools
@@ -35,7 +40,15 @@ import stat
 from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .csv_cuts import CsvRecords, lines_in
-from .file_lines import InputFileError, Readable, decode_line, decoded_lines, max_line_bytes, numbered_raw_lines
+from .file_lines import (
+    InputFileError,
+    Readable,
+    decode_line,
+    decoded_lines,
+    max_line_bytes,
+    numbered_raw_lines,
+    open_input,
+)
 from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
 from .parallel import guided_share
@@ -64,15 +77,16 @@ class RowChunk(NamedTuple):
 
 class JsonlChunk(NamedTuple):
     """Numbered raw lines of the JSONL file ``path``; ``error`` (a line too long) ends the input,
-    raised by ``rows()`` after checking these lines."""
+    raised by ``rows()`` after checking these lines; ``group_by``, the field of the group labels."""
 
     path: str
     lines: Lines
     error: Optional[InputFileError] = None
+    group_by: Optional[str] = None
 
     def rows(self) -> List[Row]:
         """The examples of these lines; ``InputFileError`` for the first unusable line."""
-        rows = list(jsonl_rows(self.path, self.lines))
+        rows = list(jsonl_rows(self.path, self.lines, self.group_by))
         if self.error is not None:
             raise self.error
         return rows
@@ -133,22 +147,25 @@ Reader = Callable[[Callable[[int], None], int, int], Iterator[Chunk]]
 
 
 def open_chunks(
-    file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
+    file: Optional[str] = None,
+    file_format: Optional[str] = None,
+    text_files: Sequence[Optional[str]] = (),
+    group_by: Optional[str] = None,
 ) -> Tuple[List[str], Reader]:
     """The paths to read and a function ``read(advance, lines, workers) -> chunks`` that cuts
     them into chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
     ``advance``; for ``workers`` > 1 the chunks of a file of known size get smaller towards its
     end (``_Sizes``). The arguments are ``files.open_examples``'s, with its ``ValueError``."""
-    paths, read_rows = open_examples(file, file_format, text_files)
+    paths, read_rows = open_examples(file, file_format, text_files, group_by)
     if file is None:
         sources, references, predictions = paths
         return paths, lambda advance, lines, workers=1: _text_chunks(
             (sources, references, predictions), advance, lines, workers
         )
     if format_of(file, file_format) == "csv":
-        return paths, lambda advance, lines, workers=1: _csv_chunks(file, advance, lines, workers)
+        return paths, lambda advance, lines, workers=1: _csv_chunks(file, (advance, group_by), lines, workers)
     if not file.lower().endswith(".json"):
-        return paths, lambda advance, lines, workers=1: _jsonl_chunks(file, advance, lines, workers)
+        return paths, lambda advance, lines, workers=1: _jsonl_chunks(file, (advance, group_by), lines, workers)
     return paths, lambda advance, lines, workers=1: _row_chunks(read_rows(advance), lines)
 
 
@@ -172,8 +189,11 @@ class _Sizes:
 
 
 def _size(handle: BinaryIO) -> int:
-    """The size of the regular file ``handle``; 0 for anything else (a pipe)."""
-    status = os.fstat(handle.fileno())
+    """The size of the regular file ``handle``; 0 for anything else (a pipe, a stream without a file)."""
+    try:
+        status = os.fstat(handle.fileno())
+    except OSError:  # io.UnsupportedOperation: no file descriptor
+        return 0
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
 
@@ -186,8 +206,14 @@ def _row_chunks(rows: Iterator[Row], size: int) -> Iterator[Chunk]:
         yield RowChunk([], error)
 
 
-def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int, workers: int) -> Iterator[Chunk]:
-    with open(path, "rb") as handle:
+Reading = Tuple[Callable[[int], None], Optional[str]]
+"""What a reader of chunks is given besides the path and sizes: the function told the bytes
+read (``advance``) and the field of the group labels (``group_by``)."""
+
+
+def _jsonl_chunks(path: str, reading: Reading, size: int, workers: int) -> Iterator[Chunk]:
+    advance, group_by = reading
+    with open_input(path) as handle:
         sizes = _Sizes([handle], workers)
         lines: Lines = []
         held = 0
@@ -197,29 +223,30 @@ def _jsonl_chunks(path: str, advance: Callable[[int], None], size: int, workers:
                 held += len(raw)
                 if len(lines) == size or held >= sizes.limit:
                     advance(held)
-                    yield JsonlChunk(path, lines)
+                    yield JsonlChunk(path, lines, None, group_by)
                     sizes.next(held)
                     lines, held = [], 0
         except InputFileError as too_long:  # raised after the lines before it, as one reader would
             advance(held)
-            yield JsonlChunk(path, lines, too_long)
+            yield JsonlChunk(path, lines, too_long, group_by)
             return
         if lines:
             advance(held)
-            yield JsonlChunk(path, lines)
+            yield JsonlChunk(path, lines, None, group_by)
 
 
-def _csv_chunks(path: str, advance: Callable[[int], None], size: int, workers: int) -> Iterator[Chunk]:
-    with open(path, "rb") as handle:
+def _csv_chunks(path: str, reading: Reading, size: int, workers: int) -> Iterator[Chunk]:
+    advance, group_by = reading
+    with open_input(path) as handle:
         sizes = _Sizes([handle], workers)
         records = CsvRecords(handle, max_line_bytes())
         if not records.next() and records.too_long:
-            yield from _csv_read_here(path, records.rest(), 1, None, advance, size)
+            yield from _csv_read_here(path, records.rest(), 1, group_by, advance, size)
             return
         header = records.take()
         advance(len(header))
         numbered = enumerate(header.splitlines(keepends=True), start=1)
-        columns, first = csv_columns(path, _decoded(path, numbered), ("prediction",))
+        columns, first = csv_columns(path, _decoded(path, numbered), ("prediction",), group_by)
         count = 0  # records found since the last chunk
         while records.next():
             count += 1
@@ -238,13 +265,19 @@ def _csv_chunks(path: str, advance: Callable[[int], None], size: int, workers: i
 
 
 def _csv_read_here(
-    path: str, rest: Readable, first: int, columns: Optional[CsvColumns], advance: Callable[[int], None], size: int
+    path: str,
+    rest: Readable,
+    first: int,
+    columns: Union[CsvColumns, str, None],
+    advance: Callable[[int], None],
+    size: int,
 ) -> Iterator[Chunk]:
     """The chunks of rows of ``rest``, the CSV file ``path`` from its line ``first``, where a
-    record starts (the header row when ``columns`` is ``None``), read in this process."""
+    record starts (the header row when ``columns`` is not ``CsvColumns`` but the ``group_by``
+    field or ``None``), read in this process."""
     lines = decoded_lines(rest, path, advance, first)
-    if columns is None:
-        columns, first = csv_columns(path, lines, ("prediction",))
+    if not isinstance(columns, CsvColumns):
+        columns, first = csv_columns(path, lines, ("prediction",), columns)
     yield from _row_chunks(csv_rows(path, lines, first, columns), size)
 
 

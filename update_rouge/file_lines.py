@@ -4,11 +4,14 @@ Lines end at ``\r\n``, ``\n`` or a lone ``\r``, and at nothing else; each is rea
 holding more than ``max_line_bytes()`` of it (default 100,000,000 bytes, variable
 ``UPDATE_ROUGE_MAX_LINE_BYTES``), so that a file without line ends cannot fill the memory, and
 decoded as UTF-8. Unusable input is an ``InputFileError`` naming the file and line, which the
-readers of ``files`` and the command line's workers (``file_chunks``) raise.
+readers of ``files`` and the command line's workers (``file_chunks``) raise. The path ``-``
+(``STDIN``) is standard input (``open_input``), named ``<stdin>`` in messages (``input_name``).
 """
 
+import contextlib
 import itertools
-from typing import Callable, Iterator, List, Protocol, Tuple
+import sys
+from typing import BinaryIO, Callable, ContextManager, Iterator, List, Protocol, Tuple, cast
 
 from .environment import positive_integer
 from .outputs import shown_path
@@ -16,13 +19,28 @@ from .outputs import shown_path
 _READ_SIZE = 1 << 16
 DEFAULT_MAX_LINE_BYTES = 100_000_000
 MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
+STDIN = "-"
+"""The input path of standard input."""
+
+
+def input_name(path: str) -> str:
+    """An input path as messages name it: ``<stdin>`` for ``STDIN``, else ``shown_path``'s form."""
+    return "<stdin>" if path == STDIN else shown_path(path)
+
+
+def open_input(path: str) -> ContextManager[BinaryIO]:
+    """The input file ``path`` opened for reading bytes; for ``STDIN``, standard input's bytes
+    (left open when the block ends)."""
+    if path == STDIN:
+        return contextlib.nullcontext(cast(BinaryIO, sys.stdin.buffer))
+    return open(path, "rb")
 
 
 class InputFileError(ValueError):
-    """Unusable input, reported as ``path:line: what is wrong`` (the path as ``shown_path`` shows it)."""
+    """Unusable input, reported as ``path:line: what is wrong`` (the path as ``input_name`` shows it)."""
 
     def __init__(self, path: str, line: int, problem: str):
-        super().__init__(f"{shown_path(path)}:{line}: {problem}")
+        super().__init__(f"{input_name(path)}:{line}: {problem}")
         self.path, self.line, self.problem = path, line, problem
 
     def __reduce__(self):  # raised in worker processes, re-raised in their parent
@@ -46,7 +64,8 @@ def max_line_bytes() -> int:
     return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
 
 
-def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:
+# The reader of every input file's bytes, one loop on purpose (a generator per branch costs each line): C901 waived.
+def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
     ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
     pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended

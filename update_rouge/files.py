@@ -13,6 +13,11 @@ Three layouts, all UTF-8:
 - An example's optional ``id`` (JSON field or CSV column) is kept as text in ``Row.id``: a JSON
   string as is (its JSON text if it holds a lone surrogate), any other JSON value as the JSON text
   Python writes for it, a CSV cell as is; ``None`` when the example has no ``id``. It is never scored.
+- A group label (``group_by``: the name of a JSON field or CSV column, as the command line's
+  ``--group-by`` names it) is kept as text in ``Row.group``, as ``id`` is; every example must
+  have that field. ``None`` without ``group_by``.
+- The path ``-`` (``STDIN``) is standard input, read as JSONL unless the format says CSV, and
+  named ``<stdin>`` in messages.
 - For a comparison of systems (``read_systems``), JSONL or CSV with one column of predictions
   per system instead of ``prediction``, named by the system.
 - Three line-aligned text files of sources, references and predictions: line N of each is
@@ -40,11 +45,12 @@ import os
 import re
 from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .file_lines import InputFileError, decode_line, decoded_lines, max_line_bytes
+from .file_lines import STDIN, InputFileError, decode_line, decoded_lines, max_line_bytes, open_input
 from .inputs import lone_surrogate
 from .outputs import shown_path
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+
 _JSON_TYPES = {
     type(None): "null",
     bool: "a boolean",
@@ -57,13 +63,15 @@ _JSON_TYPES = {
 
 class Row(NamedTuple):
     """One example: the line of the file it starts on (1-based), its texts, its references and
-    its ``id`` as text (``None`` when it has none, and for three text files)."""
+    its ``id`` as text (``None`` when it has none, and for three text files) and its group
+    label as text (``None`` unless the reader was given ``group_by``)."""
 
     line: int
     source: str
     references: List[str]
     prediction: str
     id: Optional[str] = None
+    group: Optional[str] = None
 
 
 class SystemsRow(NamedTuple):
@@ -139,7 +147,7 @@ def _reference_list(value: object, path: str, line: int) -> List[str]:
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
 
-Record = Tuple[int, str, List[str], List[str], Optional[str]]
+Record = Tuple[int, str, List[str], List[str], Optional[str], Optional[str]]
 
 
 def _id_text(value: Any) -> str:
@@ -149,9 +157,12 @@ def _id_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=isinstance(value, str))
 
 
-def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str]) -> Record:
-    """Line, source, references, the texts of ``prediction_columns`` and the id of one JSON object."""
-    columns = ("source", "reference", *prediction_columns)
+def _record(
+    value: Any, path: str, number: int, prediction_columns: Sequence[str], group_by: Optional[str] = None
+) -> Record:
+    """Line, source, references, the texts of ``prediction_columns``, the id and the label of
+    the field ``group_by`` (``None`` without it) of one JSON object."""
+    columns = ("source", "reference", *prediction_columns, *([group_by] if group_by is not None else []))
     if not isinstance(value, dict):
         raise InputFileError(path, number, f"expected a JSON object with {', '.join(columns)}")
     missing = [column for column in columns if column not in value]
@@ -163,12 +174,15 @@ def _record(value: Any, path: str, number: int, prediction_columns: Sequence[str
         _reference_list(value["reference"], path, number),
         [_text(value[column], path, number, column) for column in prediction_columns],
         _id_text(value["id"]) if "id" in value else None,
+        None if group_by is None else _id_text(value[group_by]),
     )
 
 
-def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
+def _jsonl_records(
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: Optional[str] = None
+) -> Iterator[Record]:
     """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
-    with open(path, "rb") as handle:
+    with open_input(path) as handle:
         lines = decoded_lines(handle, path, advance)
         first = True
         for number, line in enumerate(lines, start=1):
@@ -176,32 +190,37 @@ def _jsonl_records(path: str, prediction_columns: Sequence[str], advance: Callab
             if start == len(line):
                 continue
             if first and line.startswith("[", start) and path.lower().endswith(".json"):
-                yield from _json_array("\n" * (number - 1) + line + "".join(lines), path, prediction_columns)
+                text = "\n" * (number - 1) + line + "".join(lines)
+                yield from _json_array(text, path, prediction_columns, group_by)
                 return
             first = False
-            yield _jsonl_record(line, start, number, path, prediction_columns)
+            yield _jsonl_record(line, (start, number), path, prediction_columns, group_by)
 
 
-def _jsonl_record(line: str, start: int, number: int, path: str, prediction_columns: Sequence[str]) -> Record:
-    """The record of JSONL line ``number``, whose object starts at ``line[start]``."""
+def _jsonl_record(
+    line: str, where: Tuple[int, int], path: str, prediction_columns: Sequence[str], group_by: Optional[str]
+) -> Record:
+    """The record of JSONL line ``where[1]``, whose object starts at ``line[where[0]]``."""
+    start, number = where
     value, end = _parse_json(line, start, path, _on_line(number))
     if line[_skip_space(line, end) :]:
         raise InputFileError(path, number, "not valid JSON (extra data after the object)")
-    return _record(value, path, number, prediction_columns)
+    return _record(value, path, number, prediction_columns, group_by)
 
 
-def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]]) -> Iterator[Row]:
+def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]], group_by: Optional[str] = None) -> Iterator[Row]:
     """The examples of some numbered raw lines of the JSONL file ``path``, skipping blank lines
     (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks)."""
     for number, raw in lines:
         line = decode_line(raw, number, path)
         start = _skip_space(line)
         if start < len(line):
-            _, source, references, (prediction,), example_id = _jsonl_record(line, start, number, path, ("prediction",))
-            yield Row(number, source, references, prediction, example_id)
+            yield from _as_rows([_jsonl_record(line, (start, number), path, ("prediction",), group_by)])
 
 
-def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iterator[Record]:
+def _json_array(
+    text: str, path: str, prediction_columns: Sequence[str], group_by: Optional[str] = None
+) -> Iterator[Record]:
     """The examples of a JSON text holding one array of objects, each named by its first line."""
     starts = [0] + [end.end() for end in _TEXT_LINE_END.finditer(text)]
 
@@ -212,7 +231,7 @@ def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iter
     closed = text.startswith("]", position)
     while not closed:
         value, end = _parse_json(text, position, path, line_of)
-        yield _record(value, path, line_of(position), prediction_columns)
+        yield _record(value, path, line_of(position), prediction_columns, group_by)
         position = _skip_space(text, end)
         closed = text.startswith("]", position)
         if not closed and not text.startswith(",", position):
@@ -222,15 +241,17 @@ def _json_array(text: str, path: str, prediction_columns: Sequence[str]) -> Iter
         raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
 
 
-def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
+def read_jsonl(
+    path: str, advance: Callable[[int], None] = _no_progress, group_by: Optional[str] = None
+) -> Iterator[Row]:
     """Yield the examples of a JSONL file, skipping blank lines."""
-    return _as_rows(_jsonl_records(path, ("prediction",), advance))
+    return _as_rows(_jsonl_records(path, ("prediction",), advance, group_by))
 
 
 def _as_rows(records: Iterable[Record]) -> Iterator[Row]:
     """The examples of records with one prediction column."""
-    for line, source, references, (prediction,), example_id in records:
-        yield Row(line, source, references, prediction, example_id)
+    for line, source, references, (prediction,), example_id, group in records:
+        yield Row(line, source, references, prediction, example_id, group)
 
 
 def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
@@ -246,12 +267,14 @@ def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
 
 class CsvColumns(NamedTuple):
     """Where a CSV file's header row puts the columns: how many cells it has (``width``, which
-    every record must have), the cells of ``source``, ``reference`` and the predictions, and the
-    cell of ``id`` (``None`` without that column)."""
+    every record must have), the cells of ``source``, ``reference`` and the predictions, the
+    cell of ``id`` (``None`` without that column) and that of the group label (``None`` without
+    ``group_by``)."""
 
     width: int
     positions: Tuple[int, ...]
     id_at: Optional[int] = None
+    group_at: Optional[int] = None
 
 
 def _csv_reader(lines: Iterable[str]) -> Any:
@@ -260,10 +283,14 @@ def _csv_reader(lines: Iterable[str]) -> Any:
     return csv.reader(lines, strict=True)
 
 
-def csv_columns(path: str, lines: Iterator[str], prediction_columns: Sequence[str]) -> Tuple[CsvColumns, int]:
+def csv_columns(
+    path: str, lines: Iterator[str], prediction_columns: Sequence[str], group_by: Optional[str] = None
+) -> Tuple[CsvColumns, int]:
     """The columns that the header row of the CSV file ``path`` names, read from its decoded
-    ``lines`` (taking no line after the header), and the number of the line after the header."""
-    columns = ("source", "reference", *prediction_columns)
+    ``lines`` (taking no line after the header), and the number of the line after the header;
+    the column ``group_by``, if given, must be among them."""
+    grouped = [group_by] if group_by is not None else []
+    columns = ("source", "reference", *prediction_columns, *grouped)
     reader = _csv_reader(lines)
     try:
         header = next(reader, None)
@@ -278,7 +305,9 @@ def csv_columns(path: str, lines: Iterator[str], prediction_columns: Sequence[st
     if missing:
         raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
     id_at = header.index("id") if "id" in header else None
-    return CsvColumns(len(header), tuple(header.index(column) for column in columns), id_at), reader.line_num + 1
+    group_at = None if group_by is None else header.index(group_by)
+    positions = tuple(header.index(column) for column in columns[: len(columns) - len(grouped)])
+    return CsvColumns(len(header), positions, id_at, group_at), reader.line_num + 1
 
 
 def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
@@ -296,7 +325,8 @@ def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns
                 raise InputFileError(path, line, f"{len(record)} cells, but the header has {columns.width}")
             source, reference, *predictions = (record[position] for position in columns.positions)
             example_id = None if columns.id_at is None else record[columns.id_at]
-            yield line, source, _csv_reference_list(reference, path, line), predictions, example_id
+            group = None if columns.group_at is None else record[columns.group_at]
+            yield line, source, _csv_reference_list(reference, path, line), predictions, example_id, group
     except csv.Error as error:
         raise InputFileError(path, first - 1 + reader.line_num, f"not valid CSV ({error})") from None
 
@@ -307,17 +337,20 @@ def csv_rows(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -
     return _as_rows(csv_records(path, lines, first, columns))
 
 
-def _csv_records(path: str, prediction_columns: Sequence[str], advance: Callable[[int], None]) -> Iterator[Record]:
-    """Line, source, references, the texts of ``prediction_columns`` and the ``id`` of each CSV record."""
-    with open(path, "rb") as handle:
+def _csv_records(
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: Optional[str] = None
+) -> Iterator[Record]:
+    """Line, source, references, the texts of ``prediction_columns``, the ``id`` and the group
+    label of each CSV record."""
+    with open_input(path) as handle:
         lines = decoded_lines(handle, path, advance)
-        columns, first = csv_columns(path, lines, prediction_columns)
+        columns, first = csv_columns(path, lines, prediction_columns, group_by)
         yield from csv_records(path, lines, first, columns)
 
 
-def read_csv(path: str, advance: Callable[[int], None] = _no_progress) -> Iterator[Row]:
+def read_csv(path: str, advance: Callable[[int], None] = _no_progress, group_by: Optional[str] = None) -> Iterator[Row]:
     """Yield the examples of a CSV file with a header row, skipping blank lines."""
-    return _as_rows(_csv_records(path, ("prediction",), advance))
+    return _as_rows(_csv_records(path, ("prediction",), advance, group_by))
 
 
 def read_systems(
@@ -326,7 +359,7 @@ def read_systems(
     """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
     one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
     records = _csv_records if file_format == "csv" else _jsonl_records
-    for line, source, references, predictions, example_id in records(path, tuple(systems), advance):
+    for line, source, references, predictions, example_id, _ in records(path, tuple(systems), advance):
         yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
 
 
@@ -358,7 +391,10 @@ def text_row(number: int, lines: Sequence[str]) -> Row:
 
 def format_of(file: str, file_format: Optional[str] = None) -> str:
     """``file_format`` if given, else the format ``FORMATS`` tells by ``file``'s extension;
-    ``ValueError`` when neither says "jsonl" or "csv"."""
+    ``ValueError`` when neither says "jsonl" or "csv". Standard input (``-``) is JSONL unless
+    ``file_format`` says otherwise."""
+    if file == STDIN:
+        return file_format or "jsonl"
     file_format = file_format or FORMATS.get(os.path.splitext(file)[1].lower())
     if file_format not in ("jsonl", "csv"):
         raise ValueError(
@@ -368,12 +404,16 @@ def format_of(file: str, file_format: Optional[str] = None) -> str:
 
 
 def open_examples(
-    file: Optional[str] = None, file_format: Optional[str] = None, text_files: Sequence[Optional[str]] = ()
+    file: Optional[str] = None,
+    file_format: Optional[str] = None,
+    text_files: Sequence[Optional[str]] = (),
+    group_by: Optional[str] = None,
 ) -> Tuple[List[str], Callable[..., Iterator[Row]]]:
     """The paths to read and a function ``read(advance=...)`` yielding their examples.
 
     Either ``file`` (JSONL or CSV; ``file_format`` "jsonl" or "csv", else told by the extension
-    as in ``FORMATS``) or ``text_files``: the sources, references and predictions files.
+    as in ``FORMATS``; ``-`` for standard input) or ``text_files``: the sources, references and
+    predictions files. ``group_by`` names the field of each example's group label (a FILE only).
     Raises ``ValueError`` when the arguments do not name one of these layouts.
     """
     given = [path for path in text_files if path is not None]
@@ -381,7 +421,9 @@ def open_examples(
         if given:
             raise ValueError("give either FILE or --sources, --references and --predictions, not both")
         reader = read_csv if format_of(file, file_format) == "csv" else read_jsonl
-        return [file], functools.partial(reader, file)
+        return [file], functools.partial(reader, file, group_by=group_by)
+    if group_by is not None:
+        raise ValueError("--group-by reads a field of each example: give a JSONL or CSV FILE")
     if len(given) != 3:
         raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
     sources, references, predictions = given

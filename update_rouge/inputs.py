@@ -2,10 +2,16 @@
 
 Every check runs before any scoring, so a bad example is reported instead of being dropped,
 truncated or scored as something it is not.
+
+One rule for every entry point (``compute``, the scorer, the command line, ``compare``, Ray,
+the Trainer helper, the reward, the demo: all check their texts here): a text that starts with
+a byte order mark (U+FEFF) is scored without it (``BOM``; one is dropped, as reading a UTF-8
+file with a BOM drops it), so that it cannot make the text's first sentence an addition.
+A U+FEFF anywhere else is kept (it is a zero-width no-break space there).
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, List, Optional, Tuple
 
 
@@ -63,13 +69,17 @@ def _as_list(field: str, column: Any) -> list:
     return list(column)
 
 
+BOM = "\ufeff"
+
+
 def _check_string(value: Any, where: str) -> str:
+    """``value`` if it is Unicode text, less a leading ``BOM``; ``ValueError`` naming ``where`` otherwise."""
     if not isinstance(value, str):
         raise ValueError(f"{where} must be a string, got {_describe(value)}")
     problem = lone_surrogate(value)
     if problem:
         raise ValueError(f"{where} {problem}")
-    return value
+    return value.removeprefix(BOM)
 
 
 def check_inputs(
@@ -116,6 +126,21 @@ def check_inputs(
                 )
             checked_references.append([_check_string(reference, f"references[{i}]")])
     return checked_sources, checked_predictions, checked_references
+
+
+def check_group_labels(group_by: Any, n_examples: Optional[int], use_aggregator: bool) -> list:
+    """Validate ``group_by``, one hashable label other than ``None`` per example, and return it
+    as a list; ``n_examples`` is ``None`` when the inputs are not columns (``check_inputs`` then
+    reports them)."""
+    if not use_aggregator:
+        raise ValueError("group_by gives the corpus values of each group: it needs use_aggregator=True")
+    column = _as_list("group_by", group_by)
+    if n_examples is not None and len(column) != n_examples:
+        raise ValueError(f"group_by must have one label per example, got {len(column)} for {n_examples} examples")
+    for index, label in enumerate(column):
+        if label is None or not isinstance(label, Hashable) or (isinstance(label, float) and math.isnan(label)):
+            raise ValueError(f"group_by[{index}] must be a label (a string, a number, ...), got {_describe(label)}")
+    return column
 
 
 def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> List[str]:

@@ -11,7 +11,11 @@ pair with the Python engine instead (the same numbers).
 
 Time: on every engine time grows with the product of the two sides' token counts (rougeL: whole
 texts; rougeLsum and ROUGE-W: all lines), and ROUGE-W fills a table of about one byte per cell
-for each pair of lines. Before scoring a pair, every engine checks that product against
+for each pair of lines. The summary-level walks (rougeLsum, ROUGE-W) also cost something for
+every pair of a reference line and a prediction line, however short: 10,000 one-word lines a
+side are 100,000,000 line pairs of one cell each, and took 66 s of ROUGE-W. So the cost counted
+is the cells plus ``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and
+type, in cells of the same time). Before scoring a pair, every engine checks that cost against
 ``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
 minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
 rouge-score check all their pairs before scoring any, ``check_lcs_times``), and the Python
@@ -24,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .environment import positive_integer
 from .lcs import summary_lines
+from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
@@ -35,6 +40,25 @@ MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
 
 # One (target, prediction) text pair, in the order of rouge-score's ``RougeScorer.score``.
 TextPair = Tuple[str, str]
+
+PAIR_CELLS = {
+    ("python", SUMMARY_LCS): 200,
+    ("python", WEIGHTED_LCS): 9_000,
+    ("rust", SUMMARY_LCS): 400,
+    ("rouge-score", SUMMARY_LCS): 60_000,
+}
+"""What one pair of a reference line and a prediction line costs a summary-level walk, in LCS
+cells of the same time, by (engine, family of the type: rougeLsum's ``SUMMARY_LCS``, ROUGE-W's ``WEIGHTED_LCS``). Measured with
+``scripts/lcs_line_pairs.py`` on one-token lines (a cell is about 0.45 ns: 200,000,000,000 of
+them take about a minute and a half): python rougeLsum 25 to 58 ns a pair, python ROUGE-W 0.7
+to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; each the slowest measured, in cells, rounded
+up (ROUGE-W: 3.9 us is 8,700 cells)."""
+
+
+def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:
+    """The cost that the time limit bounds: ``rows`` x ``columns`` cells (the two sides' token
+    counts) plus ``PAIR_CELLS`` for each of ``line_pairs`` (a summary-level type's line pairs)."""
+    return rows * columns + PAIR_CELLS.get((engine, parse_rouge_type(rouge_type).family), 0) * line_pairs
 
 
 class LcsTableTooLarge(ValueError):
@@ -78,14 +102,16 @@ def max_wlcs_cells() -> int:
     return positive_integer(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS, "table cells")
 
 
-def check_lcs_time(rouge_type: str, rows: int, columns: int) -> None:
-    """``LcsTableTooLarge`` if ``rows`` x ``columns`` (the token counts of the two sides that an
-    LCS type compares) is above ``max_python_lcs_cells()``: the one time limit of rougeL,
-    rougeLsum and ROUGE-W, on every engine."""
+def check_lcs_time(rouge_type: str, rows: int, columns: int, cost: int = 0) -> None:
+    """``LcsTableTooLarge`` if ``cost`` (``lcs_cost``; by default ``rows`` x ``columns``, the
+    token counts of the two sides that an LCS type compares) is above ``max_python_lcs_cells()``:
+    the one time limit of rougeL, rougeLsum, ROUGE-W and the edits diff, on every engine."""
     limit = max_python_lcs_cells()
-    if rows * columns > limit:
+    cost = cost or rows * columns
+    if cost > limit:
+        pairs = "" if cost == rows * columns else f" with their line pairs (a cost of {cost:,} cells)"
         raise LcsTableTooLarge(
-            f"{rouge_type} of {rows:,} x {columns:,} tokens is more than the LCS limit of {limit:,} cells "
+            f"{rouge_type} of {rows:,} x {columns:,} tokens{pairs} is more than the LCS limit of {limit:,} cells "
             f"(minutes of computing on any engine; raise it with the environment variable "
             f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
         )
@@ -106,31 +132,34 @@ def check_wlcs_table(rows: int, columns: int) -> None:
 def _compared_texts(target: str, prediction: str, rouge_type: str) -> Tuple[List[str], List[str]]:
     """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
     their lines (``summary_lines``)."""
-    if rouge_type == "rougeL":
+    if parse_rouge_type(rouge_type).family == LCS:
         return [target], [prediction]
     return summary_lines(target), summary_lines(prediction)
 
 
-def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str]) -> None:
-    """``check_lcs_time`` for every pair and LCS type of an engine that tokenizes by itself (rust,
-    rouge-score), before any scoring; the ``LcsTableTooLarge`` carries the pair's index.
+def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str) -> None:
+    """``check_lcs_time`` of ``lcs_cost`` for every pair and LCS type of an engine that tokenizes
+    by itself (``engine``: rust, rouge-score), before any scoring; the ``LcsTableTooLarge``
+    carries the pair's index.
 
     Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
-    tokens per character) those whose character counts multiply to more than a quarter of it.
+    tokens per character) those whose character counts multiply to more than a quarter of it,
+    with the cost of their line pairs.
     """
-    lcs_types = [t for t in rouge_types if t in ("rougeL", "rougeLsum")]
+    lcs_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
     if not lcs_types:
         return
     limit = max_python_lcs_cells()
     bounded = type(tokenizer) is DefaultTokenizer
     for index, (target, prediction) in enumerate(pairs):
-        if bounded and 4 * len(target) * len(prediction) <= limit:
-            continue
         for rouge_type in lcs_types:
             texts = _compared_texts(target, prediction, rouge_type)
+            line_pairs = len(texts[0]) * len(texts[1])
+            if bounded and lcs_cost(engine, rouge_type, 2 * len(target), 2 * len(prediction), line_pairs) <= limit:
+                continue
             rows, columns = (sum(len(tokenizer.tokenize(text)) for text in side) for side in texts)
             try:
-                check_lcs_time(rouge_type, rows, columns)
+                check_lcs_time(rouge_type, rows, columns, lcs_cost(engine, rouge_type, rows, columns, line_pairs))
             except LcsTableTooLarge as error:
                 raise error.at(index) from None
 

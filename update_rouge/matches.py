@@ -24,17 +24,16 @@ explanation cannot drift from the score: the marks of rougeL and rougeLsum are `
 each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``explained`` tells).
 """
 
-import re
 from collections import Counter
 from typing import Dict, Hashable, List, NamedTuple, Sequence, Set, Tuple
 
 from .engines import Counts, PythonEngine
+from .rouge_types import LCS, SUMMARY_LCS, parse_rouge_type
 from .settings import Settings
 
 MAX_SHOWN_CELLS = 4_000_000
 """The most DP cells (token pairs) an LCS explanation fills; longer texts are refused."""
 
-_NGRAM_TYPE = re.compile(r"rouge[1-9]")
 
 Marked = List[List[Tuple[str, bool]]]
 """Lines of (token, matched); rouge-N and rougeL read the whole text as one line."""
@@ -53,7 +52,7 @@ class Matches(NamedTuple):
 
 def explained(rouge_type: str) -> bool:
     """Whether ``token_matches`` explains ``rouge_type``."""
-    return bool(_NGRAM_TYPE.fullmatch(rouge_type)) or rouge_type in ("rougeL", "rougeLsum")
+    return parse_rouge_type(rouge_type).shows_matches
 
 
 def token_matches(target: str, prediction: str, rouge_type: str, settings: Settings) -> Matches:
@@ -70,18 +69,19 @@ def token_matches(target: str, prediction: str, rouge_type: str, settings: Setti
     assert isinstance(counts, Counts)
     target_tokens, target_lines = engine.tokens(target)
     prediction_tokens, prediction_lines = engine.tokens(prediction)
-    if rouge_type == "rougeLsum":
+    family = parse_rouge_type(rouge_type).family
+    if family == SUMMARY_LCS:
         clip = (target_tokens, prediction_tokens) if settings.text_options.limits_length else None
         target_marks, prediction_marks = _summary_marks(target_lines, prediction_lines, clip)
         shown = _marked(target_lines, target_marks), _marked(prediction_lines, prediction_marks)
         return Matches(*shown, counts, *shown)
-    if rouge_type == "rougeL":
+    if family == LCS:
         _check_cells(len(target_tokens) * len(prediction_tokens))
         pairs = _lcs_pairs(target_tokens, prediction_tokens)
         target_marks = {(0, i) for i, _ in pairs}
         prediction_marks = {(0, j) for _, j in pairs}
     else:
-        n = int(rouge_type[5:])
+        n = parse_rouge_type(rouge_type).n
         target_marks, prediction_marks, gram_marks = _ngram_marks(target_tokens, prediction_tokens, n)
         shown = _marked([target_tokens], target_marks), _marked([prediction_tokens], prediction_marks)
         grams = [_grams(tokens, n, starts) for tokens, starts in zip((target_tokens, prediction_tokens), gram_marks)]

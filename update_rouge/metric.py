@@ -18,7 +18,7 @@ from .engines import Counts
 from .example_scoring import score_additions
 from .example_tables import ExampleScore, per_example_table
 from .extraction import SourceIndex, join_additions
-from .inputs import check_baseline_predictions, check_inputs, is_column
+from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
 from .lcs_limits import LcsTableTooLarge
 from .micro import count_columns
 from .no_tokens import tokenless_examples, warn_tokenless
@@ -90,19 +90,24 @@ class UpdateRougeScorer:
         predictions: Sequence[str],
         references: Sequence[Any],
         baseline_predictions: Optional[Sequence[str]],
+        group_by: Optional[Sequence[Any]] = None,
     ) -> Tuple[Dict[str, Any], int, int]:
-        """``corpus``'s result, the number of examples without tokens (in either system) and of examples."""
+        """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
+        number of examples without tokens (in either system) and of examples."""
         settings = self.settings
         if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
             check_protocol_paired(settings.protocol)
+        labels = None
+        if group_by is not None:
+            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None, settings.use_aggregator)
         tables = self.tables(sources, predictions, references, baseline_predictions)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
         if not settings.use_aggregator:
             return table, tables.tokenless, total
         corpus = Corpus(settings, paired=baseline_table is not None)
-        corpus.add(table, references, baseline_table, tables.counts, tables.baseline_counts)
+        corpus.add_tables(tables, references, labels)
         return corpus.result(), tables.tokenless, total
 
     def tables(
@@ -321,7 +326,8 @@ def score_examples(
     return UpdateRougeScorer(**options).examples(sources, predictions, references)
 
 
-def compute(
+# The public API takes every option of settings.OPTIONS as a keyword (as evaluate and sacreBLEU do): PLR0913 waived.
+def compute(  # noqa: PLR0913
     sources: Sequence[str],
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -333,6 +339,7 @@ def compute(
     n_bootstrap: int = DEFAULTS["n_bootstrap"],
     seed: int = DEFAULTS["seed"],
     baseline_predictions: Optional[Sequence[str]] = DEFAULTS["baseline_predictions"],
+    group_by: Optional[Sequence[Any]] = DEFAULTS["group_by"],
     return_signature: bool = DEFAULTS["return_signature"],
     engine: str = DEFAULTS["engine"],
     num_proc: int = DEFAULTS["num_proc"],
@@ -367,7 +374,8 @@ def compute(
         ``update_<type>_delta`` (mean F1 of the system minus the baseline's, in [-1, 1]), its
         interval ``update_<type>_delta_low`` and ``update_<type>_delta_high`` (unless
         ``confidence_level`` is ``None``) and ``update_<type>_p_value`` (one-sided, that the
-        system is not better; in (0, 1]). The method is in ``bootstrap.py``. With
+        system is not better; in (0, 1]). The method is in ``bootstrap.py``. With ``group_by``,
+        ``groups``: label -> these corpus keys for the examples of that label. With
         ``return_signature``, ``signature`` as well.
     """
     settings = Settings(
@@ -393,7 +401,7 @@ def compute(
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
-    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions)
+    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
     warn_tokenless(tokenless, total)
     if return_signature:
         result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)

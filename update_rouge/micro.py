@@ -34,7 +34,7 @@ import numpy as np
 from .bootstrap import Resampling, over_resamples, p_values_not_better, percentile_intervals
 from .engines import Counts
 from .rouge155_options import DEFAULT_ALPHA
-from .wlcs import parse_weighted_lcs_type
+from .rouge_types import parse_rouge_type
 
 AVERAGES = ("macro", "micro")
 DEFAULT_AVERAGE = "macro"
@@ -49,7 +49,7 @@ def check_average(average: str, rouge_types: Sequence[str]) -> str:
     raise ``ValueError`` otherwise."""
     if not isinstance(average, str) or average not in AVERAGES:
         raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
-    weighted = [rouge_type for rouge_type in rouge_types if parse_weighted_lcs_type(rouge_type)]
+    weighted = [name for name in rouge_types if not parse_rouge_type(name).has_micro_counts]
     if average == "micro" and weighted:
         raise ValueError(f"average='micro' is not defined for ROUGE-W ({', '.join(weighted)}): use average='macro'")
     return average

@@ -18,7 +18,12 @@ without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back
 parent builds the pool, starts a worker or hands it work, so that a signal's exception never
 leaves a worker half started (one that nobody stops, or whose pipe nobody reads) nor a
 semaphore half made. A worker whose parent is gone (killed with SIGKILL, say) notices within
-``PARENT_CHECK_SECONDS`` and exits.
+``PARENT_CHECK_SECONDS`` and exits. Multiprocessing's resource tracker, which this process
+starts with its first pool, is started with SIGHUP blocked (``_start_resource_tracker``): it
+ignores SIGINT and SIGTERM itself but not SIGHUP, and a SIGHUP to the process group (a closed
+terminal) killed it, so that the run's clean-up started a new one, which printed a warning and
+a ``KeyError`` traceback for each semaphore it had not seen. It ends when this process and its
+workers have ended, as before.
 """
 
 import contextlib
@@ -140,6 +145,22 @@ def stop_signals_deferred() -> Iterator[None]:
             signal.raise_signal(noted[0])
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, if it is not running, with SIGHUP blocked in
+    this thread: it inherits the blocked signal (and never unblocks it), so a SIGHUP to the
+    process group leaves it running; a SIGHUP this process gets meanwhile waits until the block
+    ends. Nothing to do where the platform has no SIGHUP or no resource tracker (Windows)."""
+    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
+        return
+    from multiprocessing import resource_tracker
+
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _call(arguments: tuple) -> Any:
     if _worker_function is None:
         raise RuntimeError("a worker process was started without its function")
@@ -188,6 +209,7 @@ class WorkerPool:
             # leave a worker half started, or a semaphore the tracker then reports as leaked on
             # our standard error.
             with stop_signals_deferred(), _sigint_blocked():
+                _start_resource_tracker()
                 self._pool = ProcessPoolExecutor(
                     self.num_proc,
                     mp_context=multiprocessing.get_context("spawn"),

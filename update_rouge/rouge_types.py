@@ -1,14 +1,27 @@
-"""Which rouge types and multi-reference modes can be asked for, and their checks.
+"""Which rouge types and multi-reference modes can be asked for, and their checks: the one home
+of what the package knows about a rouge type.
 
+``parse_rouge_type(name)`` parses a name once into a ``RougeType``: its family (n-grams, LCS,
+summary-level LCS, skip-bigrams, ROUGE-W), its parameters, whether it compares line by line,
+whether rouge-score itself (and so its engine and the accelerator) computes it, whether it is an
+LCS type of rouge-score's (table limits), whether the micro average and the demo's matched
+tokens are defined for it. Every module asks it instead of testing names.
 ``check_rouge_types`` and ``check_multi_ref`` raise ``ValueError`` naming the bad value and the
 valid ones; ``settings.Settings`` calls them when it is built, so nothing later needs to.
+
+Adding a rouge type: see "Adding a rouge type" in docs/architecture.md.
 """
 
+import functools
 import re
+from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
-from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, parse_skip_bigram_type
+from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, SkipBigramType, parse_skip_bigram_type
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, parse_weighted_lcs_type
+
+NGRAM, LCS, SUMMARY_LCS, SKIP_BIGRAM, WEIGHTED_LCS = "n-gram", "lcs", "summary-lcs", "skip-bigram", "weighted-lcs"
+"""The families of rouge types: rouge1-9, rougeL, rougeLsum, rougeS/SU(<d>), rougeW(-<weight>)."""
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 _ROUGE_TYPE_PATTERN = re.compile(
@@ -22,6 +35,66 @@ VALID_ROUGE_TYPES_TEXT = (
     "1 < weight <= 5, e.g. rougeW-1.5)"
 )
 MULTI_REF_MODES = ("max_f1", "pooled", "best_recall", "mean")
+
+
+@dataclass(frozen=True)
+class RougeType:
+    """A parsed rouge type (``parse_rouge_type``): ``name``, ``family`` (one of ``NGRAM``, ``LCS``,
+    ``SUMMARY_LCS``, ``SKIP_BIGRAM``, ``WEIGHTED_LCS``) and its parameter: ``n`` for n-grams,
+    ``skip_bigram`` (distance, unigrams) for skip-bigrams, ``weight`` for ROUGE-W."""
+
+    name: str
+    family: str
+    n: int = 0
+    skip_bigram: Optional[SkipBigramType] = None
+    weight: Optional[float] = None
+
+    @property
+    def reads_lines(self) -> bool:
+        """Whether it compares the additions line by line (rougeLsum, ROUGE-W), not as one text."""
+        return self.family in (SUMMARY_LCS, WEIGHTED_LCS)
+
+    @property
+    def in_rouge_score(self) -> bool:
+        """Whether rouge-score computes it, and so its engine and the accelerator (else only the
+        python engine: ROUGE-1.5.5's skip-bigrams and ROUGE-W)."""
+        return self.family in (NGRAM, LCS, SUMMARY_LCS)
+
+    @property
+    def is_rouge_score_lcs(self) -> bool:
+        """Whether it is one of rouge-score's LCS types (rougeL, rougeLsum), whose DP tables the
+        size and time limits bound on every engine (``lcs_limits``)."""
+        return self.family in (LCS, SUMMARY_LCS)
+
+    @property
+    def has_micro_counts(self) -> bool:
+        """Whether its per-example counts add up to a micro average (not ROUGE-W's weighted ones)."""
+        return self.family != WEIGHTED_LCS
+
+    @property
+    def shows_matches(self) -> bool:
+        """Whether ``matches.token_matches`` explains its score token by token."""
+        return self.in_rouge_score
+
+
+@functools.cache
+def parse_rouge_type(name: str) -> RougeType:
+    """The ``RougeType`` of a valid name; ``ValueError`` naming the valid types otherwise."""
+    if not isinstance(name, str) or not _ROUGE_TYPE_PATTERN.fullmatch(name):
+        raise ValueError(f"unknown rouge type {name!r}; valid types are {VALID_ROUGE_TYPES_TEXT}")
+    weight = parse_weighted_lcs_type(name)
+    if weight is not None:
+        return RougeType(name, WEIGHTED_LCS, weight=weight)
+    skip_bigram = parse_skip_bigram_type(name)
+    if skip_bigram is not None:
+        return RougeType(name, SKIP_BIGRAM, skip_bigram=skip_bigram)
+    if name == "rougeL":
+        return RougeType(name, LCS)
+    if name == "rougeLsum":
+        return RougeType(name, SUMMARY_LCS)
+    return RougeType(name, NGRAM, n=int(name[len("rouge") :]))
+
+
 DEFAULT_MULTI_REF = "max_f1"
 
 
@@ -34,11 +107,8 @@ def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
     checked = tuple(rouge_types)
     if not checked:
         raise ValueError(f"rouge_types is empty; valid types are {VALID_ROUGE_TYPES_TEXT}")
-    for rouge_type in checked:
-        if not isinstance(rouge_type, str) or not _ROUGE_TYPE_PATTERN.fullmatch(rouge_type):
-            raise ValueError(f"unknown rouge type {rouge_type!r}; valid types are {VALID_ROUGE_TYPES_TEXT}")
-        parse_weighted_lcs_type(rouge_type)
-        parse_skip_bigram_type(rouge_type)
+    for name in checked:
+        parse_rouge_type(name)
     duplicates = sorted({t for t in checked if checked.count(t) > 1})
     if duplicates:
         raise ValueError(f"rouge_types lists {', '.join(duplicates)} more than once")

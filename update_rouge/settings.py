@@ -142,6 +142,16 @@ OPTIONS: Tuple[Option, ...] = (
         "Another system's texts for the same examples, compared with a paired bootstrap test on the same resamples.",
     ),
     Option(
+        "group_by",
+        "`list`",
+        None,
+        "One group label per example (any hashable value but `None`: an edit intent, a domain, a "
+        "length bucket): the result also holds `groups`, each label -> the corpus values of its "
+        "examples (the same keys, with intervals and paired test of their own), in the order the "
+        "labels first appear; the corpus values are those of all the examples, as without it. It "
+        "changes no score and not the signature. Not with `use_aggregator=False`.",
+    ),
+    Option(
         "return_signature",
         "`bool`",
         False,

@@ -7,10 +7,11 @@ holds, at its root:
 
 - ``update_rouge.py``, the evaluate script, and every module it imports, flat beside it (the
   list is read from the script with evaluate's own import parser, so it cannot drift);
-- ``app.py`` and the root modules it imports (``app_handlers.py``, ``app_files.py``, ``app_render.py``,
-  ``app_options.py``, ``app_downloads.py``, ``app_metric.py``, ``app_samples.py``,
-  ``app_style.py``): the demo, which scores
-  through the module ``evaluate.load`` makes of that script;
+- ``app.py``, the demo's entry point, and the package ``demo/`` it serves;
+- ``update_rouge/``, the package itself (every module, as in the checkout), which the demo
+  imports as ``from update_rouge.x import y``: beside the flat ``update_rouge.py``, Python's
+  import finds the package directory first (a directory with ``__init__.py`` wins over a module
+  of the same name in one ``sys.path`` entry), while evaluate reads the flat script by its path;
 - ``README.md``: the metric card, with the Space's YAML header;
 - ``requirements.txt``: the package's dependencies and the extras of ``SPACE_EXTRAS``, from
   pyproject.toml;
@@ -18,14 +19,14 @@ holds, at its root:
 - ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
   the demo renders only the card, its links to them made absolute, see ``app_render.metric_card``).
 
-Nothing is kept twice in the repository: the folder is generated from it. Name the folder
+Nothing is kept twice in the repository: the folder is generated from it (the scoring modules
+are there twice, flat for evaluate and in the package for the demo, both copies of the same files). Name the folder
 ``update_rouge`` if it is to be loaded with ``evaluate.load(OUT_DIR)`` (evaluate looks for
-``<folder name>.py`` in a folder). The generator needs a checkout (it reads app.py, README.md
+``<folder name>.py`` in a folder). The generator needs a checkout (it reads app.py, demo/, README.md
 and pyproject.toml beside the package), not an installed wheel.
 """
 
 import argparse
-import ast
 import shutil
 import sys
 from pathlib import Path
@@ -37,6 +38,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 REPO = PACKAGE_DIR.parent
 SCRIPT = PACKAGE_DIR / "update_rouge.py"
 APP = REPO / "app.py"
+DEMO_DIR = REPO / "demo"
 CARD = REPO / "README.md"
 PYPROJECT = REPO / "pyproject.toml"
 # Files of the checkout the demo reads at run time, as paths relative to the repository root.
@@ -64,26 +66,16 @@ def metric_modules(script: Path = SCRIPT) -> List[Path]:
     return modules
 
 
-def app_modules(app: Path = APP) -> List[Path]:
-    """``app`` and the modules beside it that it imports, directly or through them, in order."""
-    found: List[Path] = []
-    pending = [app]
-    while pending:
-        module = pending.pop(0)
-        if module in found:
-            continue
-        found.append(module)
-        for node in ast.parse(module.read_text(encoding="utf-8")).body:
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                sibling = module.parent / f"{name.split('.')[0]}.py"
-                if sibling.is_file():
-                    pending.append(sibling)
-    return found
+def demo_files() -> List[str]:
+    """The demo's files, relative to the repository root: ``app.py``, the package ``demo/`` and
+    the package ``update_rouge/`` (its Python modules and ``py.typed``), sorted."""
+    packages = [
+        path
+        for folder in (DEMO_DIR, PACKAGE_DIR)
+        for path in folder.rglob("*")
+        if path.suffix == ".py" or path.name == "py.typed"
+    ]
+    return ["app.py", *sorted(str(path.relative_to(REPO)) for path in packages if "__pycache__" not in path.parts)]
 
 
 def requirements(pyproject: Path = PYPROJECT) -> List[str]:
@@ -102,15 +94,16 @@ def write_space(out_dir: Path) -> List[Path]:
 
     Returns the written files, relative to ``out_dir``. Raises ``FileExistsError`` for a
     non-empty ``out_dir`` (a stale module left there would be uploaded too) and ``ValueError``
-    when two files would land on the same name.
+    when a flat module of the evaluate script would land on the demo's ``app.py`` or ``demo/``.
     """
     out_dir = Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise FileExistsError(f"OUT_DIR {out_dir} is not empty")
-    modules = [*metric_modules(), *app_modules()]
-    copies = {module.name: module for module in modules}
-    if len(copies) != len(modules):
-        raise ValueError("a module of app.py and a module of the evaluate script have the same name")
+    copies = {module.name: module for module in metric_modules()}
+    clashes = sorted({Path(name).stem for name in copies} & {"app", "demo"})
+    if clashes:
+        raise ValueError(f"the evaluate script imports {clashes}, which the demo's files would replace")
+    copies.update({relative: REPO / relative for relative in demo_files()})
     copies.update({relative: REPO / relative for relative in DEMO_DATA})
     copies.update({f"docs/{page.name}": page for page in sorted((REPO / "docs").glob("*.md"))})
     copies["README.md"] = CARD

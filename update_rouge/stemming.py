@@ -34,23 +34,7 @@ def resolve_stemmer(
     rouge-score's and ROUGE-1.5.5's English tokens, so they exclude a language.
     """
     if language is not None:
-        if tokenizer is not None:
-            raise ValueError(
-                f"language={language!r} brings its own tokens, so it cannot be combined with a custom tokenizer; "
-                "give only one of them"
-            )
-        if stemmer in ("porter", "rouge155"):
-            raise ValueError(
-                f"stemmer={stemmer!r} stems rouge-score's English tokens and cannot be combined with "
-                f"language={language!r}; use use_stemmer=True for the language's Snowball stemmer"
-            )
-        if use_stemmer not in (True, False):
-            raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}")
-        if stemmer not in (None, "none"):
-            raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
-        if use_stemmer and stemmer == "none":
-            raise ValueError("use_stemmer=True contradicts stemmer='none'; give only one of them")
-        return LANGUAGE_STEMMER if use_stemmer else "none"
+        return _language_stemmer(use_stemmer, stemmer, tokenizer is not None, language)
     if stemmer is not None and stemmer not in STEMMERS:
         raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
     if use_stemmer not in (True, False):
@@ -68,3 +52,24 @@ def resolve_stemmer(
             f"{name!r} stemmer; stem inside the tokenizer, or drop tokenizer="
         )
     return name
+
+
+def _language_stemmer(use_stemmer: bool, stemmer: Optional[str], has_tokenizer: bool, language: str) -> str:
+    """``resolve_stemmer`` with a ``language``: ``LANGUAGE_STEMMER`` or ``"none"``."""
+    if has_tokenizer:
+        raise ValueError(
+            f"language={language!r} brings its own tokens, so it cannot be combined with a custom tokenizer; "
+            "give only one of them"
+        )
+    if stemmer in ("porter", "rouge155"):
+        raise ValueError(
+            f"stemmer={stemmer!r} stems rouge-score's English tokens and cannot be combined with "
+            f"language={language!r}; use use_stemmer=True for the language's Snowball stemmer"
+        )
+    if use_stemmer not in (True, False):
+        raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}")
+    if stemmer not in (None, "none"):
+        raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
+    if use_stemmer and stemmer == "none":
+        raise ValueError("use_stemmer=True contradicts stemmer='none'; give only one of them")
+    return LANGUAGE_STEMMER if use_stemmer else "none"

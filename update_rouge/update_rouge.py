@@ -1,7 +1,9 @@
 """UpdateROUGE as a Hugging Face ``evaluate`` metric: declares the inputs and delegates.
 
 ``evaluate.load`` copies into its cache only this script and the modules it imports relatively
-(it does not follow their own imports), so every module of the package is imported here.
+(it does not follow their own imports), so every module that ``compute`` needs, directly or
+through another, is imported here, and no other (the demo and the command line import the
+package; tests/publishing/test_architecture.py checks both ways).
 """
 
 import os
@@ -13,7 +15,6 @@ import evaluate
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
 from .bootstrap import DEFAULT_SEED
-from .chunk_scoring import score_rows
 from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
@@ -22,19 +23,15 @@ from .example_scoring import score_additions
 from .example_tables import ExampleScore
 from .extraction import SEGMENT_PATTERN
 from .extras import MissingExtra
-from .file_lines import InputFileError
-from .files import open_examples
 from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
-from .matches import token_matches
 from .metric import compute
 from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise
 from .option_numbers import is_real
-from .outputs import shown_path
 from .parallel import starmap_in_order
 from .protocols import PROTOCOLS
 from .rouge155_options import DEFAULT_ALPHA
@@ -237,7 +234,7 @@ class UpdateRouge(evaluate.Metric):
                 ),
                 datasets.Features({"predictions": _STRING, "references": _STRING, "sources": _STRING}),
             ],
-            codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
+            codebase_urls=["https://pypi.org/project/update-rouge/"],
             reference_urls=["https://aclanthology.org/2022.naacl-main.269/", "https://aclanthology.org/W04-1013"],
         )
 

@@ -51,7 +51,7 @@ def test_browser_scores_an_uploaded_file_and_rejects_a_malformed_one(page, brows
     result = json.loads(page.request.get(json_link.get_attribute("href")).text())
     assert result["signature"] == page.locator("#signature textarea").input_value()
     expect(page.locator("#histogram svg")).to_be_visible()
-    expect(page.locator("#histogram")).to_contain_text("corpus mean 0.5243")
+    expect(page.locator("#histogram")).to_contain_text("corpus score (macro mean) 0.5243")
     # As drawn: the mean's line stands inside the 0.5-0.6 bar, the tallest bar is twice the other.
     mean_box = page.locator("#histogram line.mean").bounding_box()
     bar_box = page.locator('#histogram rect[data-bin="0.5-0.6"]').bounding_box()

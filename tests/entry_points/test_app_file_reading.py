@@ -16,12 +16,9 @@ import pytest
 from app_calls import DAN, DEFAULT_TYPES, FRUIT, GOOD_LINE, ONE_EXAMPLE, score_file, table_rows
 from conftest import DATA_DIR
 
-import app
-import app_downloads
-import app_files
-import app_handlers
-import app_options
-import app_render
+from demo import downloads, events, file_handlers, handlers, render
+from demo import options as demo_options
+from demo import page as demo_page
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -124,7 +121,7 @@ def test_the_reader_is_the_command_lines_one_long_csv_fields_and_only_three_line
 
 
 def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeypatch):
-    monkeypatch.setattr(app_files, "MAX_UPLOAD_MB", 0.001)
+    monkeypatch.setattr(file_handlers, "MAX_UPLOAD_MB", 0.001)
     path = tmp_path / "big.jsonl"
     path.write_text(GOOD_LINE * 20, encoding="utf-8")
     status = score_file(path, DEFAULT_TYPES, "none")["status"]
@@ -135,13 +132,13 @@ def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeyp
 
 
 def test_the_size_cap_comes_from_the_environment():
-    assert app_options.max_upload_mb({}) == 50
-    assert app_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
+    assert demo_options.max_upload_mb({}) == 50
+    assert demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
     for bad in ("0", "-1", "inf", "nan", "lots"):
         with pytest.raises(
             ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"
         ):
-            app_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
+            demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
 
 
 def test_no_upload_asks_for_a_file():
@@ -152,9 +149,9 @@ def test_no_upload_asks_for_a_file():
 
 def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     table = pd.DataFrame({"line": [1, 2], "update_rouge1": [0.1, 1 / 3]})
-    path = app_downloads.write_csv_atomically(table, tmp_path)
+    path = downloads.write_csv_atomically(table, tmp_path)
     assert path.read_text(encoding="utf-8") == f"line,update_rouge1\n1,0.1\n2,{1 / 3!r}\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [app_downloads.CSV_NAME]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [downloads.CSV_NAME]
 
     def write_half_then_fail(self, target, **kwargs):
         with open(target, "w", encoding="utf-8") as handle:
@@ -165,49 +162,47 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     other = tmp_path / "other"
     other.mkdir()
     with pytest.raises(OSError, match="disk full"):
-        app_downloads.write_csv_atomically(table, other)
-    assert not (other / app_downloads.CSV_NAME).exists()
+        downloads.write_csv_atomically(table, other)
+    assert not (other / downloads.CSV_NAME).exists()
 
 
 @pytest.mark.slow
 def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     code = (
-        "import app_downloads, app_files, sys; out = app_files.score_file(sys.argv[1], ['rouge1'], 'none'); "
-        "print(app_downloads.downloads_root()); print(out['download_csv'])"
+        "import app_downloads, app_files, sys; out = file_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
+        "print(downloads.downloads_root()); print(out['download_csv'])"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
     run = subprocess.run([sys.executable, "-c", code, str(FRUIT)], cwd=REPO, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     root, csv_file = run.stdout.split()
     assert (
-        csv_file.endswith(app_downloads.CSV_NAME)
-        and csv_file.startswith(root + os.sep)
-        and Path(root).parent == tmp_path
+        csv_file.endswith(downloads.CSV_NAME) and csv_file.startswith(root + os.sep) and Path(root).parent == tmp_path
     )
     assert not Path(root).exists()
     assert list(tmp_path.iterdir()) == []
 
 
 def test_metric_card_is_the_readme_without_front_matter():
-    card = app_render.metric_card((DATA_DIR.parent.parent / "README.md").read_text(encoding="utf-8"))
+    card = render.metric_card((DATA_DIR.parent.parent / "README.md").read_text(encoding="utf-8"))
     assert card.startswith("# Metric Card for UpdateROUGE\n")
     assert "app_file:" not in card and "## Citation" in card
-    assert app_render.metric_card("# No front matter\n") == "# No front matter\n"
+    assert render.metric_card("# No front matter\n") == "# No front matter\n"
 
 
 def test_demo_builds_without_analytics():
-    demo = app.build_demo()
+    demo = demo_page.build_demo()
     assert isinstance(demo, gradio.Blocks)
     assert demo.analytics_enabled is False
 
 
 def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_its_signature():
-    page = app.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
-    keyed = page.keyed(app_handlers.score_one)
+    page = events.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
+    keyed = page.keyed(handlers.score_one)
     out = keyed(*DAN, ["rouge1"], "none")
     assert list(out) == page(*ONE_EXAMPLE)
     assert out[page.note] == "The reference adds 1 segment(s) to the source, the prediction 1."
     assert table_rows(out[page.scores]) == [["rouge1", "0.6000", "0.7500", "0.6667"]]
     # gradio reads the API's parameters, the progress bar and the select event from the signature.
-    assert inspect.signature(keyed) == inspect.signature(app_handlers.score_one)
-    assert keyed.__doc__ == app_handlers.score_one.__doc__
+    assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
+    assert keyed.__doc__ == handlers.score_one.__doc__

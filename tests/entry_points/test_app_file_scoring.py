@@ -8,6 +8,7 @@ tests/data/rouge155_golden.jsonl, rouge-score, `compute` and README.md's figures
 import csv
 import json
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -16,11 +17,9 @@ from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_ro
 from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
 from rouge_score import rouge_scorer
 
-import app_files
-import app_handlers
-import app_options
-import app_render
 import update_rouge
+from demo import file_handlers, handlers, render
+from demo import options as demo_options
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     assert out["status"] == (
-        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each scores 1.0).\n"
+        "Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds anything (each such example scores 1.0).\n"
         "Warning: the bootstrap intervals rest on 3 examples, fewer than 30: with so few, such an interval misses "
         "the true mean more often than its level says; read it as a rough range."
     )
@@ -53,8 +52,8 @@ def test_score_file_on_fruit_jsonl_matches_rouge155(golden):
     }
     assert figure["y_ticks"] == [0, 1, 2]
     assert figure["mean_at"] == pytest.approx(0.5243, abs=1e-4)
-    assert figure["mean_label"] == "corpus mean 0.5243"
-    assert figure["titles"] == ["F1 of rouge1 per example (bins of 0.1)", "examples"]
+    assert figure["mean_label"] == "corpus score (macro mean) 0.5243"
+    assert figure["titles"] == ["F1 of rouge1 per example, 0 to 1 (bins of 0.1)", "examples"]
     assert out["histogram_of"] == {"__type__": "update", "choices": DEFAULT_TYPES, "value": "rouge1"}
     with open(out["download_csv"], newline="", encoding="utf-8") as handle:
         written = list(csv.DictReader(handle))
@@ -107,7 +106,7 @@ def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
 
 def test_histogram_of_another_rouge_type(golden):
     per_example = score_file(FRUIT, DEFAULT_TYPES, "none")["per_example_state"]
-    histogram = app_render.f1_histogram(per_example, "rougeLsum")
+    histogram = render.f1_histogram(per_example, "rougeLsum")
     # rougeLsum F1: 0.5989, 0.5153, 0.4463.
     assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
     assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]
@@ -117,7 +116,7 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
     lines = (DATA_DIR / "iterater_triples.jsonl").read_text(encoding="utf-8").splitlines()
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(lines * 3) + "\n", encoding="utf-8")  # 120 examples: chunks of 50, 50, 20
-    assert app_files.CHUNK_SIZE == 50
+    assert file_handlers.CHUNK_SIZE == 50
     calls = []
     out = score_file(path, ["rouge1"], "none", "none", progress=lambda value, desc: calls.append((value, desc)))
     assert out["status"].startswith("Scored 120 examples")
@@ -135,21 +134,21 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
 
 def test_histogram_counts_start_at_zero_and_reach_a_round_number():
     per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
-    figure = read_histogram(app_render.histogram_svg(per_example, "rouge1"))
+    figure = read_histogram(render.histogram_svg(per_example, "rouge1"))
     assert figure["y_ticks"] == [0, 2, 4, 6, 8]
     assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
     assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
-    assert figure["mean_label"] == "corpus mean 0.3200"
-    assert app_render.histogram_svg(None, "rouge1") == ""
+    assert figure["mean_label"] == "corpus score (macro mean) 0.3200"
+    assert render.histogram_svg(None, "rouge1") == ""
 
 
 def test_histogram_names_are_escaped():
-    svg = app_render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
-    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example (bins of 0.1)"
+    svg = render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
+    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example, 0 to 1 (bins of 0.1)"
 
 
 def test_histogram_puts_perfect_scores_in_the_last_bin():
-    histogram = app_render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
+    histogram = render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
     assert histogram["examples"].tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
 
 
@@ -204,7 +203,7 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
         writer.writerow(["source", "reference", "prediction", "other system"])
         writer.writerows([r["source"], r["reference"], r["prediction"], b] for r, b in zip(rows, baseline))
     out = score_file(
-        path, ["rouge1", "rouge2"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+        path, ["rouge1", "rouge2"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
     expected = update_rouge.compute(
         sources=[r["source"] for r in rows],
@@ -216,9 +215,16 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     )
     with open(out["download_json"], encoding="utf-8") as handle:
         assert json.load(handle) == expected
+    alone = update_rouge.compute(
+        sources=[r["source"] for r in rows],
+        predictions=baseline,
+        references=[r["reference"] for r in rows],
+        rouge_types=["rouge1", "rouge2"],
+    )
     assert table_rows(out["paired"]) == [
         [
             t,
+            pct(alone[f"update_{t}"]),  # the baseline's own corpus F1, scored alone
             "{:+.1f} [{:+.1f}, {:+.1f}]".format(
                 *(100 * expected[f"update_{t}_delta{end}"] for end in ("", "_low", "_high"))
             ),
@@ -228,42 +234,28 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     ]
     assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
     without_interval = score_file(
-        path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
+        path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
-    assert table_rows(without_interval["paired"])[0][1] == f"{100 * expected['update_rouge1_delta']:+.1f}"
+    assert table_rows(without_interval["paired"])[0][2] == f"{100 * expected['update_rouge1_delta']:+.1f}"
     assert out["paired_box"] == {"__type__": "update", "visible": True}
-    missing = score_file(path, ["rouge1"], "none", "0.95", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
+    missing = score_file(path, ["rouge1"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
     assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"
 
 
 def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view():
     out = score_file(FRUIT, DEFAULT_TYPES, "none")
     row = read_jsonl("fruit_triples.jsonl")[1]
-    selected = type("Selected", (), {"index": [1, 0]})()
-    opened = app_files.open_example(
-        str(FRUIT),
-        out["per_example_state"],
-        DEFAULT_TYPES,
-        "none",
-        app_options.NO_LANGUAGE,
-        False,
-        0,
-        0,
-        0.5,
-        "sentences",
-        selected,
-    )
+    options = demo_options.ScreenOptions.of(rouge_types=DEFAULT_TYPES)
+    opened = file_handlers.open_example(str(FRUIT), out["per_example_state"], options, 1)
     texts = (row["source"], row["reference"], row["prediction"])
     assert (opened["source"], opened["reference"], opened["prediction"]) == texts
     assert opened["scored_texts"] == texts
     assert opened["tabs"].selected == "one"
-    alone = app_handlers.score_one(*texts, DEFAULT_TYPES, "none")
+    alone = handlers.score_one(*texts, DEFAULT_TYPES, "none")
     assert opened["note"] == f"Line 2 of fruit_triples.jsonl.\n{alone['note']}"
     assert table_rows(opened["scores"]) == table_rows(alone["scores"])
     assert [table_rows(opened["scores"])[0][3]] == list(out["per_example"]["rouge1"][1:2])
-    nothing = app_files.open_example(
-        None, None, DEFAULT_TYPES, "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, "sentences", selected
-    )
+    nothing = file_handlers.open_example(None, None, options, 1)
     assert nothing == {
         "reference_view": None,
         "prediction_view": None,
@@ -300,6 +292,11 @@ def test_a_file_scored_with_the_micro_average_gives_computes_micro_numbers():
         pct(expected["update_rouge1_precision"]),
         pct(expected["update_rouge1_recall"]),
     ]
+    # Every label says which average its numbers are, and their scale.
+    assert out["labels"]["summary"].startswith("Corpus scores: micro average (P, R and F from the counts summed")
+    assert "in percent (0 to 100)" in out["labels"]["summary"]
+    line = re.search(r'class="mean-label"[^>]*>([^<]*)<', out["histogram"]).group(1)
+    assert line == f"mean of the examples (not the micro score) {macro['update_rouge1']:.4f}"
 
 
 def test_a_file_scored_with_edit_additions_gives_computes_numbers():
@@ -359,7 +356,7 @@ def test_csv_ids_are_kept_with_a_baseline_column_and_a_file_without_ids_has_no_i
         )
     ids = ["000", "001", "002"]
     for baseline in ("", "other"):
-        out = score_file(path, ["rouge1"], "none", "none", app_options.NO_LANGUAGE, False, 0, 0, 0.5, baseline)
+        out = score_file(path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, baseline)
         assert list(out["per_example"]["id"]) == ids
         assert download_column(out, "id") == ids
     plain = tmp_path / "plain.csv"
@@ -373,3 +370,13 @@ def test_csv_ids_are_kept_with_a_baseline_column_and_a_file_without_ids_has_no_i
     with open(out["download_csv"], newline="", encoding="utf-8") as handle:
         header = next(csv.reader(handle))
     assert header[0] == "line" and "id" not in header
+
+
+def test_one_example_is_counted_in_the_singular(tmp_path):
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps({"source": "a.", "reference": "a. b.", "prediction": "a. b."}) + "\n", encoding="utf-8")
+    status = score_file(path, ["rouge1"], "none", "none")["status"]
+    assert (
+        status
+        == "Scored 1 example from one.jsonl; in 0 of it neither side adds anything (each such example scores 1.0)."
+    )

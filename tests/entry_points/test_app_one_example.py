@@ -13,13 +13,13 @@ import pytest
 from app_calls import DAN, DEFAULT_TYPES, GOOD_LINE, KEPT, score_file, score_one, show_matches, table_rows
 from conftest import read_jsonl
 
-import app_handlers
-import app_options
-import app_render
+import update_rouge.metric
+from demo import handlers, render
+from demo import options as demo_options
 
 REPO = Path(__file__).resolve().parents[2]
 # score_one's options between the stemmer and additions, at their defaults.
-EDIT_DEFAULTS = (app_options.NO_LANGUAGE, False, 0, 0, 0.5)
+EDIT_DEFAULTS = (demo_options.NO_LANGUAGE, False, 0, 0, 0.5)
 
 
 def test_score_one_highlights_the_added_sentence_and_shows_hand_counted_scores():
@@ -86,7 +86,7 @@ def test_no_rouge_type_is_a_clear_error_shown_as_text():
 
 def test_highlighting_keeps_every_character_and_marks_repeated_additions():
     text = "Old. New...  New. Old.\nLast"
-    view = app_render.highlight_additions(text, ["New.", "New.", "Last"])
+    view = render.highlight_additions(text, ["New.", "New.", "Last"])
     assert view == [
         ("Old.", KEPT),
         (" ", None),
@@ -102,7 +102,7 @@ def test_highlighting_keeps_every_character_and_marks_repeated_additions():
 
 def test_highlighting_rejects_additions_that_are_not_segments_of_the_text():
     with pytest.raises(ValueError, match="'Gone.' is not a segment"):
-        app_render.highlight_additions("Kept. New.", ["New.", "Gone."])
+        render.highlight_additions("Kept. New.", ["New.", "Gone."])
 
 
 def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
@@ -191,14 +191,14 @@ def test_score_one_on_white_space_scores_the_both_empty_rule():
 
 def test_the_advanced_options_reach_the_scorer():
     # max_words=2 keeps "dan loves" of each addition: 2 of 2 unigrams match.
-    _, _, scores, _ = score_one(*DAN, ["rouge1"], "none", app_options.NO_LANGUAGE, False, 2, 0, 0.5)
+    _, _, scores, _ = score_one(*DAN, ["rouge1"], "none", demo_options.NO_LANGUAGE, False, 2, 0, 0.5)
     assert table_rows(scores) == [["rouge1", "1.0000", "1.0000", "1.0000"]]
-    *_, note = score_one(*DAN, ["rouge1"], "none", app_options.NO_LANGUAGE, False, 2, 5, 0.5)
+    *_, note = score_one(*DAN, ["rouge1"], "none", demo_options.NO_LANGUAGE, False, 2, 5, 0.5)
     assert note.startswith("Error: ") and "max_words" in note and "max_bytes" in note
 
 
 def test_score_one_scores_the_example_once(monkeypatch):
-    scorer_module = app_handlers.package_module("metric")
+    scorer_module = update_rouge.metric
     score_checked = scorer_module._score_checked
     scored = []
 
@@ -217,12 +217,14 @@ def test_score_one_scores_the_example_once(monkeypatch):
 
 
 def test_a_text_change_clears_the_view_unless_the_texts_are_those_scored():
-    assert app_handlers.clear_unless_scored(*DAN, DAN) == {}
-    cleared = app_handlers.clear_unless_scored(*DAN[:2], "other", DAN)
-    assert cleared == app_handlers.cleared_example()
+    texts, other = handlers.Texts(*DAN), handlers.Texts(*DAN[:2], "other")
+    assert handlers.clear_unless_scored(texts, texts) == {}
+    cleared = handlers.clear_unless_scored(other, texts)
+    assert cleared == handlers.cleared_example()
     assert cleared["scored_texts"] is None and cleared["matches_box"] == {"__type__": "update", "visible": False}
-    assert app_handlers.matches_if_scored(*DAN[:2], "other", "rouge1", "none", DAN) == {}
-    assert app_handlers.matches_if_scored(*DAN, "rouge1", "none", DAN)["match_note"].startswith("rouge1 counts 3")
+    options = demo_options.ScreenOptions.of()
+    assert handlers.matches_if_scored(other, "rouge1", options, texts) == {}
+    assert handlers.matches_if_scored(texts, "rouge1", options, texts)["match_note"].startswith("rouge1 counts 3")
 
 
 # The worked example of additions="edits" (docs): a changed number adds that number.
@@ -245,8 +247,8 @@ def test_edit_additions_highlight_the_changed_numbers_and_score_them():
     assert prediction_view == [("The team won 3 games in ", KEPT), ("2021", "added"), (". The coach is Smith.", KEPT)]
     # Hand count: the prediction adds "2021", the reference "5" and "2021": P 1/1, R 1/2, F1 2/3.
     assert table_rows(scores) == [["rouge1", "1.0000", "0.5000", "0.6667"]]
-    assert app_render.UNPLACED_EDITS not in note
-    reference, prediction, match_note = show_matches(*EDITS, "rouge1", "none", *EDIT_DEFAULTS, "edits")
+    assert render.UNPLACED_EDITS not in note
+    reference, prediction, match_note = show_matches(*EDITS, "rouge1", "none", additions="edits")
     assert reference == [("5", None), (" ", None), ("2021", "matched")]
     assert prediction == [("2021", "matched")]
     assert "Precision 1/1" in match_note and "recall 1/2" in match_note
@@ -259,7 +261,7 @@ def test_edit_additions_that_cannot_be_placed_in_the_text_are_said_so_not_guesse
         source, reference, prediction, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits"
     )
     assert reference_view == [(reference, None)] and prediction_view == [(prediction, None)]
-    assert note.endswith(app_render.UNPLACED_EDITS)
+    assert note.endswith(render.UNPLACED_EDITS)
     assert table_rows(scores) == [["rouge1", "1.0000", "1.0000", "1.0000"]]
 
 
@@ -271,3 +273,28 @@ def test_edit_highlights_cover_a_stem_to_its_word_end_and_keep_the_text():
     source, reference = "They won 3.", "They won 3 games."
     view, _, _, _ = score_one(source, reference, reference, ["rouge1"], "porter", *EDIT_DEFAULTS, "edits")
     assert view == [("They won 3 ", KEPT), ("games", "added"), (".", KEPT)]
+
+
+def test_punctuation_alone_is_said_to_hold_no_word_not_to_need_a_language():
+    *_, note = score_one("s.", "s. !!! ...", "s. ?? --", ["rouge1"], "none")
+    assert note.endswith(
+        "Warning: the additions hold only punctuation or symbols, no word: every tokenizer finds no token "
+        "in them, whatever the language, so their scores count nothing."
+    )
+    assert "language" not in note.split("Warning:")[1].split("whatever the language")[0]
+
+
+def test_the_snowball_stemmer_stems_the_chosen_language_and_english_stemmers_say_what_to_choose():
+    # German: "Kinder" and "Kind" share the Snowball stem "kind"; unstemmed, no word matches.
+    texts = ("S.", "S. Die Kinder.", "S. Das Kind.")
+    _, _, plain, _ = score_one(*texts, ["rouge1"], "none", "de")
+    _, _, stemmed, note = score_one(*texts, ["rouge1"], "snowball", "de")
+    assert table_rows(plain)[0][3] == "0.0000"
+    assert table_rows(stemmed)[0][1:] == ["0.5000", "0.5000", "0.5000"], note  # "kind" of 2 words each
+    *_, note = score_one(*texts, ["rouge1"], "porter", "de")
+    assert note == (
+        "Error: stemmer 'porter' stems English tokens and cannot be combined with language 'de': "
+        "choose the stemmer 'snowball' for the language's Snowball stemmer, or 'none'"
+    )
+    *_, note = score_one(*texts, ["rouge1"], "snowball")
+    assert note.startswith("Error: stemmer 'snowball' stems the words of a language: choose the texts' language")

@@ -1,4 +1,4 @@
-"""The page as built by ``app.build_demo``: the metric card's links, the note that replaces
+"""The page as built by ``demo_page.build_demo``: the metric card's links, the note that replaces
 stale results, the language menu.
 """
 
@@ -10,14 +10,11 @@ import gradio
 import pytest
 from markdown_it import MarkdownIt
 
-import app
-import app_files
-import app_handlers
-import app_options
-import app_render
-import app_style
 import update_rouge.languages
 import update_rouge.settings
+from demo import file_handlers, handlers, render, style
+from demo import options as demo_options
+from demo import page as demo_page
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = {path.name for path in (REPO / "docs").glob("*.md")}
@@ -48,7 +45,7 @@ def space_page():
     """The page built as on a Hugging Face Space named ``SPACE``."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SPACE_ID", SPACE)
-        return app.build_demo()
+        return demo_page.build_demo()
 
 
 def the_card(demo):
@@ -73,13 +70,13 @@ def test_the_cards_links_to_docs_pages_go_to_the_spaces_files(space_page):
 
 def test_without_a_space_the_card_names_the_docs_pages_without_linking_them():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    card = app_render.metric_card(readme)
+    card = render.metric_card(readme)
     assert not [href for href in links(card) if not href.startswith(("https://", "#"))]
     named = re.findall(r"\(`docs/([\w.-]+\.md)`\)", card)
     assert set(named) <= DOCS and len(named) == len([href for href in links(readme) if "docs/" in href])
     assert "Statistics (`docs/statistics.md`)" in card
     assert "([Dependencies](docs/dependencies.md))" not in card
-    assert app_render.metric_card("See [Speed](docs/speed.md#engines).", "a/b") == (
+    assert render.metric_card("See [Speed](docs/speed.md#engines).", "a/b") == (
         "See [Speed](https://huggingface.co/spaces/a/b/blob/main/docs/speed.md#engines)."
     )
 
@@ -93,28 +90,38 @@ FRUIT = REPO / "tests" / "data" / "fruit_triples.jsonl"
 
 
 def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is_scored_again():
-    scored = app_handlers.score_one(*DAN, ["rouge1"], "none")
+    scored = handlers.score_one(*DAN, ["rouge1"], "none")
     assert scored["note"] == "The reference adds 1 segment(s) to the source, the prediction 1."
-    changed = app_handlers.options_changed(DAN)
+    defaults = demo_options.ScreenOptions.of()
+    changed = handlers.options_changed(handlers.Texts(*DAN), defaults)
     assert changed["note"] == "Options changed: press Score again."
     assert changed["scores"] is None and changed["reference_view"] is None and changed["scored_texts"] is None
     assert changed["matches_box"] == {"__type__": "update", "visible": False}
     # Nothing scored (or already cleared): the view, with its note, stays as it is.
-    assert app_handlers.options_changed(None) == {}
-    again = app_handlers.score_one(*DAN, ["rouge1"], "porter")
+    assert handlers.options_changed(None, defaults) == {}
+    # An unusable option is named in the notes at once, scored or not (once: not as a pop-up).
+    bad = handlers.options_changed(None, demo_options.ScreenOptions.of(alpha=1.5))
+    assert bad["note"] == "Error: alpha must be a number in [0, 1], got 1.5" and bad["scores"] is None
+    again = handlers.score_one(*DAN, ["rouge1"], "porter")
     assert again["note"] == scored["note"] and "changed" not in again["note"]
 
 
 def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it_is_scored_again():
-    scored = app_files.score_file(str(FRUIT), ["rouge1"], "none")
+    scored = file_handlers.score_file(str(FRUIT), ["rouge1"], "none")
     assert scored["status"].startswith("Scored 3 examples from fruit_triples.jsonl")
-    changed = app_files.file_inputs_changed(scored["status"])
+    defaults = demo_options.ScreenOptions.of()
+    changed = file_handlers.file_inputs_changed(scored["status"], defaults)
     assert changed["status"] == "Options changed: press Score file again."
     assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
-    assert app_files.file_inputs_changed("Error: x.jsonl:1: not JSON")["status"] == changed["status"]
-    assert app_files.file_inputs_changed(scored["status"], "File")["status"] == "File changed: press Score file again."
-    assert app_files.file_inputs_changed("") == {}
-    again = app_files.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
+    assert file_handlers.file_inputs_changed("Error: x.jsonl:1: not JSON", defaults)["status"] == changed["status"]
+    assert (
+        file_handlers.file_inputs_changed(scored["status"], defaults, "File")["status"]
+        == "File changed: press Score file again."
+    )
+    assert file_handlers.file_inputs_changed("", defaults) == {}
+    bad = file_handlers.file_inputs_changed("", demo_options.ScreenOptions.of(n_bootstrap=100000))
+    assert bad["status"].startswith("Error: n_bootstrap must be a whole number from 1 to 10,000 (this demo's limit")
+    again = file_handlers.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
     assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}
 
 
@@ -128,7 +135,7 @@ def test_the_page_wires_an_option_change_to_the_notes(space_page):
             ]
             wired[function.fn.__name__] = ids
     assert {"note", "scores"} <= set(wired["options_changed"][1])
-    assert wired["file_inputs_changed"][0] == ["batch-status"] and "batch-status" in wired["file_inputs_changed"][1]
+    assert "batch-status" in wired["file_inputs_changed"][0] and "batch-status" in wired["file_inputs_changed"][1]
 
 
 # The events gradio fires when a handler updates a component (the others fire on the user's actions).
@@ -217,7 +224,7 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
 def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):
     (menu,) = [block for block in space_page.blocks.values() if getattr(block, "option", None) == "language"]
     (none, *languages) = menu.choices
-    assert none == (app_options.NO_LANGUAGE, app_options.NO_LANGUAGE)
+    assert none == (demo_options.NO_LANGUAGE, demo_options.NO_LANGUAGE)
     assert sorted(value for _, value in languages) == sorted(update_rouge.languages.ISO_639_1)
     assert len(languages) == 183
     for label, code in languages:
@@ -234,7 +241,7 @@ def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes
         "भारत एक विशाल देश है। दिल्ली भारत की राजधानी है।",
         "भारत एक विशाल देश है। दिल्ली भारत की राजधानी नहीं है।",
     )
-    scores = app_handlers.score_one(*texts, ["rouge1"], "none", dict(languages)["Hindi (hi)"])
+    scores = handlers.score_one(*texts, ["rouge1"], "none", dict(languages)["Hindi (hi)"])
     assert scores["scores"].values.tolist() == [["rouge1", "0.8333", "1.0000", "0.9091"]]
 
 
@@ -245,14 +252,20 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
         option = table[name]
         assert control.label == option.name, name
         # The help is shown under every control but the two on top (they must leave Score on a phone's first screen).
-        assert control.info == (None if name in ("rouge_types", "stemmer") else option.help), name
+        # The page's own help where the table's speaks of the API or the command line.
+        help_text = demo_options.DEMO_HELP.get(name, option.help)
+        assert control.info == (None if name in ("rouge_types", "stemmer") else help_text), name
         if option.choices:
-            assert [value for _, value in control.choices] == list(option.choices), name
+            # The stemmer menu adds the language's Snowball stemmer (use_stemmer=True with a language).
+            extra = ["snowball"] if name == "stemmer" else []
+            assert [value for _, value in control.choices] == [*option.choices, *extra], name
+    assert "command line" not in controls["confidence_level"].info and "None" not in controls["confidence_level"].info
+    assert "use_stemmer" not in controls["language"].info and "stemmer `snowball`" in controls["language"].info
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
     order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
     order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average"]
     assert sorted(order) == sorted(controls)
-    shown = app_options.settings_from(*(controls[name].value for name in order))
+    shown = demo_options.ScreenOptions.of({name: controls[name].value for name in order}).settings()
     assert vars(shown) == vars(update_rouge.settings.Settings())
     assert controls["confidence_level"].value == "0.95" and controls["n_bootstrap"].value == 1000
 
@@ -261,10 +274,13 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     "message, kind",
     [
         ("Error: x.jsonl:1: not valid JSON", "status-error"),
-        ("Scored 3 examples from x.jsonl; in 0 of them neither side adds anything (each scores 1.0).", "status-scored"),
+        (
+            "Scored 3 examples from x.jsonl; in 0 of them neither side adds anything (each such example scores 1.0).",
+            "status-scored",
+        ),
         ("Options changed: press Score file again.", "status-note"),
         (None, "status-note"),
     ],
 )
 def test_the_status_is_classed_by_what_it_says(message, kind):
-    assert app_style.status_class(message) == {"__type__": "update", "elem_classes": [kind]}
+    assert style.status_class(message) == {"__type__": "update", "elem_classes": [kind]}

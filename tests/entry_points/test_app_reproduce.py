@@ -1,20 +1,20 @@
-"""The demo's Reproduce box (``app_options.reproduce``): the Space's own id with a pinned
+"""The demo's Reproduce box (``demo_options.reproduce``): the Space's own id with a pinned
 revision, every option set on the page, the baseline of a paired test, and code that, run as
 it stands next to the examples file, prints the numbers the page shows.
 """
 
+import functools
 import json
 
 import pytest
 from conftest import read_jsonl
 
-import app_files
-import app_handlers
-import app_metric
-import app_options
+from demo import file_handlers, handlers
+from demo import options as demo_options
+from update_rouge import metric_path
 from update_rouge.version import __version__
 
-NO_LANGUAGE = app_options.NO_LANGUAGE
+NO_LANGUAGE = demo_options.NO_LANGUAGE
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeLsum"]
 SPACE = "someone/update_rouge"
 # Every option before multi_ref at its default, as the page gives them.
@@ -24,12 +24,27 @@ ROWS = read_jsonl("fruit_triples.jsonl")
 BASELINE = [ROWS[(i + 1) % len(ROWS)]["prediction"] for i in range(len(ROWS))]
 
 
+def reproduce(*values, **keywords):
+    """``demo_options.reproduce`` of the options given in the option table's order (the rest at
+    the page's defaults)."""
+    options = demo_options.ScreenOptions.of(dict(zip(demo_options.OPTION_NAMES, values)))
+    return demo_options.reproduce(options, **keywords)
+
+
+@functools.cache
+def checkout_metric():
+    """The module ``evaluate.load`` makes of this checkout's update_rouge/update_rouge.py."""
+    import evaluate
+
+    return evaluate.load(metric_path())
+
+
 def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
-    on_space = app_options.reproduce(DEFAULT_TYPES, "none", environ={"SPACE_ID": SPACE})
+    on_space = reproduce(DEFAULT_TYPES, "none", environ={"SPACE_ID": SPACE})
     assert f"evaluate.load('{SPACE}', revision='v{__version__}')" in on_space
-    local = app_options.reproduce(DEFAULT_TYPES, "none", environ={})
+    local = reproduce(DEFAULT_TYPES, "none", environ={})
     assert "evaluate.load('<namespace>/update_rouge', revision='v0.1.0')" in local
-    assert __version__ == "0.1.0" and app_options.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
+    assert __version__ == "0.1.0" and demo_options.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
 
 
 @pytest.mark.parametrize(
@@ -60,40 +75,42 @@ def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
     ],
 )
 def test_each_option_set_on_the_page_is_in_the_call_and_the_command_line(options, argument, flag):
-    code = app_options.reproduce(*options, environ={})
+    code = reproduce(*options, environ={})
     assert f"    {argument},\n" in code
     assert code.rstrip().endswith(f"# update-rouge examples.jsonl {flag}")
     # Only that option: the others are at their defaults.
-    assert code.count("=") == app_options.reproduce(DEFAULT_TYPES, "none", environ={}).count("=") + 1
+    assert code.count("=") == reproduce(DEFAULT_TYPES, "none", environ={}).count("=") + 1
 
 
 def test_defaults_give_no_option_and_an_unusable_option_gives_its_error():
-    code = app_options.reproduce(DEFAULT_TYPES, "none", environ={})
+    code = reproduce(DEFAULT_TYPES, "none", environ={})
     assert "    references=[row['reference'] for row in rows],\n    return_signature=True,\n)" in code
     assert code.rstrip().endswith("# update-rouge examples.jsonl") and "baseline" not in code
-    assert app_options.reproduce(DEFAULT_TYPES, "none", NO_LANGUAGE, False, 1.5) == (
+    assert reproduce(DEFAULT_TYPES, "none", NO_LANGUAGE, False, 1.5) == (
         "# max_words must be a whole number >= 0 (0: no limit), got 1.5"
     )
 
 
 def test_a_baseline_column_gives_baseline_predictions_and_update_rouge_compare():
-    code = app_options.reproduce(["rouge1"], "none", baseline_column=" other ", environ={})
+    code = reproduce(["rouge1"], "none", baseline_column=" other ", environ={})
     assert "    baseline_predictions=[row['other'] for row in rows],\n" in code
     assert code.rstrip().endswith(
         "# update-rouge compare examples.jsonl --system prediction --system other --baseline other --rouge-types rouge1"
     )
-    assert "baseline" not in app_options.reproduce(["rouge1"], "none", baseline_column="  ", environ={})
+    assert "baseline" not in reproduce(["rouge1"], "none", baseline_column="  ", environ={})
 
 
 def run_reproduce_code(code, folder, monkeypatch, capsys):
     """Execute ``code`` in ``folder`` with ``evaluate.load`` giving this checkout's metric (the
-    module ``evaluate.load`` made of update_rouge/update_rouge.py, which the demo scores with)
+    module ``evaluate.load`` makes of update_rouge/update_rouge.py, the copy of the package's code that users load)
     for the Space's id at the pinned revision; the printed result, read back as JSON."""
     import evaluate
 
+    metric = checkout_metric()
+
     def load(path, revision=None):
         assert (path, revision) == (SPACE, f"v{__version__}")
-        return app_metric.METRIC
+        return metric
 
     monkeypatch.setattr(evaluate, "load", load)
     monkeypatch.chdir(folder)
@@ -103,24 +120,24 @@ def run_reproduce_code(code, folder, monkeypatch, capsys):
 
 def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_path, monkeypatch, capsys):
     options = (["rouge2", "rouge1"], "porter", NO_LANGUAGE, False, 0, 0, 0.3, "0.90", "pooled", 300, 7)
-    code = app_options.reproduce(*options, baseline_column="other", environ={"SPACE_ID": SPACE})
+    code = reproduce(*options, baseline_column="other", environ={"SPACE_ID": SPACE})
     examples = tmp_path / "examples.jsonl"
     examples.write_text(
         "".join(json.dumps({**row, "other": other}) + "\n" for row, other in zip(ROWS, BASELINE)), encoding="utf-8"
     )
     (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed) = options
-    page = app_files.score_file(
+    page = file_handlers.score_file(
         str(examples), rouge_types, stemmer, confidence, *advanced, "other", multi_ref, n_bootstrap, seed
     )
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
     with open(page["download_json"], encoding="utf-8") as handle:
         assert printed == json.load(handle)
     # The tables on the page are these numbers (alpha 0.3, porter, a 90% interval, a paired test).
-    assert page["summary"].values.tolist()[0][:2] == [
+    assert page["summary"]["value"].values.tolist()[0][:2] == [
         "rouge1",
         "{:.1f} [{:.1f}, {:.1f}]".format(*(100 * printed[f"update_rouge1{end}"] for end in ("", "_low", "_high"))),
     ]
-    assert page["paired"].values.tolist()[1][2] == f"{printed['update_rouge2_p_value']:.3f}"
+    assert page["paired"]["value"].values.tolist()[1][3] == f"{printed['update_rouge2_p_value']:.3f}"
     signature = set(printed["signature"].split("|"))
     assert {"stem:porter", "types:rouge1,rouge2", "alpha:0.3", "ci:0.9", "multiref:pooled", "boot:300", "seed:7"} <= (
         signature
@@ -131,9 +148,9 @@ def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypat
     options = (["rouge1", "rougeL"], "rouge155", NO_LANGUAGE, True, 12, 0, 0.7)
     row = ROWS[0]
     (tmp_path / "examples.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    code = app_options.reproduce(*options, environ={"SPACE_ID": SPACE})
+    code = reproduce(*options, environ={"SPACE_ID": SPACE})
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
-    shown = app_handlers.score_one(row["source"], row["reference"], row["prediction"], *options)["scores"]
+    shown = handlers.score_one(row["source"], row["reference"], row["prediction"], *options)["scores"]
     assert shown.values.tolist() == [
         [
             t,
@@ -162,12 +179,12 @@ def test_the_reproduce_code_prints_the_numbers_of_a_file_scored_with_edits_and_t
         "edits",
         "micro",
     )
-    code = app_options.reproduce(*options, environ={"SPACE_ID": SPACE})
+    code = reproduce(*options, environ={"SPACE_ID": SPACE})
     assert "    additions='edits',\n    average='micro',\n" in code
     examples = tmp_path / "examples.jsonl"
     examples.write_text("".join(json.dumps(row) + "\n" for row in ROWS), encoding="utf-8")
     (rouge_types, stemmer, *advanced, confidence, multi_ref, n_bootstrap, seed, additions, average) = options
-    page = app_files.score_file(
+    page = file_handlers.score_file(
         str(examples), rouge_types, stemmer, confidence, *advanced, "", multi_ref, n_bootstrap, seed, additions, average
     )
     printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)

@@ -1,6 +1,6 @@
 """The command line's commands and words (``update_rouge/cli/``): which command runs, a FILE named
-like a command, one flag name per meaning in both commands (and the old spellings for one
-release), FILE after ``--rouge-types``, and errors that name the flag the user typed."""
+like a command, one flag name per meaning in both commands (``--format`` the output's), FILE
+after ``--rouge-types``, and errors that name the flag the user typed."""
 
 import json
 import subprocess
@@ -48,21 +48,25 @@ def test_a_file_named_like_a_command_is_written_with_its_directory(tmp_path, mon
     assert status == 2 and "the following arguments are required: --system" in err
 
 
-def test_old_spellings_of_the_formats_still_work_and_say_the_new_one(tmp_path, capsys):
+def test_format_is_the_output_format_in_both_commands_and_an_input_format_there_names_the_new_flag(tmp_path, capsys):
     copy = tmp_path / "fruit.txt"
     copy.write_bytes(FRUIT.read_bytes())
+    # --format jsonl meant the input's format in score before 0.2: now a usage error naming --input-format.
     status, out, err = run_main([copy, "--format", "jsonl", "--n-bootstrap", "20"], capsys)
-    assert status == 0
-    assert err == "update-rouge score: --format is deprecated here: use --input-format\n"
+    assert (status, out) == (2, "")
+    assert "jsonl is an input format: --format is the output format (json, text, markdown); " in err
+    assert err.rstrip().endswith("give the input's with --input-format jsonl")
+    status, out, err = run_main([copy, "--input-format", "jsonl", "-f", "json", "--n-bootstrap", "20"], capsys)
+    assert (status, err) == (0, "")
     assert json.loads(out) == fruit_compute(n_bootstrap=20)
 
     systems = [FRUIT, "--system", "prediction", "--system", "copy=source", "--n-bootstrap", "20"]
     status, new, err = run_main(["compare", *systems, "--output-format", "csv"], capsys)
     assert (status, err) == (0, "")
     assert new.startswith("system,baseline,type,mean,")
-    status, old, err = run_main(["compare", *systems, "--format", "csv"], capsys)
-    assert status == 0 and old == new
-    assert err == "update-rouge compare: --format is deprecated here: use --output-format\n"
+    for spelling in ("--format", "-f"):
+        status, old, err = run_main(["compare", *systems, spelling, "csv"], capsys)
+        assert (status, err, old) == (0, "", new)
 
 
 def test_rouge_types_then_file_reads_the_file(capsys):

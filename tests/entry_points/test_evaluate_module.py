@@ -183,3 +183,20 @@ def test_compute_signature_and_evaluate_take_the_options_of_the_table():
         assert f"    {option.name} ({option.type}, optional): " in UpdateRouge._info(None).inputs_description
     with pytest.raises(TypeError, match="unexpected keyword arguments: colour"):
         update_rouge.build_signature(colour="red")
+
+
+def test_the_private_evaluate_state_the_script_releases_is_where_it_looks(evaluate_metric):
+    # update_rouge.py's _release_cache frees what evaluate's _finalize took for a compute that
+    # then failed: the private writer, filelocks and file_paths. The version matrix runs this on
+    # the newest evaluate and on the lowest allowed (0.4.1), so a rename there fails here.
+    evaluate_metric.add_batch(sources=["Dan bakes."], predictions=["Dan bakes. He sells."], references=["He sings."])
+    assert evaluate_metric.writer is not None
+    evaluate_metric._finalize()
+    assert evaluate_metric.writer is None
+    paths, locks = list(evaluate_metric.file_paths), list(evaluate_metric.filelocks)
+    assert paths and all(os.path.exists(path) for path in paths), paths
+    assert locks and all(lock.is_locked for lock in locks)
+    evaluate_metric._release_cache()
+    assert not any(os.path.exists(path) for path in paths), "the cache files were left behind"
+    assert not any(lock.is_locked for lock in locks), "a cache lock is still held"
+    assert evaluate_metric.data is None

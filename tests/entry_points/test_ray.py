@@ -1,9 +1,11 @@
 """Scoring on a real Ray cluster (one per test session, 2 CPUs, 127.0.0.1) equals ``compute`` bit for bit."""
 
+import io
 import json
 import os
 import secrets
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -210,6 +212,25 @@ def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):
     on_ray = run_main([*argv, "--ray"], capsys)
     assert on_ray[:2] == plain[:2]
     assert json.loads(on_ray[1])["signature"].startswith("refs:1|")
+
+
+def test_cli_with_ray_reads_standard_input_and_groups_as_it_does_without(cluster, tmp_path, monkeypatch, capsys):
+    rows = read_jsonl("iterater_triples.jsonl")
+    data = "".join(json.dumps({**row, "pred": row["id"].rsplit("-", 1)[1]}) + "\n" for row in rows).encode()
+    argv = ["-", "--rouge-types", "rouge1", "--group-by", "pred", "--per-example", "-"]
+    outputs = {}
+    for name, more in (("plain", []), ("ray", ["--ray"])):
+        for output in (["--signature"], ["-f", "text"]):
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+            outputs[name, output[0]] = run_main([*argv, *output, *more], capsys)
+    assert outputs["ray", "--signature"] == outputs["plain", "--signature"]
+    assert outputs["ray", "-f"] == outputs["plain", "-f"]
+    status, out, _ = outputs["ray", "--signature"]
+    assert status == 0 and '"id": "r3-2104.02372-depth-1-ref0-pred0"' in out.splitlines()[0]
+    labels = list(dict.fromkeys(row["id"].rsplit("-", 1)[1] for row in rows))
+    assert (
+        list(json.loads("\n".join(out.splitlines()[40:]))["groups"]) == labels == ["pred0", "pred1", "pred2", "pred3"]
+    )
 
 
 def test_cli_with_ray_and_the_micro_average_prints_what_it_prints_without(cluster, capsys):

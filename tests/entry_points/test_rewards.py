@@ -243,6 +243,13 @@ def test_configurable_columns():
         ({"rouge_types": ["rouge1"]}, "rouge_types cannot be set"),
         ({"use_aggregator": False}, "use_aggregator cannot be set"),
         ({"confidence_level": 0.9}, "confidence_level cannot be set"),
+        ({"average": "micro"}, "average cannot be set for a reward: a reward is one score per example"),
+        ({"average": "macro"}, "average cannot be set"),
+        ({"n_bootstrap": 10}, "n_bootstrap cannot be set"),
+        ({"seed": 1}, "seed cannot be set"),
+        ({"group_by": ["a"]}, "group_by cannot be set"),
+        ({"return_signature": True}, "return_signature cannot be set"),
+        ({"baseline_predictions": ["a"]}, "baseline_predictions cannot be set"),
         ({"reward": "rouge7x"}, "unknown rouge type 'rouge7x'"),
         ({"reward": "rouge1_f2"}, "must end in one of _f1, _precision, _recall"),
         ({"reward": {}}, "non-empty mapping"),
@@ -259,6 +266,31 @@ def test_configurable_columns():
 def test_bad_options_fail_when_the_reward_is_built(options, message):
     with pytest.raises(ValueError, match=message):
         update_rouge_reward(**options)
+
+
+def test_every_option_of_the_table_is_honoured_or_refused_by_the_reward():
+    from update_rouge.integrations.rewards import REFUSED_OPTIONS, REWARD_OPTIONS
+    from update_rouge.settings import OPTIONS
+
+    assert set(REWARD_OPTIONS) | set(REFUSED_OPTIONS) == {option.name for option in OPTIONS}
+    assert set(REFUSED_OPTIONS) == {
+        "rouge_types",
+        "use_aggregator",
+        "confidence_level",
+        "n_bootstrap",
+        "seed",
+        "baseline_predictions",
+        "group_by",
+        "return_signature",
+        "average",
+    }
+    # An honoured option changes the reward: additions="edits" scores what a word diff marks.
+    columns = {"source": ["Alpha beta gamma."], "reference": ["Alpha beta delta."]}
+    sentences = update_rouge_reward("rouge1")(completions=["Alpha beta delta."], **columns)
+    edits = update_rouge_reward("rouge1", additions="edits")(completions=["Alpha beta delta."], **columns)
+    assert sentences == [1.0] and edits == [1.0]
+    edits_wrong = update_rouge_reward("rouge1", additions="edits")(completions=["Alpha zeta gamma."], **columns)
+    assert edits_wrong == [0.0]
 
 
 def _columns(**overrides):

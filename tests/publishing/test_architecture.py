@@ -8,6 +8,7 @@ from typing import Dict, List, Set
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "update_rouge"
+DEMO = ROOT / "demo"
 
 
 def _modules() -> Dict[str, Path]:
@@ -114,6 +115,19 @@ def test_the_evaluate_script_imports_only_flat_modules_at_any_depth():
     assert not outside, f"the evaluate script imports, directly or not, modules that are not flat: {', '.join(outside)}"
 
 
+def test_the_evaluate_script_imports_directly_exactly_what_compute_needs():
+    # evaluate copies only the modules the script imports directly: each module it needs at any
+    # depth must be among them; and it imports no module only the demo or the command line needs.
+    modules = _modules()
+    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    needed = set().union(*(_closure(name, graph) for name in ("metric", "settings", "signature", "inputs")))
+    assert {"metric", "settings", "engines", "parallel"} <= needed
+    direct = graph["update_rouge"]
+    assert needed - direct == set(), f"imported through others but not by the script: {sorted(needed - direct)}"
+    assert direct - needed == set(), f"the script imports modules compute does not need: {sorted(direct - needed)}"
+    assert not {"chunk_scoring", "files", "matches", "outputs", "file_lines"} & direct
+
+
 def test_the_flat_check_finds_a_subpackage_module():
     modules = _modules()
     graph = {
@@ -132,7 +146,7 @@ def test_the_architecture_page_lists_every_module():
     listed = set(re.findall(r"^\| `([\w/]+)\.py` \|", section, flags=re.MULTILINE))
     files = {str(path.relative_to(PACKAGE).with_suffix("")) for path in PACKAGE.rglob("*.py")}
     files -= {"__init__", "__main__"}
-    files |= {path.stem for path in ROOT.glob("app*.py")}  # the demo, at the repository root
+    files |= {"app", *(f"demo/{path.stem}" for path in DEMO.glob("*.py") if path.stem != "__init__")}  # the demo
     missing = sorted(files - listed)
     stale = sorted(listed - files)
     assert not missing, f"docs/architecture.md's module table lacks: {', '.join(missing)}"
@@ -154,7 +168,8 @@ def test_the_tests_index_names_every_module_and_only_files_that_exist():
     index = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
     section = index.split("## Where a module's tests are", 1)[1]
     rows = dict(re.findall(r"^\| (?:demo )?`([\w.]+)` \| (.+) \|$", section, flags=re.MULTILINE))
-    expected = set(_modules()) | {path.stem for path in ROOT.glob("app*.py")} | {"__main__"}
+    demo = {"app", "demo", *(f"demo.{path.stem}" for path in DEMO.glob("*.py") if path.stem != "__init__")}
+    expected = set(_modules()) | demo | {"__main__"}
     missing, stale = sorted(expected - set(rows)), sorted(set(rows) - expected)
     assert not missing, f"tests/README.md names no tests for: {', '.join(missing)}"
     assert not stale, f"tests/README.md has rows for modules that do not exist: {', '.join(stale)}"

@@ -56,3 +56,43 @@ def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
     # PEP 639: the SPDX expression, and no licence classifier beside it.
     assert "License-Expression: Apache-2.0" in metadata.splitlines()
     assert "Classifier: License" not in metadata
+
+
+def test_requirements_txt_agrees_with_pyproject():
+    from update_rouge.space import requirements
+
+    listed = [
+        line.strip()
+        for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert listed == requirements(), "requirements.txt differs from pyproject.toml's dependencies and Space extras"
+
+
+def test_the_release_files_name_this_version_and_python_range():
+    import yaml
+
+    from update_rouge.version import __version__
+
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    # The keys CITATION.cff 1.2.0 requires, and the version of the package.
+    assert citation["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(citation)
+    assert str(citation["version"]) == __version__, "CITATION.cff's version is not the package's"
+    assert citation["preferred-citation"]["doi"] == "10.18653/v1/2022.naacl-main.269"
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = changelog.split("\n## ")[1:]
+    assert releases and releases[0].startswith("Unreleased")
+    for release in releases:
+        assert "**Numbers changed:" in release, (
+            f"CHANGELOG.md's {release.splitlines()[0]!r} does not say whether numbers changed"
+        )
+    assert f"\n## {__version__}" in changelog
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pythons = {
+        c.rsplit(" ", 1)[1] for c in project["classifiers"] if c.startswith("Programming Language :: Python :: 3.")
+    }
+    assert pythons == {"3.10", "3.11", "3.12", "3.13"}
+    assert project["requires-python"] == ">=3.10"
+    assert {"Homepage", "Changelog"} <= set(project["urls"])
+    assert "rouge" in project["keywords"]

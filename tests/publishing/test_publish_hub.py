@@ -122,18 +122,19 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     imported = {
         f"{node.module}.py" for node in ast.parse(script).body if isinstance(node, ast.ImportFrom) and node.level == 1
     }
-    assert {"corpus.py", "metric.py", "wordnet_exceptions.py", "chunk_scoring.py"} <= imported
-    assert written == imported | {
+    assert {"corpus.py", "metric.py", "wordnet_exceptions.py", "parallel.py"} <= imported
+    # Only what compute needs is flat: the demo imports the package directory beside it.
+    assert not {"chunk_scoring.py", "files.py", "matches.py", "outputs.py"} & imported
+    package = {
+        str(path.relative_to(REPO))
+        for folder in ("demo", "update_rouge")
+        for path in (REPO / folder).rglob("*")
+        if (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in path.parts
+    }
+    assert {"demo/page.py", "demo/events.py", "update_rouge/chunk_scoring.py", "update_rouge/cli/runner.py"} <= package
+    assert written == imported | package | {
         "update_rouge.py",
         "app.py",
-        "app_metric.py",
-        "app_downloads.py",
-        "app_handlers.py",
-        "app_files.py",
-        "app_options.py",
-        "app_render.py",
-        "app_samples.py",
-        "app_style.py",
         "README.md",
         "requirements.txt",
         "tests/data/fruit_triples.jsonl",
@@ -155,8 +156,23 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
     assert card.startswith("---\n") and "\nsdk: gradio\n" in card and "\napp_file: app.py\n" in card
     # Flat on sys.path in the Space, no module may shadow the standard library.
     modules = {Path(name).stem for name in written if name.endswith(".py") and "/" not in name}
-    assert len(modules) == len(imported) + 10  # update_rouge.py and the nine app*.py
+    assert len(modules) == len(imported) + 2  # update_rouge.py and app.py
     assert not modules & set(sys.stdlib_module_names)
+    # In the folder, `import update_rouge` finds the package directory, not the flat script.
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import os, update_rouge, demo; print(os.path.abspath(update_rouge.__file__)); print(os.path.abspath(demo.__file__))",
+        ],
+        cwd=out,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert found == [str(out / "update_rouge" / "__init__.py"), str(out / "demo" / "__init__.py")]
     with pytest.raises(FileExistsError, match="not empty"):
         write_space(out)
 

@@ -103,6 +103,7 @@ def test_the_options_that_take_none_are_the_documented_ones():
         "tokenizer",
         "confidence_level",
         "baseline_predictions",
+        "group_by",
         "stemmer",
         "max_words",
         "max_bytes",

@@ -193,9 +193,13 @@ def test_the_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, cap
         key: [row[name] for row in rows]
         for key, name in (("sources", "source"), ("references", "reference"), ("predictions", "prediction"))
     }
-    with pytest.raises(LcsTableTooLarge, match="^example 2: rougeLsum of 20 x 20 tokens"):
+    # rougeLsum (a default type) also counts its one line pair: 200 cells on the python engine (lcs_limits.PAIR_CELLS).
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "599")
+    with pytest.raises(
+        LcsTableTooLarge, match=r"^example 2: rougeLsum of 20 x 20 tokens with their line pairs \(a cost of 600"
+    ):
         compute(**columns, engine="python")
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "600")
     assert compute(**columns, engine="python")["update_rougeLsum"] == pytest.approx((0.5 + 0.5 + 1) / 3)
 
 

@@ -74,11 +74,11 @@ def run(tmp_path):
     output = tmp_path / "OUT"
     started = []
 
-    def start():
+    def start(*more):
         output.write_text("earlier scores\n")
         output.chmod(0o640)
         process = subprocess.Popen(
-            [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output)],
+            [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output), *more],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -97,16 +97,20 @@ def run(tmp_path):
             process.communicate()
 
 
-def _interrupt(start, output, signum, delay, workers=0):
-    """One run, given ``signum`` ``delay`` seconds after its first child process appeared (after
-    ``workers`` worker processes were running, when given)."""
-    process = start()
+def _interrupt(start, output, signum, delay, workers=0, more=()):
+    """One run (with the options ``more``), given ``signum`` ``delay`` seconds after its first
+    child process appeared (after ``workers`` worker processes were running, when given); SIGINT
+    and SIGHUP go to the whole process group (a Ctrl-C, a closed terminal), SIGTERM to the
+    main process."""
+    process = start(*more)
     assert _wait_for(lambda: _children(process.pid), 60), process.communicate()
     if workers:
         assert _wait_for(lambda: len(_workers(process.pid)) >= workers, 120, step=0.1), process.communicate()
     time.sleep(delay)
-    if signum == signal.SIGINT:
-        os.killpg(process.pid, signum)  # a Ctrl-C reaches the workers too
+    if signum in (signal.SIGINT, signal.SIGHUP):
+        # A Ctrl-C, or a closed terminal, reaches every process of the group: the workers and
+        # multiprocessing's resource tracker too.
+        os.killpg(process.pid, signum)
     else:
         process.send_signal(signum)
     sent = time.monotonic()
@@ -146,6 +150,13 @@ def test_a_signal_at_a_random_moment_ends_the_run_cleanly(run, signum, delay):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda value: value.name)
 def test_a_signal_while_both_workers_score_stops_them_and_leaves_the_output_alone(run, signum):
     _interrupt(*run, signum, delay=1, workers=2)
+
+
+@pytest.mark.parametrize("additions", ["sentences", "edits"])
+def test_a_hangup_of_the_process_group_prints_one_line_and_leaves_nothing(run, additions):
+    # It killed multiprocessing's resource tracker: then "process died unexpectedly, relaunching"
+    # and a KeyError traceback per semaphore followed the line on stderr.
+    _interrupt(*run, signal.SIGHUP, delay=0.5, workers=2, more=("--additions", additions))
 
 
 @pytest.mark.slow

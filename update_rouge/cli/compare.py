@@ -32,8 +32,8 @@ from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
-    DeprecatedFlag,
     add_file_argument,
+    add_output_format,
     add_table_options,
     compute_options,
     errors_in_flags,
@@ -79,10 +79,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
 
     output = add_table_options(parser, exclude=("return_signature",))[RUNNING]
-    output.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
-    output.add_argument(
-        "--format", dest="output_format", choices=OUTPUT_FORMATS, action=DeprecatedFlag, use="--output-format"
-    )
+    add_output_format(output, OUTPUT_FORMATS, "text")
     output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
     return parser
 

@@ -89,18 +89,30 @@ def _is_rouge_type(word: str) -> bool:
     return True
 
 
-class DeprecatedFlag(argparse.Action):
-    """An old spelling of a flag, kept for one release and left out of ``--help``: stores its value
-    as the flag ``use`` does (give the same ``dest``) and says on stderr to use ``use``."""
+def add_output_format(group: argparse._ArgumentGroup, formats: Sequence[str], default: str) -> None:
+    """Add ``-f``/``--format``/``--output-format`` (``args.output_format``), the output's format,
+    one of ``formats``, as sacreBLEU's ``-f``. An input format given to it (``--format jsonl``,
+    which meant the input's format in ``update-rouge score`` before) is refused with a usage
+    error that names ``--input-format``."""
 
-    def __init__(self, *args: Any, use: str, **kwargs: Any):
-        kwargs["help"] = argparse.SUPPRESS
-        super().__init__(*args, **kwargs)
-        self.use = use
+    def output_format(text: str) -> str:
+        if text in INPUT_FORMATS and text not in formats:
+            raise argparse.ArgumentTypeError(
+                f"{text} is an input format: --format is the output format ({', '.join(formats)}); "
+                f"give the input's with --input-format {text}"
+            )
+        return text
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print(f"{parser.prog}: {option_string} is deprecated here: use {self.use}", file=sys.stderr)
-        setattr(namespace, self.dest, values)
+    group.add_argument(
+        "-f",
+        "--format",
+        "--output-format",
+        dest="output_format",
+        type=output_format,
+        choices=formats,
+        default=default,
+        help=f"output format (default {default})",
+    )
 
 
 def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:

@@ -1,10 +1,15 @@
-"""``update-rouge [score]``: score a file of examples, print the corpus scores as JSON.
+"""``update-rouge [score]``: score a file of examples, print the corpus scores.
 
 Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
-line-aligned text files; see ``files``. The examples are read, scored and written in
+line-aligned text files; see ``files``. ``-`` as FILE, or no input named while standard input
+is not a terminal (``cat data.jsonl | update-rouge``), reads standard input (JSONL unless
+``--input-format csv``), named ``<stdin>`` in messages. The output is JSON, a table or the
+numbers alone (``score_report``); ``--group-by FIELD`` adds the corpus scores of each group of
+examples that share the field's value. The examples are read, scored and written in
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
-example (``-`` for standard output), written as ``outputs.output_file`` writes (an existing
+example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
+as ``outputs.output_file`` writes (an existing
 file is replaced only when every example was scored, never an input: ``check_output_paths``),
 and closed before the bootstrap runs, so nothing after it can lose it. Exit status: ``runner``.
 """
@@ -16,25 +21,27 @@ import functools
 import json
 import os
 import sys
-from typing import IO, Dict, List
+from typing import IO, Dict, List, Optional
 
 from tqdm import tqdm
 
 from ..chunk_scoring import CHUNK_SIZE, Output, score_chunks
 from ..file_chunks import open_chunks
-from ..outputs import check_output_paths, output_file, shown_path
+from ..file_lines import STDIN, input_name
+from ..outputs import check_output_paths, output_file
 from ..parallel import available_cpus
 from ..settings import RUNNING
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
-    DeprecatedFlag,
     add_file_argument,
+    add_output_format,
     add_table_options,
     run_command,
     settings_from,
     write_stdout,
 )
+from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
 
 PROG = "update-rouge"
 
@@ -44,21 +51,40 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser = commands.add_parser(
         "score",
         help="score a file of examples (the default command: update-rouge FILE ...)",
-        description="Score what updated texts add to their sources; print the corpus scores as JSON. "
+        description="Score what updated texts add to their sources; print the corpus scores (JSON by default). "
         "update-rouge FILE ... is update-rouge score FILE ...; to compare systems with a baseline: "
         "update-rouge compare --help.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    inputs = parser.add_argument_group("input: one JSONL or CSV file, or three line-aligned text files")
-    add_file_argument(parser, inputs, "JSONL or CSV file with source, reference and prediction")
-    inputs.add_argument("--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension)")
+    inputs = parser.add_argument_group(
+        "input: one JSONL or CSV file (- or a pipe: standard input), or three line-aligned text files"
+    )
+    add_file_argument(
+        parser, inputs, "JSONL or CSV file with source, reference and prediction; - (or no input named): standard input"
+    )
     inputs.add_argument(
-        "--format", dest="input_format", choices=INPUT_FORMATS, action=DeprecatedFlag, use="--input-format"
+        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
     )
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
+    inputs.add_argument(
+        "--group-by",
+        metavar="FIELD",
+        help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
+    )
     running = add_table_options(parser)[RUNNING]
+    add_output_format(running, OUTPUT_FORMATS, "json")
+    running.add_argument(
+        "-b", "--score-only", action="store_true", help="print only the corpus F of each type, one per line"
+    )
+    running.add_argument(
+        "-w",
+        "--width",
+        type=_width,
+        default=DEFAULT_WIDTH,
+        help=f"decimals of the text, markdown and --score-only numbers (default {DEFAULT_WIDTH}; JSON keeps every digit)",
+    )
     running.add_argument("--per-example", metavar="FILE", help="write one JSON line of scores per example to FILE")
     running.add_argument(
         "--ray",
@@ -75,22 +101,45 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     return parser
 
 
+def _width(text: str) -> int:
+    """``--width``: a number of decimals, 0 to 17."""
+    if not text.isdigit() or int(text) > 17:
+        raise argparse.ArgumentTypeError(f"expected a number of decimals from 0 to 17, got {text!r}")
+    return int(text)
+
+
 def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
-    """The input files named on the command line and a function ``(advance, lines) -> chunks``
-    cutting them into chunks (``file_chunks.open_chunks``); a usage error when they do not name
-    one layout."""
+    """The input files named on the command line (``-`` for standard input: see the module
+    docstring) and a function ``(advance, lines) -> chunks`` cutting them into chunks
+    (``file_chunks.open_chunks``); a usage error when they do not name one layout."""
+    text_files = (args.sources, args.references, args.predictions)
+    file = args.file
+    if file is None and text_files == (None, None, None) and _piped():
+        file = STDIN
     try:
-        return open_chunks(args.file, args.input_format, (args.sources, args.references, args.predictions))
+        return open_chunks(file, args.input_format, text_files, args.group_by)
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
 
 
-def per_example_lines(lines: List[int], table: Dict[str, list]) -> str:
-    """The per-example file's lines of a chunk: one JSON object per example, its file ``line``
-    and its per-example scores. Made in the worker that scored the chunk (``score_chunks``'s
-    ``render``)."""
+def _piped() -> bool:
+    """Whether standard input can be read and is not a terminal (a pipe or a file)."""
+    try:
+        return sys.stdin is not None and sys.stdin.readable() and not sys.stdin.isatty()
+    except (OSError, ValueError):  # closed
+        return False
+
+
+def per_example_lines(lines: List[int], table: Dict[str, list], ids: List[Optional[str]]) -> str:
+    """The per-example file's lines of a chunk: one JSON object per example, its file ``line``,
+    its ``id`` (only for an example that has one) and its per-example scores. Made in the worker
+    that scored the chunk (``score_chunks``'s ``render``)."""
     return "".join(
-        json.dumps({"line": line, **{key: values[index] for key, values in table.items()}}) + "\n"
+        json.dumps(
+            {"line": line, **({} if ids[index] is None else {"id": ids[index]})}
+            | {key: values[index] for key, values in table.items()}
+        )
+        + "\n"
         for index, line in enumerate(lines)
     )
 
@@ -114,10 +163,12 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
     ``written`` once complete), then the result."""
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
-    check_output_paths(paths, [] if args.per_example is None else [args.per_example])
+    check_output_paths(
+        [path for path in paths if path != STDIN], [] if args.per_example is None else [args.per_example]
+    )
     if args.ray is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
-    total_bytes = sum(os.path.getsize(path) for path in paths)
+    total_bytes = sum(os.path.getsize(path) for path in paths if path != STDIN) or None
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     with contextlib.ExitStack() as run:
@@ -137,10 +188,19 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: L
         chunks = read_chunks(bar.update, CHUNK_SIZE, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
-            raise ValueError(f"{', '.join(map(shown_path, paths))}: no examples to score")
+            raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()
-    if args.return_signature:
+    if args.return_signature or (args.output_format != "json" and not args.score_only):
         result["signature"] = corpus.signature()
-    return write_stdout(json.dumps(result, indent=2) + "\n")
+    counts = [corpus.totals.count, *(group.totals.count for group in corpus.groups.values())]
+    how = {
+        "format": args.output_format,
+        "score_only": args.score_only,
+        "width": args.width,
+        "average": settings.average,
+        "confidence_level": settings.confidence_level,
+        "n_bootstrap": settings.n_bootstrap,
+    }
+    return write_stdout(report(result, counts, settings.rouge_types, how))

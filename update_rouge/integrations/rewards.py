@@ -6,7 +6,11 @@ other online trainers that take ``reward_funcs``).
 dataset's other columns repeated to match, it returns one float per completion. Each reward is
 the per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion
 and references (the no-additions rule included), or a weighted mean of several such scores.
-Nothing here needs TRL, torch or transformers.
+It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
+refuses every other option of the table when it is built, naming it, rather than ignore one
+(``average="micro"`` would have no effect on a per-example score): the rouge types come from
+``reward=``, and a corpus option has nothing to act on. Nothing here needs TRL, torch or
+transformers.
 """
 
 import math
@@ -15,18 +19,27 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..inputs import _describe
 from ..metric import score_examples
+from ..settings import OPTIONS
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
-# compute's options that describe a corpus result, not a per-example score.
-CORPUS_OPTIONS = (
-    "use_aggregator",
-    "confidence_level",
-    "n_bootstrap",
-    "seed",
-    "baseline_predictions",
-    "return_signature",
+# compute's options that a reward honours: they make a per-example score, or run it.
+REWARD_OPTIONS = (
+    "use_stemmer",
+    "tokenizer",
+    "engine",
+    "num_proc",
+    "stemmer",
+    "multi_ref",
+    "remove_stopwords",
+    "max_words",
+    "max_bytes",
+    "alpha",
+    "language",
+    "additions",
 )
+# The table's other options (a corpus result's, or the types): refused by name.
+REFUSED_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REWARD_OPTIONS)
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
 _FIELD = re.compile(r"^(sources|predictions|references)\b")
@@ -109,13 +122,6 @@ def _reference_list(reference: Any, column: str, index: int) -> List[Any]:
     raise ValueError(f"column {column!r}[{index}] must be a string or a list of strings, got {_describe(reference)}")
 
 
-_REFUSED = {
-    "rouge_types": "the types come from reward=",
-    "protocol": "it reproduces a published evaluation script's tables, not a training signal",
-    **{option: "a reward is one score per example" for option in CORPUS_OPTIONS},
-}
-
-
 class UpdateRougeReward:
     """A reward function in TRL's contract; build it with ``update_rouge_reward``."""
 
@@ -127,9 +133,14 @@ class UpdateRougeReward:
         name: Optional[str] = None,
         **compute_kwargs: Any,
     ):
-        for option in CORPUS_OPTIONS + ("rouge_types", "protocol"):
-            if option in compute_kwargs and not (option == "protocol" and compute_kwargs[option] is None):
-                raise ValueError(f"{option} cannot be set for a reward: {_REFUSED[option]}")
+        for option in REFUSED_OPTIONS:
+            if option in compute_kwargs:
+                why = (
+                    "the types come from reward="
+                    if option == "rouge_types"
+                    else "a reward is one score per example, which this option does not change"
+                )
+                raise ValueError(f"{option} cannot be set for a reward: {why}")
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):
             if not isinstance(column, str) or not column:
                 raise ValueError(f"{argument} must be the name of a dataset column, got {_describe(column)}")
@@ -223,7 +234,7 @@ def update_rouge_reward(
             ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``).
         **compute_kwargs: every per-example scoring option of ``compute`` (``stemmer``,
             ``use_stemmer``, ``tokenizer``, ``multi_ref``, ``engine``, ``num_proc``, ...), checked
-            here. Not ``rouge_types`` (given by ``reward``), ``protocol`` (refused) nor the corpus-level options
+            here. Not ``rouge_types`` (given by ``reward``) nor the corpus-level options
             (``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``,
             ``baseline_predictions``, ``return_signature``).
 

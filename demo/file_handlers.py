@@ -1,11 +1,11 @@
 """The demo's handlers of a file of examples: scoring it (``score_file``, also an HTTP API
 endpoint), the note when its inputs change, and opening one of its rows in the one-example view.
 
-Files are read one example at a time by ``files.py`` (the command line's reader); the demo keeps
+Files are read one example at a time by ``update_rouge.files`` (the command line's reader); the demo keeps
 only the per-example scores, not the texts. Scoring a file stops with a message once
 ``MAX_REQUEST_SECONDS`` have passed, checked between chunks of ``CHUNK_SIZE`` examples; its
-downloads are written by ``app_downloads``. Results are keyed by component name, as in
-``app_handlers``.
+downloads are written by ``demo.downloads``. Results are keyed by component name, as in
+``demo.handlers``.
 """
 
 import functools
@@ -14,29 +14,29 @@ import os
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence
 
 import gradio as gr
 import pandas as pd
 
-import app_render as render
-from app_downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
-from app_handlers import STALE, Shown, score_one
-from app_metric import package_module
-from app_options import (
+from demo import render
+from demo.downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
+from demo.handlers import STALE, Shown, Texts, score_example
+from demo.options import (
     MAX_SECONDS_VARIABLE,
     MAX_UPLOAD_VARIABLE,
     NO_LANGUAGE,
     DemoError,
+    ScreenOptions,
     max_request_seconds,
     max_upload_mb,
-    settings_from,
+    screen_default,
 )
-
-score_rows = package_module("chunk_scoring").score_rows
-NoTokensWarning = package_module("no_tokens").NoTokensWarning
-MissingExtra = package_module("extras").MissingExtra
-files = package_module("files")
+from update_rouge import files
+from update_rouge.chunk_scoring import score_rows
+from update_rouge.extras import MissingExtra
+from update_rouge.lcs_limits import LcsTableTooLarge
+from update_rouge.no_tokens import NoTokensWarning
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -59,10 +59,14 @@ FILE_RESULTS = (
 )
 
 
-def file_inputs_changed(status: str, changed: str = "Options") -> Shown:
-    """After the file or an option changed: ``failed_file`` with "``changed`` changed: press
-    Score file again." where the ``status`` shown is not empty (results or an error were shown);
-    else nothing changes."""
+def file_inputs_changed(status: str, options: ScreenOptions, changed: str = "Options") -> Shown:
+    """After the file or an option changed: ``failed_file`` with the error naming an unusable
+    option, else with "``changed`` changed: press Score file again." where the ``status`` shown
+    is not empty (results or an error were shown); else nothing changes."""
+    try:
+        options.settings()
+    except DemoError as error:
+        return failed_file(f"Error: {error}")
     return failed_file(STALE.format(changed, "Score file")) if status else {}
 
 
@@ -84,22 +88,22 @@ def failed_file(message: str) -> Shown:
     }
 
 
-def score_file(
+def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options one by one)
     path: Optional[str],
     rouge_types: Sequence[str],
     stemmer: str,
-    confidence_level: str = "0.95",
+    confidence_level: str = screen_default("confidence_level"),
     language: str = NO_LANGUAGE,
     remove_stopwords: bool = False,
     max_words: Optional[float] = None,
     max_bytes: Optional[float] = None,
-    alpha: float = 0.5,
+    alpha: float = screen_default("alpha"),
     baseline_column: str = "",
-    multi_ref: str = "max_f1",
-    n_bootstrap: Optional[float] = 1000,
-    seed: Optional[float] = 12345,
-    additions: str = "sentences",
-    average: str = "macro",
+    multi_ref: str = screen_default("multi_ref"),
+    n_bootstrap: Optional[float] = screen_default("n_bootstrap"),
+    seed: Optional[float] = screen_default("seed"),
+    additions: str = screen_default("additions"),
+    average: str = screen_default("average"),
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ) -> Shown:
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -131,6 +135,39 @@ def score_file(
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
     """
+    options = ScreenOptions.of(
+        rouge_types=rouge_types,
+        stemmer=stemmer,
+        confidence_level=confidence_level,
+        language=language,
+        remove_stopwords=remove_stopwords,
+        max_words=max_words,
+        max_bytes=max_bytes,
+        alpha=alpha,
+        multi_ref=multi_ref,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        additions=additions,
+        average=average,
+    )
+    return score_upload(path, options, baseline_column, progress)
+
+
+def _reader(path: str, baseline_column: str) -> Callable[..., Iterator[Any]]:
+    """The reader of the upload at ``path`` (``files.open_examples``'s), with each row's
+    ``baseline_column`` as its baseline when one is named; ``DemoError`` for a file that is
+    neither .jsonl nor .csv."""
+    if not baseline_column:
+        return files.open_examples(path)[1]
+    file_format = files.FORMATS.get(Path(path).suffix.lower())
+    if file_format is None:
+        raise DemoError(f"{Path(path).name}: expected a .jsonl or .csv file")
+    return functools.partial(_with_baseline, path, file_format, baseline_column)
+
+
+def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: str, progress: Any) -> Shown:
+    """``score_file``'s results for the file at ``path`` scored with ``options``, with the paired
+    test against ``baseline_column`` when one is named; ``progress`` is called as gradio's bar."""
     if path is None:
         return failed_file("Upload a .jsonl or .csv file first.")
     name = Path(path).name
@@ -138,29 +175,9 @@ def score_file(
         problem = _upload_size_problem(path)
         if problem:
             raise DemoError(problem)
-        settings = settings_from(
-            rouge_types,
-            stemmer,
-            language,
-            remove_stopwords,
-            max_words,
-            max_bytes,
-            alpha,
-            confidence_level,
-            multi_ref,
-            n_bootstrap,
-            seed,
-            additions,
-            average,
-        )
+        settings = options.settings()
         baseline_column = (baseline_column or "").strip()
-        if baseline_column:
-            file_format = files.FORMATS.get(Path(path).suffix.lower())
-            if file_format is None:
-                raise DemoError(f"{name}: expected a .jsonl or .csv file")
-            read = functools.partial(_with_baseline, path, file_format, baseline_column)
-        else:
-            (_, read) = files.open_examples(path)
+        read = _reader(path, baseline_column)
         total_bytes = max(1, os.path.getsize(path))
         done = [0]
 
@@ -186,6 +203,9 @@ def score_file(
         tokenless = sum(w.message.count for w in caught if isinstance(w.message, NoTokensWarning))
         if not lines:
             raise DemoError(f"{name}: the file holds no examples")
+    except LcsTableTooLarge as error:
+        place = f"{name}:{error.index}: " if error.what == "line" and error.index is not None else f"{name}: "
+        return failed_file(render.too_long_note(error.problem, place))
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
         return failed_file(f"Error: {str(error).replace(path, name)}")
@@ -203,35 +223,31 @@ def score_file(
     return {
         "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
+        "summary": gr.update(
+            value=render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
+            label=render.summary_label(settings.average),
+        ),
         "signature": result["signature"],
         "per_example": pd.DataFrame(
             {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
         ),
-        "histogram": render.histogram_svg(per_example, types[0]),
+        "histogram": render.histogram_svg(per_example, types[0], settings.average),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
         "download_json": str(json_path),
         "download_csv": str(csv_path),
-        "paired": render.paired_table(result, types) if baseline_column else None,
+        "paired": gr.update(
+            value=render.paired_table(result, types) if baseline_column else None,
+            label=render.paired_label(settings.average),
+        ),
         "paired_box": gr.update(visible=bool(baseline_column)),
     }
 
 
 def open_example(
-    path: Optional[str],
-    per_example: Optional[pd.DataFrame],
-    rouge_types: Sequence[str],
-    stemmer: str,
-    language: str,
-    remove_stopwords: bool,
-    max_words: Optional[float],
-    max_bytes: Optional[float],
-    alpha: float,
-    additions: str,
-    selected: gr.SelectData,
+    path: Optional[str], per_example: Optional[pd.DataFrame], options: ScreenOptions, row_index: int
 ) -> Shown:
-    """The example of the per-example table's selected row, scored in the one-example view.
+    """The example of row ``row_index`` of the per-example table, scored in the one-example view.
 
     Reads the file again up to the row's line (the demo does not keep the texts). Gives the
     source, the first reference and the prediction, the tab to show ("one"), ``score_one``'s
@@ -240,16 +256,15 @@ def open_example(
     """
     if path is None or per_example is None:
         return {"reference_view": None, "prediction_view": None, "scores": None, "note": "", "scored_texts": None}
-    line = int(per_example["line"][selected.index[0]])
+    line = int(per_example["line"][row_index])
     _, read = files.open_examples(path)
     row = next(row for row in read() if row.line == line)
-    texts = (row.source, row.references[0], row.prediction)
-    shown = score_one(*texts, rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, additions)
+    texts = Texts(row.source, row.references[0], row.prediction)
+    shown = score_example(texts, options)
     shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
-    texts_shown = dict(zip(("source", "reference", "prediction"), texts))
-    return {**texts_shown, "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+    return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
 
 
 class BaselineRow(NamedTuple):

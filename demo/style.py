@@ -19,7 +19,9 @@ CSS = """
 #batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
 #batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
 @media (max-width: 480px) {
-  #rouge-types label, #stemmer label { padding: 4px 8px !important; }
+  /* Tight choices, so that Score stays on a 390x844 phone's first screen with four stemmers. */
+  #rouge-types label, #stemmer label { padding: 2px 6px !important; font-size: 13px; }
+  #rouge-types .wrap, #stemmer .wrap { gap: 4px !important; }
   #histogram svg text { font-size: 22px; }
   #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
   #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {

@@ -1,6 +1,6 @@
 """What the demo shows, drawn from scores: highlighted texts, tables, the F1 histogram as SVG,
 and the notes that explain a score. Nothing here scores; every function takes what the
-handlers (``app_handlers``) computed (``edit_highlights`` redoes the text's diff against its
+handlers (``demo.handlers``) computed (``edit_highlights`` redoes the text's diff against its
 source, ``edits.kept_positions``, only to place the runs the scorer extracted).
 
 Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent
@@ -13,19 +13,17 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from app_metric import package_module
-
-SEGMENT_PATTERN = package_module("extraction").SEGMENT_PATTERN
-NoTokensWarning = package_module("no_tokens").NoTokensWarning
-corpus_mean = package_module("example_tables").mean
-kept_positions = package_module("edits").kept_positions
+from update_rouge.edits import kept_positions
+from update_rouge.example_tables import mean as corpus_mean
+from update_rouge.extraction import SEGMENT_PATTERN
+from update_rouge.no_tokens import NoTokensWarning
 
 ADDED = "added"
 KEPT = "in the source"
 MATCHED = "matched"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [95% interval]", "P", "R"]
-PAIRED_HEADERS = ["rouge type", "delta F1 (points) [interval]", "p-value"]
+PAIRED_HEADERS = ["rouge type", "baseline F1", "delta F1 (points) [interval]", "p-value"]
 HISTOGRAM_BINS = 10
 # Below this many examples the status warns that the bootstrap interval is rough: a percentile
 # bootstrap interval of a mean covers less often than its level says when the examples are few
@@ -36,6 +34,11 @@ FEW_EXAMPLES = 30
 # or ``tokenizer=``, neither of which a demo user can pass).
 NO_TOKENS_ADVICE = (
     'choose the texts\' language under "Advanced options" (language) to score them with its own segments and tokens.'
+)
+# The note where the additions hold no letter or digit at all: no language would find a word in them.
+NO_WORDS = (
+    "the additions hold only punctuation or symbols, no word: every tokenizer finds no token in them, "
+    "whatever the language, so their scores count nothing."
 )
 # The histogram's drawing area, in SVG user units (the figure scales to the width it is given).
 PLOT_WIDTH, PLOT_HEIGHT = 560, 200
@@ -145,7 +148,11 @@ def example_notes(source: str, reference: str, prediction: str, example: Any, to
     elif reference.strip() == prediction.strip():
         notes.append("The prediction is identical to the reference.")
     if tokenless:
-        notes.append(no_tokens_note(1, 1))
+        added = " ".join([*example.reference_additions[0], *example.prediction_additions])
+        if any(character.isalnum() for character in added):
+            notes.append(no_tokens_note(1, 1))
+        else:
+            notes.append(f"Warning: {NO_WORDS}")
     return "\n".join(notes)
 
 
@@ -154,6 +161,24 @@ def no_tokens_note(count: int, total: int) -> str:
     in place of the API's."""
     problem = str(NoTokensWarning(count, total)).split("; pass language=")[0]
     return f"Warning: {problem}; {NO_TOKENS_ADVICE}"
+
+
+# What the demo says about an example beyond its LCS limit, in place of the package's advice to
+# raise the limit with an environment variable (which a Space's visitor cannot set).
+TOO_LONG_ADVICE = (
+    "This demo keeps one example to seconds; score it with the update-rouge command "
+    "(pip install update-rouge), whose limits can be raised."
+)
+
+
+def too_long_note(problem: str, place: str = "") -> str:
+    """The error of an example beyond an LCS limit: ``place`` (the file and line, or nothing for
+    the one-example view), the package's ``problem`` without its environment variable advice,
+    and ``TOO_LONG_ADVICE``."""
+    problem = re.sub(
+        r"(;|\()\s*raise it with the environment variable \w+\)?", lambda m: ")" if m[1] == ";" else "", problem
+    )
+    return f"Error: {place}{problem.strip().rstrip('.')}. {TOO_LONG_ADVICE}"
 
 
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
@@ -215,12 +240,14 @@ def _count_ticks(top: int) -> List[int]:
         power *= 10
 
 
-def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> str:
+def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str], average: str = "macro") -> str:
     """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
 
     Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
-    both axes are labelled; a dashed line marks the corpus mean (the exact mean, as in the
-    summary), labelled with it. Each bar's tooltip gives its bin and count.
+    both axes are labelled; a dashed line marks the mean of the examples' F1 (the exact mean),
+    labelled "corpus score (macro mean)" where ``average`` is ``"macro"`` (the summary's number)
+    and "mean of the examples" otherwise (the micro corpus score, from summed counts, is another
+    number: the summary's). Each bar's tooltip gives its bin and count.
     """
     histogram = f1_histogram(per_example, rouge_type)
     if histogram is None or per_example is None:
@@ -238,9 +265,10 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
         return bottom - count / ticks[-1] * PLOT_HEIGHT
 
     name = html.escape(rouge_type or "")
+    line = "corpus score (macro mean)" if average == "macro" else "mean of the examples (not the micro score)"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 68}" '
-        f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; corpus mean '
+        f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; {line} '
         f'{fmt(mean)}" style="width: 100%; height: auto; max-width: 720px; font: 13px sans-serif">',
     ]
     for count in ticks:
@@ -275,11 +303,11 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
         f'<line class="mean" x1="{x_mean:.2f}" x2="{x_mean:.2f}" y1="{PLOT_TOP - 6}" y2="{bottom}" '
         'stroke="#b91c1c" stroke-width="2" stroke-dasharray="6 4"/>'
         f'<text class="mean-label" x="{x_mean:.2f}" y="{PLOT_TOP - 10}" text-anchor="{anchor}" '
-        f'fill="#b91c1c">corpus mean {fmt(mean)}</text>'
+        f'fill="#b91c1c">{line} {fmt(mean)}</text>'
     )
     parts.append(
         f'<text x="{PLOT_LEFT + PLOT_WIDTH / 2:.1f}" y="{bottom + 58}" text-anchor="middle" fill="currentColor">'
-        f"F1 of {name} per example (bins of {1 / HISTOGRAM_BINS:.1f})</text>"
+        f"F1 of {name} per example, 0 to 1 (bins of {1 / HISTOGRAM_BINS:.1f})</text>"
         f'<text transform="translate(16 {PLOT_TOP + PLOT_HEIGHT / 2:.1f}) rotate(-90)" text-anchor="middle" '
         'fill="currentColor">examples</text></svg>'
     )
@@ -308,8 +336,33 @@ def summary_table(
     return pd.DataFrame(rows, columns=["rouge type", f1, "P", "R"])
 
 
+AVERAGE_WORDS = {
+    "macro": "macro average (the mean of the examples' scores)",
+    "micro": "micro average (P, R and F from the counts summed over the examples)",
+}
+SCORES_LABEL = "Scores of this example (P, R and F1 from 0 to 1)"
+
+
+def summary_label(average: str) -> str:
+    """The corpus table's label: the ``average`` its numbers are and their scale."""
+    return (
+        f"Corpus scores: {AVERAGE_WORDS.get(average, average)}, in percent (0 to 100); "
+        "F1 with its bootstrap interval at the level its header states"
+    )
+
+
+def paired_label(average: str) -> str:
+    """The paired table's label: the ``average`` of the scores compared, and the scale."""
+    what = "macro mean F1" if average == "macro" else "micro F1"
+    return (
+        f"Paired test against the baseline: the baseline's {what} and the difference (system minus baseline), "
+        "in points (0 to 100); p: the probability of a difference this large if the system is not better"
+    )
+
+
 def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
-    """The paired test per rouge type: the system's mean F1 minus the baseline's, in points
+    """The paired test per rouge type: the baseline's own corpus F1 (the system's minus the
+    difference, in percent, one decimal), the system's corpus F1 minus the baseline's, in points
     (signed, one decimal) with its bootstrap interval (when computed), and the p-value of "the
     system is not better" (3 decimals)."""
     rows = []
@@ -318,7 +371,8 @@ def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataF
         delta = f"{100 * result[f'{key}_delta']:+.1f}"
         if f"{key}_delta_low" in result:
             delta += f" [{100 * result[f'{key}_delta_low']:+.1f}, {100 * result[f'{key}_delta_high']:+.1f}]"
-        rows.append([rouge_type, delta, f"{result[f'{key}_p_value']:.3f}"])
+        baseline = f"{100 * (result[key] - result[f'{key}_delta']):.1f}"
+        rows.append([rouge_type, baseline, delta, f"{result[f'{key}_p_value']:.3f}"])
     return pd.DataFrame(rows, columns=PAIRED_HEADERS)
 
 
@@ -326,7 +380,8 @@ def file_status(name: str, examples: int, both_empty: int, tokenless: int, inter
     """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 and,
     where the summary has ``intervals``, a warning when they rest on fewer than ``FEW_EXAMPLES``."""
     status = [
-        f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything (each scores 1.0)."
+        f"Scored {examples} example{'s' if examples != 1 else ''} from {name}; in {both_empty} of "
+        f"{'them' if examples != 1 else 'it'} neither side adds anything (each such example scores 1.0)."
     ]
     if tokenless:
         status.append(no_tokens_note(tokenless, examples))

@@ -1,28 +1,29 @@
 """The demo's options: the controls' choices, their values as a checked ``Settings``, the
 Reproduce code of them, and the server's limits read from the environment.
 
-Every option is the package's (``update_rouge.settings``, taken from the package
-``evaluate.load`` made, see ``app_metric``); this module only turns what the screen or the HTTP
-API gives into it, naming the option in every error.
+Every option is the package's (``update_rouge.settings``); this module only turns what the
+screen or the HTTP API gives into it (``ScreenOptions``, one object the handlers pass on), naming
+the option in every error.
 """
 
+import dataclasses
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import gradio as gr
 
-from app_metric import package_module
-
-DEFAULT_ROUGE_TYPES = package_module("rouge_types").DEFAULT_ROUGE_TYPES
-OPTION_BY_NAME = package_module("settings").OPTION_BY_NAME
-DEFAULTS = package_module("settings").DEFAULTS
-Settings = package_module("settings").Settings
-LANGUAGES = package_module("languages").ISO_639_1
+from update_rouge.languages import ISO_639_1 as LANGUAGES
+from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
+from update_rouge.matches import explained
+from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
+from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
+from update_rouge.version import __version__
 
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
-MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if package_module("matches").explained(t)]
+MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if explained(t)]
 # The English name of each ISO 639-1 code: ISO 639-3's reference name (as Debian's iso-codes 4.15.0
 # lists it) without its qualifier ("Malay (macrolanguage)" is "Malay", "Modern Greek (1453-)" "Greek").
 LANGUAGE_NAMES = dict(
@@ -59,16 +60,25 @@ LANGUAGE_CHOICES = [
     (NO_LANGUAGE, NO_LANGUAGE),
     *sorted((f"{LANGUAGE_NAMES[code]} ({code})", code) for code in LANGUAGES),
 ]
+# The stemmer menu: the option table's stemmers and the chosen language's Snowball stemmer (what
+# ``use_stemmer=True`` selects with a ``language``; the page has no ``use_stemmer`` switch).
+SNOWBALL = "snowball"
+STEMMER_CHOICES = (*(OPTION_BY_NAME["stemmer"].choices or ()), SNOWBALL)
+ENGLISH_STEMMERS = ("porter", "rouge155")
+# The help the page shows where the table's speaks of the API or the command line.
+DEMO_HELP = {
+    "confidence_level": "The level of the bootstrap interval of each rouge type's corpus score; none: no interval.",
+    "language": OPTION_BY_NAME["language"].help.replace("`use_stemmer=True` uses", f"the stemmer `{SNOWBALL}` uses"),
+}
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 # What max_words and max_bytes, and alpha, must be (the demo's messages).
 LIMIT_RULE = "a whole number >= 0 (0: no limit)"
 ALPHA_RULE = "a number in [0, 1]"
-COUNT_RULE = "a whole number > 0"
-SEED_RULE = "a whole number >= 0"
 # The most resamples the demo draws (the command line takes any number).
 MAX_DEMO_BOOTSTRAP = 10_000
-
+COUNT_RULE = f"a whole number from 1 to {MAX_DEMO_BOOTSTRAP:,} (this demo's limit; the update-rouge command takes more)"
+SEED_RULE = "a whole number >= 0"
 MAX_UPLOAD_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_MB"
 MAX_SECONDS_VARIABLE = "UPDATE_ROUGE_DEMO_MAX_SECONDS"
 # The demo's default LCS limit (about 10 s of one core for one example), unless the variable is set.
@@ -105,48 +115,103 @@ def max_request_seconds(environ=os.environ) -> float:
 def serve_limits(environ=os.environ) -> None:
     """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` unless it is set there: run
     when the demo is served, so that one example holds the (one-at-a-time) queue seconds, not minutes."""
-    environ.setdefault(package_module("lcs_limits").MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
+    environ.setdefault(MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
 
 
-def settings_from(
-    rouge_types: Sequence[str],
-    stemmer: str,
-    language: str = NO_LANGUAGE,
-    remove_stopwords: bool = False,
-    max_words: Optional[float] = None,
-    max_bytes: Optional[float] = None,
-    alpha: float = 0.5,
-    confidence_level: str = "0.95",
-    multi_ref: str = DEFAULTS["multi_ref"],
-    n_bootstrap: Any = DEFAULTS["n_bootstrap"],
-    seed: Any = DEFAULTS["seed"],
-    additions: str = DEFAULTS["additions"],
-    average: str = DEFAULTS["average"],
-) -> Any:
-    """The ``Settings`` of the options on screen; 0 or empty for max_words/max_bytes is no limit,
-    empty (``None``) n_bootstrap or seed, additions or average is the default.
+# Each option's value on screen where it differs from the table's default (``None``): the
+# controls show "none", 0 (no limit), the no-language entry, the level as text.
+SCREEN_DEFAULTS = {
+    "rouge_types": list(DEFAULT_ROUGE_TYPES),
+    "stemmer": "none",
+    "language": NO_LANGUAGE,
+    "max_words": 0,
+    "max_bytes": 0,
+    "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
+}
 
-    Raises ``DemoError`` naming the option for unusable values.
-    """
-    options = dict(
-        rouge_types=_ordered_types(rouge_types),
-        stemmer=stemmer,
-        language=None if language in (None, NO_LANGUAGE) else language,
-        remove_stopwords=bool(remove_stopwords),
-        max_words=_limit(max_words, "max_words"),
-        max_bytes=_limit(max_bytes, "max_bytes"),
-        alpha=_alpha(alpha),
-        confidence_level=CONFIDENCE_LEVELS.get(confidence_level, DEFAULTS["confidence_level"]),
-        multi_ref=multi_ref or DEFAULTS["multi_ref"],
-        n_bootstrap=DEFAULTS["n_bootstrap"] if n_bootstrap is None else n_bootstrap,
-        seed=DEFAULTS["seed"] if seed is None else seed,
-        additions=additions or DEFAULTS["additions"],
-        average=average or DEFAULTS["average"],
-    )
-    try:
-        return Settings(**options)
-    except (TypeError, ValueError) as error:
-        raise DemoError(str(error)) from None
+
+def screen_default(name: str) -> Any:
+    """Option ``name``'s value as its control shows it by default (``SCREEN_DEFAULTS``, else the table's)."""
+    return SCREEN_DEFAULTS.get(name, DEFAULTS[name])
+
+
+@dataclasses.dataclass(frozen=True)
+class ScreenOptions:
+    """Every option the page offers, as its control (or the HTTP API) gives it: field names are
+    the option table's names; values are the screen's (0 or empty for max_words/max_bytes is no
+    limit, ``NO_LANGUAGE`` no language, the confidence level as text, empty for a default).
+    Build it with ``ScreenOptions.of``; ``settings()`` checks it."""
+
+    rouge_types: Sequence[str]
+    stemmer: str
+    language: Optional[str]
+    remove_stopwords: bool
+    max_words: Any
+    max_bytes: Any
+    alpha: Any
+    confidence_level: Optional[str]
+    multi_ref: Optional[str]
+    n_bootstrap: Any
+    seed: Any
+    additions: Optional[str]
+    average: Optional[str]
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any] = MappingProxyType({}), **changes: Any) -> "ScreenOptions":
+        """The options named in ``values`` (other names, such as the texts', are ignored) and
+        ``changes``; every option named in neither takes its control's default (``screen_default``).
+        ``TypeError`` for a change that names no option."""
+        unknown = sorted(set(changes) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"not options of the demo: {unknown}")
+        given = {**values, **changes}
+        return cls(**{name: given.get(name, screen_default(name)) for name in OPTION_NAMES})
+
+    def settings(self) -> Any:
+        """The checked ``Settings`` of these options; ``DemoError`` naming the option (and the
+        demo's rule, such as its cap on ``n_bootstrap``) for an unusable value."""
+        language = None if self.language in (None, NO_LANGUAGE) else self.language
+        options = dict(
+            rouge_types=_ordered_types(self.rouge_types),
+            **_stemming(self.stemmer, language),
+            language=language,
+            remove_stopwords=bool(self.remove_stopwords),
+            max_words=_limit(self.max_words, "max_words"),
+            max_bytes=_limit(self.max_bytes, "max_bytes"),
+            alpha=_alpha(self.alpha),
+            confidence_level=CONFIDENCE_LEVELS.get(self.confidence_level or "", DEFAULTS["confidence_level"]),
+            multi_ref=self.multi_ref or DEFAULTS["multi_ref"],
+            n_bootstrap=_whole(self.n_bootstrap, "n_bootstrap", COUNT_RULE, range(1, MAX_DEMO_BOOTSTRAP + 1)),
+            seed=_whole(self.seed, "seed", SEED_RULE, None),
+            additions=self.additions or DEFAULTS["additions"],
+            average=self.average or DEFAULTS["average"],
+        )
+        try:
+            return Settings(**options)
+        except (TypeError, ValueError) as error:
+            raise DemoError(str(error)) from None
+
+
+OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
+
+
+def _stemming(stemmer: str, language: Optional[str]) -> Dict[str, Any]:
+    """``Settings``' stemmer arguments of the stemmer menu's ``stemmer`` with ``language``:
+    ``SNOWBALL`` is ``use_stemmer=True`` (the language's Snowball stemmer). ``DemoError`` saying
+    what to choose on the page for ``SNOWBALL`` without a language or an English stemmer with one."""
+    if stemmer == SNOWBALL:
+        if language is None:
+            raise DemoError(
+                f"stemmer {SNOWBALL!r} stems the words of a language: choose the texts' language under "
+                '"Advanced options" (language), or another stemmer'
+            )
+        return {"stemmer": None, "use_stemmer": True}
+    if language is not None and stemmer in ENGLISH_STEMMERS:
+        raise DemoError(
+            f"stemmer {stemmer!r} stems English tokens and cannot be combined with language {language!r}: "
+            f"choose the stemmer {SNOWBALL!r} for the language's Snowball stemmer, or 'none'"
+        )
+    return {"stemmer": stemmer}
 
 
 def _limit(value: Any, name: str) -> Optional[int]:
@@ -181,16 +246,21 @@ def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
     return [t for t in ROUGE_TYPE_CHOICES if t in chosen] + [t for t in chosen if t not in ROUGE_TYPE_CHOICES]
 
 
-# Each option's value on screen where it differs from the table's default (``None``): the
-# controls show "none", 0 (no limit), the no-language entry, the level as text.
-SCREEN_DEFAULTS = {
-    "rouge_types": list(DEFAULT_ROUGE_TYPES),
-    "stemmer": "none",
-    "language": NO_LANGUAGE,
-    "max_words": 0,
-    "max_bytes": 0,
-    "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
-}
+def _whole(value: Any, name: str, rule: str, allowed: Optional[range]) -> int:
+    """A count or seed as the screen or the HTTP API gives it (``None``: the table's default);
+    ``DemoError`` naming ``name`` and ``rule`` unless a whole number (in ``allowed`` when given)."""
+    if value is None or value == "":
+        return DEFAULTS[name]
+    try:
+        number = value if isinstance(value, int) else float(value)
+        whole = not isinstance(value, bool) and math.isfinite(number) and number == int(number)
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or (allowed is not None and int(number) not in allowed) or (allowed is None and number < 0):
+        raise DemoError(f"{name} must be {rule}, got {value!r}")
+    return int(number)
+
+
 # The options whose help is not shown under their control: it would push Score off a phone's first screen.
 TERSE = ("rouge_types", "stemmer")
 
@@ -202,9 +272,9 @@ def option_control(name: str) -> Dict[str, Any]:
     option = OPTION_BY_NAME[name]
     control: Dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
     if name not in TERSE:
-        control["info"] = option.help
+        control["info"] = DEMO_HELP.get(name, option.help)
     if option.choices:
-        control["choices"] = list(option.choices)
+        control["choices"] = list(STEMMER_CHOICES if name == "stemmer" else option.choices)
     return control
 
 
@@ -216,22 +286,23 @@ def option_component(kind: Any, name: str, **kwargs: Any) -> Any:
     return component
 
 
-def option_number(option: str, rule: str, **kwargs: Any) -> gr.Number:
-    """A ``gr.Number`` for option ``option`` (``option_component``) whose value gradio's
-    own conversion fails on (NaN or an infinity where a whole number is expected, text) is refused
-    with ``gr.Error`` naming the option and ``rule``, not gradio's bare ``ValueError`` ("cannot
-    convert float NaN to integer"). Its ``preprocess`` is wrapped, not overridden in a subclass:
-    gradio writes a ``.pyi`` file beside the module of every component subclass."""
+def option_number(option: str, **kwargs: Any) -> gr.Number:
+    """A ``gr.Number`` for option ``option`` (``option_component``) whose value gradio's own
+    conversion refuses (out of its bounds, NaN or an infinity where a whole number is expected,
+    text) reaches the handlers as it was typed, not as gradio's pop-up error: ``ScreenOptions``
+    names the option and the demo's rule, once, where the results would be. Its ``preprocess``
+    is wrapped, not overridden in a subclass: gradio writes a ``.pyi`` file beside the module of
+    every component subclass."""
     number = option_component(gr.Number, option, **kwargs)
     convert = number.preprocess
 
     def preprocess(payload: Any) -> Any:
         try:
             return convert(payload)
-        except (TypeError, ValueError, OverflowError):
-            raise gr.Error(f"{option} must be {rule}, got {payload!r}", print_exception=False) from None
+        except (TypeError, ValueError, OverflowError, gr.Error):
+            return payload
 
-    number.preprocess = preprocess  # type: ignore[method-assign]
+    number.preprocess = preprocess
     return number
 
 
@@ -253,7 +324,13 @@ def _options_of(settings: Any) -> Dict[str, Any]:
         "average": settings.average,
     }
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
-    return {name: value for name, value in chosen.items() if value != defaults[name]}
+    changed = {name: value for name, value in chosen.items() if value != defaults[name]}
+    if changed.get("stemmer") == SNOWBALL:  # not a stemmer= value: use_stemmer=True with the language
+        changed = {
+            ("use_stemmer" if name == "stemmer" else name): True if name == "stemmer" else value
+            for name, value in changed.items()
+        }
+    return changed
 
 
 # The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.
@@ -272,18 +349,18 @@ def pinned_revision() -> str:
     """The Space revision the Reproduce code pins: the tag ``v<version>`` of the package the demo
     scores with (docs/publishing.md tags every release of the Space so; ``evaluate.load``'s
     ``revision``)."""
-    return f"v{package_module('version').__version__}"
+    return f"v{__version__}"
 
 
-def reproduce(*options: Any, baseline_column: str = "", environ=os.environ) -> str:
+def reproduce(options: ScreenOptions, baseline_column: str = "", environ: Mapping[str, str] = os.environ) -> str:
     """Python that, run in a fresh Python with the Space's requirements next to ``EXAMPLES_NAME``,
-    computes and prints what the demo shows for these options (``settings_from``'s arguments):
+    computes and prints what the demo shows for ``options``:
     ``evaluate.load(metric_id(environ), revision=pinned_revision())``, every option that differs
     from the defaults, and ``baseline_predictions`` read from ``baseline_column`` when one is
     named; then the same as a command line (``update-rouge compare`` with a baseline). Unusable
     options give the error as a comment."""
     try:
-        settings = settings_from(*options)
+        settings = options.settings()
     except DemoError as error:
         return f"# {error}"
     chosen = _options_of(settings)

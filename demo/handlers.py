@@ -1,28 +1,34 @@
 """The demo's handlers of one example: what each event of the "One example" tab computes,
-scored with the package ``evaluate.load`` made (``app_metric``), drawn by ``app_render``, with
-options from ``app_options``; ``app_files`` has those of a file.
+scored with the package (``update_rouge``), drawn by ``demo.render``, with options from
+``demo.options``; ``demo.file_handlers`` has those of a file.
 
 Each handler returns a dict of its results keyed by the name of the component that shows them
-(``app.py`` names its components so and gives gradio ``{component: value}``); a component left
-out is left as it is. ``score_one`` is also an HTTP API endpoint.
+(``demo.page`` names its components so); a component left out is left as it is. ``score_one``
+is also an HTTP API endpoint, the one handler here that takes its options one by one.
 """
 
-from typing import Any, Dict, Optional, Sequence
+import dataclasses
+from typing import Any, Dict, NamedTuple, Optional, Sequence
 
 import gradio as gr
 
-import app_render as render
-from app_metric import package_module
-from app_options import (
-    NO_LANGUAGE,
-    settings_from,
-)
+from demo import render
+from demo.options import NO_LANGUAGE, DemoError, ScreenOptions
+from update_rouge.extraction import join_additions
+from update_rouge.extras import MissingExtra
+from update_rouge.lcs_limits import LcsTableTooLarge
+from update_rouge.matches import token_matches
+from update_rouge.metric import UpdateRougeScorer
+from update_rouge.no_tokens import tokenless_examples
 
-UpdateRougeScorer = package_module("metric").UpdateRougeScorer
-tokenless_examples = package_module("no_tokens").tokenless_examples
-MissingExtra = package_module("extras").MissingExtra
-matches = package_module("matches")
-join_additions = package_module("extraction").join_additions
+
+class Texts(NamedTuple):
+    """One example's three texts, as the page shows them."""
+
+    source: str
+    reference: str
+    prediction: str
+
 
 Shown = Dict[str, Any]
 # The note that replaces results made stale by a change of what they were scored from.
@@ -40,7 +46,7 @@ def check_text(value: Any, field: str) -> str:
     return value
 
 
-def score_one(
+def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options one by one)
     source: str,
     reference: str,
     prediction: str,
@@ -75,13 +81,34 @@ def score_one(
     """
     for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction")):
         check_text(value, field)
+    options = ScreenOptions.of(
+        rouge_types=rouge_types,
+        stemmer=stemmer,
+        language=language,
+        remove_stopwords=remove_stopwords,
+        max_words=max_words,
+        max_bytes=max_bytes,
+        alpha=alpha,
+        additions=additions,
+    )
+    return score_example(Texts(source, reference, prediction), options)
+
+
+def score_example(texts: Texts, options: ScreenOptions) -> Shown:
+    """``score_one``'s results for ``texts`` scored with ``options`` (its ``settings()``)."""
+    source, reference, prediction = texts
     try:
-        settings = settings_from(
-            rouge_types, stemmer, language, remove_stopwords, max_words, max_bytes, alpha, additions=additions
-        )
+        settings = options.settings()
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         tokenizer = settings.make_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
+    except LcsTableTooLarge as error:
+        return {
+            "reference_view": None,
+            "prediction_view": None,
+            "scores": None,
+            "note": render.too_long_note(error.problem),
+        }
     except (ValueError, MissingExtra) as error:
         return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
     note = render.example_notes(source, reference, prediction, example, tokenless)
@@ -92,13 +119,13 @@ def score_one(
             render.highlight_additions(prediction, example.prediction_additions, pattern),
         ]
     else:
-        views = [
+        placed = [
             render.edit_highlights(reference, source, example.reference_additions[0], settings),
             render.edit_highlights(prediction, source, example.prediction_additions, settings),
         ]
-        if None in views:
+        if None in placed:
             note += f"\n{render.UNPLACED_EDITS}"
-        views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), views)]
+        views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), placed)]
     return {
         "reference_view": views[0],
         "prediction_view": views[1],
@@ -107,34 +134,28 @@ def score_one(
     }
 
 
-def show_matches(
-    source: str,
-    reference: str,
-    prediction: str,
-    rouge_type: str,
-    stemmer: str,
-    language: str = NO_LANGUAGE,
-    remove_stopwords: bool = False,
-    max_words: Optional[float] = None,
-    max_bytes: Optional[float] = None,
-    alpha: float = 0.5,
-    additions: str = "sentences",
-) -> Shown:
+def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown:
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
     each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
     per addition for rougeLsum; a note with the counts behind precision and recall; and the box
     that holds them, shown.
 
-    The options are ``score_one``'s; with ``additions="edits"`` the tokens are the added runs'.
+    ``options`` are the page's (their rouge types replaced by ``rouge_type``); with
+    ``additions="edits"`` the tokens are the added runs'.
     """
+    source, reference, prediction = texts
+    try:
+        options.settings()
+    except DemoError:
+        # The scores above are an error: no matches either (not those of an earlier score).
+        return {name: value for name, value in cleared_example().items() if name in MATCHES}
     shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
     try:
-        options = (stemmer, language, remove_stopwords, max_words, max_bytes, alpha)
-        settings = settings_from([rouge_type], *options, additions=additions)
+        settings = dataclasses.replace(options, rouge_types=[rouge_type]).settings()
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         if example.both_empty:
             return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
-        found = matches.token_matches(
+        found = token_matches(
             join_additions(example.reference_additions[0]),
             join_additions(example.prediction_additions),
             rouge_type,
@@ -167,23 +188,22 @@ def cleared_example() -> Shown:
     }
 
 
-def clear_unless_scored(source: str, reference: str, prediction: str, scored: Optional[tuple]) -> Shown:
-    """``cleared_example()`` unless the texts are those just scored (then nothing changes)."""
-    return {} if (source, reference, prediction) == scored else cleared_example()
+def clear_unless_scored(texts: Texts, scored: Optional[Texts]) -> Shown:
+    """``cleared_example()`` unless ``texts`` are those just ``scored`` (then nothing changes)."""
+    return {} if texts == scored else cleared_example()
 
 
-def options_changed(scored: Optional[tuple]) -> Shown:
-    """After an option changed: ``cleared_example()`` with the note "Options changed: press Score
-    again." where something was scored (``scored``, the texts scored, is not None); else nothing
-    changes (the view is empty already)."""
+def options_changed(scored: Optional[Texts], options: ScreenOptions) -> Shown:
+    """After an option changed: the error naming an unusable option in the notes (with the view
+    cleared); else, where something was ``scored``, ``cleared_example()`` with the note "Options
+    changed: press Score again."; else nothing changes (the view is empty already)."""
+    try:
+        options.settings()
+    except DemoError as error:
+        return {**cleared_example(), "note": f"Error: {error}"}
     return {} if scored is None else {**cleared_example(), "note": STALE.format("Options", "Score")}
 
 
-def matches_if_scored(source: str, reference: str, prediction: str, rouge_type: str, *options_and_scored: Any) -> Shown:
-    """``show_matches`` when the texts are those scored; else nothing changes.
-
-    ``options_and_scored``: ``show_matches``'s options, then the texts as scored."""
-    *options, scored = options_and_scored
-    if (source, reference, prediction) != scored:
-        return {}
-    return show_matches(source, reference, prediction, rouge_type, *options)
+def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Optional[Texts]) -> Shown:
+    """``show_matches`` when ``texts`` are those ``scored``; else nothing changes."""
+    return show_matches(texts, rouge_type, options) if texts == scored else {}

@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 from typing import List, Tuple
 
-HERE = Path(__file__).parent
-EXAMPLES_FILE = HERE / "tests" / "data" / "fruit_triples.jsonl"
+# The checkout's root, or the Space folder's (this package lies at its top).
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES_FILE = REPO / "tests" / "data" / "fruit_triples.jsonl"
 DAN_EXAMPLE = (
     "Dan is a baker.",
     "Dan is a baker. Dan loves chocolate cakes.",

@@ -1,0 +1,241 @@
+"""The page's events: which handler each control's event runs, with what, and what it writes.
+
+Two handlers are also HTTP endpoints and take their inputs one by one (``score_one``,
+``score_file``: ``Page.keyed``). Every other event gives its handler the values of the
+components it reads by name (``Page.event``): the texts as ``Texts``, the options as one
+``ScreenOptions``. A handler's results name the components they go to; those it leaves out are
+left as they are (gradio's ``skip``), so "nothing changes" is an empty result, never an error.
+"""
+
+import functools
+from types import SimpleNamespace
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import gradio as gr
+
+from demo.file_handlers import FILE_RESULTS, file_inputs_changed, open_example, score_file
+from demo.handlers import (
+    MATCHES,
+    ONE_EXAMPLE,
+    Texts,
+    clear_unless_scored,
+    matches_if_scored,
+    options_changed,
+    score_one,
+    show_matches,
+)
+from demo.options import OPTION_NAMES, ScreenOptions, reproduce
+from demo.render import histogram_svg
+from demo.style import status_class
+
+Values = Mapping[str, Any]
+TEXTS = ("source", "reference", "prediction")
+# The options of one example, in score_one's order; the file's add the statistics.
+EXAMPLE_OPTIONS = (
+    "rouge_types",
+    "stemmer",
+    "language",
+    "remove_stopwords",
+    "max_words",
+    "max_bytes",
+    "alpha",
+    "additions",
+)
+FILE_ONLY_OPTIONS = tuple(name for name in OPTION_NAMES if name not in EXAMPLE_OPTIONS)
+
+
+class Page(SimpleNamespace):
+    """The page's components by name; handlers' results are keyed by these names."""
+
+    def __call__(self, *names: str) -> List[Any]:
+        """The components of ``names``, in that order (gradio's inputs, or an API's outputs)."""
+        return [getattr(self, name) for name in names]
+
+    def keyed(self, handler: Callable[..., dict]) -> Callable[..., dict]:
+        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}`` (gradio
+        reads its signature, so its parameters, defaults and docstring stay the API's)."""
+
+        @functools.wraps(handler)
+        def run(*args: Any, **kwargs: Any) -> dict:
+            return {getattr(self, name): value for name, value in handler(*args, **kwargs).items()}
+
+        return run
+
+    def event(
+        self,
+        handler: Callable[..., Dict[str, Any]],
+        inputs: Sequence[str],
+        outputs: Sequence[str],
+        on_select: bool = False,
+    ) -> Tuple[Callable[..., Any], set, List[Any]]:
+        """gradio's ``(fn, inputs, outputs)`` for ``handler(values)``, where ``values`` maps each
+        of ``inputs`` to its component's value (``handler(values, row)`` for a select event,
+        ``on_select``: ``row`` the selected row). ``fn`` gives one value per output (the value
+        itself for one output), ``gr.skip()`` for those ``handler`` leaves out; ``KeyError`` for a
+        result that is not an output."""
+        by_component = {getattr(self, name): name for name in inputs}
+
+        def results(given: Dict[Any, Any], *row: int) -> Any:
+            shown = handler({by_component[component]: value for component, value in given.items()}, *row)
+            stray = sorted(set(shown) - set(outputs))
+            if stray:
+                raise KeyError(f"{handler.__name__} writes {stray}, not among its outputs")
+            values = [shown.get(name, gr.skip()) for name in outputs]
+            # gradio takes one output's value as it is, not in a list.
+            return values[0] if len(values) == 1 else values
+
+        def run(given: Dict[Any, Any]) -> Any:
+            return results(given)
+
+        def run_selected(given: Dict[Any, Any], selected: gr.SelectData) -> Any:
+            return results(given, selected.index[0])
+
+        fn = run_selected if on_select else run
+        # gradio's event list, and the tests that read it, name each event by its handler.
+        fn.__name__ = fn.__qualname__ = handler.__name__
+        return fn, set(by_component), self(*outputs)
+
+
+def _texts(values: Values) -> Texts:
+    return Texts(*(values[name] for name in TEXTS))
+
+
+def _scored(values: Values) -> Optional[Texts]:
+    scored = values["scored_texts"]
+    return None if scored is None else Texts(*scored)
+
+
+def _matches(values: Values) -> Dict[str, Any]:
+    return show_matches(_texts(values), values["matches_of"], ScreenOptions.of(values))
+
+
+def _matches_if_scored(values: Values) -> Dict[str, Any]:
+    return matches_if_scored(_texts(values), values["matches_of"], ScreenOptions.of(values), _scored(values))
+
+
+def _reproduce(values: Values) -> Dict[str, Any]:
+    return {"reproduce_box": reproduce(ScreenOptions.of(values), values["baseline_column"])}
+
+
+def _clear_unless_scored(values: Values) -> Dict[str, Any]:
+    return clear_unless_scored(_texts(values), _scored(values))
+
+
+def _options_changed(values: Values) -> Dict[str, Any]:
+    return options_changed(_scored(values), ScreenOptions.of(values))
+
+
+def _file_inputs_changed(values: Values) -> Dict[str, Any]:
+    return file_inputs_changed(values["status"], ScreenOptions.of(values))
+
+
+def _file_changed(values: Values) -> Dict[str, Any]:
+    return file_inputs_changed(values["status"], ScreenOptions.of(values), "File")
+
+
+def _open_example(values: Values, row: int) -> Dict[str, Any]:
+    return open_example(values["upload"], values["per_example_state"], ScreenOptions.of(values), row)
+
+
+def _remember_scored(values: Values) -> Dict[str, Any]:
+    return {"scored_texts": _texts(values)}
+
+
+for _adapter, _handler in (  # the names gradio's event list shows
+    (_matches, show_matches),
+    (_matches_if_scored, matches_if_scored),
+    (_reproduce, reproduce),
+    (_clear_unless_scored, clear_unless_scored),
+    (_options_changed, options_changed),
+    (_file_inputs_changed, file_inputs_changed),
+    (_file_changed, file_inputs_changed),
+    (_open_example, open_example),
+):
+    _adapter.__name__ = _handler.__name__
+
+
+def wire(page: Page) -> None:
+    """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
+    view = (*ONE_EXAMPLE, *MATCHES, "scored_texts")
+    match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS)
+    hidden: Dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
+    # The events that write the one-example view run one at a time, in the order they were sent
+    # (one concurrency group), so a clearing sent before a click cannot land after it. The texts
+    # are remembered as scored first, so that a clearing still pending cannot wipe the scores.
+    in_order: Dict[str, Any] = {"concurrency_id": "one_example", "concurrency_limit": 1}
+    page.score_button.click(*page.event(_remember_scored, TEXTS, ["scored_texts"]), api_name=False, **in_order).then(
+        page.keyed(score_one),
+        page(*TEXTS, *EXAMPLE_OPTIONS),
+        page(*ONE_EXAMPLE),
+        api_name="score_one",
+        api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
+        preprocess=False,
+        **in_order,
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order)
+    page.file_button.click(
+        page.keyed(score_file),
+        page(
+            "upload",
+            "rouge_types",
+            "stemmer",
+            "confidence_level",
+            *EXAMPLE_OPTIONS[2:-1],
+            "baseline_column",
+            "multi_ref",
+            "n_bootstrap",
+            "seed",
+            "additions",
+            "average",
+        ),
+        page(*FILE_RESULTS),
+        api_name="score_file",
+        api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
+    ).then(status_class, page.status, page.status, **hidden)
+    page.histogram_of.input(
+        histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
+    )
+    # The options are read, never written, by every handler: they trigger on the user's edits
+    # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
+    # on updates a handler sends). The baseline column, which no handler writes either, triggers on
+    # ``.change`` (gradio's textbox sent no ``.input`` for a name filled in at once, as a paste, in
+    # Chromium). "always_last" runs the last edit made while one was pending.
+    edited: Dict[str, Any] = {**hidden, "trigger_mode": "always_last"}
+    setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
+    option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
+    gr.on(
+        [*option_edits, page.baseline_column.change],
+        *page.event(_reproduce, (*OPTION_NAMES, "baseline_column"), ["reproduce_box"]),
+        **edited,
+    )
+    # A text or an option that changes clears the scores (and forgets what was scored), unless
+    # the texts are those just scored (opening a table row sets the texts and their scores at once);
+    # an option or the file that changes leaves a note to score again where results were.
+    for component in page(*TEXTS):
+        component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **in_order)
+    gr.on(
+        setting_edits,
+        *page.event(_options_changed, ("scored_texts", *EXAMPLE_OPTIONS), view),
+        **edited,
+        **in_order,
+    )
+    page.per_example.select(
+        *page.event(
+            _open_example,
+            ("upload", "per_example_state", *EXAMPLE_OPTIONS),
+            (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts"),
+            on_select=True,
+        ),
+        api_name=False,
+        **in_order,
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order)
+    page.matches_of.input(
+        *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **in_order
+    )
+    gr.on(
+        [*option_edits, page.baseline_column.change],
+        *page.event(_file_inputs_changed, ("status", *OPTION_NAMES), FILE_RESULTS),
+        **edited,
+    ).then(status_class, page.status, page.status, **hidden)
+    page.upload.change(*page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden).then(
+        status_class, page.status, page.status, **hidden
+    )

@@ -1,0 +1,221 @@
+"""The UpdateROUGE page: the options, the one-example and file tabs, Reproduce and the metric card.
+
+This module is the page's layout; ``demo.events`` wires its events to the handlers
+(``demo.handlers`` for one example, ``demo.file_handlers`` for a file), ``demo.options`` turns
+the controls into ``Settings``, ``demo.render`` draws tables, highlights, the histogram and the
+notes, ``demo.samples`` holds the examples and ``demo.style`` the CSS. Uploads larger than
+``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is scored for at most
+``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is limited to
+``DEMO_MAX_LCS_CELLS`` (see ``demo.options`` and ``demo.file_handlers``). ``app.py`` at the
+repository root (and the Space's root) serves it.
+"""
+
+import os
+from typing import Any, Dict
+
+import gradio as gr
+
+from demo.events import Page, wire
+from demo.file_handlers import MAX_UPLOAD_MB
+from demo.handlers import Texts, score_example
+from demo.options import (
+    CONFIDENCE_LEVELS,
+    LANGUAGE_CHOICES,
+    MATCH_TYPE_CHOICES,
+    MAX_DEMO_BOOTSTRAP,
+    ROUGE_TYPE_CHOICES,
+    ScreenOptions,
+    option_component,
+    option_number,
+    reproduce,
+)
+from demo.render import (
+    ADDED,
+    KEPT,
+    MATCHED,
+    PAIRED_HEADERS,
+    SCORE_HEADERS,
+    SCORES_LABEL,
+    SUMMARY_HEADERS,
+    metric_card,
+    paired_label,
+    summary_label,
+)
+from demo.samples import DAN_EXAMPLE, REPO, fruit_examples
+
+
+def _options(page: Page) -> None:
+    """The rouge types and the stemmer, and the advanced options in an accordion; every control's
+    label, help, choices and default come from the option table (``app_options.option_control``)."""
+    with gr.Row(equal_height=False):
+        page.rouge_types = option_component(
+            gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
+        )
+        page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
+    with gr.Accordion("Advanced options (ROUGE-1.5.5, languages, edits)", open=False), gr.Row():
+        page.language = option_component(gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=160)
+        page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
+        whole: Dict[str, Any] = {"precision": 0, "minimum": 0, "min_width": 120}
+        page.max_words = option_number("max_words", **whole)
+        page.max_bytes = option_number("max_bytes", **whole)
+        page.alpha = option_number("alpha", minimum=0, maximum=1, min_width=120)
+        page.additions = option_component(gr.Radio, "additions", min_width=200)
+
+
+def _statistics_options(page: Page) -> None:
+    """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
+    the number of resamples and the seed (from the option table, as ``_options``)."""
+    page.confidence_level = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
+    with gr.Accordion("Several references, resamples, seed, micro average", open=False), gr.Row():
+        page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
+        page.n_bootstrap = option_number(
+            "n_bootstrap", precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
+        )
+        page.seed = option_number("seed", precision=0, minimum=0, min_width=120)
+        page.average = option_component(gr.Radio, "average", min_width=200)
+
+
+def _one_example_tab(page: Page) -> None:
+    """The three texts, the FRUIT samples, Score, the scores with notes, highlights and matches."""
+    examples, example_ids = fruit_examples()
+    with gr.Row():
+        page.source = gr.Textbox(DAN_EXAMPLE[0], label="Source", lines=3, min_width=160)
+        page.reference = gr.Textbox(DAN_EXAMPLE[1], label="Reference", lines=3, min_width=160)
+        page.prediction = gr.Textbox(DAN_EXAMPLE[2], label="Prediction", lines=3, min_width=160)
+    # Score right under the texts: on a 390x844 phone it is on the first screen.
+    page.score_button = gr.Button("Score", variant="primary")
+    gr.Examples(
+        examples,
+        page("source", "reference", "prediction"),
+        label="Wikipedia updates from FRUIT: pick one, then Score",
+        example_labels=example_ids,
+        cache_examples=False,
+    )
+    # The page opens on DAN_EXAMPLE scored with the default options (scored_texts says so).
+    first = score_example(Texts(*DAN_EXAMPLE), ScreenOptions.of())
+    page.note = gr.Textbox(first["note"], label="Notes", interactive=False, elem_id="note", lines=3)
+    page.scores = gr.Dataframe(
+        first["scores"], headers=SCORE_HEADERS, label=SCORES_LABEL, interactive=False, elem_id="scores", wrap=True
+    )
+    with gr.Row():
+        for side in ("reference", "prediction"):
+            view = gr.HighlightedText(
+                first[f"{side}_view"],
+                label=f"{side.capitalize()}: additions (scored) and text in the source (not scored)",
+                color_map={ADDED: "#fcd34d", KEPT: "#e5e7eb"},
+                show_legend=True,
+                elem_id=f"{side}-view",
+                min_width=160,
+            )
+            setattr(page, f"{side}_view", view)
+    # Shown once Score is pressed (or a row opened), so the page opens at about two screens.
+    with gr.Column(visible=False) as page.matches_box:
+        page.matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
+        page.match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
+        with gr.Row():
+            for side in ("reference", "prediction"):
+                view = gr.HighlightedText(
+                    label=f"{side.capitalize()} additions as tokens",
+                    color_map={MATCHED: "#86efac"},
+                    show_legend=True,
+                    elem_id=f"{side}-matches",
+                    min_width=160,
+                )
+                setattr(page, f"{side}_matches", view)
+
+
+def _file_tab(page: Page) -> None:
+    """The upload with its options, Score file, and the results: summary, signature, downloads,
+    paired test, histogram and per-example table."""
+    gr.Markdown(
+        "A `.jsonl` file (one object per line) or a `.csv` file (with a header row) with "
+        "`source`, `reference` and `prediction`; a reference may be a JSON list of "
+        f'several references, e.g. `["first", "second"]`. At most {MAX_UPLOAD_MB:g} MB.'
+    )
+    page.upload = gr.File(label="Examples file", file_types=[".jsonl", ".csv"], elem_id="batch-file")
+    _statistics_options(page)
+    page.baseline_column = gr.Textbox(
+        "",
+        label="Baseline column (optional): another system's outputs, for a paired test",
+        placeholder="e.g. baseline",
+        elem_id="baseline-column",
+    )
+    page.file_button = gr.Button("Score file", variant="primary")
+    page.status = gr.Textbox(label="Status", interactive=False, elem_id="batch-status", lines=1)
+    with gr.Column(visible=False) as page.results:
+        page.summary = gr.Dataframe(
+            headers=SUMMARY_HEADERS,
+            label=summary_label("macro"),
+            interactive=False,
+            elem_id="corpus-summary",
+            wrap=True,
+            column_widths=["26%", "36%", "19%", "19%"],
+        )
+        page.signature = gr.Textbox(
+            label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
+        )
+        with gr.Row():
+            page.download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")
+            page.download_csv = gr.File(label="Per-example scores (CSV)", interactive=False, elem_id="download")
+        with gr.Column(visible=False) as page.paired_box:
+            page.paired = gr.Dataframe(
+                headers=PAIRED_HEADERS,
+                label=paired_label("macro"),
+                interactive=False,
+                elem_id="paired-test",
+                wrap=True,
+                column_widths=["24%", "22%", "36%", "18%"],
+            )
+        page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
+        page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
+        page.per_example = gr.Dataframe(
+            label='Per-example F1 (click a row to open it under "One example")',
+            interactive=False,
+            elem_id="per-example-scores",
+            max_height=400,
+            wrap=True,
+        )
+    page.per_example_state = gr.State()
+
+
+def _api_examples(page: Page) -> None:
+    """The "Use via API" page shows these examples instead of gradio's ("Hello!!", a PDF)."""
+    for component, example in zip(page("source", "reference", "prediction"), DAN_EXAMPLE):
+        component.example_payload = component.example_value = lambda example=example: example
+    page.upload.example_payload = page.upload.example_value = lambda: {
+        "path": "examples.jsonl",
+        "orig_name": "examples.jsonl",
+        "meta": {"_type": "gradio.FileData"},
+    }
+
+
+def build_demo() -> gr.Blocks:
+    """The page: options on top, the one-example and file tabs, Reproduce, the metric card (its
+    links to docs/ pages go to the Space's files where ``SPACE_ID`` is set, see ``metric_card``)."""
+    page = Page()
+    with gr.Blocks(title="UpdateROUGE", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
+        gr.Markdown(
+            "# UpdateROUGE\n"
+            "ROUGE over the sentences an updated text **adds** to its source. Below, an example "
+            "scored: edit a text or pick a Wikipedia update, then press **Score**."
+        )
+        _options(page)
+        with gr.Tabs() as page.tabs:
+            with gr.Tab("One example", id="one"):
+                _one_example_tab(page)
+            with gr.Tab("A file of examples", id="file"):
+                _file_tab(page)
+        page.scored_texts = gr.State(Texts(*DAN_EXAMPLE))
+        page.reproduce_box = gr.Code(
+            reproduce(ScreenOptions.of()),
+            language="python",
+            label="Reproduce",
+            elem_id="reproduce",
+            interactive=False,
+        )
+        with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
+            card = (REPO / "README.md").read_text(encoding="utf-8")
+            gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
+        _api_examples(page)
+        wire(page)
+    return demo

@@ -1,0 +1,46 @@
+"""Issue 39's bad inputs and "no change" events, driven in Chromium: no traceback in the served
+app's log (``served_app.served`` fails its teardown on one), each error named once, with the
+demo's rule, where the results would be, and stale matches cleared with the scores."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from served_app import DAN, UI_TIMEOUT_MS, browser, fill, note, page, score, served, trap  # noqa: F401
+
+pytestmark = pytest.mark.slow
+
+
+def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):  # noqa: F811
+    page.get_by_text("Advanced options").click()
+    alpha = page.get_by_label("alpha", exact=True)
+    alpha.fill("1.5")
+    page.keyboard.press("Tab")
+    expect(note(page)).to_have_value("Error: alpha must be a number in [0, 1], got 1.5", timeout=UI_TIMEOUT_MS)
+    assert page.locator(".toast-body").count() == 0  # no pop-up: the note says it
+    alpha.fill("0.5")
+    page.keyboard.press("Tab")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.get_by_text("Several references, resamples, seed, micro average").click()
+    resamples = page.get_by_label("n_bootstrap", exact=True)
+    resamples.fill("100000")
+    page.keyboard.press("Tab")
+    status = page.locator("#batch-status textarea")
+    expect(status).to_have_value(
+        re.compile(r"^Error: n_bootstrap must be a whole number from 1 to 10,000 \(this demo's limit"),
+        timeout=UI_TIMEOUT_MS,
+    )
+    assert page.locator(".toast-body").count() == 0
+    assert page.console_errors == []
+
+
+def test_unticking_every_rouge_type_clears_the_matched_tokens_with_the_scores(page):  # noqa: F811
+    fill(page, *DAN)
+    score(page)
+    expect(page.locator("#match-note textarea")).to_have_value(re.compile("^rouge1 counts 3"), timeout=UI_TIMEOUT_MS)
+    for name in ("rouge1", "rouge2", "rougeLsum"):
+        page.locator("#rouge-types").get_by_label(name, exact=True).uncheck()
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^Error: rouge_types is empty"), timeout=UI_TIMEOUT_MS)
+    expect(page.locator("#match-note")).to_be_hidden(timeout=UI_TIMEOUT_MS)
+    assert page.console_errors == []

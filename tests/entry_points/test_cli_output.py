@@ -1,0 +1,199 @@
+"""The score command as sacreBLEU users expect it: standard input, ``-f json|text|markdown``,
+``--score-only``, ``--width``, the ``id`` in ``--per-example`` and ``--group-by`` (the corpus
+scores of each group, equal to ``compute(group_by=...)`` and to ``compute`` on the group's
+examples alone), with one and two worker processes."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA_DIR, read_jsonl, run_main
+
+from update_rouge import compute
+
+ITERATER = DATA_DIR / "iterater_triples.jsonl"
+FAST = ["--rouge-types", "rouge1", "rougeL", "--n-bootstrap", "50"]
+
+
+def columns(rows):
+    return {
+        "sources": [r["source"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["reference"] for r in rows],
+    }
+
+
+def intent(row):
+    """A group label of the iterater rows: which prediction of its source, written last in the id (``...-pred2``)."""
+    return row["id"].rsplit("-", 1)[1]
+
+
+@pytest.fixture
+def grouped(tmp_path):
+    """The iterater triples with an ``intent`` field: groups of different sizes, first seen in file order."""
+    rows = read_jsonl("iterater_triples.jsonl")
+    path = tmp_path / "grouped.jsonl"
+    path.write_text("".join(json.dumps({**row, "intent": intent(row)}) + "\n" for row in rows), encoding="utf-8")
+    return path, rows
+
+
+def piped(monkeypatch, data: bytes):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("argv", [["-"], []])
+def test_standard_input_is_read_as_the_file_is(monkeypatch, capsys, argv):
+    from_file = run_main([ITERATER, *FAST], capsys)
+    piped(monkeypatch, ITERATER.read_bytes())
+    from_stdin = run_main([*argv, *FAST], capsys)
+    assert from_stdin == from_file and from_file[0] == 0
+    assert json.loads(from_file[1]) == compute(**columns(read_jsonl("iterater_triples.jsonl")), **FAST_OPTIONS)
+
+
+FAST_OPTIONS = {"rouge_types": ["rouge1", "rougeL"], "n_bootstrap": 50}
+
+
+def test_standard_input_errors_are_named_stdin_and_csv_needs_the_input_format(monkeypatch, capsys):
+    piped(monkeypatch, b'{"source": "a", "reference": "b", "prediction": "c"}\n{"source": 1}\n')
+    status, out, err = run_main(["-"], capsys)
+    assert (status, out) == (2, "")
+    assert err == "update-rouge: error: <stdin>:2: missing field(s) reference, prediction\n"
+    piped(monkeypatch, b"")
+    assert run_main(["-"], capsys) == (2, "", "update-rouge: error: <stdin>: no examples to score\n")
+    piped(monkeypatch, b"source,reference,prediction\nA b.,A b. C d.,A b. C d.\n")
+    status, out, _ = run_main(["-", "--input-format", "csv", "-b", "--rouge-types", "rouge1"], capsys)
+    assert (status, out) == (0, "1.0000\n")
+
+
+@pytest.mark.parametrize("num_proc", ["1", "2"])
+def test_a_pipe_into_the_command_with_one_or_two_workers_prints_the_files_numbers(num_proc):
+    argv = [sys.executable, "-m", "update_rouge", *FAST, "--num-proc", num_proc, "-f", "text"]
+    piped_run = subprocess.run(argv, input=ITERATER.read_bytes(), capture_output=True, timeout=120)
+    from_file = subprocess.run([*argv, str(ITERATER)], capture_output=True, timeout=120)
+    assert piped_run.returncode == from_file.returncode == 0, piped_run.stderr
+    assert piped_run.stdout == from_file.stdout
+    assert piped_run.stdout.decode().startswith("UpdateROUGE of 40 examples: mean F, precision and recall; 95%")
+
+
+def test_text_and_markdown_tables_hold_the_json_numbers_rounded_and_the_signature(capsys):
+    _, out, _ = run_main([ITERATER, *FAST, "--signature"], capsys)
+    result = json.loads(out)
+    status, text, err = run_main([ITERATER, *FAST, "-f", "text"], capsys)
+    assert (status, err) == (0, "")
+    lines = text.splitlines()
+    assert lines[0] == (
+        "UpdateROUGE of 40 examples: mean F, precision and recall; "
+        "95% percentile bootstrap intervals of F (50 resamples)."
+    )
+    assert lines[2].split() == ["type", "F", "95%", "interval", "P", "R"]
+    r1 = result
+    assert lines[3].split() == [
+        "rouge1",
+        f"{r1['update_rouge1']:.4f}",
+        f"[{r1['update_rouge1_low']:.4f},",
+        f"{r1['update_rouge1_high']:.4f}]",
+        f"{r1['update_rouge1_precision']:.4f}",
+        f"{r1['update_rouge1_recall']:.4f}",
+    ]
+    assert lines[-1] == result["signature"] and lines[-2] == ""
+    status, markdown, _ = run_main([ITERATER, *FAST, "--format", "markdown", "-w", "2"], capsys)
+    rows = markdown.splitlines()
+    assert rows[2] == "| type | F | 95% interval | P | R |" and rows[3] == "|---|---|---|---|---|"
+    assert rows[5].startswith(f"| rougeL | {result['update_rougeL']:.2f} | [{result['update_rougeL_low']:.2f}, ")
+    assert rows[-1] == f"`{result['signature']}`"
+
+
+def test_score_only_prints_one_number_per_type_with_the_width_asked(capsys):
+    _, out, _ = run_main([ITERATER, *FAST], capsys)
+    result = json.loads(out)
+    status, only, err = run_main([ITERATER, *FAST, "-b", "-w", "6"], capsys)
+    assert (status, err) == (0, "")
+    assert only == f"{result['update_rouge1']:.6f}\n{result['update_rougeL']:.6f}\n"
+    status, _, err = run_main([ITERATER, "-w", "18"], capsys)
+    assert status == 2 and "expected a number of decimals from 0 to 17, got '18'" in err
+
+
+def test_default_json_output_is_unchanged_by_the_new_flags_defaults(capsys):
+    status, out, _ = run_main([ITERATER, *FAST], capsys)
+    explicit = run_main([ITERATER, *FAST, "-f", "json", "-w", "2"], capsys)
+    assert explicit[:2] == (status, out)
+    assert out == json.dumps(compute(**columns(read_jsonl("iterater_triples.jsonl")), **FAST_OPTIONS), indent=2) + "\n"
+
+
+def test_per_example_lines_carry_the_id_of_examples_that_have_one(tmp_path, capsys):
+    data = tmp_path / "ids.jsonl"
+    data.write_text(
+        '{"id": 7, "source": "A b.", "reference": "A b. C d.", "prediction": "A b. C e."}\n'
+        '{"source": "A b.", "reference": "A b. C d.", "prediction": "A b. C d."}\n'
+        '{"id": "x-1", "source": "A b.", "reference": "A b.", "prediction": "A b."}\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run_main([data, "--per-example", "-", "--rouge-types", "rouge1", "-b"], capsys)
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()[:3]]
+    assert [line.get("id") for line in lines] == ["7", None, "x-1"]
+    assert list(lines[0])[:3] == ["line", "id", "update_rouge1"] and "id" not in lines[1]
+    assert [line["update_rouge1"] for line in lines] == [0.5, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("num_proc", ["1", "2"])
+def test_group_by_gives_each_groups_corpus_scores_as_compute_does(grouped, capsys, num_proc):
+    path, rows = grouped
+    status, out, err = run_main([path, *FAST, "--group-by", "intent", "--num-proc", num_proc, "--signature"], capsys)
+    assert status == 0, err
+    result = json.loads(out)
+    labels = [intent(row) for row in rows]
+    expected = compute(**columns(rows), **FAST_OPTIONS, group_by=labels, return_signature=True)
+    assert result == expected
+    assert list(result["groups"]) == list(dict.fromkeys(labels)) and len(result["groups"]) > 1
+    # Each group's values are compute's on its examples alone; the whole corpus is as without groups.
+    for label, values in result["groups"].items():
+        alone = compute(**columns([row for row in rows if intent(row) == label]), **FAST_OPTIONS)
+        assert values == alone, label
+    without = compute(**columns(rows), **FAST_OPTIONS, return_signature=True)
+    assert {key: value for key, value in result.items() if key != "groups"} == without
+    # The table: the whole corpus, then each group, with its number of examples.
+    status, text, _ = run_main([path, *FAST, "--group-by", "intent", "--num-proc", num_proc, "-f", "text"], capsys)
+    table = [line.split() for line in text.splitlines()[2:-2]]
+    assert table[0][:3] == ["group", "n", "type"]
+    assert [(cells[0], cells[1], cells[2]) for cells in table[1::2]] == [("ALL", "40", "rouge1")] + [
+        (label, str(labels.count(label)), "rouge1") for label in dict.fromkeys(labels)
+    ]
+    status, only, _ = run_main([path, *FAST, "--group-by", "intent", "-b", "-w", "3"], capsys)
+    first = next(iter(result["groups"]))
+    assert only.splitlines()[:2] == [
+        f"ALL\t{result['update_rouge1']:.3f} {result['update_rougeL']:.3f}",
+        f"{first}\t{result['groups'][first]['update_rouge1']:.3f} {result['groups'][first]['update_rougeL']:.3f}",
+    ]
+
+
+def test_group_by_a_csv_column_and_its_errors(tmp_path, capsys):
+    data = tmp_path / "d.csv"
+    data.write_text("source,reference,prediction,domain\nA b.,A b. C d.,A b. C d.,x\nA b.,A b. C d.,A b.,y\n")
+    status, out, _ = run_main([data, "--group-by", "domain", "-b", "--rouge-types", "rouge1"], capsys)
+    assert (status, out) == (0, "ALL\t0.5000\nx\t1.0000\ny\t0.0000\n")
+    status, _, err = run_main([data, "--group-by", "topic"], capsys)
+    assert status == 2 and "d.csv:1: the header row lacks the column(s) topic" in err
+    jsonl = tmp_path / "d.jsonl"
+    jsonl.write_text('{"source": "a", "reference": "b", "prediction": "c"}\n')
+    status, _, err = run_main([jsonl, "--group-by", "topic"], capsys)
+    assert status == 2 and "d.jsonl:1: missing field(s) topic" in err
+    status, _, err = run_main(
+        ["--sources", data, "--references", data, "--predictions", data, "--group-by", "x"], capsys
+    )
+    assert status == 2 and "--group-by reads a field of each example: give a JSONL or CSV FILE" in err
+
+
+def test_compute_group_by_checks_its_labels():
+    rows = read_jsonl("fruit_triples.jsonl")
+    with pytest.raises(ValueError, match=r"group_by must have one label per example, got 2 for 3 examples"):
+        compute(**columns(rows), group_by=["a", "b"])
+    with pytest.raises(ValueError, match=r"group_by\[1\] must be a label .*got None"):
+        compute(**columns(rows), group_by=["a", None, "a"])
+    with pytest.raises(ValueError, match="needs use_aggregator=True"):
+        compute(**columns(rows), group_by=["a", "b", "a"], use_aggregator=False)
+    result = compute(**columns(rows), group_by=[2, 1, 2], n_bootstrap=20)
+    assert list(result["groups"]) == [2, 1]
+    assert result["groups"][1] == compute(**columns(rows[1:2]), n_bootstrap=20)

@@ -1,0 +1,98 @@
+"""The ``score`` command's output: the corpus result as JSON, a table people read, or the numbers alone.
+
+- ``json`` (the default): ``compute``'s result as ``json.dumps(result, indent=2)`` writes it,
+  ``groups`` included (label -> the same keys for that group's examples) with ``--group-by``.
+- ``text``: a line saying what the numbers are, then a table with one row per rouge type (and
+  group): F, its interval when there is one, P and R, with ``width`` decimals; then the signature.
+- ``markdown``: the same table in Markdown, the signature in backticks.
+- ``score_only`` (sacreBLEU's ``-b``), whatever the format: one corpus F per rouge type, one per
+  line; with groups, one line per row of the table (the whole corpus first, then each group in
+  the order it first appeared): its label, a tab, and its F of each type separated by spaces.
+
+The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
+number of examples. Only the formatting differs between the formats: every number is the JSON's.
+"""
+
+import json
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
+
+OUTPUT_FORMATS = ("json", "text", "markdown")
+DEFAULT_WIDTH = 4
+WHOLE = "ALL"
+
+Row = Tuple[str, Optional[int], Mapping[str, Any]]
+"""A row group of the table: label, number of examples (``None``: not shown) and corpus result."""
+
+
+def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequence[str], how: Mapping[str, Any]) -> str:
+    """The command's output of ``result`` (the corpus result, with ``groups`` and ``signature``
+    if any). ``counts`` are the examples of the whole corpus and of each group, in order;
+    ``how`` holds ``format``, ``score_only``, ``width``, ``average`` and ``confidence_level``."""
+    if how["format"] == "json" and not how["score_only"]:
+        return json.dumps(result, indent=2) + "\n"
+    groups = result.get("groups", {})
+    rows: List[Row] = [(WHOLE, counts[0] if groups else None, result)]
+    rows += [
+        (_label(label), count if groups else None, group) for (label, group), count in zip(groups.items(), counts[1:])
+    ]
+    width = how["width"]
+    if how["score_only"]:
+        if not groups:
+            return "".join(f"{result[f'update_{rouge_type}']:.{width}f}\n" for rouge_type in rouge_types)
+        return "".join(
+            label + "\t" + " ".join(f"{values[f'update_{t}']:.{width}f}" for t in rouge_types) + "\n"
+            for label, _, values in rows
+        )
+    table = _table(rows, rouge_types, how)
+    described = _described(how, counts[0])
+    signature = result.get("signature")
+    if how["format"] == "markdown":
+        lines = [
+            "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
+            for cells in table
+        ]
+        lines.insert(1, "|" + "---|" * len(table[0]))
+        return "\n".join([described, "", *lines, *([] if signature is None else ["", f"`{signature}`"])]) + "\n"
+    widths = [max(len(cells[column]) for cells in table) for column in range(len(table[0]))]
+    lines = ["  ".join(cell.ljust(size) for cell, size in zip(cells, widths)).rstrip() for cells in table]
+    return "\n".join([described, "", *lines, *([] if signature is None else ["", signature])]) + "\n"
+
+
+def _label(label: Any) -> str:
+    """A group label as the table shows it: as is if printable, else quoted."""
+    text = label if isinstance(label, str) else str(label)
+    return text if text.isprintable() and text else repr(text)
+
+
+def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> List[List[str]]:
+    """The header and one line per row and rouge type."""
+    width = how["width"]
+    intervals = how["confidence_level"] is not None
+    grouped = rows[0][1] is not None
+    header = (["group", "n"] if grouped else []) + ["type", "F"]
+    header += [f"{how['confidence_level']:.0%} interval"] if intervals else []
+    table = [header + ["P", "R"]]
+    for label, count, values in rows:
+        for rouge_type in rouge_types:
+            key = f"update_{rouge_type}"
+            cells = [label, str(count)] if grouped else []
+            cells += [rouge_type, f"{values[key]:.{width}f}"]
+            if intervals:
+                cells.append(f"[{values[f'{key}_low']:.{width}f}, {values[f'{key}_high']:.{width}f}]")
+            cells += [f"{values[f'{key}_precision']:.{width}f}", f"{values[f'{key}_recall']:.{width}f}"]
+            table.append(cells)
+    return table
+
+
+def _described(how: Mapping[str, Any], count: int) -> str:
+    """The line above the table: which values, over how many examples, and the intervals."""
+    if how["average"] == "micro":
+        values = "micro F, precision and recall (from the counts summed over the examples)"
+    else:
+        values = "mean F, precision and recall"
+    intervals = ""
+    if how["confidence_level"] is not None:
+        intervals = (
+            f"; {how['confidence_level']:.0%} percentile bootstrap intervals of F ({how['n_bootstrap']} resamples)"
+        )
+    return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}: {values}{intervals}."
