@@ -34,6 +34,7 @@ from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, examples_counts
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
+from ..protocols import check_protocol_paired
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values
@@ -84,7 +85,9 @@ def compare_settings(options: Dict[str, Any]) -> Settings:
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    return Settings.from_options(options)
+    settings = Settings.from_options(options)
+    check_protocol_paired(settings.protocol)
+    return settings
 
 
 class ScoredSystems(NamedTuple):
