@@ -66,7 +66,7 @@ def corpus_statistics(
         arrays = {key: np.asarray(values, dtype=np.float64) for key, values in system.items()}
         n_examples = len(next(iter(arrays.values())))
         bootstrap = (settings.confidence_level, settings.n_bootstrap, settings.seed)
-        return published_statistics(arrays, settings.protocol, n_examples, bootstrap)  # type: ignore[arg-type]
+        return published_statistics(arrays, settings.protocol, n_examples, bootstrap)
     resampling = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
     if settings.average == "micro":
         counts = as_arrays(system)

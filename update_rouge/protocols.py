@@ -140,7 +140,7 @@ def published_bootstrap(
 
 
 def published_statistics(
-    columns: Dict[str, Sequence[float]], protocol: str, n_examples: int, bootstrap: Tuple[Optional[float], int, int]
+    columns: Dict[str, np.ndarray], protocol: str, n_examples: int, bootstrap: Tuple[Optional[float], int, int]
 ) -> Dict[str, float]:
     """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>``
     (in the published order) to the examples' flattened scores, per example ``k`` reference slots
