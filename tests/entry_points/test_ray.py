@@ -241,6 +241,15 @@ def test_cli_with_ray_and_the_micro_average_prints_what_it_prints_without(cluste
     assert "|agg:micro|" in json.loads(on_ray[1])["signature"]
 
 
+@pytest.mark.parametrize("protocol", ["editeval", "autometrics"])
+def test_cli_with_ray_and_a_published_protocol_prints_what_it_prints_without(cluster, capsys, protocol):
+    argv = [DATA_DIR / "iterater_triples.jsonl", "--protocol", protocol, "--signature"]
+    plain = run_main(argv, capsys)
+    on_ray = run_main([*argv, "--ray"], capsys)
+    assert plain[0] == 0 and on_ray[:2] == plain[:2]
+    assert f"protocol:{protocol}@" in json.loads(on_ray[1])["signature"]
+
+
 @pytest.mark.parametrize(
     "text, message",
     [

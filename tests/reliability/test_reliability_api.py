@@ -108,6 +108,7 @@ def test_the_options_that_take_none_are_the_documented_ones():
         "max_words",
         "max_bytes",
         "language",
+        "protocol",
     ]
 
 
