@@ -161,6 +161,8 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
             rouge_type,
             settings,
         )
+    except LcsTableTooLarge as error:
+        return {**shown, "match_note": render.too_long_note(error.problem)}
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {error}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.

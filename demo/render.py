@@ -178,7 +178,22 @@ def too_long_note(problem: str, place: str = "") -> str:
     problem = re.sub(
         r"(;|\()\s*raise it with the environment variable \w+\)?", lambda m: ")" if m[1] == ";" else "", problem
     )
+    # The time limit in effect is this demo's (``demo.options.serve_limits``): seconds, not minutes.
+    problem = re.sub(
+        r"the LCS limit of ([\d,]+) cells \(minutes of computing on any engine\)",
+        lambda m: f"this demo's LCS limit of {m[1]} cells (about {_lcs_seconds(m[1])} s of computing)",
+        problem,
+    )
     return f"Error: {place}{problem.strip().rstrip('.')}. {TOO_LONG_ADVICE}"
+
+
+# The time of one LCS cell (``update_rouge.lcs_limits.PAIR_CELLS``: 200,000,000,000 take about 90 s).
+LCS_CELL_SECONDS = 0.45e-9
+
+
+def _lcs_seconds(cells: str) -> str:
+    """About how many seconds ``cells`` (a count with thousands commas) of LCS take, rounded."""
+    return f"{int(cells.replace(',', '')) * LCS_CELL_SECONDS:.2g}"
 
 
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
