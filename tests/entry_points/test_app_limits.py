@@ -85,7 +85,9 @@ def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "399")
     long = " ".join(["w"] * 20)
     note = handlers.score_one("", long, long, ["rougeL"], "none")["note"]
-    assert note.startswith("Error: rougeL of 20 x 20 tokens is more than this demo's LCS limit of 399 cells (about 1.8e-07 s")
+    assert note.startswith(
+        "Error: rougeL of 20 x 20 tokens is more than this demo's LCS limit of 399 cells (about 1.8e-07 s"
+    )
     # A Space's visitor cannot set an environment variable: the note says what they can do.
     assert "UPDATE_ROUGE" not in note and note.endswith(
         "score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
@@ -114,10 +116,14 @@ def test_the_served_lcs_limit_refuses_ten_thousand_one_word_sentences_at_once(mo
     )["match_note"]
     assert time.monotonic() - started < 5, "refused before any LCS is computed"
     # 10,000 x 10,000 one-token lines: 10**8 cells and 10**8 line pairs of 9,000 cells each (ROUGE-W).
-    assert note == matches == (
-        f"Error: {rouge_type} of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is more "
-        "than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing). This demo keeps one example "
-        "to seconds; score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
+    assert (
+        note
+        == matches
+        == (
+            f"Error: {rouge_type} of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is more "
+            "than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing). This demo keeps one example "
+            "to seconds; score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
+        )
     )
 
 
