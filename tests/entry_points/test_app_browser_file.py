@@ -185,6 +185,7 @@ def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_
     seed = page.get_by_label("seed", exact=True)
     seed.fill("7")
     page.keyboard.press("Tab")
+    page.get_by_text("Reproduce (Python and the command line)").last.click()
     code = page.locator("#reproduce")
     expect(code).to_contain_text("multi_ref='pooled'")
     expect(code).to_contain_text("seed=7")
