@@ -18,6 +18,7 @@ from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme
 from rouge_score import rouge_scorer
 
 import update_rouge
+from update_rouge.comparison.systems import compare
 from demo import file_handlers, handlers, render
 from demo import options as demo_options
 
@@ -233,6 +234,18 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
         for t in ("rouge1", "rouge2")
     ]
     assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
+    # The signature on the page is that of the `update-rouge compare` command Reproduce suggests.
+    compared = compare(
+        [r["source"] for r in rows],
+        [r["reference"] for r in rows],
+        {"prediction": [r["prediction"] for r in rows], "other system": baseline},
+        "other system",
+        rouge_types=["rouge1", "rouge2"],
+        return_signature=True,
+    )
+    assert out["signature"] == compared["signature"]
+    assert out["signature"].endswith("|test:paired-bs|correction:none|comparisons:1")
+    assert out["signature"].startswith(expected["signature"].split("|update-rouge:")[0])
     without_interval = score_file(
         path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
