@@ -34,8 +34,8 @@ from demo.options import (
 )
 from update_rouge import files
 from update_rouge.chunk_scoring import score_rows
-from update_rouge.extras import MissingExtra
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
+from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
 
@@ -223,9 +223,7 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
             value=render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
             label=render.summary_label(settings.average),
         ),
-        "signature": comparison_signature(
-            _reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings
-        )
+        "signature": comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
         if baseline_column
         else result["signature"],
         "per_example": pd.DataFrame(

@@ -18,9 +18,9 @@ from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme
 from rouge_score import rouge_scorer
 
 import update_rouge
-from update_rouge.comparison.systems import compare
 from demo import file_handlers, handlers, render
 from demo import options as demo_options
+from update_rouge.comparison.systems import compare
 
 REPO = Path(__file__).resolve().parents[2]
 
