@@ -154,6 +154,18 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
     return score_upload(path, options, baseline_column, progress)
 
 
+def _reader(path: str, baseline_column: str) -> Callable[..., Iterator[Any]]:
+    """The reader of the upload at ``path`` (``files.open_examples``'s), with each row's
+    ``baseline_column`` as its baseline when one is named; ``DemoError`` for a file that is
+    neither .jsonl nor .csv."""
+    if not baseline_column:
+        return files.open_examples(path)[1]
+    file_format = files.FORMATS.get(Path(path).suffix.lower())
+    if file_format is None:
+        raise DemoError(f"{Path(path).name}: expected a .jsonl or .csv file")
+    return functools.partial(_with_baseline, path, file_format, baseline_column)
+
+
 def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: str, progress: Any) -> Shown:
     """``score_file``'s results for the file at ``path`` scored with ``options``, with the paired
     test against ``baseline_column`` when one is named; ``progress`` is called as gradio's bar."""
@@ -166,14 +178,7 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
             raise DemoError(problem)
         settings = options.settings()
         baseline_column = (baseline_column or "").strip()
-        read: Callable[..., Iterator[Any]]
-        if baseline_column:
-            file_format = files.FORMATS.get(Path(path).suffix.lower())
-            if file_format is None:
-                raise DemoError(f"{name}: expected a .jsonl or .csv file")
-            read = functools.partial(_with_baseline, path, file_format, baseline_column)
-        else:
-            (_, read) = files.open_examples(path)
+        read = _reader(path, baseline_column)
         total_bytes = max(1, os.path.getsize(path))
         done = [0]
 

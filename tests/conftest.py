@@ -1,3 +1,4 @@
+import importlib.util
 import json
 import os
 import shutil
@@ -19,6 +20,20 @@ SKIP_TORCH_TESTS = os.environ.get("UPDATE_ROUGE_SKIP_TORCH_TESTS", "")
 collect_ignore = ["entry_points/test_trainer.py", "reliability/test_reliability_trainer.py"] if SKIP_TORCH_TESTS else []
 
 
+# Set by tests/run.sh to the modules it installed: a test that skips for want of one of them would
+# hide a failed install, so the run stops at once instead, naming what is missing.
+INSTALLED_MODULES = os.environ.get("UPDATE_ROUGE_INSTALLED_MODULES", "").split()
+
+
+def pytest_configure(config):
+    missing = [name for name in INSTALLED_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise pytest.UsageError(
+            f"tests/run.sh installed {', '.join(missing)} for the tests, but Python cannot find them: "
+            "the install failed or another environment is active"
+        )
+
+
 def pytest_report_header():
     if SKIP_TORCH_TESTS:
         return f"skipping tests marked needs_torch and not collecting {', '.join(collect_ignore)}: {SKIP_TORCH_TESTS}"
@@ -37,13 +52,15 @@ def pytest_collection_modifyitems(items):
 def session_temp_folder(tmp_path_factory):
     """The system temporary folder (``tempfile.gettempdir()`` and ``TMPDIR``) of this test session
     and of every process it starts: a new folder, removed at the end, so that what libraries put
-    there (jieba's dictionary cache, Ray's session folders) is not left behind. pythainlp's data
+    there (jieba's dictionary cache, Ray's session folders) is not left behind; so is the XDG data
+    folder (inspect_ai's traces). pythainlp's data
     folder (``PYTHAINLP_DATA``, else ``~/pythainlp-data``, made on import) goes there too. pytest's
     own ``tmp_path`` folders stay where they were (its base folder is fixed first)."""
     tmp_path_factory.getbasetemp()
     # A short name: Ray's socket paths under it must stay within the 107 bytes of a Unix socket path.
     folder = tempfile.mkdtemp(prefix="ur-tests-")
-    settings = {"TMPDIR": folder}
+    # XDG_DATA_HOME: inspect_ai writes its traces and sample buffers under it (else ~/.local/share).
+    settings = {"TMPDIR": folder, "XDG_DATA_HOME": os.path.join(folder, "xdg-data")}
     if not os.environ.get("PYTHAINLP_DATA") and not os.environ.get("PYTHAINLP_DATA_DIR"):
         settings["PYTHAINLP_DATA"] = os.path.join(folder, "pythainlp-data")
     saved = {name: os.environ.get(name) for name in settings}, tempfile.tempdir

@@ -39,13 +39,19 @@ fi
 if [ "$(cat "$local_torch")" = yes ]; then
     install_once torch torch==2.13.0
     # tests/entry_points/test_trainer.py needs accelerate; it depends on torch, so it is not in the test extra.
-    install_once tests -e ".[test,demo,fast,multilingual,ray,trl]" "accelerate>=1.1"
+    # The harness extras (docs/harnesses.md) too: lighteval pins nltk 3.9.1 here, within our range; the
+    # version matrix's cells keep the newest nltk.
+    install_once tests -e ".[test,demo,fast,multilingual,ray,trl,torchmetrics,lm-eval,inspect,lighteval]" "accelerate>=1.1"
 else
     python_version="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-    export UPDATE_ROUGE_SKIP_TORCH_TESTS="no local CPU wheel of torch 2.13.0 for Python $python_version, so torch, accelerate and trl are not installed"
+    export UPDATE_ROUGE_SKIP_TORCH_TESTS="no local CPU wheel of torch 2.13.0 for Python $python_version, so torch, accelerate, trl, torchmetrics and lighteval are not installed"
     echo "tests/run.sh: skipping the tests marked needs_torch: $UPDATE_ROUGE_SKIP_TORCH_TESTS" >&2
-    install_once tests -e ".[test,demo,fast,multilingual,ray]"
+    install_once tests -e ".[test,demo,fast,multilingual,ray,lm-eval,inspect]"
 fi
+# What the tests that skip without an extra need: tests/conftest.py stops the run if one is missing.
+installed_modules="gradio playwright ray rouge_score_rs jieba fugashi pythainlp transformers lm_eval inspect_ai"
+if [ "$(cat "$local_torch")" = yes ]; then installed_modules="$installed_modules torch accelerate trl torchmetrics lighteval"; fi
+export UPDATE_ROUGE_INSTALLED_MODULES="$installed_modules"
 # The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served_api.py
 # and tests/entry_points/test_app_browser_*.py) build fresh virtual environments with `python -m venv` and
 # install into them from PyPI; pip's cache makes every run after the first fast.

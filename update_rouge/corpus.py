@@ -17,10 +17,13 @@ import itertools
 from array import array
 from typing import Any, Dict, Hashable, List, Mapping, Optional, Protocol, Sequence
 
+import numpy as np
+
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
 from .example_tables import RunningTotals, mean
 from .micro import as_arrays, micro_bootstrap_statistics, micro_means
+from .protocols import BOOTSTRAP_PROTOCOLS, check_protocol_paired, published_statistics
 from .settings import Settings
 from .signature import signature
 
@@ -52,8 +55,18 @@ def corpus_statistics(
     Returns plain floats: ``<key>`` (the exact mean, or the micro F with ``<key>_precision`` and
     ``<key>_recall``), and ``bootstrap.bootstrap_statistics``'s interval and paired-test keys,
     from the bootstrap of ``settings`` (``confidence_level``, ``n_bootstrap``, ``seed``, on
-    ``num_proc`` threads).
+    ``num_proc`` threads). Under ``protocol="fruit"`` or ``"editeval"`` the values are instead
+    each example's reference slots (``example_scoring.score_published``: an ``n x 3k`` array or
+    one tuple per example) and the result is ``protocols.published_statistics``'s: the published
+    bootstrap median, its precision and recall and its interval (no baseline).
     """
+    if settings.protocol in BOOTSTRAP_PROTOCOLS:
+        if baseline is not None:
+            check_protocol_paired(settings.protocol)
+        arrays = {key: np.asarray(values, dtype=np.float64) for key, values in system.items()}
+        n_examples = len(next(iter(arrays.values())))
+        bootstrap = (settings.confidence_level, settings.n_bootstrap, settings.seed)
+        return published_statistics(arrays, settings.protocol, n_examples, bootstrap)
     resampling = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
     if settings.average == "micro":
         counts = as_arrays(system)
@@ -77,7 +90,10 @@ class Corpus:
         self.settings = settings
         self.totals = RunningTotals()
         self.micro = settings.average == "micro"
-        # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1.
+        self.published = settings.protocol in BOOTSTRAP_PROTOCOLS
+        # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1; under
+        # a published protocol each reference slot's precision, recall and F (3 floats a slot).
+        self.counted = self.micro or self.published
         self.f1 = self._columns()
         self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
@@ -101,8 +117,13 @@ class Corpus:
         (``UpdateRougeScorer.tables`` gives them all)."""
         if (baseline_table is None) != (self.baseline_f1 is None):
             raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
-        if (counts is None) == self.micro or (baseline_counts is None) != (baseline_table is None or not self.micro):
-            raise ValueError("a Corpus with average='micro' takes each system's counts with each chunk, and only it")
+        if (counts is None) == self.counted or (baseline_counts is None) != (
+            baseline_table is None or not self.counted
+        ):
+            raise ValueError(
+                "a Corpus with average='micro' or a published protocol takes each system's counts with each chunk, "
+                "and only it"
+            )
         self.totals.add(table)
         self._extend(self.f1, counts if counts is not None else table)
         if self.baseline_f1 is not None and baseline_table is not None:
@@ -131,13 +152,24 @@ class Corpus:
 
     def _extend(self, columns: Dict[str, array], values: Any) -> None:
         for key, column in columns.items():
-            column.extend(itertools.chain.from_iterable(values[key]) if self.micro else values[key])
+            column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
 
     def result(self) -> Dict[str, Any]:
         """The corpus result ``compute`` gives for all the examples with these settings: the exact
         means of every key, then ``corpus_statistics`` of the F1 columns (the counts under micro)."""
         result = self.totals.result()
-        result.update(corpus_statistics(self.f1, self.baseline_f1, self.settings))
+        system: Dict[str, Any] = self.f1
+        if self.published:
+            if len(self.reference_counts) > 1:
+                raise ValueError(
+                    f"protocol={self.settings.protocol!r} needs the same number of references in every example "
+                    "(its corpus value averages reference slots)"
+                )
+            system = {
+                key: np.frombuffer(column, dtype=np.float64).reshape(self.totals.count, -1)
+                for key, column in self.f1.items()
+            }
+        result.update(corpus_statistics(system, self.baseline_f1, self.settings))
         if self.groups:
             result["groups"] = {label: group.result() for label, group in self.groups.items()}
         return result

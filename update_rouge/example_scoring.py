@@ -6,7 +6,8 @@ additions and the choice among several references live here. Scores are rouge-sc
 tuples of precision, recall and F1, each in [0, 1].
 """
 
-from typing import Dict, List, Optional, Sequence, Tuple, cast
+import math
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from rouge_score.scoring import Score
 
@@ -14,11 +15,14 @@ from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_o
 from .extraction import join_additions
 from .lcs_limits import LcsTableTooLarge
 from .micro import NO_COUNTS
+from .protocols import BOOTSTRAP_PROTOCOLS, adds_nothing, joined
 from .rouge155_options import alpha_score
 from .rouge_types import parse_rouge_type
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
+ExampleExtra = Optional[Mapping[str, Tuple[float, ...]]]
+"""What an example carries for the corpus beyond its scores: the micro counts or the published slots."""
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
 
 
@@ -26,7 +30,7 @@ def score_additions(
     reference_additions: List[List[List[str]]],
     prediction_additions: List[List[str]],
     settings: Settings,
-) -> List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Counts]]]]:
+) -> List[Tuple[Dict[str, Score], bool, ExampleExtra]]:
     """Score every example's additions: per example, one list of additions per reference.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
@@ -47,20 +51,25 @@ def score_additions(
       the prediction's grams counted once per reference: ``pooled_scores``.
     - ``best_recall`` (ROUGE-1.5.5 ``-f B``): per type, the reference with the highest recall
       as ROUGE-1.5.5 compares them: ``best_recall_index``.
+    - ``mean`` (torchmetrics' ``accumulate="avg"``): per type, each of precision, recall and F
+      averaged over the references (``mean_scores``); a reference that adds nothing, where the
+      prediction adds nothing either, counts as ``PERFECT``.
 
     The no-additions rule: when the prediction has no additions and neither has some reference
-    (every reference, for ``pooled``) the example scores ``PERFECT`` (1.0) in every type. Under
+    (every reference, for ``pooled`` and ``mean``) the example scores ``PERFECT`` (1.0) in every type. Under
     ``max_f1`` and ``best_recall`` that is the reference the rule would pick anyway (a
     reference that left the source as it was, like the prediction); under ``pooled`` a
     reference without additions is one more reference the prediction recovers nothing of.
     """
+    if settings.protocol is not None:
+        return score_published(reference_additions, prediction_additions, settings)
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted, micro = settings.needs_counts, settings.average == "micro"
     options = settings.text_options
     tokenizer = settings.make_tokenizer()
     scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
     rule_applies = [
-        not prediction and (all if multi_ref == "pooled" else any)(not reference for reference in references)
+        not prediction and (all if multi_ref in ("pooled", "mean") else any)(not reference for reference in references)
         for references, prediction in zip(reference_additions, prediction_additions)
     ]
     pairs = [
@@ -87,15 +96,19 @@ def score_additions(
             for _ in references
         ]
         raise error.at(examples[error.index], "example") from None
-    combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall}[multi_ref]
+    combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall, "mean": mean_scores}[
+        multi_ref
+    ]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
-    results: List[Tuple[Dict[str, Score], bool, Optional[Dict[str, Counts]]]] = []
-    for references, rule in zip(reference_additions, rule_applies):
+    results: List[Tuple[Dict[str, Score], bool, ExampleExtra]] = []
+    for references, prediction, rule in zip(reference_additions, prediction_additions, rule_applies):
         if rule:
             results.append((perfect, True, no_counts))
             continue
         per_reference = [next(scored) for _ in references]
+        if multi_ref == "mean":  # the rule, reference by reference: one that adds nothing, like the prediction
+            per_reference = [perfect if not (prediction or r) else s for r, s in zip(references, per_reference)]
         if counted and multi_ref == "max_f1":
             combined = best_by_f1(
                 [{t: alpha_score(score_of(c), alpha) for t, c in r.items()} for r in per_reference], rouge_types
@@ -107,6 +120,56 @@ def score_additions(
         picked = picked_counts(per_reference, combined, multi_ref, alpha) if micro else None
         results.append((combined, False, picked))
     return results
+
+
+def score_published(
+    reference_additions: List[List[List[str]]], prediction_additions: List[List[str]], settings: Settings
+) -> List[Tuple[Dict[str, Score], bool, ExampleExtra]]:
+    """``score_additions`` under ``settings.protocol`` (``protocols.py``): each side's additions
+    joined with a space and scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference
+    where neither joined side has a non-space character. ``"autometrics"`` scores the first
+    reference only. Per example: each measure's mean over the references (one: the score
+    itself), whether the rule applied to every reference and, under ``"fruit"`` and
+    ``"editeval"``, per type the flattened precision, recall and F of each reference (the
+    corpus bootstrap's input, ``protocols.published_statistics``), else ``None``. ``"fruit"``
+    takes one reference per example (the published code has no several).
+    """
+    protocol, rouge_types = settings.protocol, settings.rouge_types
+    if protocol == "autometrics":  # metric.py passes only the first already; other callers too may not
+        reference_additions = [references[:1] for references in reference_additions]
+    elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
+        raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")
+    scorer = make_engine(settings.engine, rouge_types, settings.make_tokenizer())
+    rules = [
+        [adds_nothing(reference) and adds_nothing(prediction) for reference in references]
+        for references, prediction in zip(reference_additions, prediction_additions)
+    ]
+    pairs = [
+        (joined(reference), joined(prediction))
+        for references, prediction, example_rules in zip(reference_additions, prediction_additions, rules)
+        for reference, rule in zip(references, example_rules)
+        if not rule
+    ]
+    scored = iter(scorer.score_pairs(pairs))
+    results: List[Tuple[Dict[str, Score], bool, ExampleExtra]] = []
+    for example_rules in rules:
+        per_reference = [{t: PERFECT for t in rouge_types} if rule else next(scored) for rule in example_rules]
+        slots = None
+        if protocol in BOOTSTRAP_PROTOCOLS:
+            slots = {t: tuple(float(x) for scores in per_reference for x in scores[t]) for t in rouge_types}
+        results.append((mean_scores(per_reference, rouge_types), all(example_rules), slots))
+    return results
+
+
+def mean_scores(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+    """For each type, the mean over the references of precision, recall and F, each summed
+    exactly (``math.fsum``); one reference gives its score itself."""
+    if len(per_reference) == 1:
+        return per_reference[0]
+    return {
+        t: Score(*(math.fsum(measure) / len(per_reference) for measure in zip(*(s[t] for s in per_reference))))
+        for t in rouge_types
+    }
 
 
 def picked_counts(

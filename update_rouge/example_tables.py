@@ -7,11 +7,9 @@ Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type
 
 import math
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
-
-from .engines import Counts
 
 
 @dataclass(frozen=True)
@@ -23,14 +21,15 @@ class ExampleScore:
     ``both_empty`` is True when the no-additions rule scored the example 1.0 (the prediction
     adds nothing, and neither does some reference, or every reference under ``pooled``);
     ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
-    average sums (``micro``).
+    average sums (``micro``: ``engines.Counts``); under ``protocol="fruit"`` or ``"editeval"``
+    to each reference's precision, recall and F, flattened (``example_scoring.score_published``).
     """
 
     scores: Dict[str, Score]
     reference_additions: List[List[str]]
     prediction_additions: List[str]
     both_empty: bool
-    counts: Optional[Dict[str, Counts]] = None
+    counts: Optional[Mapping[str, Tuple[float, ...]]] = None
 
     @property
     def reference_diff_len(self) -> float:

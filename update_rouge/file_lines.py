@@ -64,7 +64,8 @@ def max_line_bytes() -> int:
     return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
 
 
-def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:
+# The reader of every input file's bytes, one loop on purpose (a generator per branch costs each line): C901 waived.
+def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
     ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
     pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended

@@ -272,7 +272,8 @@ def union_lcs_positions(
     return union_positions
 
 
-def _union_lcs_bits(
+# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
+def _union_lcs_bits(  # noqa: C901
     reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]], candidate_counts: Counter
 ) -> Tuple[List[Hashable], List[int], str]:
     """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).

@@ -23,6 +23,7 @@ from .lcs_limits import LcsTableTooLarge
 from .micro import count_columns
 from .no_tokens import tokenless_examples, warn_tokenless
 from .parallel import WorkerPool, guided_share
+from .protocols import check_protocol_paired
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 from .tokens import TokenizerError
@@ -96,6 +97,7 @@ class UpdateRougeScorer:
         settings = self.settings
         if baseline_predictions is not None:
             check_paired(settings.use_aggregator)
+            check_protocol_paired(settings.protocol)
         labels = None
         if group_by is not None:
             labels = check_group_labels(group_by, len(sources) if is_column(sources) else None, settings.use_aggregator)
@@ -290,6 +292,8 @@ def _score_checked(
         try:
             index = additions_index(source)
             prediction_additions.append(index.additions(prediction))
+            if settings.protocol == "autometrics":  # it scores the first reference only
+                example_references = example_references[:1]
             reference_additions.append([index.additions(reference) for reference in example_references])
         except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
             raise error.at(i, "example") from None
@@ -322,7 +326,8 @@ def score_examples(
     return UpdateRougeScorer(**options).examples(sources, predictions, references)
 
 
-def compute(
+# The public API takes every option of settings.OPTIONS as a keyword (as evaluate and sacreBLEU do): PLR0913 waived.
+def compute(  # noqa: PLR0913
     sources: Sequence[str],
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -347,6 +352,7 @@ def compute(
     language: Optional[str] = DEFAULTS["language"],
     additions: str = DEFAULTS["additions"],
     average: str = DEFAULTS["average"],
+    protocol: Optional[str] = DEFAULTS["protocol"],
 ) -> Dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -391,6 +397,7 @@ def compute(
         n_bootstrap=n_bootstrap,
         seed=seed,
         average=average,
+        protocol=protocol,
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)

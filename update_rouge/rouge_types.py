@@ -34,7 +34,7 @@ VALID_ROUGE_TYPES_TEXT = (
     "rougeW and rougeW-<weight> (ROUGE-1.5.5's weighted LCS over lines, weight 1.2 or the weight given, "
     "1 < weight <= 5, e.g. rougeW-1.5)"
 )
-MULTI_REF_MODES = ("max_f1", "pooled", "best_recall")
+MULTI_REF_MODES = ("max_f1", "pooled", "best_recall", "mean")
 
 
 @dataclass(frozen=True)

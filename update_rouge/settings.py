@@ -24,6 +24,7 @@ from .extraction import SourceIndex
 from .languages import check_language
 from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
 from .parallel import check_num_proc
+from .protocols import PROTOCOLS, PUBLISHED_TYPES, ProtocolIndex, check_protocol
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .sentences import segment_pattern
@@ -199,9 +200,11 @@ OPTIONS: Tuple[Option, ...] = (
         "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
         "grams summed over the references, the prediction's grams counted once per reference. "
         "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
-        "5 decimals, except for rougeL and rougeLsum), the first one on ties. The no-additions rule "
-        "(score 1.0) applies when the prediction and some reference add nothing; with `pooled`, only "
-        "when every reference adds nothing.",
+        "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
+        '`accumulate="avg"`): per type precision, recall and F each averaged over the references. The '
+        "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
+        "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
+        'nothing, like the prediction, scores 1.0 in the average). Not with `average="micro"` (`mean`).',
         choices=MULTI_REF_MODES,
         cli=SCORING,
     ),
@@ -273,6 +276,25 @@ OPTIONS: Tuple[Option, ...] = (
         choices=AVERAGES,
         cli=STATISTICS,
     ),
+    Option(
+        "protocol",
+        "`str` or `None`",
+        None,
+        "Reproduce a published script's numbers bit for bit (docs/published-protocols.md); `None` "
+        "keeps our rules. `fruit`: FRUIT's `edit_rouge` (segments tested against the source before "
+        "stripping, additions joined with a space, corpus value the median F of rouge-score's "
+        "BootstrapAggregator x 100, on NumPy's legacy generator seeded with `seed`; where neither side "
+        "adds, 100, a repair of the published code, which fails there). `editeval`: EditEval's "
+        "`update_rouge` (the same rules, the median F in [0, 1]; several references: each reference "
+        "slot's corpus value, averaged). `autometrics`: autometrics' `UpdateROUGE` (segments stripped "
+        "before the test, the first reference only; per example; the corpus value is our exact mean). "
+        "Under `fruit` and `editeval` the corpus `update_<type>` is the bootstrap median and "
+        "`_low`/`_high` the aggregator's interval. Not with a stemmer, tokenizer, language, "
+        '`additions="edits"`, ROUGE-1.5.5 options, `average="micro"`, another `multi_ref` or '
+        "other rouge types than rouge1, rouge2, rougeLsum.",
+        choices=PROTOCOLS,
+        cli=STATISTICS,
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
@@ -339,6 +361,7 @@ class Settings:
     n_bootstrap: int = DEFAULTS["n_bootstrap"]
     seed: int = DEFAULTS["seed"]
     average: str = DEFAULTS["average"]
+    protocol: Optional[str] = DEFAULTS["protocol"]
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
@@ -366,6 +389,8 @@ class Settings:
         for name, value in resolved.items():
             object.__setattr__(self, name, value)
         check_average(self.average, self.rouge_types)
+        if self.average == "micro" and self.multi_ref == "mean":
+            raise ValueError("multi_ref='mean' averages scores, not counts: it cannot be combined with average='micro'")
         default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
         check_engine_exact(self.engine, self.rouge_types, self.needs_counts, self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
@@ -376,6 +401,24 @@ class Settings:
         }
         for option, number in numbers.items():
             object.__setattr__(self, option, number)
+        check_protocol(self.protocol, self._departures(use_stemmer), self.seed)
+
+    def _departures(self, use_stemmer: bool) -> List[str]:
+        """The options a published script does not have that are set away from their defaults."""
+        changed = {
+            "stemmer": self.stemmer != "none" or use_stemmer,
+            "tokenizer": self.tokenizer is not None,
+            "language": self.language is not None,
+            "additions": self.additions != DEFAULTS["additions"],
+            "remove_stopwords": self.remove_stopwords,
+            "max_words": self.max_words is not None,
+            "max_bytes": self.max_bytes is not None,
+            "alpha": self.alpha != DEFAULT_ALPHA,
+            "average": self.average != DEFAULTS["average"],
+            "multi_ref": self.multi_ref != DEFAULTS["multi_ref"],
+            "rouge_types": self.rouge_types != PUBLISHED_TYPES,
+        }
+        return [name for name, departs in changed.items() if departs]
 
     @classmethod
     def from_options(cls, options: Dict[str, Any]) -> "Settings":
@@ -398,7 +441,10 @@ class Settings:
 
     def additions_index(self) -> Callable[[str], Any]:
         """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
-        source: ``extraction.SourceIndex`` (``"sentences"``) or ``edits.EditIndex`` (``"edits"``)."""
+        source: ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
+        under a ``protocol``, ``protocols.ProtocolIndex`` (its published rule)."""
+        if self.protocol is not None:
+            return functools.partial(ProtocolIndex, protocol=self.protocol)
         if self.additions == "edits":
             return functools.partial(EditIndex, tokenizer=self.make_text_tokenizer())
         return functools.partial(SourceIndex, pattern=self.segment_pattern)
@@ -415,8 +461,8 @@ class Settings:
 
     @property
     def needs_counts(self) -> bool:
-        """Whether scoring needs the engine's raw counts: ``multi_ref`` other than ``max_f1``, or ``average="micro"``."""
-        return self.multi_ref != "max_f1" or self.average == "micro"
+        """Whether scoring needs the engine's raw counts: ``multi_ref`` ``pooled`` or ``best_recall``, or ``average="micro"``."""
+        return self.multi_ref in ("pooled", "best_recall") or self.average == "micro"
 
     @property
     def intervals(self) -> bool:

@@ -4,6 +4,10 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
 
 - ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
   ``unknown`` when no references were given (the count is known only from the data);
+- ``protocol``: with ``protocol=``, the published script reproduced and the commit read
+  (``fruit@865fae6``, ``editeval@013cd20``, ``autometrics@0e97645``), in place of ``seg`` and
+  ``join``, which it fixes; ``multiref`` is then its rule (``one``, ``slot-mean``, ``first``)
+  and ``agg`` its corpus value (``bootstrap-median-x100``, ``bootstrap-median``, ``mean``);
 - ``lang``: the ``language=`` code, present only when one is given;
 - ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language,
   followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
@@ -40,6 +44,7 @@ import numpy as np
 
 from .bootstrap import check_paired
 from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
+from .protocols import BOOTSTRAP_PROTOCOLS, MULTI_REFERENCE_RULE, SOURCES
 from .rouge155_options import DEFAULT_ALPHA
 from .sentences import SPACED_SENTENCES
 from .settings import OPTION_BY_NAME, Settings
@@ -69,6 +74,15 @@ def references_per_example(references: Optional[Sequence[Any]]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+def aggregate_field(settings: Settings) -> str:
+    """The ``agg`` field: ``none`` per example, else ``mean``, ``micro`` or a protocol's corpus value."""
+    if not settings.use_aggregator:
+        return "none"
+    if settings.protocol in BOOTSTRAP_PROTOCOLS:
+        return "bootstrap-median-x100" if settings.protocol == "fruit" else "bootstrap-median"
+    return "micro" if settings.average == "micro" else "mean"
+
+
 def signature(settings: Settings, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
     """The signature of scoring with ``settings`` (see the module docstring).
 
@@ -78,28 +92,32 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
     """
     if paired:
         check_paired(settings.use_aggregator)
-    bootstrap = settings.intervals or paired
+    protocol = settings.protocol
+    bootstrap = settings.intervals or paired or (settings.use_aggregator and protocol in BOOTSTRAP_PROTOCOLS)
     language = settings.language
     segmenters = segmenter_versions(language) if language is not None else None
-    fields = [
-        ("refs", references_per_example(references)),
-        *([("lang", language)] if language is not None else []),
+    additions = [
         (
             ("seg", SEGMENT_PATTERN.pattern if language is None else language_segments(language))
             if settings.additions == "sentences"
             else ("additions", "edits")
         ),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
+    ]
+    fields = [
+        ("refs", references_per_example(references)),
+        *([("lang", language)] if language is not None else []),
+        *(additions if protocol is None else [("protocol", f"{protocol}@{SOURCES[protocol].split('@')[1][:7]}")]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),
         ("stem", settings.stemmer),
         ("types", ",".join(settings.rouge_types)),
-        ("multiref", settings.multi_ref),
+        ("multiref", settings.multi_ref if protocol is None else MULTI_REFERENCE_RULE[protocol]),
         *([("stopwords", "rouge155")] if settings.remove_stopwords else []),
         *([("words", str(settings.max_words))] if settings.max_words is not None else []),
         *([("bytes", str(settings.max_bytes))] if settings.max_bytes is not None else []),
         *([("alpha", repr(settings.alpha))] if settings.alpha != DEFAULT_ALPHA else []),
-        ("agg", ("micro" if settings.average == "micro" else "mean") if settings.use_aggregator else "none"),
+        ("agg", aggregate_field(settings)),
         *([("boot", str(settings.n_bootstrap)), ("seed", str(settings.seed))] if bootstrap else [("boot", "none")]),
         (
             "ci",

@@ -33,6 +33,7 @@ from .no_tokens import NoTokensWarning
 from .normalisation import normalise
 from .option_numbers import is_real
 from .parallel import starmap_in_order
+from .protocols import PROTOCOLS
 from .rouge155_options import DEFAULT_ALPHA
 from .rouge155_porter import porter_stem
 from .rouge155_stopwords import STOPWORDS_TEXT
@@ -104,6 +105,9 @@ Args:
         `update_<type>_delta_low`, `update_<type>_delta_high`; `update_<type>_p_value`: one-sided
         p-value that the system is not better than the baseline, (1 + k) / (n_bootstrap + 1)
         with k the resamples whose mean difference is <= 0.
+    Under `protocol="fruit"` or `"editeval"`: `update_<type>` and its `_precision` and `_recall` are
+        the bootstrap median of rouge-score's BootstrapAggregator (FRUIT's x 100, in [0, 100]; per
+        example the scores stay in [0, 1]), `_low` and `_high` its interval; no paired test.
 Examples:
     A reference that adds "Dan loves chocolate cakes." and a prediction that adds "Dan loves
     chocolate chip cookies.": 3 of the prediction's 5 words match 3 of the reference's 4.

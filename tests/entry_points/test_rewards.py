@@ -259,7 +259,7 @@ def test_configurable_columns():
         ({"reward": {"rouge1": 1, "rouge1_f1": 1}}, "more than once"),
         ({"engine": "gpu"}, "engine"),
         ({"stemmer": "snowball"}, "stemmer"),
-        ({"multi_ref": "mean"}, "multi_ref"),
+        ({"multi_ref": "median"}, "multi_ref"),
         ({"source_column": ""}, "source_column must be the name of a dataset column"),
     ],
 )
@@ -283,6 +283,7 @@ def test_every_option_of_the_table_is_honoured_or_refused_by_the_reward():
         "group_by",
         "return_signature",
         "average",
+        "protocol",
     }
     # An honoured option changes the reward: additions="edits" scores what a word diff marks.
     columns = {"source": ["Alpha beta gamma."], "reference": ["Alpha beta delta."]}

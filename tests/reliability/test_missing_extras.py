@@ -117,3 +117,42 @@ def test_the_demo_shows_the_line(no_jieba):
     row = chinese_rows()[0]
     out = handlers.score_one(row["source"], row["reference"], row["prediction"], ["rouge1"], "none", "zh")
     assert out == {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {NOT_INSTALLED}"}
+
+
+HARNESS_EXTRAS = [
+    (
+        "torchmetrics",
+        "torchmetrics",
+        "UpdateRougeMetric needs the optional extra: pip install 'update-rouge[torchmetrics]'",
+    ),
+    (
+        "lm_eval",
+        "lm_eval",
+        "the lm-evaluation-harness task needs the optional extra: pip install 'update-rouge[lm-eval]'",
+    ),
+    ("inspect", "inspect_ai", "the inspect_ai scorer needs the optional extra: pip install 'update-rouge[inspect]'"),
+    ("lighteval", "lighteval", "the lighteval metric needs the optional extra: pip install 'update-rouge[lighteval]'"),
+]
+
+
+@pytest.mark.parametrize("module, package, line", HARNESS_EXTRAS, ids=[extra[0] for extra in HARNESS_EXTRAS])
+def test_a_harness_integration_without_its_extra_is_one_line(monkeypatch, module, package, line):
+    import importlib
+
+    # the package and, where an earlier test imported them, its submodules
+    for name in [package, *(name for name in sys.modules if name.startswith(f"{package}."))]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, f"update_rouge.integrations.{module}", raising=False)
+    with pytest.raises(ImportError) as raised:
+        importlib.import_module(f"update_rouge.integrations.{module}")
+    assert type(raised.value) is MissingExtra and str(raised.value) == line
+
+
+def test_importing_the_package_and_its_integrations_pulls_no_harness():
+    code = (
+        "import sys, update_rouge, update_rouge.integrations, update_rouge.integrations.harness_corpus\n"
+        "update_rouge.compute(['A.'], ['A. B.'], ['A. B.'])\n"
+        "print(sorted(name for name in ('torch', 'torchmetrics', 'lm_eval', 'inspect_ai', 'lighteval') if name in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

@@ -1,9 +1,7 @@
 """The settings object: checked once, strict, the table of options and compute's parameters."""
 
 import dataclasses
-import importlib
 import inspect
-import pkgutil
 
 import pytest
 
@@ -85,28 +83,6 @@ def test_compute_documents_every_option_of_the_table_as_the_table_describes_it()
         described = " ".join(f"{option.name} ({option.type}, optional): {option.described()}".split())
         assert described in documented, f"compute's docstring lacks the table's text of {option.name}"
     assert documented.index("references:") < documented.index("rouge_types (") < documented.index("Returns:")
-
-
-def test_no_internal_function_takes_more_than_six_parameters():
-    # compute, compare and the evaluate module's _compute are the public surface (their signature is pinned
-    # in test_evaluate_module); their options are the table's and are passed on as one Settings.
-    from update_rouge.update_rouge import UpdateRouge as Metric
-
-    public = {update_rouge.compute, update_rouge.compare, Metric._compute}
-    for info in pkgutil.iter_modules(update_rouge.__path__):
-        if info.name == "__main__":
-            continue
-        module = importlib.import_module(f"update_rouge.{info.name}")
-        functions = [f for _, f in inspect.getmembers(module, inspect.isfunction) if f.__module__ == module.__name__]
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            # A dataclass's generated __init__ takes its fields: a record, not a function passing options on.
-            if cls.__module__ == module.__name__ and not dataclasses.is_dataclass(cls):
-                functions += [
-                    f for _, f in inspect.getmembers(cls, inspect.isfunction) if f.__module__ == module.__name__
-                ]
-        for function in functions:
-            if function not in public:
-                assert len(inspect.signature(function).parameters) <= 6, f"{module.__name__}.{function.__qualname__}"
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, examples_counts
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
+from ..protocols import check_protocol_paired
 from ..settings import OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values
@@ -84,7 +85,9 @@ def compare_settings(options: Dict[str, Any]) -> Settings:
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    return Settings.from_options(options)
+    settings = Settings.from_options(options)
+    check_protocol_paired(settings.protocol)
+    return settings
 
 
 class ScoredSystems(NamedTuple):
@@ -152,36 +155,14 @@ def compare_scores(
     check_bootstrap_options(confidence_level, n_bootstrap, seed, use_aggregator=True, paired=test.bootstrap)
     names = list(scores)
     check_systems(names, baseline)
-    keys = list(scores[baseline])
-    n_examples = len(scores[baseline][keys[0]]) if keys else 0
-    for name in names:
-        if list(scores[name]) != keys or any(len(scores[name][key]) != n_examples for key in keys):
-            raise ValueError(
-                f"scores[{name!r}] must have the keys {keys} of the baseline, each with {n_examples} examples"
-            )
-    if n_examples == 0:
-        raise ValueError("scores hold no examples: there is nothing to compare")
+    keys = _check_alike(scores, baseline)
     others = [name for name in names if name != baseline]
     results: Dict[str, Dict[str, float]] = {}
     for name in names:
         paired_with = scores[baseline] if test.bootstrap and name != baseline else None
         results[name] = _statistics(scores[name], paired_with, settings)
     if not test.bootstrap:
-        if settings.average == "micro":
-            pairs = [
-                (np.asarray(scores[name][key]), np.asarray(scores[baseline][key])) for name in others for key in keys
-            ]
-            p_values = micro_randomization_p_values(pairs, settings.alpha, test.n_trials, seed)
-        else:
-            differences = np.array(
-                [
-                    np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
-                    for name in others
-                    for key in keys
-                ]
-            )
-            p_values = randomization_p_values(differences, test.n_trials, seed)
-        p_values = p_values.reshape(len(others), len(keys))
+        p_values = _randomization_p_values(scores, baseline, test.n_trials, settings).reshape(len(others), len(keys))
         for name, row in zip(others, p_values):
             for key, p_value in zip(keys, row):
                 results[name][f"{key}_delta"] = results[name][key] - results[baseline][key]
@@ -192,6 +173,41 @@ def compare_scores(
             for name, p_value in zip(others, adjusted):
                 results[name][f"{key}_p_value"] = float(p_value)
     return results
+
+
+def _check_alike(scores: Mapping[str, Mapping[str, Any]], baseline: str) -> List[str]:
+    """The baseline's keys; ``ValueError`` unless every system has them, each with the same
+    number of examples, more than none."""
+    keys = list(scores[baseline])
+    n_examples = len(scores[baseline][keys[0]]) if keys else 0
+    for name, columns in scores.items():
+        if list(columns) != keys or any(len(columns[key]) != n_examples for key in keys):
+            raise ValueError(
+                f"scores[{name!r}] must have the keys {keys} of the baseline, each with {n_examples} examples"
+            )
+    if n_examples == 0:
+        raise ValueError("scores hold no examples: there is nothing to compare")
+    return keys
+
+
+def _randomization_p_values(
+    scores: Mapping[str, Mapping[str, Any]], baseline: str, n_trials: int, settings: Settings
+) -> np.ndarray:
+    """The paired approximate randomization's p-value of each system but ``baseline`` and each
+    key, in that order (one flat array)."""
+    others = [name for name in scores if name != baseline]
+    keys = list(scores[baseline])
+    if settings.average == "micro":
+        pairs = [(np.asarray(scores[name][key]), np.asarray(scores[baseline][key])) for name in others for key in keys]
+        return micro_randomization_p_values(pairs, settings.alpha, n_trials, settings.seed)
+    differences = np.array(
+        [
+            np.asarray(scores[name][key], dtype=float) - np.asarray(scores[baseline][key], dtype=float)
+            for name in others
+            for key in keys
+        ]
+    )
+    return randomization_p_values(differences, n_trials, settings.seed)
 
 
 def _statistics(
@@ -222,7 +238,8 @@ def comparison_signature(
     return "|".join(fields)
 
 
-def compare(
+# The public API: compute's options as keywords besides the systems and the test: PLR0913 waived.
+def compare(  # noqa: PLR0913
     sources: Sequence[str],
     references: Sequence[Any],
     systems: Mapping[str, Sequence[str]],

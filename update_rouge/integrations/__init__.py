@@ -4,7 +4,12 @@
 - ``rewards``: ``update_rouge_reward``, a reward function for TRL (``GRPOTrainer``);
 - ``ray_scoring``: UpdateROUGE as a Ray Data transform and exact corpus results; ``ray_chunks``:
   the command line's ``--ray`` (a file's chunks scored by Ray tasks), with ``ray_cluster``, the
-  cluster a ``--ray`` run starts or joins.
+  cluster a ``--ray`` run starts or joins;
+- evaluation harnesses (docs/harnesses.md): ``inspect`` (``update_rouge_scorer``, an inspect_ai
+  scorer, also for lighteval's inspect backend), ``lm_eval`` (lm-evaluation-harness's
+  ``process_results``, aggregations and a shipped task), ``lighteval`` (its metric and a FRUIT-style
+  task for both its backends), with ``harness_corpus``, what they share;
+- ``torchmetrics``: ``UpdateRougeMetric``, a ``torchmetrics.Metric`` that syncs under DDP.
 
 These modules live in a subpackage, not flat beside the evaluate script, because the evaluate
 script (``update_rouge/update_rouge.py``) does not import them: evaluate's Hub loader copies only

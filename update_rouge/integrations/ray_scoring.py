@@ -45,6 +45,7 @@ from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer, compute
 from ..micro import count_columns, micro_bootstrap_statistics, micro_means
 from ..no_tokens import warn_tokenless
+from ..protocols import BOOTSTRAP_PROTOCOLS
 from ..rouge_types import check_rouge_types
 from ..settings import Settings
 from ..signature import build_signature
@@ -116,7 +117,7 @@ class BatchScorer:
             name: pa.array(values, pa.bool_() if name == "_both_empty" else pa.float64())
             for name, values in table.items()
         }
-        if counts is not None:
+        if counts is not None and settings.average == "micro":  # not a published protocol's slots
             columns.update({name: pa.array(values, pa.int64()) for name, values in count_values(counts).items()})
         for name, values in columns.items():
             if name in batch.column_names:
@@ -278,4 +279,10 @@ def _check_corpus_options(options: Dict[str, Any]) -> Settings:
     options ``compute`` refuses or ``corpus_scores`` cannot honour."""
     if options.get("use_aggregator", True) is not True:
         raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
-    return Settings.from_options(options)
+    settings = Settings.from_options(options)
+    if settings.protocol in BOOTSTRAP_PROTOCOLS:
+        raise ValueError(
+            f"corpus_scores cannot give protocol={settings.protocol!r}'s bootstrap median (it needs every "
+            "example's scores in order): use compute, or the command line's --ray"
+        )
+    return settings

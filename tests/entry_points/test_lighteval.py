@@ -1,0 +1,125 @@
+"""lighteval 0.13: the FRUIT-style JSONL task run by lighteval's own Pipeline with a model whose
+outputs are known reports compute's means and interval; the same task config on lighteval's
+inspect backend (its get_inspect_ai_task, run by inspect_ai.eval with mockllm) too.
+
+Two things of lighteval 0.13 do not run offline with today's dependencies, so the Pipeline test
+loads only the custom task (``Registry.load_all_task_configs`` limited to lighteval's own
+custom-task loading): on start, the Pipeline imports every built-in task module, and
+``tasks/tiny_benchmarks.py`` downloads a file at import while ``tasks/mt_bench/main.py`` calls
+``HfApi.list_models(model_name=...)``, which huggingface_hub 1.x and later refuse.
+"""
+
+import json
+import types
+
+import pytest
+from conftest import read_jsonl
+
+from update_rouge import compute
+
+pytest.importorskip("lighteval", reason="needs the lighteval extra: pip install 'update-rouge[lighteval]'")
+
+from lighteval.logging.evaluation_tracker import EvaluationTracker  # noqa: E402
+from lighteval.models.dummy.dummy_model import DummyModel, DummyModelConfig  # noqa: E402
+from lighteval.models.model_output import ModelResponse  # noqa: E402
+from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters  # noqa: E402
+from lighteval.tasks.registry import Registry  # noqa: E402
+
+from update_rouge.integrations.lighteval import PROMPT, fruit_jsonl_task  # noqa: E402
+
+pytestmark = [pytest.mark.needs_torch, pytest.mark.slow]
+TYPES = ["rouge1", "rouge2", "rougeLsum"]
+KEYS = [f"update_{t}{end}" for t in TYPES for end in ("", "_low", "_high")]
+
+
+class KnownOutputs(DummyModel):
+    """lighteval's dummy model, generating the prediction given for each document's id."""
+
+    def __init__(self, predictions, cache_dir):
+        super().__init__(DummyModelConfig(model_name="known-outputs", cache_dir=str(cache_dir)))
+        self.predictions = predictions
+
+    @property
+    def tokenizer(self):
+        return None  # the dummy's is gpt2's, downloaded; nothing here tokenizes
+
+    def greedy_until(self, docs):
+        return [ModelResponse(text=[self.predictions[doc.specific["id"]]]) for doc in docs]
+
+
+def fruit_folder(tmp_path, one_per_source=False):
+    """A folder with test.jsonl: the IteraTeR and FRUIT triples, FRUIT-style (no prediction),
+    every fourth with two references; with ``one_per_source``, only the first of each source
+    (the inspect backend's prompt is the source alone, so mockllm tells samples apart by it)."""
+    rows = read_jsonl("iterater_triples.jsonl")[:20] + read_jsonl("fruit_triples.jsonl")
+    if one_per_source:
+        rows = [row for index, row in enumerate(rows) if all(row["source"] != r["source"] for r in rows[:index])]
+    folder = tmp_path / "fruit"
+    folder.mkdir()
+    with open(folder / "test.jsonl", "w", encoding="utf-8") as out:
+        for index, row in enumerate(rows):
+            row["reference"] = [row["reference"]] + ([row["source"] + " More was said."] if index % 4 == 0 else [])
+            out.write(json.dumps({"id": row["id"], "source": row["source"], "reference": row["reference"]}) + "\n")
+    return folder, rows
+
+
+def expected(rows):
+    return compute(
+        [row["source"] for row in rows],
+        [row["prediction"] for row in rows],
+        [row["reference"] for row in rows],
+        rouge_types=TYPES,
+    )
+
+
+@pytest.fixture
+def custom_tasks_only(monkeypatch):
+    def load(custom_tasks=None, load_multilingual=False):
+        return Registry._extract_configs(Registry.create_custom_tasks_module(custom_tasks))
+
+    monkeypatch.setattr(Registry, "load_all_task_configs", staticmethod(load))
+
+
+def test_the_pipeline_reports_compute_bit_for_bit(tmp_path, custom_tasks_only, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
+    folder, rows = fruit_folder(tmp_path)
+    tasks = types.ModuleType("fruit_tasks")
+    tasks.TASKS_TABLE = [fruit_jsonl_task("update_rouge_fruit", str(folder))]
+    pipeline = Pipeline(
+        tasks="update_rouge_fruit|0",
+        pipeline_parameters=PipelineParameters(launcher_type=ParallelismManager.CUSTOM, custom_tasks_directory=tasks),
+        evaluation_tracker=EvaluationTracker(output_dir=str(tmp_path / "out"), save_details=False),
+        model=KnownOutputs({row["id"]: row["prediction"] for row in rows}, tmp_path / "cache"),
+    )
+    pipeline.evaluate()
+    reported = pipeline.get_results()["results"]["update_rouge_fruit:0"]
+    want = expected(rows)
+    assert {key: reported[key] for key in KEYS} == {key: want[key] for key in KEYS}
+    assert want["update_rouge1_low"] < want["update_rouge1"] < want["update_rouge1_high"]
+
+
+def test_the_inspect_backend_reports_compute(tmp_path, monkeypatch):
+    from inspect_ai import eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from lighteval.main_inspect import get_inspect_ai_task
+
+    # lighteval's solver is generate(cache=True): inspect's cache of model outputs goes here, not
+    # into the home folder (where an earlier run's outputs for the same prompt would be reused)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
+    folder, rows = fruit_folder(tmp_path, one_per_source=True)
+    by_prompt = {PROMPT.format(source=row["source"]): row["prediction"] for row in rows}
+
+    def output(messages, tools, tool_choice, config):
+        out = ModelOutput.from_content(model="mockllm/model", content=by_prompt[messages[-1].text])
+        out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
+        return out
+
+    task = get_inspect_ai_task(fruit_jsonl_task("update_rouge_fruit", str(folder)))
+    model = get_model("mockllm/model", custom_outputs=output)
+    [log] = eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    [score] = log.results.scores
+    want = expected(rows)
+    for key in KEYS:
+        assert score.metrics[key].value == pytest.approx(want[key], abs=1e-12, rel=0), key

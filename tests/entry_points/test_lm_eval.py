@@ -1,0 +1,131 @@
+"""lm-evaluation-harness: the shipped task update_rouge_fruit run by lm_eval.simple_evaluate with a
+registered test LM whose generations are known reports compute's means and interval ends, bit
+for bit; process_results and the aggregations refuse what they cannot score."""
+
+import json
+
+import pytest
+from conftest import read_jsonl
+
+from update_rouge import compute
+
+pytest.importorskip("lm_eval", reason="needs the lm-eval extra: pip install 'update-rouge[lm-eval]'")
+
+from lm_eval import simple_evaluate  # noqa: E402
+from lm_eval.api.model import LM  # noqa: E402
+from lm_eval.api.registry import get_aggregation, register_model  # noqa: E402
+from lm_eval.tasks import TaskManager  # noqa: E402
+
+from update_rouge.integrations import lm_eval as integration  # noqa: E402
+
+TYPES = ["rouge1", "rouge2", "rougeLsum"]
+
+
+@register_model("update-rouge-known-outputs")
+class KnownOutputs(LM):
+    """A model whose generation for a document is the prediction given for its id."""
+
+    def __init__(self, predictions=None):
+        super().__init__()
+        self.predictions = predictions or {}
+        self.contexts = []
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string, additional_config=None):
+        return cls(json.loads(arg_string))
+
+    def generate_until(self, requests, disable_tqdm=False):
+        self.contexts += [request.args[0] for request in requests]
+        return [self.predictions[request.doc["id"]] for request in requests]
+
+    def loglikelihood(self, requests, disable_tqdm=False):
+        raise NotImplementedError("generation only")
+
+    def loglikelihood_rolling(self, requests, disable_tqdm=False):
+        raise NotImplementedError("generation only")
+
+
+def fruit_style(tmp_path):
+    """The IteraTeR and FRUIT triples as a FRUIT-style JSONL (no prediction), every fourth with two
+    references; and the known prediction of each id."""
+    rows = read_jsonl("iterater_triples.jsonl") + read_jsonl("fruit_triples.jsonl")
+    path = tmp_path / "updates.jsonl"
+    with open(path, "w", encoding="utf-8") as out:
+        for index, row in enumerate(rows):
+            reference = [row["reference"], row["source"] + " More was said."] if index % 4 == 0 else row["reference"]
+            out.write(json.dumps({"id": row["id"], "source": row["source"], "reference": reference}) + "\n")
+            row["reference"] = reference if isinstance(reference, list) else [reference]
+    return path, rows
+
+
+def run(path, predictions, **options):
+    manager = TaskManager(include_path=integration.TASK_DIR, include_defaults=False, metadata={"data_files": str(path)})
+    model = KnownOutputs(predictions)
+    results = simple_evaluate(
+        model=model, tasks=["update_rouge_fruit"], task_manager=manager, bootstrap_iters=0, **options
+    )
+    return results, model
+
+
+def test_simple_evaluate_reports_compute_bit_for_bit(tmp_path):
+    path, rows = fruit_style(tmp_path)
+    results, model = run(path, {row["id"]: row["prediction"] for row in rows})
+    reported = results["results"]["update_rouge_fruit"]
+    want = compute(
+        [row["source"] for row in rows],
+        [row["prediction"] for row in rows],
+        [row["reference"] for row in rows],
+        rouge_types=TYPES,
+    )
+    keys = [f"update_{t}{end}" for t in TYPES for end in ("", "_low", "_high")]
+    assert {key: reported[f"{key},none"] for key in keys} == {key: want[key] for key in keys}
+    assert want["update_rouge1_low"] < want["update_rouge1"] < want["update_rouge1_high"]
+    # the model saw the prompt with each source, once per document
+    assert len(model.contexts) == len(rows)
+    assert all(row["source"] in context for row, context in zip(rows, model.contexts))
+    assert results["n-samples"]["update_rouge_fruit"]["effective"] == len(rows)
+
+
+def test_the_sample_log_carries_the_triple_and_the_settings_name(tmp_path):
+    path, rows = fruit_style(tmp_path)
+    results, _ = run(path, {row["id"]: "copied: " + row["prediction"] for row in rows}, limit=2)
+    samples = results["samples"]["update_rouge_fruit"]
+    name, source, prediction, references = samples[0]["update_rouge1"]
+    assert (source, prediction, list(references)) == (
+        rows[0]["source"],
+        "copied: " + rows[0]["prediction"],
+        rows[0]["reference"],
+    )
+    assert name.startswith("refs:unknown|seg:") and "types:rouge1,rouge2,rougeLsum" in name
+
+
+def test_aggregations_are_registered_under_the_keys():
+    for key in ("update_rouge1", "update_rougeLsum_high"):
+        assert get_aggregation(key) is integration.aggregation(key)
+
+
+def test_process_results_with_other_settings_and_fields():
+    process = integration.make_process_results(
+        source_field="before", reference_field="after", rouge_types=["rougeL"], confidence_level=None
+    )
+    doc = {"before": "A cat sat.", "after": ["A cat sat. It purred."]}
+    values = process(doc, ["A cat sat. It purred loudly."])
+    assert list(values) == ["update_rougeL"]
+    items = [values["update_rougeL"]]
+    want = compute(
+        ["A cat sat."], ["A cat sat. It purred loudly."], [["A cat sat. It purred."]], rouge_types=["rougeL"]
+    )
+    assert integration.aggregation("update_rougeL")(items) == want["update_rougeL"] == 0.8
+
+
+def test_bad_documents_and_files_are_named(tmp_path):
+    with pytest.raises(ValueError, match=r"document 'x7': the reference must be a reference string"):
+        integration.process_results({"id": "x7", "source": "A.", "reference": 3}, ["A. B."])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"source": "A.", "reference": "A. B."}\n{"reference": "A. B."}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad.jsonl, line 2: each line is an object with a 'source' string"):
+        integration.load_jsonl(str(bad), version=1.0)
+    with pytest.raises(ValueError, match="pass --metadata"):
+        integration.load_jsonl(version=1.0)
+    with pytest.raises(ValueError, match="use_aggregator cannot be set"):
+        integration.make_process_results(use_aggregator=False)

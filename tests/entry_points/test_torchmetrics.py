@@ -1,0 +1,127 @@
+"""UpdateRougeMetric (torchmetrics): its compute equals update_rouge.compute's means bit for bit,
+macro and micro, in one process and under real two-process DDP (gloo on 127.0.0.1)."""
+
+import json
+import socket
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from conftest import read_jsonl
+
+from update_rouge import compute
+
+torch = pytest.importorskip(
+    "torch", reason="needs torch (tests/run.sh installs torch==2.13.0 where its CPU wheel fits)"
+)
+pytest.importorskip("torchmetrics", reason="needs the torchmetrics extra: pip install 'update-rouge[torchmetrics]'")
+
+from update_rouge.integrations.torchmetrics import UpdateRougeMetric  # noqa: E402
+
+pytestmark = pytest.mark.needs_torch
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+DDP_SECONDS = 120
+
+
+def rows():
+    """The IteraTeR and FRUIT triples, references as lists: every third example with a second one
+    (the source with one sentence added), so that multi_ref matters."""
+    triples = read_jsonl("iterater_triples.jsonl") + read_jsonl("fruit_triples.jsonl")
+    for index, row in enumerate(triples):
+        row["reference"] = [row["reference"]] + ([row["source"] + " It was added later."] if index % 3 == 0 else [])
+    return triples
+
+
+def expected(triples, **options):
+    return compute(
+        [r["source"] for r in triples],
+        [r["prediction"] for r in triples],
+        [r["reference"] for r in triples],
+        rouge_types=TYPES,
+        confidence_level=None,
+        **options,
+    )
+
+
+def fed(metric, triples, batch=5):
+    for start in range(0, len(triples), batch):
+        part = triples[start : start + batch]
+        metric.update([r["source"] for r in part], [r["prediction"] for r in part], [r["reference"] for r in part])
+    return {key: value.item() for key, value in metric.compute().items()}
+
+
+OPTIONS = [{}, {"average": "micro"}, {"average": "micro", "multi_ref": "pooled"}, {"multi_ref": "best_recall"}]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda options: "-".join(options.values()) or "macro")
+def test_one_process_equals_compute_bit_for_bit(options):
+    triples = rows()
+    got = fed(UpdateRougeMetric(rouge_types=TYPES, **options), triples)
+    want = expected(triples, **options)
+    assert set(got) == {f"update_{t}{s}" for t in TYPES for s in ("", "_precision", "_recall")}
+    assert {key: want[key] for key in got} == got
+    assert 0.0 < got["update_rouge1"] < 1.0
+
+
+def test_the_macro_mean_does_not_depend_on_the_order():
+    triples = rows()
+    assert fed(UpdateRougeMetric(rouge_types=TYPES), triples[::-1], batch=7) == fed(
+        UpdateRougeMetric(rouge_types=TYPES), triples
+    )
+
+
+def test_options_compute_refuses_or_that_need_the_order_are_refused():
+    with pytest.raises(ValueError, match="average must be one of"):
+        UpdateRougeMetric(average="weighted")
+    with pytest.raises(ValueError, match="confidence_level cannot be set"):
+        UpdateRougeMetric(confidence_level=0.9)
+    with pytest.raises(ValueError, match="nothing to compute"):
+        UpdateRougeMetric().compute()
+
+
+def _ddp_worker(rank, port, out_dir, options):
+    """One DDP process: the examples rank, rank + 2, ... fed in batches; the synced result written."""
+    import torch.distributed as dist
+
+    dist.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=2, timeout=timedelta(seconds=60)
+    )
+    try:
+        results = {}
+        for name, settings in options.items():
+            metric = UpdateRougeMetric(rouge_types=TYPES, **settings)
+            results[name] = {key: value.hex() for key, value in fed(metric, rows()[rank::2], batch=3).items()}
+        Path(out_dir, f"rank{rank}.json").write_text(json.dumps(results))
+    finally:
+        dist.destroy_process_group()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_two_process_ddp_equals_one_process_compute(tmp_path):
+    options = {"macro": {}, "micro": {"average": "micro"}}
+    context = torch.multiprocessing.start_processes(
+        _ddp_worker, args=(free_port(), str(tmp_path), options), nprocs=2, join=False, start_method="spawn"
+    )
+    deadline = time.monotonic() + DDP_SECONDS
+    try:
+        while not context.join(timeout=1):
+            assert time.monotonic() < deadline, f"DDP run not done in {DDP_SECONDS} s"
+    finally:
+        for process in context.processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(10)
+    triples = rows()
+    for rank in (0, 1):
+        synced = json.loads((tmp_path / f"rank{rank}.json").read_text())
+        for name, settings in options.items():
+            want = expected(triples, **settings)
+            got = {key: float.fromhex(value) for key, value in synced[name].items()}
+            assert got == {key: want[key] for key in got}, (rank, name)

@@ -1,0 +1,125 @@
+"""What the evaluation-harness integrations share: their settings, the keys they report, and the
+corpus result of the triples a harness collected, computed once by ``UpdateRougeScorer``.
+
+The harnesses (``inspect``, ``lm_eval``, ``lighteval``) each collect one (source, prediction,
+references) triple per sample in their own loop and then ask for corpus values one key at a
+time; ``corpus_result`` scores the triples once per collection, as ``compute`` does (the same
+scorer, so the same numbers, intervals and signature), and hands every key from that one result.
+Needs no extra.
+"""
+
+import threading
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .. import Settings, UpdateRougeScorer
+from ..inputs import _describe
+
+HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
+"""The rouge types a harness reports unless ``rouge_types`` is given."""
+
+Triple = Tuple[str, str, Tuple[str, ...]]
+"""One sample as a harness keeps it: source, prediction, references (a tuple: hashable)."""
+
+
+def harness_settings(options: Dict[str, Any]) -> Settings:
+    """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
+    is given. Raises ``ValueError`` for an option ``compute`` refuses and for the options that
+    are not one corpus result (``use_aggregator``, ``baseline_predictions``, ``return_signature``)."""
+    for name in ("use_aggregator", "baseline_predictions", "return_signature"):
+        if name in options:
+            raise ValueError(f"{name} cannot be set: an evaluation harness reports one corpus result per run")
+    return Settings(**{"rouge_types": HARNESS_TYPES, **options})
+
+
+def reported_keys(settings: Settings) -> List[str]:
+    """The keys a harness reports: ``update_<type>`` (the mean F1) of each type and, unless
+    ``confidence_level`` is ``None``, its interval ``update_<type>_low`` and ``update_<type>_high``."""
+    keys = [f"update_{rouge_type}" for rouge_type in settings.rouge_types]
+    if settings.intervals:
+        keys += [f"{key}_{end}" for key in keys for end in ("low", "high")]
+    return keys
+
+
+def as_references(value: Any, where: str) -> Tuple[str, ...]:
+    """A sample's reference(s) (a string or a non-empty sequence of strings) as a tuple;
+    raises ``ValueError`` naming ``where`` otherwise."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
+        return tuple(value)
+    raise ValueError(f"{where} must be a reference string or a non-empty list of them, got {_describe(value)}")
+
+
+def as_triple(source: Any, prediction: Any, references: Any, where: str) -> Triple:
+    """One sample's triple, its texts checked to be strings (errors name ``where``)."""
+    for field, text in (("source", source), ("prediction", prediction)):
+        if not isinstance(text, str):
+            raise ValueError(f"{where}: the {field} must be a string, got {_describe(text)}")
+    return source, prediction, as_references(references, f"{where}: the reference")
+
+
+_NAMED: Dict[str, Settings] = {}
+_NAMED_LOCK = threading.Lock()
+
+
+def settings_name(settings: Settings) -> str:
+    """A name for ``settings`` that per-sample records carry (readable in a harness's logs): its
+    signature (``UpdateRougeScorer.signature``, ``refs:unknown``). Remembered in this process, for
+    ``named_settings``. Two different settings with one signature (two custom tokenizers) cannot
+    be told apart, so the second raises ``ValueError``."""
+    name = UpdateRougeScorer(settings).signature()
+    with _NAMED_LOCK:
+        known = _NAMED.setdefault(name, settings)
+    if known != settings:
+        raise ValueError(f"other settings with the same signature are in use in this process: {name}")
+    return name
+
+
+def named_settings(names: Iterable[str], what: str) -> Settings:
+    """The settings of ``names`` (``settings_name``), which must be one name known in this
+    process; raises ``ValueError`` naming ``what`` (the harness's key or metric) otherwise."""
+    distinct = sorted(set(names))
+    if len(distinct) != 1:
+        raise ValueError(f"{what}: the samples were scored with {len(distinct)} different settings: {distinct}")
+    with _NAMED_LOCK:
+        settings = _NAMED.get(distinct[0])
+    if settings is None:
+        raise ValueError(
+            f"{what}: the settings {distinct[0]!r} were not created in this process: create the scorer "
+            "(the harness's UpdateROUGE helper, with the same options) before aggregating"
+        )
+    return settings
+
+
+class _LastResult:
+    """The last corpus result, keyed by its settings and triples (a harness asks once per key)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.key: Optional[Tuple[Settings, Tuple[Triple, ...]]] = None
+        self.result: Dict[str, Any] = {}
+
+
+_LAST = _LastResult()
+
+
+def corpus_result(settings: Settings, triples: Sequence[Triple]) -> Dict[str, Any]:
+    """``compute``'s result, signature included, of ``triples`` under ``settings``: the means,
+    intervals and signature ``compute(sources, predictions, references, **options,
+    return_signature=True)`` gives the same inputs. The last result is kept, so asking for each
+    key of one collection scores it once. Raises ``ValueError`` for no triples."""
+    triples = tuple(triples)
+    if not triples:
+        raise ValueError("no samples were scored: there is no corpus result")
+    key = (settings, triples)
+    with _LAST.lock:
+        if _LAST.key == key:
+            return dict(_LAST.result)
+        sources = [source for source, _, _ in triples]
+        predictions = [prediction for _, prediction, _ in triples]
+        references = [list(texts) for _, _, texts in triples]
+        scorer = UpdateRougeScorer(settings)
+        result = scorer.corpus(sources, predictions, references)
+        result["signature"] = scorer.signature(references)
+        _LAST.key, _LAST.result = key, result
+        return dict(result)

@@ -1,0 +1,85 @@
+"""UpdateROUGE as an inspect_ai scorer (also for lighteval's inspect backend, whose
+``LightevalTaskConfig(scorer=...)`` takes it).
+
+Needs the optional extra ``pip install 'update-rouge[inspect]'``.
+
+``update_rouge_scorer(**options)`` scores each sample's model output (``state.output.completion``)
+against the reference(s) of its target, reading the source from ``Sample.metadata["source"]``
+(``source_key=``); ``options`` are ``compute``'s settings (rouge types ``rouge1``, ``rouge2``,
+``rougeLsum`` unless ``rouge_types`` is given). A sample's value is a dict of its F1 per type
+(``update_rouge1``, ...), its metadata the source, references and the settings signature; the
+metric ``update_rouge_corpus`` then scores all the samples at once as ``compute`` does, so the
+log's metrics are ``compute``'s corpus means (``update_<type>``) and seeded bootstrap interval
+(``update_<type>_low``, ``update_<type>_high``) of the same triples.
+
+Run with one epoch (the default): with several, inspect reduces each sample's values before the
+metric sees them, and the corpus of one (source, output, references) triple per sample is gone.
+"""
+
+from typing import Any, Dict, List
+
+from ..extras import MissingExtra
+
+try:
+    from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+    from inspect_ai.solver import TaskState
+except ImportError as error:
+    raise MissingExtra("the inspect_ai scorer needs the optional extra: pip install 'update-rouge[inspect]'") from error
+
+from .. import UpdateRougeScorer
+from .harness_corpus import (
+    Triple,
+    as_triple,
+    corpus_result,
+    harness_settings,
+    named_settings,
+    reported_keys,
+    settings_name,
+)
+
+
+@metric
+def update_rouge_corpus() -> Metric:
+    """The corpus values of ``update_rouge_scorer``'s samples: ``compute``'s means and interval
+    ends (``harness_corpus.reported_keys``) of their triples, under the samples' settings."""
+
+    def corpus(scores: List[SampleScore]) -> Value:
+        triples: List[Triple] = []
+        names = []
+        for sample in scores:
+            record = sample.score.metadata or {}
+            names.append(record.get("signature", ""))
+            where = f"sample {sample.sample_id!r}"
+            triples.append(as_triple(record.get("source"), sample.score.answer, record.get("references"), where))
+        settings = named_settings(names, "update_rouge_corpus")
+        result = corpus_result(settings, triples)
+        return {key: float(result[key]) for key in reported_keys(settings)}
+
+    return corpus
+
+
+@scorer(metrics=[update_rouge_corpus()], name="update_rouge")
+def update_rouge_scorer(source_key: str = "source", **options: Any) -> Scorer:
+    """UpdateROUGE of each sample (see the module docstring); ``options`` are ``compute``'s
+    settings, checked here (``ValueError`` as ``compute`` raises it)."""
+    settings = harness_settings(options)
+    name = settings_name(settings)
+    one = UpdateRougeScorer(settings)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        where = f"sample {state.sample_id!r}"
+        source = (state.metadata or {}).get(source_key)
+        if source is None:
+            raise ValueError(f"{where}: Sample.metadata[{source_key!r}] must hold the source text")
+        source, prediction, references = as_triple(source, state.output.completion, list(target), where)
+        example = one.score(source, prediction, list(references))
+        values: Dict[str, Any] = {
+            f"update_{rouge_type}": float(example.scores[rouge_type].fmeasure) for rouge_type in settings.rouge_types
+        }
+        return Score(
+            value=values,
+            answer=prediction,
+            metadata={"source": source, "references": list(references), "signature": name},
+        )
+
+    return score

@@ -1,0 +1,126 @@
+"""UpdateROUGE in EleutherAI's lm-evaluation-harness (``lm_eval``): a ``process_results`` helper,
+registered aggregations, and a task for a local FRUIT-style JSONL file.
+
+Needs the optional extra ``pip install 'update-rouge[lm-eval]'``.
+
+lm_eval's default metric call, ``fn(references=..., predictions=...)``, never sees the document,
+so UpdateROUGE, which needs the source, comes in through ``process_results(doc, results)``: it
+returns, for each reported key, the sample's (settings, source, prediction, references) item;
+the aggregation registered under that key (``update_rouge1``, ``update_rouge1_low``, ...) scores
+all the items of the run at once (``harness_corpus.corpus_result``), so the reported values are
+``compute``'s corpus means and bootstrap interval ends on the same triples, bit for bit.
+lm_eval's own ``_stderr`` is ``N/A`` for these keys: the interval keys take its place.
+
+The shipped task ``update_rouge_fruit`` (``TASK_DIR``) reads a JSONL file with ``source``,
+``reference`` (a string or a list of strings) and an optional ``id`` per line::
+
+    lm_eval --model hf --model_args pretrained=MODEL --tasks update_rouge_fruit \\
+        --include_path "$(python -m update_rouge.integrations.lm_eval)" \\
+        --metadata '{"data_files": "my_updates.jsonl"}'
+
+Other settings: ``make_process_results(**options)`` in a task's own ``utils.py``, with each
+key's ``aggregation`` naming the key (``reported_keys``).
+"""
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ..extras import MissingExtra
+
+try:
+    from lm_eval.api.registry import register_aggregation
+except ImportError as error:
+    raise MissingExtra(
+        "the lm-evaluation-harness task needs the optional extra: pip install 'update-rouge[lm-eval]'"
+    ) from error
+
+from .harness_corpus import (
+    Triple,
+    as_references,
+    as_triple,
+    corpus_result,
+    harness_settings,
+    named_settings,
+    reported_keys,
+    settings_name,
+)
+
+TASK_DIR = str(Path(__file__).with_name("lm_eval_tasks"))
+"""The folder of the shipped task YAML, for ``--include_path`` (or ``TaskManager(include_path=...)``)."""
+
+Item = Tuple[str, str, str, Tuple[str, ...]]
+"""What ``process_results`` gives each key of one sample: the settings' name (the signature of
+its ``Settings``, ``harness_corpus.settings_name``), source, prediction, references."""
+
+
+@functools.cache
+def aggregation(key: str) -> Callable[[List[Item]], float]:
+    """The aggregation of output ``key``: the value of ``key`` in ``compute``'s result on all the
+    items. Registered with lm_eval under ``key`` (one function per key and process, so
+    registering again is allowed); raises ``ValueError`` for items of several settings."""
+
+    def aggregate(items: List[Item]) -> float:
+        settings = named_settings((item[0] for item in items), key)
+        triples: List[Triple] = [(source, prediction, tuple(refs)) for _, source, prediction, refs in items]
+        return float(corpus_result(settings, triples)[key])
+
+    aggregate.__name__ = f"aggregate_{key}"
+    register_aggregation(key)(aggregate)
+    return aggregate
+
+
+def make_process_results(
+    source_field: str = "source", reference_field: str = "reference", **options: Any
+) -> Callable[[Dict[str, Any], List[str]], Dict[str, Item]]:
+    """A ``process_results(doc, results)`` for a generation task: the source and reference(s)
+    from the document's fields, the prediction the model's first generation; ``options`` are
+    ``compute``'s settings (rouge types ``HARNESS_TYPES`` unless given). Registers the
+    aggregation of each reported key (``reported_keys``), which the task's ``metric_list`` names."""
+    settings = harness_settings(options)
+    name = settings_name(settings)
+    keys = reported_keys(settings)
+    for key in keys:
+        aggregation(key)
+
+    def process_results(doc: Dict[str, Any], results: List[str]) -> Dict[str, Item]:
+        where = f"document {doc['id']!r}" if "id" in doc else "a document"
+        source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
+        item = (name, source, prediction, references)
+        return {key: item for key in keys}
+
+    return process_results
+
+
+process_results = make_process_results()
+"""The shipped task's ``process_results``: ``source`` and ``reference`` fields, the default settings."""
+
+
+def load_jsonl(data_files: Optional[str] = None, **metadata: Any) -> Dict[str, Any]:
+    """The shipped task's ``custom_dataset``: the JSONL file ``data_files`` (from ``--metadata``)
+    as the split ``test``. Each line has ``source``, ``reference`` (a string or a list of
+    strings) and optionally ``id`` (else its line number); other fields are kept. ``metadata``'s
+    other entries (the task's ``version``, a model's settings) are not ours and are ignored.
+    Raises ``ValueError`` naming the line for a bad one."""
+    import datasets
+
+    if not data_files:
+        raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
+    rows = []
+    with open(data_files, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            where = f"{data_files}, line {number}"
+            if not isinstance(row, dict) or not isinstance(row.get("source"), str):
+                raise ValueError(f"{where}: each line is an object with a 'source' string")
+            row["reference"] = list(as_references(row.get("reference"), f"{where}: 'reference'"))
+            row.setdefault("id", str(number))
+            rows.append(row)
+    return {"test": datasets.Dataset.from_list(rows)}
+
+
+if __name__ == "__main__":
+    print(TASK_DIR)

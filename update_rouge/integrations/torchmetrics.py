@@ -1,0 +1,121 @@
+"""UpdateROUGE as a ``torchmetrics.Metric``, for training and evaluation loops that sync metrics
+across processes (Lightning, DDP).
+
+Needs the optional extra ``pip install 'update-rouge[torchmetrics]'``.
+
+``UpdateRougeMetric(**options)`` takes ``compute``'s settings (``rouge_types``, ``stemmer``,
+``multi_ref``, ``average``, ...). ``update(sources, predictions, references)`` scores a batch
+(references: one string or a non-empty list of strings per example); ``compute()`` returns
+``update_<type>``, ``update_<type>_precision`` and ``update_<type>_recall`` of every type as
+0-dimensional float64 tensors:
+
+- ``average="macro"`` (the default): each example's precision, recall and F1 are kept (list
+  states reduced by ``cat``); the result is their mean summed exactly (``math.fsum``), so it
+  does not depend on the order in which the processes' examples are gathered: under DDP the
+  synced result equals ``compute``'s means of all the examples on one process, bit for bit.
+- ``average="micro"``: each type keeps its hits, target and prediction counts summed over the
+  examples (int64 states reduced by ``sum``, exact); the result is ``micro.micro_means`` of those
+  sums, equal to ``compute(average="micro")`` bit for bit.
+
+The means are those of ``compute`` (``corpus.mean``, ``micro.micro_means``), not copies of them.
+
+No bootstrap interval is computed here: a resample depends on the order of the examples, which
+the gathering across processes does not keep. ``compute`` on the gathered texts gives the
+intervals and ``signature()`` the settings signature.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from ..extras import MissingExtra
+
+try:
+    import torch
+    from torchmetrics import Metric
+    from torchmetrics.utilities import dim_zero_cat
+except ImportError as error:
+    raise MissingExtra(
+        "UpdateRougeMetric needs the optional extra: pip install 'update-rouge[torchmetrics]'"
+    ) from error
+
+from .. import Settings, UpdateRougeScorer
+from ..corpus import mean
+from ..micro import micro_means
+
+MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
+"""Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
+_CORPUS_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signature", "confidence_level")
+
+
+class UpdateRougeMetric(Metric):
+    """UpdateROUGE's corpus means as a ``torchmetrics.Metric`` (see the module docstring).
+
+    ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
+    (``process_group``, ``dist_sync_on_step``, ...). Raises ``ValueError`` for an option
+    ``compute`` refuses and for the corpus options this metric does not take
+    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``confidence_level``).
+    """
+
+    is_differentiable = False
+    higher_is_better = True
+    full_state_update = False
+
+    def __init__(self, metric_kwargs: Optional[Dict[str, Any]] = None, **options: Any):
+        super().__init__(**(metric_kwargs or {}))
+        for name in _CORPUS_OPTIONS:
+            if name in options:
+                raise ValueError(f"{name} cannot be set: UpdateRougeMetric computes corpus means only")
+        self.settings = Settings(**options)
+        self._scorer = UpdateRougeScorer(self.settings)
+        self._micro = self.settings.average == "micro"
+        for rouge_type in self.settings.rouge_types:
+            key = f"update_{rouge_type}"
+            if self._micro:
+                self.add_state(f"{key}_counts", torch.zeros(3, dtype=torch.int64), dist_reduce_fx="sum")
+            else:
+                for suffix, _ in MEASURES:
+                    self.add_state(key + suffix, [], dist_reduce_fx="cat")
+
+    def update(self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]) -> None:
+        """Score a batch of examples (inputs as ``compute`` takes them; errors name the batch's index)."""
+        examples = self._scorer.examples(sources, predictions, references)
+        if not examples:
+            return
+        for rouge_type in self.settings.rouge_types:
+            key = f"update_{rouge_type}"
+            if self._micro:
+                counts = [example.counts[rouge_type] for example in examples if example.counts is not None]
+                sums = [sum(count[field] for count in counts) for field in range(3)]
+                state = getattr(self, f"{key}_counts")
+                setattr(self, f"{key}_counts", state + torch.tensor(sums, dtype=torch.int64, device=state.device))
+            else:
+                for suffix, field in MEASURES:
+                    values = [float(getattr(example.scores[rouge_type], field)) for example in examples]
+                    getattr(self, key + suffix).append(torch.tensor(values, dtype=torch.float64, device=self.device))
+
+    def compute(self) -> Dict[str, "torch.Tensor"]:
+        """The corpus means of every example given to ``update`` (on every process once synced).
+
+        Under ``macro`` raises ``ValueError`` before any example; under ``micro`` the sums of no
+        examples give 0.0 (the micro average's convention for empty denominators)."""
+        if self._micro:
+            sums = {
+                f"update_{t}": getattr(self, f"update_{t}_counts").cpu().numpy().reshape(1, 3)
+                for t in self.settings.rouge_types
+            }
+            means = micro_means(sums, self.settings.alpha)
+        else:
+            means = {name: mean(self._values(name)) for name in self._macro_states()}
+        return {key: torch.tensor(value, dtype=torch.float64) for key, value in means.items()}
+
+    def signature(self, references: Optional[Sequence[Any]] = None) -> str:
+        """The settings signature of these results (``UpdateRougeScorer.signature``)."""
+        return self._scorer.signature(references)
+
+    def _macro_states(self) -> List[str]:
+        return [f"update_{t}{suffix}" for t in self.settings.rouge_types for suffix, _ in MEASURES]
+
+    def _values(self, name: str) -> List[float]:
+        state = getattr(self, name)
+        if isinstance(state, list) and not state:
+            raise ValueError("no examples were given to update: there is nothing to compute")
+        return dim_zero_cat(state).cpu().tolist()

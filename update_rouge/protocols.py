@@ -1,0 +1,170 @@
+"""The rules of three published UpdateROUGE scripts, so that ``protocol=`` reproduces their numbers.
+
+Each protocol restates, in our own code, what one published script does (see
+docs/published-protocols.md for the sources, the commits read and what differs from our rules):
+
+- ``"fruit"``: google-research/language ``language/fruit/metrics.py`` ``edit_rouge`` with
+  ``rendering_utils.extract_additions``. Every match of ``[^.]+\\.?`` is tested against the
+  source *before* it is stripped; the stripped match (an empty string too) is an addition; the
+  additions are joined with a space; rouge1, rouge2, rougeLsum; an example where neither joined
+  side has a non-space character is a perfect score; the corpus value is the median F of
+  rouge-score's ``BootstrapAggregator`` times 100. The published code adds a bare ``100.0`` for
+  such an example and then fails in ``aggregate``; we add ``Score(1, 1, 1)`` (100 in its scale):
+  a repair, the evident intent.
+- ``"editeval"``: facebookresearch/EditEval ``src/metrics/update_rouge.py`` ``update_rouge``
+  (and ``custom_metrics.py`` ``UpdateRougeMetric`` for several references): the same additions
+  and join, ``Score(1, 1, 1)`` where neither side adds, the median F times ``scale`` (1.0); with
+  several references the corpus value of each reference slot (all first references, all second
+  ones, ...), averaged, the generator seeded once before the first slot.
+- ``"autometrics"``: SALT-NLP/autometrics ``UpdateROUGE`` (``_calculate_impl``): each match is
+  stripped first, empty ones dropped, the stripped segment tested against the source; joined
+  with a space; the first reference only; F1 per example, ``scale`` (1.0) where neither side adds.
+  It has no corpus value: ours (the exact mean) is given.
+
+The bootstrap of ``"fruit"`` and ``"editeval"`` is rouge-score 0.1.2's ``BootstrapAggregator``
+on NumPy's global legacy generator after ``np.random.seed(seed)``: ``published_bootstrap``
+replays it on a local ``np.random.RandomState(seed)``, which draws the same sequence, so the
+global generator is neither read nor changed.
+"""
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+PROTOCOLS = ("fruit", "editeval", "autometrics")
+BOOTSTRAP_PROTOCOLS = ("fruit", "editeval")
+PUBLISHED_TYPES = ("rouge1", "rouge2", "rougeLsum")
+SEPARATOR = " "
+CORPUS_SCALE = {"fruit": 100.0, "editeval": 1.0}
+"""What the published corpus values are multiplied by (FRUIT reports percentages)."""
+SOURCES = {
+    "fruit": "google-research/language@865fae65f63ef7e6b2989d4ff8b47f61750415a8 language/fruit/metrics.py",
+    "editeval": "facebookresearch/EditEval@013cd20aa73be0016041201454b3fcd7c2250fb4 src/metrics/update_rouge.py",
+    "autometrics": "SALT-NLP/autometrics@0e9764543141ed3e48bdd80fc4dd3f8033c22015 "
+    "autometrics/metrics/reference_based/UpdateROUGE.py",
+}
+MAX_LEGACY_SEED = 2**32 - 1
+MULTI_REFERENCE_RULE = {"fruit": "one", "editeval": "slot-mean", "autometrics": "first"}
+"""The signature's ``multiref`` field under each protocol."""
+_SEGMENT = re.compile(r"[^.]+\.?")
+
+
+def check_protocol(protocol: Optional[str], departures: Sequence[str], seed: int) -> Optional[str]:
+    """``protocol`` if it is ``None`` or names a protocol and no option in ``departures`` (the
+    names of the options set away from their defaults that change a number) is set and, for
+    ``"fruit"`` and ``"editeval"``, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
+    one ``ValueError`` line. The published scripts have no stemmer, tokenizer, language, edits,
+    ROUGE-1.5.5 options, micro average, other multi-reference mode or other rouge types, so
+    those are refused rather than mixed with a published procedure."""
+    if protocol is None:
+        return None
+    if not isinstance(protocol, str) or protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; valid values are None, {', '.join(PROTOCOLS)}")
+    if departures:
+        raise ValueError(
+            f"protocol={protocol!r} reproduces a published script, which has no {', '.join(departures)} "
+            "option: leave it at its default, or use protocol=None"
+        )
+    if protocol in BOOTSTRAP_PROTOCOLS and seed > MAX_LEGACY_SEED:
+        raise ValueError(
+            f"protocol={protocol!r} seeds NumPy's legacy generator as np.random.seed does: seed must be at most "
+            f"2**32 - 1, got {seed!r}"
+        )
+    return protocol
+
+
+def check_protocol_paired(protocol: Optional[str]) -> None:
+    """``ValueError`` where ``protocol``'s corpus value has no paired test (``"fruit"``, ``"editeval"``)."""
+    if protocol in BOOTSTRAP_PROTOCOLS:
+        raise ValueError(
+            f"protocol={protocol!r} has no paired test: its corpus value is a bootstrap median, not a mean; "
+            "compare systems with protocol=None (or 'autometrics')"
+        )
+
+
+class ProtocolIndex:
+    """A source with the additions rule of ``protocol`` (``additions(text)``, as ``SourceIndex``)."""
+
+    def __init__(self, source: str, protocol: str):
+        self.source = source
+        self.protocol = protocol
+
+    def additions(self, text: str) -> List[str]:
+        """The published additions of ``text``: ``"fruit"`` and ``"editeval"`` test each match
+        before stripping and keep empty strings; ``"autometrics"`` strips, drops empty ones, then tests."""
+        source = self.source
+        if self.protocol == "autometrics":
+            stripped = (match.strip() for match in _SEGMENT.findall(text))
+            return [segment for segment in stripped if segment and segment not in source]
+        return [match.strip() for match in _SEGMENT.findall(text) if match not in source]
+
+
+def joined(additions: List[str]) -> str:
+    """The additions as the published scripts score them: joined with a space (one rougeLsum line,
+    unless an addition holds a newline inside)."""
+    return SEPARATOR.join(additions)
+
+
+def adds_nothing(additions: List[str]) -> bool:
+    """The published no-additions test of one side: its joined additions are white space only."""
+    return not joined(additions).strip()
+
+
+def published_bootstrap(
+    matrices: Sequence[np.ndarray], n_bootstrap: int, confidence_level: Optional[float], seed: int
+) -> List[np.ndarray]:
+    """rouge-score 0.1.2's ``BootstrapAggregator(confidence_interval, n_samples).aggregate()`` of
+    each ``n x 3`` matrix (precision, recall, F per example, stacked as its ``np.vstack`` of
+    ``Score``s), in order, on one generator seeded as ``np.random.seed(seed)`` seeds the global one.
+
+    Per matrix, ``n_bootstrap`` times: ``n`` row indices drawn by the generator's ``choice`` over
+    ``n`` rows with replacement, and the column means (``np.mean(..., axis=0)``) of those rows;
+    then ``np.percentile`` of the resample means at ``100 * [d, 0.5, 1 - d]``, ``d = (1 -
+    confidence) / 2`` (``confidence_level`` ``None``: 0.95, the aggregator's default; the median
+    does not depend on it). Returns per matrix a ``3 x 3`` array: rows low, mid, high; columns
+    precision, recall, F. NumPy's global generator is not used.
+    """
+    generator = np.random.RandomState(seed)
+    confidence = 0.95 if confidence_level is None else confidence_level
+    delta = (1 - confidence) / 2
+    quantiles = 100 * np.array([delta, 0.5, 1 - delta])
+    results = []
+    for matrix in matrices:
+        rows = matrix.shape[0]
+        means = np.zeros((n_bootstrap, matrix.shape[1]))
+        for resample in range(n_bootstrap):
+            means[resample, :] = np.mean(matrix[generator.choice(rows, size=rows), :], axis=0)
+        results.append(np.percentile(means, quantiles, axis=0))
+    return results
+
+
+def published_statistics(
+    columns: Dict[str, np.ndarray], protocol: str, n_examples: int, bootstrap: Tuple[Optional[float], int, int]
+) -> Dict[str, float]:
+    """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>``
+    (in the published order) to the examples' flattened scores, per example ``k`` reference slots
+    of precision, recall and F (``k`` the same for every example). ``bootstrap`` is
+    ``(confidence_level, n_bootstrap, seed)``.
+
+    Returns per key the median F (the key), precision and recall (``_precision``, ``_recall``) and,
+    unless ``confidence_level`` is ``None``, the interval's ends (``_low``, ``_high``), each
+    times the protocol's ``CORPUS_SCALE`` and, over slots, summed in slot order and divided by
+    ``k`` (``custom_metrics.py``'s average; one slot: the value itself).
+    """
+    confidence_level, n_bootstrap, seed = bootstrap
+    arrays = {key: np.asarray(values, dtype=np.float64).reshape(n_examples, -1, 3) for key, values in columns.items()}
+    slots = next(iter(arrays.values())).shape[1]
+    matrices = [np.ascontiguousarray(array[:, slot, :]) for slot in range(slots) for array in arrays.values()]
+    aggregated = iter(published_bootstrap(matrices, n_bootstrap, confidence_level, seed))
+    scale = CORPUS_SCALE[protocol]
+    names = {"": (1, 2), "_precision": (1, 0), "_recall": (1, 1)}
+    if confidence_level is not None:
+        names.update({"_low": (0, 2), "_high": (2, 2)})
+    per_slot: Dict[str, List[float]] = {f"{key}{name}": [] for key in arrays for name in names}
+    for _ in range(slots):
+        for key in arrays:
+            percentiles = next(aggregated)
+            for name, (row, column) in names.items():
+                per_slot[f"{key}{name}"].append(float(percentiles[row, column] * scale))
+    return {key: sum(values) / len(values) for key, values in per_slot.items()}
