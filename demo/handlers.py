@@ -167,7 +167,7 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {error}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
-    separator = " · " if rouge_type not in ("rouge1", "rougeL", "rougeLsum") else " "
+    separator = " · " if render.counts_grams(rouge_type) else " "
     return {
         **shown,
         "reference_matches": render.token_pieces(found.target_grams, separator),

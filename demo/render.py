@@ -17,6 +17,7 @@ from update_rouge.edits import kept_positions
 from update_rouge.example_tables import mean as corpus_mean
 from update_rouge.extraction import SEGMENT_PATTERN
 from update_rouge.no_tokens import NoTokensWarning
+from update_rouge.rouge_types import LCS, NGRAM, SUMMARY_LCS, parse_rouge_type
 
 ADDED = "added"
 KEPT = "in the source"
@@ -196,16 +197,25 @@ def _lcs_seconds(cells: str) -> str:
     return f"{int(cells.replace(',', '')) * LCS_CELL_SECONDS:.2g}"
 
 
+def counts_grams(rouge_type: str) -> bool:
+    """Whether ``rouge_type`` counts n-grams of two tokens or more (rouge2 to rouge9), each
+    shown as one unit; rouge1 and the LCS types count tokens."""
+    parsed = parse_rouge_type(rouge_type)
+    return parsed.family == NGRAM and parsed.n > 1
+
+
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
     """What ``rouge_type`` counts as a match, with the ``(hits, in reference, in prediction)``
     counts behind its precision and recall."""
     hits, in_reference, in_prediction = counts
-    unit = "tokens" if rouge_type in ("rouge1", "rougeL", "rougeLsum") else f"{rouge_type[5:]}-grams"
+    unit = f"{parse_rouge_type(rouge_type).n}-grams" if counts_grams(rouge_type) else "tokens"
     how = {
-        "rougeL": "the longest common subsequence of the two token sequences",
-        "rougeLsum": "each reference addition's union of longest common subsequences with the prediction's "
+        LCS: "the longest common subsequence of the two token sequences",
+        SUMMARY_LCS: "each reference addition's union of longest common subsequences with the prediction's "
         "additions, clipped by token counts",
-    }.get(rouge_type, f"the {unit} both sides contain (as often as the side with fewer has them)")
+    }.get(
+        parse_rouge_type(rouge_type).family, f"the {unit} both sides contain (as often as the side with fewer has them)"
+    )
     return (
         f"{rouge_type} counts {hits} matched {unit}: {how}. Precision {hits}/{in_prediction} of the "
         f"prediction's {unit}, recall {hits}/{in_reference} of the reference's. Tokens are shown as scored "
