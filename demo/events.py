@@ -23,9 +23,11 @@ from demo.handlers import (
     options_changed,
     score_one,
     show_matches,
+    signature_of_scored,
 )
-from demo.options import OPTION_NAMES, ScreenOptions, reproduce
+from demo.options import OPTION_NAMES, ScreenOptions
 from demo.render import histogram_svg
+from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
 from demo.style import status_class
 
 Values = Mapping[str, Any]
@@ -96,6 +98,18 @@ class Page(SimpleNamespace):
         return fn, set(by_component), self(*outputs)
 
 
+# The browser saves a Reproduce box's code as DOWNLOAD_NAME (gradio's own button says "file.py").
+DOWNLOAD_JS = f"""(code) => {{
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([code], {{type: "text/x-python"}}));
+    link.download = "{DOWNLOAD_NAME}";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    return [];
+}}"""
+
+
 def _texts(values: Values) -> Texts:
     return Texts(*(values[name] for name in TEXTS))
 
@@ -114,7 +128,16 @@ def _matches_if_scored(values: Values) -> Dict[str, Any]:
 
 
 def _reproduce(values: Values) -> Dict[str, Any]:
-    return {"reproduce_box": reproduce(ScreenOptions.of(values), values["baseline_column"])}
+    options = ScreenOptions.of(values)
+    return {"reproduce_box": reproduce(options, values["baseline_column"], file_name=values["upload"])}
+
+
+def _reproduce_example(values: Values) -> Dict[str, Any]:
+    return {"reproduce_one": reproduce_example(ScreenOptions.of(values), _texts(values))}
+
+
+def _signature(values: Values) -> Dict[str, Any]:
+    return signature_of_scored(ScreenOptions.of(values), _scored(values))
 
 
 def _clear_unless_scored(values: Values) -> Dict[str, Any]:
@@ -145,6 +168,8 @@ for _adapter, _handler in (  # the names gradio's event list shows
     (_matches, show_matches),
     (_matches_if_scored, matches_if_scored),
     (_reproduce, reproduce),
+    (_reproduce_example, reproduce_example),
+    (_signature, signature_of_scored),
     (_clear_unless_scored, clear_unless_scored),
     (_options_changed, options_changed),
     (_file_inputs_changed, file_inputs_changed),
@@ -156,7 +181,8 @@ for _adapter, _handler in (  # the names gradio's event list shows
 
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
-    view = (*ONE_EXAMPLE, *MATCHES, "scored_texts")
+    view = (*ONE_EXAMPLE, *MATCHES, "example_signature", "scored_texts")
+    signature = page.event(_signature, (*EXAMPLE_OPTIONS, "scored_texts"), ["example_signature"])
     match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS)
     hidden: Dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
     # The events that write the one-example view run one at a time, in the order they were sent
@@ -171,7 +197,9 @@ def wire(page: Page) -> None:
         api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
         preprocess=False,
         **in_order,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order)
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
+        *signature, api_name=False, **in_order
+    )
     page.file_button.click(
         page.keyed(score_file),
         page(
@@ -203,10 +231,17 @@ def wire(page: Page) -> None:
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
     gr.on(
-        [*option_edits, page.baseline_column.change],
-        *page.event(_reproduce, (*OPTION_NAMES, "baseline_column"), ["reproduce_box"]),
+        [*option_edits, page.baseline_column.change, page.upload.change],
+        *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"]),
         **edited,
     )
+    gr.on(
+        [*setting_edits, *(component.change for component in page(*TEXTS))],
+        *page.event(_reproduce_example, (*TEXTS, *EXAMPLE_OPTIONS), ["reproduce_one"]),
+        **edited,
+    )
+    for code in ("reproduce_one", "reproduce_box"):
+        getattr(page, f"{code}_download").click(None, getattr(page, code), None, js=DOWNLOAD_JS, api_name=False)
     # A text or an option that changes clears the scores (and forgets what was scored), unless
     # the texts are those just scored (opening a table row sets the texts and their scores at once);
     # an option or the file that changes leaves a note to score again where results were.
@@ -227,7 +262,9 @@ def wire(page: Page) -> None:
         ),
         api_name=False,
         **in_order,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order)
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
+        *signature, api_name=False, **in_order
+    )
     page.matches_of.input(
         *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **in_order
     )

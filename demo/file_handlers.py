@@ -34,6 +34,7 @@ from demo.options import (
 )
 from update_rouge import files
 from update_rouge.chunk_scoring import score_rows
+from update_rouge.comparison.systems import SignificanceTest, comparison_signature
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
@@ -227,7 +228,9 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
             value=render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
             label=render.summary_label(settings.average),
         ),
-        "signature": result["signature"],
+        "signature": comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
+        if baseline_column
+        else result["signature"],
         "per_example": pd.DataFrame(
             {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
         ),
@@ -265,6 +268,12 @@ def open_example(
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
     return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+
+
+def _reference_shape(counts: Sequence[int]) -> List[List[str]]:
+    """Two examples' worth of references with the fewest and the most of ``counts``: all a
+    signature reads of the references."""
+    return [[""] * min(counts), [""] * max(counts)]
 
 
 class BaselineRow(NamedTuple):

@@ -14,6 +14,7 @@ import gradio as gr
 
 from demo import render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions
+from demo.reproduce import example_signature
 from update_rouge.extraction import join_additions
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
@@ -161,10 +162,12 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
             rouge_type,
             settings,
         )
+    except LcsTableTooLarge as error:
+        return {**shown, "match_note": render.too_long_note(error.problem)}
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {error}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
-    separator = " · " if rouge_type not in ("rouge1", "rougeL", "rougeLsum") else " "
+    separator = " · " if render.counts_grams(rouge_type) else " "
     return {
         **shown,
         "reference_matches": render.token_pieces(found.target_grams, separator),
@@ -184,8 +187,18 @@ def cleared_example() -> Shown:
         "prediction_matches": None,
         "match_note": "",
         "matches_box": gr.update(visible=False),
+        "example_signature": "",
         "scored_texts": None,
     }
+
+
+def signature_of_scored(options: ScreenOptions, scored: Optional[Texts]) -> Shown:
+    """The signature of the example ``scored`` with ``options`` (``demo.reproduce.example_signature``);
+    empty where nothing is scored or an option is unusable (the notes name it)."""
+    try:
+        return {"example_signature": "" if scored is None else example_signature(options)}
+    except DemoError:
+        return {"example_signature": ""}
 
 
 def clear_unless_scored(texts: Texts, scored: Optional[Texts]) -> Shown:

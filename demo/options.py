@@ -1,5 +1,5 @@
-"""The demo's options: the controls' choices, their values as a checked ``Settings``, the
-Reproduce code of them, and the server's limits read from the environment.
+"""The demo's options: the controls' choices, their values as a checked ``Settings`` and the
+server's limits read from the environment (``demo.reproduce`` writes the Reproduce code of them).
 
 Every option is the package's (``update_rouge.settings``); this module only turns what the
 screen or the HTTP API gives into it (``ScreenOptions``, one object the handlers pass on), naming
@@ -19,7 +19,6 @@ from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
-from update_rouge.version import __version__
 
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
@@ -304,100 +303,3 @@ def option_number(option: str, **kwargs: Any) -> gr.Number:
 
     number.preprocess = preprocess
     return number
-
-
-def _options_of(settings: Any) -> Dict[str, Any]:
-    """The keyword options of ``compute`` that differ from the defaults, in the table's order."""
-    chosen = {
-        "rouge_types": list(settings.rouge_types),
-        "stemmer": settings.stemmer,
-        "language": settings.language,
-        "remove_stopwords": settings.remove_stopwords,
-        "max_words": settings.max_words,
-        "max_bytes": settings.max_bytes,
-        "alpha": settings.alpha,
-        "confidence_level": settings.confidence_level,
-        "multi_ref": settings.multi_ref,
-        "n_bootstrap": settings.n_bootstrap,
-        "seed": settings.seed,
-        "additions": settings.additions,
-        "average": settings.average,
-    }
-    defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
-    changed = {name: value for name, value in chosen.items() if value != defaults[name]}
-    if changed.get("stemmer") == SNOWBALL:  # not a stemmer= value: use_stemmer=True with the language
-        changed = {
-            ("use_stemmer" if name == "stemmer" else name): True if name == "stemmer" else value
-            for name, value in changed.items()
-        }
-    return changed
-
-
-# The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.
-PLACEHOLDER_ID = "<namespace>/update_rouge"
-# The examples file the Reproduce code reads (JSONL: source, reference, prediction, the baseline column).
-EXAMPLES_NAME = "examples.jsonl"
-
-
-def metric_id(environ=os.environ) -> str:
-    """What ``evaluate.load`` takes to load this demo's metric from the Hub: the Space's own
-    ``owner/name`` (``SPACE_ID``, which Hugging Face sets in a Space), else ``PLACEHOLDER_ID``."""
-    return environ.get("SPACE_ID") or PLACEHOLDER_ID
-
-
-def pinned_revision() -> str:
-    """The Space revision the Reproduce code pins: the tag ``v<version>`` of the package the demo
-    scores with (docs/publishing.md tags every release of the Space so; ``evaluate.load``'s
-    ``revision``)."""
-    return f"v{__version__}"
-
-
-def reproduce(options: ScreenOptions, baseline_column: str = "", environ: Mapping[str, str] = os.environ) -> str:
-    """Python that, run in a fresh Python with the Space's requirements next to ``EXAMPLES_NAME``,
-    computes and prints what the demo shows for ``options``:
-    ``evaluate.load(metric_id(environ), revision=pinned_revision())``, every option that differs
-    from the defaults, and ``baseline_predictions`` read from ``baseline_column`` when one is
-    named; then the same as a command line (``update-rouge compare`` with a baseline). Unusable
-    options give the error as a comment."""
-    try:
-        settings = options.settings()
-    except DemoError as error:
-        return f"# {error}"
-    chosen = _options_of(settings)
-    baseline = (baseline_column or "").strip()
-    arguments = "".join(f"    {name}={value!r},\n" for name, value in chosen.items())
-    if baseline:
-        arguments += f"    baseline_predictions=[row[{baseline!r}] for row in rows],\n"
-    cli = []
-    for name, value in chosen.items():
-        flag = OPTION_BY_NAME[name].cli_flag
-        if value is True:
-            cli.append(flag)
-        elif isinstance(value, list):
-            cli.append(f"{flag} {' '.join(value)}")
-        else:
-            cli.append(f"{flag} {'none' if value is None else value}")
-    command = f"update-rouge {EXAMPLES_NAME}"
-    if baseline:
-        command = f"update-rouge compare {EXAMPLES_NAME} --system prediction --system {baseline} --baseline {baseline}"
-    return (
-        "import json\n\n"
-        "import evaluate\n\n"
-        f"# {EXAMPLES_NAME}: one JSON object a line with source, reference and prediction"
-        + (f" (and {baseline})" if baseline else "")
-        + ".\n"
-        f'with open("{EXAMPLES_NAME}", encoding="utf-8") as handle:\n'
-        "    rows = [json.loads(line) for line in handle if line.strip()]\n"
-        f"update_rouge = evaluate.load({metric_id(environ)!r}, revision={pinned_revision()!r})\n"
-        "result = update_rouge.compute(\n"
-        "    sources=[row['source'] for row in rows],\n"
-        "    predictions=[row['prediction'] for row in rows],\n"
-        "    references=[row['reference'] for row in rows],\n"
-        f"{arguments}"
-        "    return_signature=True,\n"
-        ")\n"
-        "print(json.dumps(result, indent=2))\n\n"
-        "# The same from the command line (pip install update-rouge):\n"
-        f"# {command} {' '.join(cli)}".rstrip()
-        + "\n"
-    )

@@ -27,7 +27,6 @@ from demo.options import (
     ScreenOptions,
     option_component,
     option_number,
-    reproduce,
 )
 from demo.render import (
     ADDED,
@@ -41,6 +40,7 @@ from demo.render import (
     paired_label,
     summary_label,
 )
+from demo.reproduce import DOWNLOAD_NAME, example_signature, reproduce, reproduce_example
 from demo.samples import DAN_EXAMPLE, REPO, fruit_examples
 
 
@@ -53,7 +53,10 @@ def _options(page: Page) -> None:
         )
         page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
     with gr.Accordion("Advanced options (ROUGE-1.5.5, languages, edits)", open=False), gr.Row():
-        page.language = option_component(gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=160)
+        # Wide enough for "none (rouge-score's tokens)" whole beside the menu's arrow (style.CSS).
+        page.language = option_component(
+            gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=250, elem_id="language"
+        )
         page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
         whole: Dict[str, Any] = {"precision": 0, "minimum": 0, "min_width": 120}
         page.max_words = option_number("max_words", **whole)
@@ -97,6 +100,13 @@ def _one_example_tab(page: Page) -> None:
     page.scores = gr.Dataframe(
         first["scores"], headers=SCORE_HEADERS, label=SCORES_LABEL, interactive=False, elem_id="scores", wrap=True
     )
+    page.example_signature = gr.Textbox(
+        example_signature(ScreenOptions.of()),
+        label="Signature (quote it with the scores)",
+        interactive=False,
+        buttons=["copy"],
+        elem_id="example-signature",
+    )
     with gr.Row():
         for side in ("reference", "prediction"):
             view = gr.HighlightedText(
@@ -122,6 +132,21 @@ def _one_example_tab(page: Page) -> None:
                     min_width=160,
                 )
                 setattr(page, f"{side}_matches", view)
+    _reproduce_box(page, "reproduce_one", reproduce_example(ScreenOptions.of(), DAN_EXAMPLE), "reproduce-one")
+
+
+def _reproduce_box(page: Page, name: str, code: str, elem_id: str) -> None:
+    """A tab's Reproduce code ``code`` as ``page.<name>``, with a copy button and
+    ``page.<name>_download``, a button that saves it as ``DOWNLOAD_NAME`` (``demo.events``)."""
+    with gr.Accordion("Reproduce (Python and the command line)", open=False):
+        setattr(
+            page,
+            name,
+            gr.Code(code, language="python", label="Reproduce", elem_id=elem_id, interactive=False, buttons=["copy"]),
+        )
+        setattr(
+            page, f"{name}_download", gr.Button(f"Download {DOWNLOAD_NAME}", size="sm", elem_id=f"{elem_id}-download")
+        )
 
 
 def _file_tab(page: Page) -> None:
@@ -176,6 +201,7 @@ def _file_tab(page: Page) -> None:
             wrap=True,
         )
     page.per_example_state = gr.State()
+    _reproduce_box(page, "reproduce_box", reproduce(ScreenOptions.of()), "reproduce")
 
 
 def _api_examples(page: Page) -> None:
@@ -206,13 +232,6 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
         page.scored_texts = gr.State(Texts(*DAN_EXAMPLE))
-        page.reproduce_box = gr.Code(
-            reproduce(ScreenOptions.of()),
-            language="python",
-            label="Reproduce",
-            elem_id="reproduce",
-            interactive=False,
-        )
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             card = (REPO / "README.md").read_text(encoding="utf-8")
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")

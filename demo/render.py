@@ -17,6 +17,7 @@ from update_rouge.edits import kept_positions
 from update_rouge.example_tables import mean as corpus_mean
 from update_rouge.extraction import SEGMENT_PATTERN
 from update_rouge.no_tokens import NoTokensWarning
+from update_rouge.rouge_types import LCS, NGRAM, SUMMARY_LCS, parse_rouge_type
 
 ADDED = "added"
 KEPT = "in the source"
@@ -178,19 +179,43 @@ def too_long_note(problem: str, place: str = "") -> str:
     problem = re.sub(
         r"(;|\()\s*raise it with the environment variable \w+\)?", lambda m: ")" if m[1] == ";" else "", problem
     )
+    # The time limit in effect is this demo's (``demo.options.serve_limits``): seconds, not minutes.
+    problem = re.sub(
+        r"the LCS limit of ([\d,]+) cells \(minutes of computing on any engine\)",
+        lambda m: f"this demo's LCS limit of {m[1]} cells (about {_lcs_seconds(m[1])} s of computing)",
+        problem,
+    )
     return f"Error: {place}{problem.strip().rstrip('.')}. {TOO_LONG_ADVICE}"
+
+
+# The time of one LCS cell (``update_rouge.lcs_limits.PAIR_CELLS``: 200,000,000,000 take about 90 s).
+LCS_CELL_SECONDS = 0.45e-9
+
+
+def _lcs_seconds(cells: str) -> str:
+    """About how many seconds ``cells`` (a count with thousands commas) of LCS take, rounded."""
+    return f"{int(cells.replace(',', '')) * LCS_CELL_SECONDS:.2g}"
+
+
+def counts_grams(rouge_type: str) -> bool:
+    """Whether ``rouge_type`` counts n-grams of two tokens or more (rouge2 to rouge9), each
+    shown as one unit; rouge1 and the LCS types count tokens."""
+    parsed = parse_rouge_type(rouge_type)
+    return parsed.family == NGRAM and parsed.n > 1
 
 
 def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
     """What ``rouge_type`` counts as a match, with the ``(hits, in reference, in prediction)``
     counts behind its precision and recall."""
     hits, in_reference, in_prediction = counts
-    unit = "tokens" if rouge_type in ("rouge1", "rougeL", "rougeLsum") else f"{rouge_type[5:]}-grams"
+    unit = f"{parse_rouge_type(rouge_type).n}-grams" if counts_grams(rouge_type) else "tokens"
     how = {
-        "rougeL": "the longest common subsequence of the two token sequences",
-        "rougeLsum": "each reference addition's union of longest common subsequences with the prediction's "
+        LCS: "the longest common subsequence of the two token sequences",
+        SUMMARY_LCS: "each reference addition's union of longest common subsequences with the prediction's "
         "additions, clipped by token counts",
-    }.get(rouge_type, f"the {unit} both sides contain (as often as the side with fewer has them)")
+    }.get(
+        parse_rouge_type(rouge_type).family, f"the {unit} both sides contain (as often as the side with fewer has them)"
+    )
     return (
         f"{rouge_type} counts {hits} matched {unit}: {how}. Precision {hits}/{in_prediction} of the "
         f"prediction's {unit}, recall {hits}/{in_reference} of the reference's. Tokens are shown as scored "

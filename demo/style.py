@@ -16,6 +16,8 @@ CSS = """
 #note textarea, #match-note textarea, #batch-status textarea {
   field-sizing: content; height: auto !important; max-height: none !important;
 }
+/* The language menu's text stops before its arrow instead of running under it. */
+#language input { padding-right: 28px !important; text-overflow: ellipsis; }
 #batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
 #batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
 @media (max-width: 480px) {

@@ -150,8 +150,12 @@ def test_browser_gives_the_paired_test_for_a_baseline_column(page, tmp_path, gol
     # delta [interval] in points: the system's F1 and interval from the summary, signed.
     f1, interval = summary[0][1].split(" ", 1)
     low, high = interval.strip("[]").split(", ")
-    assert rouge1[:2] == ["rouge1", f"+{f1} [+{low}, +{high}]"]
-    assert float(rouge1[2]) < 0.3
+    assert rouge1[:3] == ["rouge1", "0.0", f"+{f1} [+{low}, +{high}]"]
+    assert float(rouge1[3]) < 0.3
+    # The signature is that of the `update-rouge compare` command the Reproduce box suggests.
+    expect(page.locator("#signature textarea")).to_have_value(
+        re.compile(r"^refs:1\|.*\|test:paired-bs\|correction:none\|comparisons:1$")
+    )
     assert page.console_errors == []
 
 
@@ -185,6 +189,7 @@ def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_
     seed = page.get_by_label("seed", exact=True)
     seed.fill("7")
     page.keyboard.press("Tab")
+    page.get_by_text("Reproduce (Python and the command line)").last.click()
     code = page.locator("#reproduce")
     expect(code).to_contain_text("multi_ref='pooled'")
     expect(code).to_contain_text("seed=7")

@@ -2,11 +2,13 @@
 the demo): scoring, clearing, highlights, matched tokens, errors, samples, Reproduce.
 """
 
+import collections
+import json
 import re
 import time
 
 import pytest
-from conftest import read_jsonl
+from conftest import DATA_DIR, read_jsonl
 from playwright.sync_api import expect
 from served_app import (
     DAN,
@@ -151,32 +153,89 @@ def test_browser_fruit_example_button_fills_the_fields_and_highlights_rouge155_a
     assert page.outside_requests == [] and page.console_errors == []
 
 
+def line_numbers_off_their_lines(code):
+    """The largest distance in px between a Reproduce box's line number and its line."""
+    return code.evaluate(
+        """(box) => {
+            const numbers = [...box.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
+                .filter(e => e.style.visibility !== 'hidden' && e.textContent);
+            const lines = [...box.querySelectorAll('.cm-line')];
+            return Math.max(...lines.map((line, i) => Math.abs(line.getBoundingClientRect().top
+                - numbers[i].getBoundingClientRect().top)));
+        }"""
+    )
+
+
 def test_browser_reproduce_box_follows_the_options(page):
-    code = page.locator("#reproduce")
-    expect(code).to_contain_text("# update-rouge examples.jsonl")
+    page.get_by_text("Reproduce (Python and the command line)").first.click()
+    code = page.locator("#reproduce-one")
+    # One example's code holds its texts (no file), without an interval; its lines sit by their numbers.
+    expect(code).to_contain_text("prediction = 'Dan is a baker. Dan loves chocolate chip cookies.'")
+    expect(code).to_contain_text("confidence_level=None")
+    assert "examples.jsonl" not in code.inner_text()
+    assert line_numbers_off_their_lines(code) < 2
     page.locator("#rouge-types").get_by_label("rougeL", exact=True).check()
     page.get_by_label("rouge155").check()
     expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
-    expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
     expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.1.0')")
+    page.get_by_label("Prediction").fill("Dan is a baker. Dan bakes bread.")
+    expect(code).to_contain_text("prediction = 'Dan is a baker. Dan bakes bread.'")
+    # Saved under its own name, not gradio's "file.py".
+    with page.expect_download() as download:
+        page.locator("#reproduce-one-download").click()
+    assert download.value.suggested_filename == "reproduce_update_rouge.py"
+    assert "prediction = 'Dan is a baker. Dan bakes bread.'" in open(download.value.path(), encoding="utf-8").read()
     page.get_by_role("tab", name="A file of examples").click()
+    page.get_by_text("Reproduce (Python and the command line)").last.click()
+    code = page.locator("#reproduce")
+    expect(code).to_contain_text("--rouge-types rouge1 rouge2 rougeL rougeLsum --stemmer rouge155")
+    expect(code).to_contain_text("# update-rouge examples.jsonl")
     page.locator("#baseline-column textarea, #baseline-column input").fill("baseline")
     expect(code).to_contain_text("baseline_predictions=[row['baseline'] for row in rows]")
     expect(code).to_contain_text("update-rouge compare examples.jsonl --system prediction --system baseline")
+    assert line_numbers_off_their_lines(code) < 2
+    # After an upload the code reads that file.
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    expect(code).to_contain_text("with open('fruit_triples.jsonl', encoding='utf-8')")
+    expect(code).to_contain_text("update-rouge compare fruit_triples.jsonl --system prediction")
+    assert page.console_errors == []
+
+
+def test_browser_one_example_shows_its_signature_and_the_language_menu_its_whole_entry(page):
+    signature = page.locator("#example-signature textarea")
+    expect(signature).to_have_value(re.compile(r"^refs:1\|.*\|types:rouge1,rouge2,rougeLsum\|.*\|ci:none\|"))
+    page.get_by_label("porter").check()
+    fill(page, *DAN)
+    score(page)
+    expect(note(page)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    expect(signature).to_have_value(re.compile(r"\|stem:porter\|"), timeout=UI_TIMEOUT_MS)
+    page.get_by_label("Source").fill("Dan is a cook.")
+    expect(signature).to_have_value("", timeout=UI_TIMEOUT_MS)  # cleared with the scores
+    page.get_by_text("Advanced options").click()
+    menu = page.locator("#language input")
+    expect(menu).to_have_value("none (rouge-score's tokens)")
+    # The entry is whole: nothing of it runs under the menu's arrow or past the box.
+    assert menu.evaluate("(input) => input.scrollWidth <= input.clientWidth")
     assert page.console_errors == []
 
 
 def test_browser_quick_edits_of_a_number_field_settle_and_score_still_works(page):
     joins = []
-    page.on("request", lambda request: joins.append(time.monotonic()) if "/queue/join" in request.url else None)
+    page.on(
+        "request",
+        lambda request: (
+            joins.append(json.loads(request.post_data).get("fn_index")) if "/queue/join" in request.url else None
+        ),
+    )
     fill(page, *DAN)
+    page.get_by_text("Reproduce (Python and the command line)").first.click()
     page.get_by_text("Advanced options").click()
     alpha = page.get_by_label("alpha", exact=True)
     for value in ("0.3", "0.4", "0.6"):
         alpha.fill(value)
         page.keyboard.press("Tab")
         page.wait_for_timeout(100)
-    expect(page.locator("#reproduce")).to_contain_text("alpha=0.6")
+    expect(page.locator("#reproduce-one")).to_contain_text("alpha=0.6")
     # No event triggers itself: once the edits are handled (slowly on a busy machine: each edit
     # runs its four events, one at a time where they share the one-example view), nothing more
     # is sent for 3 s; an event that triggered itself would keep sending.
@@ -185,9 +244,9 @@ def test_browser_quick_edits_of_a_number_field_settle_and_score_still_works(page
     while settled != len(joins) and time.monotonic() < deadline:
         settled = len(joins)
         page.wait_for_timeout(3000)
-    assert len(joins) == settled, f"{len(joins)} joins and still sending after 60 s"
-    # The three texts' fills and at most the four events of each of the three edits.
-    assert settled <= 3 + 3 * 4, settled
+    assert len(joins) == settled, f"still sending after 60 s: {collections.Counter(joins)} joins by event"
+    # The three texts' fills and at most the five events of each of the three edits.
+    assert settled <= 3 + 3 * 5, settled
     score(page)
     expect(note(page)).to_have_value(re.compile("^The reference adds 1 segment"), timeout=UI_TIMEOUT_MS)
     assert grid_rows(page.locator("#scores"), 3)[0][0] == "rouge1"

@@ -20,6 +20,8 @@ from rouge_score import rouge_scorer
 import update_rouge
 from demo import file_handlers, handlers, render
 from demo import options as demo_options
+from demo import page as demo_page
+from update_rouge.comparison.systems import compare
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -233,6 +235,18 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
         for t in ("rouge1", "rouge2")
     ]
     assert expected["update_rouge1_delta_low"] < expected["update_rouge1_delta"] < expected["update_rouge1_delta_high"]
+    # The signature on the page is that of the `update-rouge compare` command Reproduce suggests.
+    compared = compare(
+        [r["source"] for r in rows],
+        [r["reference"] for r in rows],
+        {"prediction": [r["prediction"] for r in rows], "other system": baseline},
+        "other system",
+        rouge_types=["rouge1", "rouge2"],
+        return_signature=True,
+    )
+    assert out["signature"] == compared["signature"]
+    assert out["signature"].endswith("|test:paired-bs|correction:none|comparisons:1")
+    assert out["signature"].startswith(expected["signature"].split("|update-rouge:")[0])
     without_interval = score_file(
         path, ["rouge1"], "none", "none", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "other system"
     )
@@ -380,3 +394,17 @@ def test_one_example_is_counted_in_the_singular(tmp_path):
         status
         == "Scored 1 example from one.jsonl; in 0 of it neither side adds anything (each such example scores 1.0)."
     )
+
+
+def test_the_multi_ref_menu_offers_the_tables_mean_and_the_file_is_scored_with_it(tmp_path):
+    (menu,) = [b for b in demo_page.build_demo().blocks.values() if getattr(b, "option", None) == "multi_ref"]
+    assert [value for _, value in menu.choices] == ["max_f1", "pooled", "best_recall", "mean"]
+    path = tmp_path / "two_refs.jsonl"
+    # rouge1 of "a c" against "a b" (F1 1/2) and against "a c" (F1 1): their mean is 3/4.
+    path.write_text(
+        json.dumps({"source": "S.", "reference": ["S. A b.", "S. A c."], "prediction": "S. A c."}) + "\n",
+        encoding="utf-8",
+    )
+    out = score_file(path, ["rouge1"], "none", "none", multi_ref="mean")
+    assert table_rows(out["summary"])[0][:2] == ["rouge1", "75.0"]
+    assert "|multiref:mean|" in out["signature"]

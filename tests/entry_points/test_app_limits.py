@@ -2,6 +2,7 @@
 file, the LCS limit lowered when served, and a bounded number of download folders."""
 
 import json
+import time
 from pathlib import Path
 
 import gradio as gr
@@ -84,7 +85,9 @@ def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "399")
     long = " ".join(["w"] * 20)
     note = handlers.score_one("", long, long, ["rougeL"], "none")["note"]
-    assert note.startswith("Error: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells")
+    assert note.startswith(
+        "Error: rougeL of 20 x 20 tokens is more than this demo's LCS limit of 399 cells (about 1.8e-07 s"
+    )
     # A Space's visitor cannot set an environment variable: the note says what they can do.
     assert "UPDATE_ROUGE" not in note and note.endswith(
         "score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
@@ -92,8 +95,36 @@ def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch, tmp_path):
     path = tmp_path / "long.jsonl"
     path.write_text(json.dumps({"source": "", "reference": long, "prediction": long}) + "\n", encoding="utf-8")
     status = file_handlers.score_file(str(path), ["rougeL"], "none")["status"]
-    assert status.startswith("Error: long.jsonl:1: rougeL of 20 x 20 tokens is more than the LCS limit"), status
+    assert status.startswith("Error: long.jsonl:1: rougeL of 20 x 20 tokens is more than this demo's LCS limit"), status
     assert "UPDATE_ROUGE" not in status
+
+
+# Issue 39: 10,000 one-word sentences a side are 100,000,000 line pairs; ROUGE-W held the server 223 s.
+ONE_WORD_LINES = "\n".join(["w."] * 10_000)
+
+
+def test_the_served_lcs_limit_refuses_ten_thousand_one_word_sentences_at_once(monkeypatch):
+    rouge_type = "rougeW-1.2"
+    variable = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
+    monkeypatch.setenv(variable, "1")
+    monkeypatch.delenv(variable)  # restored (unset) after the test
+    demo_options.serve_limits()
+    started = time.monotonic()
+    note = handlers.score_one("", ONE_WORD_LINES, ONE_WORD_LINES, [rouge_type], "none")["note"]
+    matches = handlers.show_matches(
+        handlers.Texts("", ONE_WORD_LINES, ONE_WORD_LINES), rouge_type, demo_options.ScreenOptions.of(stemmer="none")
+    )["match_note"]
+    assert time.monotonic() - started < 5, "refused before any LCS is computed"
+    # 10,000 x 10,000 one-token lines: 10**8 cells and 10**8 line pairs of 9,000 cells each (ROUGE-W).
+    assert (
+        note
+        == matches
+        == (
+            f"Error: {rouge_type} of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is more "
+            "than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing). This demo keeps one example "
+            "to seconds; score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
+        )
+    )
 
 
 def test_only_the_newest_download_folders_are_kept(monkeypatch):

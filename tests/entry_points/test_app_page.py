@@ -178,16 +178,21 @@ def cycles(edges):
 
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
-    # Examples, Score (3 chained), Score file, histogram, Reproduce, 3 texts, options, a row (2), matches,
-    # the file's options, the upload; and the status's class after each of the 3 events that write the status.
-    assert len(edges) == len(space_page.fns) == 19
-    classed_after = {f.trigger_after for f in space_page.fns.values() if f.fn.__name__ == "status_class"}
+    # Examples, Score (4 chained: the signature last), Score file, histogram, the two tabs' Reproduce
+    # and their download buttons, 3 texts, options, a row (3), matches, the file's options, the upload;
+    # and the status's class after each of the 3 events that write the status.
+    assert len(edges) == len(space_page.fns) == 24
+    classed_after = {
+        f.trigger_after for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "status_class"
+    }
     writers = {
-        f._id for f in space_page.fns.values() if f.fn.__name__ in ("score_file", "file_inputs_changed", "<lambda>")
+        f._id
+        for f in space_page.fns.values()
+        if getattr(f.fn, "__name__", None) in ("score_file", "file_inputs_changed", "<lambda>")
     }
     assert len(classed_after) == 3 and classed_after <= writers
     # The score chain is wired: Score starts score_one, which starts show_matches.
-    (score_one,) = [f._id for f in space_page.fns.values() if f.fn.__name__ == "score_one"]
+    (score_one,) = [f._id for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "score_one"]
     (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
     assert show_matches in edges[score_one] and any(score_one in started for started in edges.values())
     assert cycles(edges) == set()
@@ -213,7 +218,9 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
         "stemmer",
     ]
     ids = {block._id for block in options}
-    written = [f.fn.__name__ for f in space_page.fns.values() if ids & {block._id for block in f.outputs}]
+    written = [
+        getattr(f.fn, "__name__", None) for f in space_page.fns.values() if ids & {block._id for block in f.outputs}
+    ]
     assert written == []
     events = {event for f in space_page.fns.values() for block_id, event in f.targets if block_id in ids}
     assert events == {"input"}

@@ -3,14 +3,17 @@ revision, every option set on the page, the baseline of a paired test, and code 
 it stands next to the examples file, prints the numbers the page shows.
 """
 
+import csv
 import functools
 import json
+from pathlib import Path
 
 import pytest
 from conftest import read_jsonl
 
 from demo import file_handlers, handlers
 from demo import options as demo_options
+from demo import reproduce as demo_reproduce
 from update_rouge import metric_path
 from update_rouge.version import __version__
 
@@ -28,7 +31,7 @@ def reproduce(*values, **keywords):
     """``demo_options.reproduce`` of the options given in the option table's order (the rest at
     the page's defaults)."""
     options = demo_options.ScreenOptions.of(dict(zip(demo_options.OPTION_NAMES, values)))
-    return demo_options.reproduce(options, **keywords)
+    return demo_reproduce.reproduce(options, **keywords)
 
 
 @functools.cache
@@ -44,7 +47,7 @@ def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
     assert f"evaluate.load('{SPACE}', revision='v{__version__}')" in on_space
     local = reproduce(DEFAULT_TYPES, "none", environ={})
     assert "evaluate.load('<namespace>/update_rouge', revision='v0.1.0')" in local
-    assert __version__ == "0.1.0" and demo_options.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
+    assert __version__ == "0.1.0" and demo_reproduce.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
 
 
 @pytest.mark.parametrize(
@@ -84,7 +87,10 @@ def test_each_option_set_on_the_page_is_in_the_call_and_the_command_line(options
 
 def test_defaults_give_no_option_and_an_unusable_option_gives_its_error():
     code = reproduce(DEFAULT_TYPES, "none", environ={})
-    assert "    references=[row['reference'] for row in rows],\n    return_signature=True,\n)" in code
+    assert (
+        "    references=[r if isinstance(r, list) else [r] for r in (row['reference'] for row in rows)],\n"
+        "    return_signature=True,\n)"
+    ) in code
     assert code.rstrip().endswith("# update-rouge examples.jsonl") and "baseline" not in code
     assert reproduce(DEFAULT_TYPES, "none", NO_LANGUAGE, False, 1.5) == (
         "# max_words must be a whole number >= 0 (0: no limit), got 1.5"
@@ -144,13 +150,18 @@ def test_the_reproduce_code_prints_the_numbers_the_page_shows_for_a_file(tmp_pat
     )
 
 
-def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypatch, capsys):
-    options = (["rouge1", "rougeL"], "rouge155", NO_LANGUAGE, True, 12, 0, 0.7)
+def test_the_reproduce_code_of_one_example_holds_its_texts_and_prints_its_scores_and_signature(monkeypatch, capsys):
+    options = demo_options.ScreenOptions.of(
+        dict(zip(demo_options.OPTION_NAMES, (["rouge1", "rougeL"], "rouge155", NO_LANGUAGE, True, 12, 0, 0.7)))
+    )
     row = ROWS[0]
-    (tmp_path / "examples.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    code = reproduce(*options, environ={"SPACE_ID": SPACE})
-    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
-    shown = handlers.score_one(row["source"], row["reference"], row["prediction"], *options)["scores"]
+    texts = (row["source"], row["reference"], row["prediction"])
+    code = demo_reproduce.reproduce_example(options, texts, environ={"SPACE_ID": SPACE})
+    assert "examples.jsonl" not in code and "open(" not in code and f"prediction = {row['prediction']!r}\n" in code
+    # One example has no interval: neither the code nor the signature asks for one.
+    assert "    confidence_level=None,\n" in code and "n_bootstrap" not in code
+    printed = run_reproduce_code(code, Path("/"), monkeypatch, capsys)
+    shown = handlers.score_one(*texts, *options_in_api_order(options))["scores"]
     assert shown.values.tolist() == [
         [
             t,
@@ -159,6 +170,39 @@ def test_the_reproduce_code_prints_the_scores_of_one_example(tmp_path, monkeypat
         ]
         for t in ("rouge1", "rougeL")
     ]
+    signature = demo_reproduce.example_signature(options)
+    assert printed["signature"] == signature
+    assert {"refs:1", "stem:rouge155", "types:rouge1,rougeL", "ci:none", "boot:none"} <= set(signature.split("|"))
+
+
+def options_in_api_order(options):
+    """``options`` as ``score_one``'s positional options."""
+    return [getattr(options, name) for name in ("rouge_types", "stemmer", "language", "remove_stopwords")] + [
+        getattr(options, name) for name in ("max_words", "max_bytes", "alpha")
+    ]
+
+
+@pytest.mark.parametrize("upload", ["/tmp/gradio/0123abcd/my runs.jsonl", "/tmp/gradio/4567/runs.csv"])
+def test_the_file_code_reads_the_uploaded_file_by_its_name(upload):
+    code = reproduce(DEFAULT_TYPES, "none", environ={}, file_name=upload)
+    name = upload.rsplit("/", 1)[1]
+    assert f"with open({name!r}, encoding='utf-8'" in code and "examples.jsonl" not in code and "/tmp" not in code
+    assert code.rstrip().endswith(f"# update-rouge {name}")
+
+
+def test_the_reproduce_code_of_a_csv_upload_prints_what_the_page_shows(tmp_path, monkeypatch, capsys):
+    examples = tmp_path / "runs.csv"
+    with open(examples, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, ["source", "reference", "prediction"])
+        writer.writeheader()
+        writer.writerows({key: row[key] for key in ("source", "reference", "prediction")} for row in ROWS)
+        # Two references, as a JSON list in the cell.
+        writer.writerow({"source": "S.", "reference": json.dumps(["S. A b.", "S. A c."]), "prediction": "S. A c."})
+    code = reproduce(["rouge1"], "none", environ={"SPACE_ID": SPACE}, file_name=str(examples))
+    page = file_handlers.score_file(str(examples), ["rouge1"], "none")
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    with open(page["download_json"], encoding="utf-8") as handle:
+        assert printed == json.load(handle)
 
 
 def test_the_reproduce_code_prints_the_numbers_of_a_file_scored_with_edits_and_the_micro_average(

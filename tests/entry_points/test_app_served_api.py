@@ -4,6 +4,7 @@ its address, the gradio_client endpoints, raw calls with values JSON clients ref
 
 import json
 import re
+import time
 import urllib.request
 from pathlib import Path
 
@@ -206,3 +207,16 @@ def test_the_http_api_takes_additions_and_average_as_trailing_arguments(client, 
     )[2]
     assert "|agg:micro|" in signature
     assert "|agg:micro|" not in client.predict(fruit, ["rouge1"], "none", api_name="/score_file")[2]
+
+
+def test_served_demo_refuses_ten_thousand_one_word_sentences_of_rouge_w_in_seconds(client):
+    # Issue 39: this held the server 223 s; served, the demo lowers the LCS limit to its own.
+    lines = "\n".join(["w."] * 10_000)
+    started = time.monotonic()
+    _, _, scores, note = client.predict("", lines, lines, ["rougeW-1.2"], "none", api_name="/score_one")
+    assert time.monotonic() - started < 30
+    assert scores is None or scores.get("data") in (None, [])
+    assert note.startswith(
+        "Error: rougeW-1.2 of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is "
+        "more than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing)."
+    ), note
