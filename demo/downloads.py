@@ -7,7 +7,6 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Optional
 
 import pandas as pd
 
@@ -16,7 +15,7 @@ JSON_NAME = "update_rouge_result.json"
 # Download folders kept: older ones are removed when a new one is made.
 DOWNLOAD_FOLDERS_KEPT = 10
 
-_DOWNLOADS: Optional[Path] = None
+_DOWNLOADS: Path | None = None
 
 
 def downloads_root() -> Path:

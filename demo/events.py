@@ -8,8 +8,9 @@ left as they are (gradio's ``skip``), so "nothing changes" is an empty result, n
 """
 
 import functools
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 import gradio as gr
 
@@ -49,7 +50,7 @@ FILE_ONLY_OPTIONS = tuple(name for name in OPTION_NAMES if name not in EXAMPLE_O
 class Page(SimpleNamespace):
     """The page's components by name; handlers' results are keyed by these names."""
 
-    def __call__(self, *names: str) -> List[Any]:
+    def __call__(self, *names: str) -> list[Any]:
         """The components of ``names``, in that order (gradio's inputs, or an API's outputs)."""
         return [getattr(self, name) for name in names]
 
@@ -65,11 +66,11 @@ class Page(SimpleNamespace):
 
     def event(
         self,
-        handler: Callable[..., Dict[str, Any]],
+        handler: Callable[..., dict[str, Any]],
         inputs: Sequence[str],
         outputs: Sequence[str],
         on_select: bool = False,
-    ) -> Tuple[Callable[..., Any], set, List[Any]]:
+    ) -> tuple[Callable[..., Any], set, list[Any]]:
         """gradio's ``(fn, inputs, outputs)`` for ``handler(values)``, where ``values`` maps each
         of ``inputs`` to its component's value (``handler(values, row)`` for a select event,
         ``on_select``: ``row`` the selected row). ``fn`` gives one value per output (the value
@@ -77,7 +78,7 @@ class Page(SimpleNamespace):
         result that is not an output."""
         by_component = {getattr(self, name): name for name in inputs}
 
-        def results(given: Dict[Any, Any], *row: int) -> Any:
+        def results(given: dict[Any, Any], *row: int) -> Any:
             shown = handler({by_component[component]: value for component, value in given.items()}, *row)
             stray = sorted(set(shown) - set(outputs))
             if stray:
@@ -86,10 +87,10 @@ class Page(SimpleNamespace):
             # gradio takes one output's value as it is, not in a list.
             return values[0] if len(values) == 1 else values
 
-        def run(given: Dict[Any, Any]) -> Any:
+        def run(given: dict[Any, Any]) -> Any:
             return results(given)
 
-        def run_selected(given: Dict[Any, Any], selected: gr.SelectData) -> Any:
+        def run_selected(given: dict[Any, Any], selected: gr.SelectData) -> Any:
             return results(given, selected.index[0])
 
         fn = run_selected if on_select else run
@@ -114,53 +115,53 @@ def _texts(values: Values) -> Texts:
     return Texts(*(values[name] for name in TEXTS))
 
 
-def _scored(values: Values) -> Optional[Texts]:
+def _scored(values: Values) -> Texts | None:
     scored = values["scored_texts"]
     return None if scored is None else Texts(*scored)
 
 
-def _matches(values: Values) -> Dict[str, Any]:
+def _matches(values: Values) -> dict[str, Any]:
     return show_matches(_texts(values), values["matches_of"], ScreenOptions.of(values))
 
 
-def _matches_if_scored(values: Values) -> Dict[str, Any]:
+def _matches_if_scored(values: Values) -> dict[str, Any]:
     return matches_if_scored(_texts(values), values["matches_of"], ScreenOptions.of(values), _scored(values))
 
 
-def _reproduce(values: Values) -> Dict[str, Any]:
+def _reproduce(values: Values) -> dict[str, Any]:
     options = ScreenOptions.of(values)
     return {"reproduce_box": reproduce(options, values["baseline_column"], file_name=values["upload"])}
 
 
-def _reproduce_example(values: Values) -> Dict[str, Any]:
+def _reproduce_example(values: Values) -> dict[str, Any]:
     return {"reproduce_one": reproduce_example(ScreenOptions.of(values), _texts(values))}
 
 
-def _signature(values: Values) -> Dict[str, Any]:
+def _signature(values: Values) -> dict[str, Any]:
     return signature_of_scored(ScreenOptions.of(values), _scored(values))
 
 
-def _clear_unless_scored(values: Values) -> Dict[str, Any]:
+def _clear_unless_scored(values: Values) -> dict[str, Any]:
     return clear_unless_scored(_texts(values), _scored(values))
 
 
-def _options_changed(values: Values) -> Dict[str, Any]:
+def _options_changed(values: Values) -> dict[str, Any]:
     return options_changed(_scored(values), ScreenOptions.of(values))
 
 
-def _file_inputs_changed(values: Values) -> Dict[str, Any]:
+def _file_inputs_changed(values: Values) -> dict[str, Any]:
     return file_inputs_changed(values["status"], ScreenOptions.of(values))
 
 
-def _file_changed(values: Values) -> Dict[str, Any]:
+def _file_changed(values: Values) -> dict[str, Any]:
     return file_inputs_changed(values["status"], ScreenOptions.of(values), "File")
 
 
-def _open_example(values: Values, row: int) -> Dict[str, Any]:
+def _open_example(values: Values, row: int) -> dict[str, Any]:
     return open_example(values["upload"], values["per_example_state"], ScreenOptions.of(values), row)
 
 
-def _remember_scored(values: Values) -> Dict[str, Any]:
+def _remember_scored(values: Values) -> dict[str, Any]:
     return {"scored_texts": _texts(values)}
 
 
@@ -184,11 +185,11 @@ def wire(page: Page) -> None:
     view = (*ONE_EXAMPLE, *MATCHES, "example_signature", "scored_texts")
     signature = page.event(_signature, (*EXAMPLE_OPTIONS, "scored_texts"), ["example_signature"])
     match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS)
-    hidden: Dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
+    hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
     # The events that write the one-example view run one at a time, in the order they were sent
     # (one concurrency group), so a clearing sent before a click cannot land after it. The texts
     # are remembered as scored first, so that a clearing still pending cannot wipe the scores.
-    in_order: Dict[str, Any] = {"concurrency_id": "one_example", "concurrency_limit": 1}
+    in_order: dict[str, Any] = {"concurrency_id": "one_example", "concurrency_limit": 1}
     page.score_button.click(*page.event(_remember_scored, TEXTS, ["scored_texts"]), api_name=False, **in_order).then(
         page.keyed(score_one),
         page(*TEXTS, *EXAMPLE_OPTIONS),
@@ -227,7 +228,7 @@ def wire(page: Page) -> None:
     # on updates a handler sends). The baseline column, which no handler writes either, triggers on
     # ``.change`` (gradio's textbox sent no ``.input`` for a name filled in at once, as a paste, in
     # Chromium). "always_last" runs the last edit made while one was pending.
-    edited: Dict[str, Any] = {**hidden, "trigger_mode": "always_last"}
+    edited: dict[str, Any] = {**hidden, "trigger_mode": "always_last"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
     gr.on(

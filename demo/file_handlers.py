@@ -13,8 +13,9 @@ import json
 import os
 import time
 import warnings
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple
 
 import gradio as gr
 import pandas as pd
@@ -90,19 +91,19 @@ def failed_file(message: str) -> Shown:
 
 
 def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options one by one)
-    path: Optional[str],
+    path: str | None,
     rouge_types: Sequence[str],
     stemmer: str,
     confidence_level: str = screen_default("confidence_level"),
     language: str = NO_LANGUAGE,
     remove_stopwords: bool = False,
-    max_words: Optional[float] = None,
-    max_bytes: Optional[float] = None,
+    max_words: float | None = None,
+    max_bytes: float | None = None,
     alpha: float = screen_default("alpha"),
     baseline_column: str = "",
     multi_ref: str = screen_default("multi_ref"),
-    n_bootstrap: Optional[float] = screen_default("n_bootstrap"),
-    seed: Optional[float] = screen_default("seed"),
+    n_bootstrap: float | None = screen_default("n_bootstrap"),
+    seed: float | None = screen_default("seed"),
     additions: str = screen_default("additions"),
     average: str = screen_default("average"),
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
@@ -166,7 +167,7 @@ def _reader(path: str, baseline_column: str) -> Callable[..., Iterator[Any]]:
     return functools.partial(_with_baseline, path, file_format, baseline_column)
 
 
-def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: str, progress: Any) -> Shown:
+def score_upload(path: str | None, options: ScreenOptions, baseline_column: str, progress: Any) -> Shown:
     """``score_file``'s results for the file at ``path`` scored with ``options``, with the paired
     test against ``baseline_column`` when one is named; ``progress`` is called as gradio's bar."""
     if path is None:
@@ -185,10 +186,10 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
         def advance(count: int) -> None:
             done[0] += count
 
-        lines: List[int] = []
-        columns: Dict[str, List[float]] = {}
+        lines: list[int] = []
+        columns: dict[str, list[float]] = {}
 
-        def collect(chunk_lines: List[int], table: Dict[str, list]) -> None:
+        def collect(chunk_lines: list[int], table: dict[str, list]) -> None:
             lines.extend(chunk_lines)
             for key, values in table.items():
                 columns.setdefault(key, []).extend(values)
@@ -196,7 +197,7 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
 
         progress(0, desc="Scoring")
         score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
-        ids: Dict[int, str] = {}
+        ids: dict[int, str] = {}
         rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -247,9 +248,7 @@ def score_upload(path: Optional[str], options: ScreenOptions, baseline_column: s
     }
 
 
-def open_example(
-    path: Optional[str], per_example: Optional[pd.DataFrame], options: ScreenOptions, row_index: int
-) -> Shown:
+def open_example(path: str | None, per_example: pd.DataFrame | None, options: ScreenOptions, row_index: int) -> Shown:
     """The example of row ``row_index`` of the per-example table, scored in the one-example view.
 
     Reads the file again up to the row's line (the demo does not keep the texts). Gives the
@@ -270,7 +269,7 @@ def open_example(
     return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
 
 
-def _reference_shape(counts: Sequence[int]) -> List[List[str]]:
+def _reference_shape(counts: Collection[int]) -> list[list[str]]:
     """Two examples' worth of references with the fewest and the most of ``counts``: all a
     signature reads of the references."""
     return [[""] * min(counts), [""] * max(counts)]
@@ -281,10 +280,10 @@ class BaselineRow(NamedTuple):
 
     line: int
     source: str
-    references: List[str]
+    references: list[str]
     prediction: str
     baseline: str
-    id: Optional[str] = None
+    id: str | None = None
 
 
 def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterator[BaselineRow]:
@@ -293,7 +292,7 @@ def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterato
         yield BaselineRow(row.line, row.source, row.references, predictions["prediction"], predictions[column], row.id)
 
 
-def _noting_ids(rows: Iterator[Any], ids: Dict[int, str]) -> Iterator[Any]:
+def _noting_ids(rows: Iterator[Any], ids: dict[int, str]) -> Iterator[Any]:
     """``rows``, noting in ``ids`` each row's ``id`` (when it has one) by its line as they pass."""
     for row in rows:
         if row.id is not None:
@@ -313,7 +312,7 @@ def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any
         yield row
 
 
-def _upload_size_problem(path: str) -> Optional[str]:
+def _upload_size_problem(path: str) -> str | None:
     size = os.path.getsize(path)
     if size > MAX_UPLOAD_MB * 1e6:
         return (

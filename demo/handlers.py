@@ -8,7 +8,8 @@ is also an HTTP API endpoint, the one handler here that takes its options one by
 """
 
 import dataclasses
-from typing import Any, Dict, NamedTuple, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import gradio as gr
 
@@ -31,7 +32,7 @@ class Texts(NamedTuple):
     prediction: str
 
 
-Shown = Dict[str, Any]
+Shown = dict[str, Any]
 # The note that replaces results made stale by a change of what they were scored from.
 STALE = "{} changed: press {} again."
 # The names of the results of score_one (the API's outputs, in order) and show_matches.
@@ -55,8 +56,8 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
     stemmer: str,
     language: str = NO_LANGUAGE,
     remove_stopwords: bool = False,
-    max_words: Optional[float] = None,
-    max_bytes: Optional[float] = None,
+    max_words: float | None = None,
+    max_bytes: float | None = None,
     alpha: float = 0.5,
     additions: str = "sentences",
 ) -> Shown:
@@ -192,7 +193,7 @@ def cleared_example() -> Shown:
     }
 
 
-def signature_of_scored(options: ScreenOptions, scored: Optional[Texts]) -> Shown:
+def signature_of_scored(options: ScreenOptions, scored: Texts | None) -> Shown:
     """The signature of the example ``scored`` with ``options`` (``demo.reproduce.example_signature``);
     empty where nothing is scored or an option is unusable (the notes name it)."""
     try:
@@ -201,12 +202,12 @@ def signature_of_scored(options: ScreenOptions, scored: Optional[Texts]) -> Show
         return {"example_signature": ""}
 
 
-def clear_unless_scored(texts: Texts, scored: Optional[Texts]) -> Shown:
+def clear_unless_scored(texts: Texts, scored: Texts | None) -> Shown:
     """``cleared_example()`` unless ``texts`` are those just ``scored`` (then nothing changes)."""
     return {} if texts == scored else cleared_example()
 
 
-def options_changed(scored: Optional[Texts], options: ScreenOptions) -> Shown:
+def options_changed(scored: Texts | None, options: ScreenOptions) -> Shown:
     """After an option changed: the error naming an unusable option in the notes (with the view
     cleared); else, where something was ``scored``, ``cleared_example()`` with the note "Options
     changed: press Score again."; else nothing changes (the view is empty already)."""
@@ -217,6 +218,6 @@ def options_changed(scored: Optional[Texts], options: ScreenOptions) -> Shown:
     return {} if scored is None else {**cleared_example(), "note": STALE.format("Options", "Score")}
 
 
-def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Optional[Texts]) -> Shown:
+def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Texts | None) -> Shown:
     """``show_matches`` when ``texts`` are those ``scored``; else nothing changes."""
     return show_matches(texts, rouge_type, options) if texts == scored else {}

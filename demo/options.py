@@ -9,8 +9,9 @@ the option in every error.
 import dataclasses
 import math
 import os
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any
 
 import gradio as gr
 
@@ -143,17 +144,17 @@ class ScreenOptions:
 
     rouge_types: Sequence[str]
     stemmer: str
-    language: Optional[str]
+    language: str | None
     remove_stopwords: bool
     max_words: Any
     max_bytes: Any
     alpha: Any
-    confidence_level: Optional[str]
-    multi_ref: Optional[str]
+    confidence_level: str | None
+    multi_ref: str | None
     n_bootstrap: Any
     seed: Any
-    additions: Optional[str]
-    average: Optional[str]
+    additions: str | None
+    average: str | None
 
     @classmethod
     def of(cls, values: Mapping[str, Any] = MappingProxyType({}), **changes: Any) -> "ScreenOptions":
@@ -194,7 +195,7 @@ class ScreenOptions:
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
 
 
-def _stemming(stemmer: str, language: Optional[str]) -> Dict[str, Any]:
+def _stemming(stemmer: str, language: str | None) -> dict[str, Any]:
     """``Settings``' stemmer arguments of the stemmer menu's ``stemmer`` with ``language``:
     ``SNOWBALL`` is ``use_stemmer=True`` (the language's Snowball stemmer). ``DemoError`` saying
     what to choose on the page for ``SNOWBALL`` without a language or an English stemmer with one."""
@@ -213,7 +214,7 @@ def _stemming(stemmer: str, language: Optional[str]) -> Dict[str, Any]:
     return {"stemmer": stemmer}
 
 
-def _limit(value: Any, name: str) -> Optional[int]:
+def _limit(value: Any, name: str) -> int | None:
     """A length limit as the screen or the HTTP API gives it (a number or its text); ``DemoError``
     naming ``name`` for anything but a whole number >= 0 (NaN, infinities, words, booleans)."""
     if value in (None, "", 0) and not isinstance(value, bool):
@@ -239,13 +240,13 @@ def _alpha(value: Any) -> float:
         raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}") from None
 
 
-def _ordered_types(rouge_types: Sequence[str]) -> List[str]:
+def _ordered_types(rouge_types: Sequence[str]) -> list[str]:
     """The chosen types in the order of ``ROUGE_TYPE_CHOICES``, then any others as given."""
     chosen = list(rouge_types or [])
     return [t for t in ROUGE_TYPE_CHOICES if t in chosen] + [t for t in chosen if t not in ROUGE_TYPE_CHOICES]
 
 
-def _whole(value: Any, name: str, rule: str, allowed: Optional[range]) -> int:
+def _whole(value: Any, name: str, rule: str, allowed: range | None) -> int:
     """A count or seed as the screen or the HTTP API gives it (``None``: the table's default);
     ``DemoError`` naming ``name`` and ``rule`` unless a whole number (in ``allowed`` when given)."""
     if value is None or value == "":
@@ -264,12 +265,12 @@ def _whole(value: Any, name: str, rule: str, allowed: Optional[range]) -> int:
 TERSE = ("rouge_types", "stemmer")
 
 
-def option_control(name: str) -> Dict[str, Any]:
+def option_control(name: str) -> dict[str, Any]:
     """The keyword arguments of the control of option ``name`` taken from the option table
     (``update_rouge.settings.OPTIONS``): its name as the label, its help as the info (except
     ``TERSE`` ones), its default as shown on screen (``SCREEN_DEFAULTS``) and its choices."""
     option = OPTION_BY_NAME[name]
-    control: Dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
+    control: dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
     if name not in TERSE:
         control["info"] = DEMO_HELP.get(name, option.help)
     if option.choices:

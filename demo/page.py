@@ -11,7 +11,7 @@ repository root (and the Space's root) serves it.
 """
 
 import os
-from typing import Any, Dict
+from typing import Any
 
 import gradio as gr
 
@@ -58,7 +58,7 @@ def _options(page: Page) -> None:
             gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=250, elem_id="language"
         )
         page.remove_stopwords = option_component(gr.Checkbox, "remove_stopwords", min_width=160)
-        whole: Dict[str, Any] = {"precision": 0, "minimum": 0, "min_width": 120}
+        whole: dict[str, Any] = {"precision": 0, "minimum": 0, "min_width": 120}
         page.max_words = option_number("max_words", **whole)
         page.max_bytes = option_number("max_bytes", **whole)
         page.alpha = option_number("alpha", minimum=0, maximum=1, min_width=120)

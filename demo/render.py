@@ -9,7 +9,8 @@ with one decimal, as papers quote them.
 
 import html
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -48,7 +49,7 @@ PLOT_LEFT, PLOT_TOP = 64, 28
 DOC_LINK = re.compile(r"\[([^\]]+)\]\((docs/[\w.-]+\.md)(#[\w-]+)?\)")
 HUB = "https://huggingface.co"
 
-Pieces = List[Tuple[str, Optional[str]]]
+Pieces = list[tuple[str, str | None]]
 
 
 def fmt(value: float) -> str:
@@ -89,7 +90,7 @@ UNPLACED_EDITS = (
 )
 
 
-def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Optional[Pieces]:
+def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Pieces | None:
     """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
     ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
     labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
@@ -109,7 +110,7 @@ def edit_highlights(text: str, source: str, additions: Sequence[str], settings: 
             return None
         spans.append(found.span())
         position = found.end()
-    runs: List[List[int]] = []
+    runs: list[list[int]] = []
     for index in range(len(tokens)):
         if index in kept:
             continue
@@ -129,7 +130,7 @@ def edit_highlights(text: str, source: str, additions: Sequence[str], settings: 
     return [(piece, label if piece.strip() else None) for piece, label in pieces if piece]
 
 
-def scores_table(scores: Dict[str, Any]) -> pd.DataFrame:
+def scores_table(scores: dict[str, Any]) -> pd.DataFrame:
     """Precision, recall and F1 (4 decimals) of one example, one row per rouge type."""
     rows = [[rouge_type, fmt(s.precision), fmt(s.recall), fmt(s.fmeasure)] for rouge_type, s in scores.items()]
     return pd.DataFrame(rows, columns=SCORE_HEADERS)
@@ -204,7 +205,7 @@ def counts_grams(rouge_type: str) -> bool:
     return parsed.family == NGRAM and parsed.n > 1
 
 
-def match_note(rouge_type: str, counts: Tuple[int, int, int]) -> str:
+def match_note(rouge_type: str, counts: tuple[int, int, int]) -> str:
     """What ``rouge_type`` counts as a match, with the ``(hits, in reference, in prediction)``
     counts behind its precision and recall."""
     hits, in_reference, in_prediction = counts
@@ -238,7 +239,7 @@ def token_pieces(lines, separator: str = " ") -> Pieces:
     return pieces
 
 
-def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]) -> Optional[pd.DataFrame]:
+def f1_histogram(per_example: pd.DataFrame | None, rouge_type: str | None) -> pd.DataFrame | None:
     """Count the examples per F1 bin of one rouge type (``None`` when nothing was scored).
 
     Bin k of ``HISTOGRAM_BINS`` holds k/10 <= F1 < (k+1)/10; the last bin also holds 1.0.
@@ -253,7 +254,7 @@ def f1_histogram(per_example: Optional[pd.DataFrame], rouge_type: Optional[str])
     return pd.DataFrame({"F1": labels, "examples": counts})
 
 
-def _count_ticks(top: int) -> List[int]:
+def _count_ticks(top: int) -> list[int]:
     """Tick values of a count axis from 0 to at least ``top``: steps of 1, 2 or 5 times a power of
     ten, at most 6 ticks; the last tick is the axis's end."""
     top, power = max(top, 1), 1
@@ -265,7 +266,7 @@ def _count_ticks(top: int) -> List[int]:
         power *= 10
 
 
-def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str], average: str = "macro") -> str:
+def histogram_svg(per_example: pd.DataFrame | None, rouge_type: str | None, average: str = "macro") -> str:
     """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
 
     Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
@@ -340,7 +341,7 @@ def histogram_svg(per_example: Optional[pd.DataFrame], rouge_type: Optional[str]
 
 
 def summary_table(
-    result: Dict[str, Any], rouge_types: Sequence[str], confidence_level: Optional[float] = None
+    result: dict[str, Any], rouge_types: Sequence[str], confidence_level: float | None = None
 ) -> pd.DataFrame:
     """One row per rouge type: F1 with its interval (when computed), precision and recall, as
     percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``). The F1 column's
@@ -385,7 +386,7 @@ def paired_label(average: str) -> str:
     )
 
 
-def paired_table(result: Dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
+def paired_table(result: dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
     """The paired test per rouge type: the baseline's own corpus F1 (the system's minus the
     difference, in percent, one decimal), the system's corpus F1 minus the baseline's, in points
     (signed, one decimal) with its bootstrap interval (when computed), and the p-value of "the
@@ -418,7 +419,7 @@ def file_status(name: str, examples: int, both_empty: int, tokenless: int, inter
     return "\n".join(status)
 
 
-def metric_card(readme: str, space_id: Optional[str] = None) -> str:
+def metric_card(readme: str, space_id: str | None = None) -> str:
     """The README without its YAML front matter (the Space's settings), its links to the pages
     ``docs/NAME.md`` made ones that resolve: the app serves no such page, so a relative link
     would be a 404.

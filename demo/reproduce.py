@@ -9,8 +9,9 @@ and pass every option that differs from the defaults.
 
 import dataclasses
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any
 
 from demo.options import SNOWBALL, DemoError, ScreenOptions
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
@@ -52,7 +53,7 @@ def example_signature(options: ScreenOptions, references: int = 1) -> str:
     return signature(example_settings(options), [[""] * references])
 
 
-def _options_of(settings: Settings) -> Dict[str, Any]:
+def _options_of(settings: Settings) -> dict[str, Any]:
     """The keyword options of ``compute`` that differ from the defaults, in the table's order."""
     chosen = {
         "rouge_types": list(settings.rouge_types),
@@ -81,7 +82,7 @@ def _options_of(settings: Settings) -> Dict[str, Any]:
     return changed
 
 
-def _command_line(chosen: Dict[str, Any]) -> str:
+def _command_line(chosen: dict[str, Any]) -> str:
     """The flags of the ``update-rouge`` command for the ``chosen`` options."""
     flags = []
     for name, value in chosen.items():
@@ -116,7 +117,7 @@ def reproduce(
     options: ScreenOptions,
     baseline_column: str = "",
     environ: Mapping[str, str] = os.environ,
-    file_name: Optional[str] = None,
+    file_name: str | None = None,
 ) -> str:
     """The file tab's code: Python that, run in a fresh Python with the Space's requirements next
     to the file ``file_name`` (an upload's path or name; ``EXAMPLES_NAME`` when ``None``), computes

@@ -5,7 +5,6 @@
 import json
 import re
 from pathlib import Path
-from typing import List, Tuple
 
 # The checkout's root, or the Space folder's (this package lies at its top).
 REPO = Path(__file__).resolve().parent.parent
@@ -17,7 +16,7 @@ DAN_EXAMPLE = (
 )
 
 
-def fruit_examples() -> Tuple[List[List[str]], List[str]]:
+def fruit_examples() -> tuple[list[list[str]], list[str]]:
     """The FRUIT sample triples as [source, reference, prediction] rows, and their buttons' names:
     the article each updates (its source's subject, before the first " is " or comma)."""
     with open(EXAMPLES_FILE, encoding="utf-8") as handle:

@@ -1,7 +1,7 @@
 """How the demo's page looks beyond gradio's theme: its CSS, and the class of the Status box
 (errors red, a scored file with a green edge)."""
 
-from typing import Any, Optional
+from typing import Any
 
 import gradio as gr
 
@@ -37,7 +37,7 @@ CSS = """
 """
 
 
-def status_class(message: Optional[str]) -> Any:
+def status_class(message: str | None) -> Any:
     """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
     drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
     as gradio draws it). Run after each event that writes the status, so the API gets the text."""

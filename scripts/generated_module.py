@@ -2,8 +2,8 @@
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def generate(description: str, module: Path, source: Path, render: Callable[[], str], script: str) -> int:

@@ -19,7 +19,7 @@ import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "tests" / "data"
@@ -51,12 +51,12 @@ THAI_ROWS = [
 ]
 
 
-def read_rows(name: str) -> List[Dict[str, Any]]:
+def read_rows(name: str) -> list[dict[str, Any]]:
     with open(DATA_DIR / name, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle]
 
 
-def examples(name: str, language: Any = None) -> Dict[str, list]:
+def examples(name: str, language: Any = None) -> dict[str, list]:
     """The first ``ROWS`` rows of ``name`` (of ``language`` only, for the multilingual file) as
     compute's sources, predictions and references. A file of pairs has no prediction: each row
     is given the next row's reference, an unrelated update. The multi-reference file holds
@@ -79,9 +79,9 @@ def examples(name: str, language: Any = None) -> Dict[str, list]:
     }
 
 
-def _configurations() -> List[Tuple[str, str, Any, Dict[str, Any]]]:
+def _configurations() -> list[tuple[str, str, Any, dict[str, Any]]]:
     """(name, data file, language of the multilingual file's rows, options) per configuration."""
-    found: List[Tuple[str, str, Any, Dict[str, Any]]] = []
+    found: list[tuple[str, str, Any, dict[str, Any]]] = []
     for name in SCORING_FILES:
         stem = name.removesuffix(".jsonl")
         found.append((f"{stem}/default", name, None, {}))
@@ -174,18 +174,18 @@ def settings_part(signature: str) -> str:
     return "|".join(field for field in signature.split("|") if field.split(":", 1)[0] not in VERSION_FIELDS)
 
 
-def version_part(signature: str) -> Dict[str, str]:
+def version_part(signature: str) -> dict[str, str]:
     """The version fields of ``signature`` that can change a number (all but update-rouge's)."""
     fields = dict(field.split(":", 1) for field in signature.split("|"))
     return {name: fields[name] for name in VERSION_FIELDS if name in fields and name != "update-rouge"}
 
 
-def differences(recorded: Dict[str, Any], now: Dict[str, Any]) -> List[str]:
+def differences(recorded: dict[str, Any], now: dict[str, Any]) -> list[str]:
     """Which of the settings and the two hashes differ between two records of a configuration."""
     return [key for key in ("settings", "per_example", "corpus") if recorded.get(key) != now.get(key)]
 
 
-def outputs(name: str) -> Dict[str, str]:
+def outputs(name: str) -> dict[str, str]:
     """The record of configuration ``name``: its settings signature and the two hashes."""
     from update_rouge import compare, compute
 
@@ -220,7 +220,7 @@ def outputs(name: str) -> Dict[str, str]:
     }
 
 
-def versions() -> Dict[str, str]:
+def versions() -> dict[str, str]:
     names = ("rouge-score", "nltk", "numpy", "jieba", "fugashi", "unidic-lite", "pythainlp", "rouge-score-rs")
     found = {"python": sys.version.split()[0]}
     for package in names:

@@ -17,7 +17,6 @@ import threading
 import venv
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 NAMESPACE = "update-rouge-test"
 NAME = "update_rouge"
@@ -26,9 +25,9 @@ NAME = "update_rouge"
 class FakeHub:
     """Serve ``revisions`` (revision -> Space folder) as the Space ``NAMESPACE/NAME``."""
 
-    def __init__(self, revisions: Dict[str, Path]):
+    def __init__(self, revisions: dict[str, Path]):
         self.revisions = revisions
-        self.requests: List[Tuple[str, str, int]] = []
+        self.requests: list[tuple[str, str, int]] = []
         pattern = re.compile(rf"^/spaces/{re.escape(NAMESPACE)}/{re.escape(NAME)}/resolve/([^/]+)/([^?]+)$")
         hub = self
 
@@ -77,7 +76,7 @@ class FakeHub:
         self.thread.join(timeout=5)
 
 
-def clean_env(**extra: str) -> Dict[str, str]:
+def clean_env(**extra: str) -> dict[str, str]:
     """The environment without any HF_, GRADIO_ or PYTHON* settings of this run, plus ``extra``."""
     env = {
         key: value
@@ -88,7 +87,7 @@ def clean_env(**extra: str) -> Dict[str, str]:
     return env
 
 
-def make_venv(directory: Path, requirements: List[str], timeout: int = 1800) -> Path:
+def make_venv(directory: Path, requirements: list[str], timeout: int = 1800) -> Path:
     """A fresh virtual environment (no system site-packages) with ``requirements`` installed
     from PyPI (pip's cache makes repeats fast). Returns its python."""
     venv.EnvBuilder(with_pip=True, clear=True).create(directory)
@@ -129,7 +128,7 @@ class ConnectionTrap:
         self.server.close()
 
 
-def proxy_variables(port: int, no_proxy: str = "127.0.0.1") -> Dict[str, str]:
+def proxy_variables(port: int, no_proxy: str = "127.0.0.1") -> dict[str, str]:
     """The proxy environment variables (both spellings) sending HTTP(S) to ``127.0.0.1:port``,
     except for the hosts in ``no_proxy``."""
     proxy = f"http://127.0.0.1:{port}"

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Tuple
 from urllib.parse import urlparse
 
 import pytest
@@ -73,7 +72,7 @@ def trap():
 
 # The Space folder and its venv, made once per test session (keyed by its base temporary folder)
 # and shared by every module that serves the Space: the venv takes minutes to install.
-_SPACES: Dict[Path, Tuple[Path, Path]] = {}
+_SPACES: dict[Path, tuple[Path, Path]] = {}
 
 
 def space_app(tmp_path_factory):

@@ -16,7 +16,7 @@ As an evaluate metric from the installed package: ``evaluate.load(update_rouge.m
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List
+from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 
@@ -57,7 +57,7 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> List[str]:
+def __dir__() -> list[str]:
     return sorted({*globals(), *_HOMES})
 
 

@@ -26,8 +26,9 @@ from NumPy's ``Generator.integers``, so the NumPy version is part of the signatu
 
 import math
 from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Deque, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,7 +49,7 @@ _INDICES_PER_BLOCK = 1 << 22
 class Resampling(NamedTuple):
     """The bootstrap's settings (the module docstring) and the threads its resamples are computed on."""
 
-    confidence_level: Optional[float]
+    confidence_level: float | None
     n_bootstrap: int
     seed: int
     threads: int = 1
@@ -64,7 +65,7 @@ def check_paired(use_aggregator: bool) -> None:
 
 
 def check_bootstrap_options(
-    confidence_level: Optional[float], n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
+    confidence_level: float | None, n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
 ) -> None:
     """Raise ``ValueError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap``
     is a positive integer at most ``MAX_N_BOOTSTRAP``, ``seed`` a non-negative integer (booleans are not integers here) and,
@@ -139,7 +140,7 @@ def over_resamples(
                 task(number, start, stop, indices)
         return
     with ThreadPoolExecutor(threads, thread_name_prefix="update-rouge-bootstrap") as pool:
-        held: Deque[List[Future]] = deque()
+        held: deque[list[Future]] = deque()
         for block in blocks:
             held.append([pool.submit(task, number, *block) for number in range(n_tasks)])
             while len(held) > threads:
@@ -151,8 +152,8 @@ def over_resamples(
 
 
 def resample_blocks(
-    n_examples: int, n_bootstrap: int, seed: int, most_rows: Optional[int] = None
-) -> Iterator[Tuple[int, int, np.ndarray]]:
+    n_examples: int, n_bootstrap: int, seed: int, most_rows: int | None = None
+) -> Iterator[tuple[int, int, np.ndarray]]:
     """The resamples of the module docstring in blocks: ``(start, stop, indices)``, ``indices``
     being rows ``start`` to ``stop`` of the ``n_bootstrap x n_examples`` matrix of example
     indices; a block holds at most ``_INDICES_PER_BLOCK`` indices (a row at least) and
@@ -164,7 +165,7 @@ def resample_blocks(
         yield start, stop, rng.integers(0, n_examples, size=(stop - start, n_examples))
 
 
-def percentile_intervals(means: np.ndarray, confidence_level: float) -> Tuple[np.ndarray, np.ndarray]:
+def percentile_intervals(means: np.ndarray, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     """Low and high percentile bootstrap bounds of each row of resample ``means`` (``k x B``)."""
     alpha = 1.0 - confidence_level
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=1, method="linear")
@@ -180,12 +181,12 @@ def p_values_not_better(mean_differences: np.ndarray) -> np.ndarray:
 
 def bootstrap_statistics(
     system: Mapping[str, Sequence[float]],
-    baseline: Optional[Mapping[str, Sequence[float]]],
-    confidence_level: Optional[float],
+    baseline: Mapping[str, Sequence[float]] | None,
+    confidence_level: float | None,
     n_bootstrap: int,
     seed: int,
     threads: int = 1,
-) -> Dict[str, float]:
+) -> dict[str, float]:
     """Intervals and paired tests for each key of ``system`` (a per-example column, e.g. F1),
     the resamples' means computed on ``threads`` threads (the same numbers with any number).
 
@@ -205,7 +206,7 @@ def bootstrap_statistics(
     if not columns:
         return {}
     means = resample_means(np.vstack(columns), n_bootstrap, seed, threads)
-    results: Dict[str, float] = {}
+    results: dict[str, float] = {}
     if confidence_level is not None and interval_keys:
         low, high = percentile_intervals(means[: len(interval_keys)], confidence_level)
         for key, key_low, key_high in zip(interval_keys, low, high):

@@ -11,7 +11,8 @@ their group (``Corpus.add_tables``).
 import dataclasses
 import functools
 import itertools
-from typing import Any, Callable, Dict, Generator, Iterable, List, NamedTuple, Optional, Protocol
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, NamedTuple, Protocol
 
 from .corpus import Corpus
 from .engines import Counts
@@ -24,8 +25,8 @@ from .settings import Settings
 CHUNK_SIZE = 1000
 """Examples scored at a time by ``score_rows``."""
 
-Table = Dict[str, list]
-Counted = Dict[str, List[Counts]]
+Table = dict[str, list]
+Counted = dict[str, list[Counts]]
 
 
 class Workers(Protocol):
@@ -46,7 +47,7 @@ def _silent(_: str) -> None:
 def score_rows(
     rows: Iterable[Any],
     settings: Settings,
-    on_chunk: Optional[Callable[[List[int], Table], None]] = None,
+    on_chunk: Callable[[list[int], Table], None] | None = None,
     chunk_size: int = CHUNK_SIZE,
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
@@ -71,17 +72,17 @@ class Output(NamedTuple):
     the table itself; ``ids``: each example's ``id``, ``None`` for one without), then
     ``write(lines, rendered)`` here, chunk by chunk in input order."""
 
-    write: Callable[[List[int], Any], None]
-    render: Optional[Callable[[List[int], Table, List[Optional[str]]], Any]] = None
+    write: Callable[[list[int], Any], None]
+    render: Callable[[list[int], Table, list[str | None]], Any] | None = None
 
 
 def score_chunks(
     chunks: Iterable[Any],
     settings: Settings,
-    output: Optional[Output] = None,
+    output: Output | None = None,
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
-    workers: Optional[Workers] = None,
+    workers: Workers | None = None,
 ) -> Corpus:
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
@@ -130,7 +131,7 @@ def score_chunks(
     return corpus
 
 
-def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Optional[Callable[..., Any]], chunk: Any) -> tuple:
+def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> tuple:
     """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
     of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
     them), ``UpdateRougeScorer.tables`` of its examples (``None`` for blank lines: the per-example

@@ -15,7 +15,8 @@ result, in the order the labels first appeared.
 
 import itertools
 from array import array
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Protocol, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -27,8 +28,8 @@ from .protocols import BOOTSTRAP_PROTOCOLS, check_protocol_paired, published_sta
 from .settings import Settings
 from .signature import signature
 
-Table = Dict[str, list]
-Counted = Dict[str, List[Counts]]
+Table = dict[str, list]
+Counted = dict[str, list[Counts]]
 
 
 class ChunkTables(Protocol):
@@ -37,16 +38,16 @@ class ChunkTables(Protocol):
     @property
     def table(self) -> Table: ...
     @property
-    def baseline_table(self) -> Optional[Table]: ...
+    def baseline_table(self) -> Table | None: ...
     @property
-    def counts(self) -> Optional[Counted]: ...
+    def counts(self) -> Counted | None: ...
     @property
-    def baseline_counts(self) -> Optional[Counted]: ...
+    def baseline_counts(self) -> Counted | None: ...
 
 
 def corpus_statistics(
-    system: Mapping[str, Any], baseline: Optional[Mapping[str, Any]], settings: Settings
-) -> Dict[str, float]:
+    system: Mapping[str, Any], baseline: Mapping[str, Any] | None, settings: Settings
+) -> dict[str, float]:
     """The corpus values of ``system`` as ``compute`` reports them under ``settings``.
 
     ``system`` maps each output key ``update_<type>`` to its per-example values: F1 values under
@@ -97,9 +98,9 @@ class Corpus:
         self.f1 = self._columns()
         self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
-        self.groups: Dict[Hashable, Corpus] = {}
+        self.groups: dict[Hashable, Corpus] = {}
 
-    def _columns(self) -> Dict[str, array]:
+    def _columns(self) -> dict[str, array]:
         kind = "q" if self.micro else "d"
         return {f"update_{rouge_type}": array(kind) for rouge_type in self.settings.rouge_types}
 
@@ -107,9 +108,9 @@ class Corpus:
         self,
         table: Table,
         references: Sequence[Any],
-        baseline_table: Optional[Table] = None,
-        counts: Optional[Counted] = None,
-        baseline_counts: Optional[Counted] = None,
+        baseline_table: Table | None = None,
+        counts: Counted | None = None,
+        baseline_counts: Counted | None = None,
     ) -> None:
         """Add a chunk's per-example table and its references (a string or a list per example)
         and, to a paired corpus, the baseline's table of the same examples; under
@@ -131,7 +132,7 @@ class Corpus:
         self.reference_counts.update(1 if isinstance(r, str) else len(r) for r in references)
 
     def add_tables(
-        self, tables: ChunkTables, references: Sequence[Any], labels: Optional[Sequence[Hashable]] = None
+        self, tables: ChunkTables, references: Sequence[Any], labels: Sequence[Hashable] | None = None
     ) -> None:
         """``add`` a chunk's ``tables``; with ``labels`` (one per example), also add each
         example to the corpus of its label (created when the label first appears)."""
@@ -141,7 +142,7 @@ class Corpus:
             return
         if len(labels) != len(tables.table["_both_empty"]):
             raise ValueError(f"{len(labels)} group labels for {len(tables.table['_both_empty'])} examples")
-        positions: Dict[Hashable, List[int]] = {}
+        positions: dict[Hashable, list[int]] = {}
         for index, label in enumerate(labels):
             positions.setdefault(label, []).append(index)
         for label, indices in positions.items():
@@ -150,15 +151,15 @@ class Corpus:
             table, baseline_table, counts, baseline_counts = (_select(part, indices) for part in chunk)
             self.groups[label].add(table, references, baseline_table, counts, baseline_counts)  # type: ignore[arg-type]
 
-    def _extend(self, columns: Dict[str, array], values: Any) -> None:
+    def _extend(self, columns: dict[str, array], values: Any) -> None:
         for key, column in columns.items():
             column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
 
-    def result(self) -> Dict[str, Any]:
+    def result(self) -> dict[str, Any]:
         """The corpus result ``compute`` gives for all the examples with these settings: the exact
         means of every key, then ``corpus_statistics`` of the F1 columns (the counts under micro)."""
         result = self.totals.result()
-        system: Dict[str, Any] = self.f1
+        system: dict[str, Any] = self.f1
         if self.published:
             if len(self.reference_counts) > 1:
                 raise ValueError(
@@ -181,7 +182,7 @@ class Corpus:
         return signature(self.settings, references, self.baseline_f1 is not None)
 
 
-def _select(table: Optional[Dict[str, list]], indices: Sequence[int]) -> Optional[Dict[str, list]]:
+def _select(table: dict[str, list] | None, indices: Sequence[int]) -> dict[str, list] | None:
     """The entries ``indices`` of each column of ``table`` (``None`` stays ``None``)."""
     if table is None:
         return None

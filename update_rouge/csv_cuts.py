@@ -16,7 +16,7 @@ the bytes not yet taken, and stops at a record longer than a limit.
 """
 
 import re
-from typing import BinaryIO, Optional, Union
+from typing import BinaryIO
 
 _QUOTED = rb'[^"]*(?:""[^"]*)*'
 """The inside of a quoted cell, its quotes in pairs. Followed by a lone ``"`` (``(?!")``), the
@@ -30,7 +30,7 @@ BLOCK = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
 
-def record_end(data: Union[bytes, bytearray], start: int, complete: bool) -> Optional[int]:
+def record_end(data: bytes | bytearray, start: int, complete: bool) -> int | None:
     """The index in ``data`` just after the CSV record that starts at ``data[start]``, with its
     line end; ``None`` if ``data`` ends before the record is known to (more bytes follow),
     unless ``data`` holds the rest of the file (``complete``): the last record then ends with

@@ -28,7 +28,7 @@ linear in n + m) and refused beyond ``lcs_limits.max_python_lcs_cells()`` cells,
 with ``LcsTableTooLarge`` (the scorer names the example).
 """
 
-from typing import Hashable, List, Sequence
+from collections.abc import Hashable, Sequence
 
 from .lcs import union_lcs_positions
 from .lcs_limits import check_lcs_time
@@ -37,7 +37,7 @@ from .tokens import TokenizerError
 RUN_SEPARATOR = " "
 
 
-def kept_positions(text_tokens: Sequence[Hashable], source_tokens: Sequence[Hashable]) -> List[int]:
+def kept_positions(text_tokens: Sequence[Hashable], source_tokens: Sequence[Hashable]) -> list[int]:
     """The ascending positions in ``text_tokens`` of the LCS with ``source_tokens`` that the
     module's walk from the start picks."""
     prefix = 0
@@ -55,9 +55,9 @@ def kept_positions(text_tokens: Sequence[Hashable], source_tokens: Sequence[Hash
     return list(range(prefix)) + sorted(last - position for position in reversed_kept)
 
 
-def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> List[List[str]]:
+def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
     """The maximal runs of ``text_tokens`` outside the kept LCS (``kept_positions``), in order."""
-    runs: List[List[str]] = []
+    runs: list[list[str]] = []
     start = 0
     for position in [*kept_positions(text_tokens, source_tokens), len(text_tokens)]:
         if position > start:
@@ -75,7 +75,7 @@ class EditIndex:
         self._tokenizer = tokenizer
         self._source_tokens = tokenizer.tokenize(source)
 
-    def additions(self, text: str) -> List[str]:
+    def additions(self, text: str) -> list[str]:
         """The runs of ``text``'s tokens that the diff against the source inserts or replaces,
         each joined by single spaces. ``TokenizerError`` if a token is empty or holds white
         space (a custom tokenizer's): its run's text would not give back the same tokens."""

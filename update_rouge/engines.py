@@ -20,8 +20,9 @@ Python engine (the same numbers).
 """
 
 from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from itertools import chain, repeat
-from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, NamedTuple
 
 from rouge_score.scoring import Score, fmeasure
 
@@ -43,7 +44,7 @@ from .wlcs import WeightedCounts, weighted_lcs_counts, weighted_score
 
 ENGINES = ("auto", "python", "rust", "rouge-score")
 
-Tokens = List[Hashable]
+Tokens = list[Hashable]
 
 
 class Counts(NamedTuple):
@@ -60,7 +61,7 @@ class Counts(NamedTuple):
 
 
 # The counts of one type: ROUGE-W's are weighted, every other type's are integers.
-TypeCounts = Union[Counts, WeightedCounts]
+TypeCounts = Counts | WeightedCounts
 
 
 def score_from_counts(counts: Counts) -> Score:
@@ -98,9 +99,9 @@ def _lcs_totals(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> C
 
 
 def _summary_totals(
-    target_lines: List[List[Hashable]],
-    prediction_lines: List[List[Hashable]],
-    clip_tokens: Optional[Tuple[Tokens, Tokens]] = None,
+    target_lines: list[list[Hashable]],
+    prediction_lines: list[list[Hashable]],
+    clip_tokens: tuple[Tokens, Tokens] | None = None,
 ) -> Counts:
     """rougeLsum counts; ``clip_tokens`` (the limited texts' tokens, under a length limit) clip
     the hits and give the prediction total, as in ROUGE-1.5.5."""
@@ -134,7 +135,7 @@ class PythonEngine:
         self._needs_tokens = options.limits_length or not all(parsed.reads_lines for parsed in self._parsed)
         self._skip_bigram_kinds = [parsed.skip_bigram for parsed in self._parsed if parsed.skip_bigram is not None]
 
-    def tokens(self, text: str) -> Tuple[Tokens, List[Tokens]]:
+    def tokens(self, text: str) -> tuple[Tokens, list[Tokens]]:
         """The tokens this engine scores of ``text``: those of the whole text and of each line, each
         only where one of its types needs it (else empty).
 
@@ -144,14 +145,14 @@ class PythonEngine:
         options = self._options
         if options.limits_length:
             tokens, _ = self._tokenize_text(limited_text(text, options.max_words, options.max_bytes))
-            lines: List[Tokens] = []
+            lines: list[Tokens] = []
             if self._needs_lines:
                 lcs_lines = limited_lines(text, options.max_words, options.max_bytes)
                 lines = [self._tokenizer.tokenize(line) for line in lcs_lines if line]
             return tokens, lines
         return self._tokenize_text(text)
 
-    def _tokenize_text(self, text: str) -> Tuple[Tokens, List[Tokens]]:
+    def _tokenize_text(self, text: str) -> tuple[Tokens, list[Tokens]]:
         tokenize = self._tokenizer.tokenize
         if self._tokenizer.splits_on_newlines:
             tokenize_lines = getattr(self._tokenizer, "tokenize_lines", None)  # one pass, where it has one
@@ -161,7 +162,7 @@ class PythonEngine:
         lines = [tokenize(line) for line in summary_lines(text)] if self._needs_lines else []
         return tokens, lines
 
-    def counts(self, target: str, prediction: str) -> Dict[str, TypeCounts]:
+    def counts(self, target: str, prediction: str) -> dict[str, TypeCounts]:
         """The raw counts of every rouge type for one (target, prediction) pair."""
         target_tokens, target_lines = self.tokens(target)
         prediction_tokens, prediction_lines = self.tokens(prediction)
@@ -169,7 +170,7 @@ class PythonEngine:
         kinds = self._skip_bigram_kinds
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
-        totals: Dict[str, TypeCounts] = {}
+        totals: dict[str, TypeCounts] = {}
         for parsed in self._parsed:
             family = parsed.family
             if parsed.skip_bigram is not None:
@@ -203,19 +204,19 @@ class PythonEngine:
         if weighted and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
 
-    def count_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, TypeCounts]]:
+    def count_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, TypeCounts]]:
         """Counts of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
         return _each_pair(self.counts, pairs)
 
-    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
         return {rouge_type: score_of(c) for rouge_type, c in self.counts(target, prediction).items()}
 
-    def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
+    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` carries the ``index`` of the pair it refuses."""
         return _each_pair(self.score, pairs)
 
 
-def _each_pair(function: Callable[[str, str], Any], pairs: Sequence[TextPair]) -> List[Any]:
+def _each_pair(function: Callable[[str, str], Any], pairs: Sequence[TextPair]) -> list[Any]:
     results = []
     for index, (target, prediction) in enumerate(pairs):
         try:
@@ -241,7 +242,7 @@ class RougeScoreEngine:
         else:
             self._scorer = rouge_scorer.RougeScorer(list(rouge_types), tokenizer=tokenizer)
 
-    def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
+    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
         check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
@@ -267,7 +268,7 @@ class RustEngine:
 
     name = "rust"
 
-    def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: Optional[PythonEngine] = None):
+    def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: PythonEngine | None = None):
         """``fallback`` scores the pairs whose rougeLsum table would pass the limit; without it they raise."""
         if not self.supports(tokenizer):
             raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
@@ -282,7 +283,7 @@ class RustEngine:
     def supports(tokenizer) -> bool:
         return type(tokenizer) is DefaultTokenizer
 
-    def score_pairs(self, pairs: Sequence[TextPair]) -> List[Dict[str, Score]]:
+    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
         before any scoring."""
@@ -291,7 +292,7 @@ class RustEngine:
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback
-        fallback_scores: Dict[int, Dict[str, Score]] = {}
+        fallback_scores: dict[int, dict[str, Score]] = {}
         for index, problem in oversized.items():
             if fallback is None:
                 raise LcsTableTooLarge(problem, index)
@@ -320,7 +321,7 @@ def check_engine(name: str) -> str:
 
 def inexact_reason(
     name: str, rouge_types: Sequence[str], needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
-) -> Optional[str]:
+) -> str | None:
     """Why engine ``name`` ("python", "rust" or "rouge-score") is not exact for the settings, or None.
 
     Python is exact for every setting (a tokenizer the accelerator cannot run is

@@ -7,10 +7,10 @@ what it should hold, so a typo in a job script fails at once instead of lifting 
 
 import math
 import os
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 
-def positive_integer(variable: str, default: int, unit: str, environ: Optional[Mapping[str, str]] = None) -> int:
+def positive_integer(variable: str, default: int, unit: str, environ: Mapping[str, str] | None = None) -> int:
     """The integer > 0 in ``variable`` (``int``'s syntax), ``default`` when unset; ``unit``
     names what it counts in the error message ("bytes", "table cells")."""
     text = (os.environ if environ is None else environ).get(variable)
@@ -25,7 +25,7 @@ def positive_integer(variable: str, default: int, unit: str, environ: Optional[M
     return value
 
 
-def positive_number(variable: str, default: float, unit: str, environ: Optional[Mapping[str, str]] = None) -> float:
+def positive_number(variable: str, default: float, unit: str, environ: Mapping[str, str] | None = None) -> float:
     """The finite number > 0 in ``variable`` (``float``'s syntax), ``default`` when unset;
     ``unit`` names what it counts in the error message ("seconds", "megabytes")."""
     text = (os.environ if environ is None else environ).get(variable)

@@ -7,7 +7,8 @@ tuples of precision, recall and F1, each in [0, 1].
 """
 
 import math
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, cast
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 from rouge_score.scoring import Score
 
@@ -21,16 +22,16 @@ from .rouge_types import parse_rouge_type
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
-ExampleExtra = Optional[Mapping[str, Tuple[float, ...]]]
+ExampleExtra = Mapping[str, tuple[float, ...]] | None
 """What an example carries for the corpus beyond its scores: the micro counts or the published slots."""
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
 
 
 def score_additions(
-    reference_additions: List[List[List[str]]],
-    prediction_additions: List[List[str]],
+    reference_additions: list[list[list[str]]],
+    prediction_additions: list[list[str]],
     settings: Settings,
-) -> List[Tuple[Dict[str, Score], bool, ExampleExtra]]:
+) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
     """Score every example's additions: per example, one list of additions per reference.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
@@ -101,7 +102,7 @@ def score_additions(
     ]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
-    results: List[Tuple[Dict[str, Score], bool, ExampleExtra]] = []
+    results: list[tuple[dict[str, Score], bool, ExampleExtra]] = []
     for references, prediction, rule in zip(reference_additions, prediction_additions, rule_applies):
         if rule:
             results.append((perfect, True, no_counts))
@@ -123,8 +124,8 @@ def score_additions(
 
 
 def score_published(
-    reference_additions: List[List[List[str]]], prediction_additions: List[List[str]], settings: Settings
-) -> List[Tuple[Dict[str, Score], bool, ExampleExtra]]:
+    reference_additions: list[list[list[str]]], prediction_additions: list[list[str]], settings: Settings
+) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
     """``score_additions`` under ``settings.protocol`` (``protocols.py``): each side's additions
     joined with a space and scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference
     where neither joined side has a non-space character. ``"autometrics"`` scores the first
@@ -151,7 +152,7 @@ def score_published(
         if not rule
     ]
     scored = iter(scorer.score_pairs(pairs))
-    results: List[Tuple[Dict[str, Score], bool, ExampleExtra]] = []
+    results: list[tuple[dict[str, Score], bool, ExampleExtra]] = []
     for example_rules in rules:
         per_reference = [{t: PERFECT for t in rouge_types} if rule else next(scored) for rule in example_rules]
         slots = None
@@ -161,7 +162,7 @@ def score_published(
     return results
 
 
-def mean_scores(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def mean_scores(per_reference: list[dict[str, Score]], rouge_types: Sequence[str]) -> dict[str, Score]:
     """For each type, the mean over the references of precision, recall and F, each summed
     exactly (``math.fsum``); one reference gives its score itself."""
     if len(per_reference) == 1:
@@ -173,8 +174,8 @@ def mean_scores(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str
 
 
 def picked_counts(
-    per_reference: List[Dict[str, TypeCounts]], scores: Dict[str, Score], multi_ref: str, alpha: float
-) -> Dict[str, Counts]:
+    per_reference: list[dict[str, TypeCounts]], scores: dict[str, Score], multi_ref: str, alpha: float
+) -> dict[str, Counts]:
     """The counts behind each type's combined score, which the micro average sums: under
     ``pooled`` the sums over the references (``pooled_counts``), under ``best_recall`` those of
     ``best_recall_index``'s reference, under ``max_f1`` those of the first reference whose score
@@ -182,7 +183,7 @@ def picked_counts(
     picked = {}
     for rouge_type, score in scores.items():
         # Integer counts only: Settings refuses ROUGE-W (WeightedCounts) under micro.
-        counts = cast(List[Counts], [reference_counts[rouge_type] for reference_counts in per_reference])
+        counts = cast(list[Counts], [reference_counts[rouge_type] for reference_counts in per_reference])
         if multi_ref == "pooled":
             picked[rouge_type] = pooled_counts(counts)
         elif multi_ref == "best_recall":
@@ -198,7 +199,7 @@ def pooled_counts(per_reference: Sequence[Counts]) -> Counts:
     return Counts(*map(sum, zip(*per_reference)))
 
 
-def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def best_by_f1(per_reference: list[dict[str, Score]], rouge_types: Sequence[str]) -> dict[str, Score]:
     """For each type, the score of the reference with the highest F1 (the first one on ties)."""
     return {
         rouge_type: max((scores[rouge_type] for scores in per_reference), key=lambda s: s.fmeasure)
@@ -206,7 +207,7 @@ def best_by_f1(per_reference: List[Dict[str, Score]], rouge_types: Sequence[str]
     }
 
 
-def pooled_scores(per_reference: List[Dict[str, TypeCounts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def pooled_scores(per_reference: list[dict[str, TypeCounts]], rouge_types: Sequence[str]) -> dict[str, Score]:
     """ROUGE-1.5.5's ``-f A``: per type, the score of the counts summed over the references.
 
     Recall is total hits / total reference grams; precision is total hits / (number of
@@ -224,7 +225,7 @@ def pooled_scores(per_reference: List[Dict[str, TypeCounts]], rouge_types: Seque
     return scores
 
 
-def best_recall_index(per_reference: List[TypeCounts], rouge_type: str) -> int:
+def best_recall_index(per_reference: list[TypeCounts], rouge_type: str) -> int:
     """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties.
 
     Recall hits / reference grams (0 without grams), compared rounded to 5 decimals (as
@@ -241,7 +242,7 @@ def best_recall_index(per_reference: List[TypeCounts], rouge_type: str) -> int:
     return recalls.index(max(recalls))
 
 
-def best_by_recall(per_reference: List[Dict[str, TypeCounts]], rouge_types: Sequence[str]) -> Dict[str, Score]:
+def best_by_recall(per_reference: list[dict[str, TypeCounts]], rouge_types: Sequence[str]) -> dict[str, Score]:
     """ROUGE-1.5.5's ``-f B``: per type, the score of the reference ``best_recall_index`` picks."""
     scores = {}
     for rouge_type in rouge_types:

@@ -6,8 +6,8 @@ Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type
 """
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from rouge_score.scoring import Score
 
@@ -25,11 +25,11 @@ class ExampleScore:
     to each reference's precision, recall and F, flattened (``example_scoring.score_published``).
     """
 
-    scores: Dict[str, Score]
-    reference_additions: List[List[str]]
-    prediction_additions: List[str]
+    scores: dict[str, Score]
+    reference_additions: list[list[str]]
+    prediction_additions: list[str]
     both_empty: bool
-    counts: Optional[Mapping[str, Tuple[float, ...]]] = None
+    counts: Mapping[str, tuple[float, ...]] | None = None
 
     @property
     def reference_diff_len(self) -> float:
@@ -43,14 +43,14 @@ class ExampleScore:
         return float(_joined_length(self.prediction_additions))
 
 
-def _joined_length(additions: List[str]) -> int:
+def _joined_length(additions: list[str]) -> int:
     """Length of the additions joined by a one-character separator, without building the string."""
     return sum(map(len, additions)) + max(len(additions) - 1, 0)
 
 
-def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> Dict[str, list]:
+def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> dict[str, list]:
     """One list per output key, one value per example, in input order (plain Python values)."""
-    table: Dict[str, list] = {}
+    table: dict[str, list] = {}
     for rouge_type in rouge_types:
         key = f"update_{rouge_type}"
         table[key] = [float(e.scores[rouge_type].fmeasure) for e in examples]
@@ -63,7 +63,7 @@ def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[st
     return table
 
 
-def f1_columns(table: Dict[str, list], rouge_types: Sequence[str]) -> Dict[str, list]:
+def f1_columns(table: dict[str, list], rouge_types: Sequence[str]) -> dict[str, list]:
     """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``."""
     return {f"update_{rouge_type}": table[f"update_{rouge_type}"] for rouge_type in rouge_types}
 
@@ -73,12 +73,12 @@ def mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-def aggregate(table: Dict[str, list]) -> Dict[str, object]:
+def aggregate(table: dict[str, list]) -> dict[str, object]:
     """Means of a per-example table; ``_both_empty`` becomes the number of examples it applied to."""
     return {key: (sum(values) if key == "_both_empty" else mean(values)) for key, values in table.items()}
 
 
-def exact_terms(values: Iterable[float]) -> List[float]:
+def exact_terms(values: Iterable[float]) -> list[float]:
     """A few floats whose exact sum is the exact sum of ``values`` (finite floats).
 
     The first term is the correctly rounded sum (``math.fsum``), each next one the correctly
@@ -86,7 +86,7 @@ def exact_terms(values: Iterable[float]) -> List[float]:
     floats being a multiple of 2**-1074, reaches zero after a handful of steps.
     """
     values = list(values)
-    terms: List[float] = []
+    terms: list[float] = []
     while True:
         remainder = math.fsum(values + [-term for term in terms])
         if remainder == 0.0:
@@ -103,10 +103,10 @@ class RunningTotals:
 
     def __init__(self) -> None:
         self.count = 0
-        self._terms: Dict[str, List[float]] = {}
+        self._terms: dict[str, list[float]] = {}
         self._both_empty = 0
 
-    def add(self, table: Dict[str, list]) -> None:
+    def add(self, table: dict[str, list]) -> None:
         """Add the rows of a per-example table (``per_example_table`` or ``compute(use_aggregator=False)``)."""
         for key, values in table.items():
             if key == "_both_empty":
@@ -115,10 +115,10 @@ class RunningTotals:
                 self._terms[key] = exact_terms(self._terms.get(key, []) + list(values))
         self.count += len(table["_both_empty"])
 
-    def result(self) -> Dict[str, object]:
+    def result(self) -> dict[str, object]:
         """Means so far, under the keys of ``aggregate``; raises ``ValueError`` before any row."""
         if self.count == 0:
             raise ValueError("no examples were added: there is nothing to aggregate")
-        means: Dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
+        means: dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
         means["_both_empty"] = self._both_empty
         return means

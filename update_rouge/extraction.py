@@ -8,18 +8,17 @@ order and their duplicates.
 """
 
 import re
-from typing import List, Set
 
 SEGMENT_PATTERN = re.compile(r"[^.]+\.?")
 ADDITION_SEPARATOR = "\n"
 
 
-def split_segments(text: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> List[str]:
+def split_segments(text: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> list[str]:
     """Return the stripped, non-empty segments of ``text`` in order (matches of ``pattern``)."""
     return [segment for segment in map(str.strip, pattern.findall(text)) if segment]
 
 
-def extract_additions(text: str, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> List[str]:
+def extract_additions(text: str, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> list[str]:
     """Return the segments of ``text`` that are not substrings of ``source``, in order."""
     return SourceIndex(source, pattern).additions(text)
 
@@ -38,9 +37,9 @@ class SourceIndex:
         self.source = source
         self._pattern = pattern
         self._present = set(split_segments(source, pattern))
-        self._absent: Set[str] = set()
+        self._absent: set[str] = set()
 
-    def additions(self, text: str) -> List[str]:
+    def additions(self, text: str) -> list[str]:
         """The segments of ``text`` that are not substrings of the source, in order."""
         present, absent, source = self._present, self._absent, self.source
         found = []
@@ -56,6 +55,6 @@ class SourceIndex:
         return found
 
 
-def join_additions(additions: List[str]) -> str:
+def join_additions(additions: list[str]) -> str:
     """Join additions one per line, the form rouge-score's rougeLsum reads as sentences."""
     return ADDITION_SEPARATOR.join(additions)

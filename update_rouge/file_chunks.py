@@ -37,7 +37,8 @@ With ``group_by``, the chunks carry the name of the field (or CSV column) whose 
 import itertools
 import os
 import stat
-from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import BinaryIO, NamedTuple
 
 from .csv_cuts import CsvRecords, lines_in
 from .file_lines import (
@@ -53,7 +54,7 @@ from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows
 from .outputs import shown_path
 from .parallel import guided_share
 
-Lines = List[Tuple[int, bytes]]
+Lines = list[tuple[int, bytes]]
 CHUNK_BYTES = 1 << 22
 """A chunk of lines ends once it holds this many bytes (4 MiB), if its ``lines`` have not ended
 it: so long examples make more chunks, for the workers to share evenly, and the bytes in flight
@@ -66,10 +67,10 @@ of the bytes not yet cut), down to this many bytes (64 KiB)."""
 class RowChunk(NamedTuple):
     """Examples read already; ``error``, if any, the reader's error that ended them, raised by ``rows()``."""
 
-    examples: List[Row]
-    error: Optional[InputFileError] = None
+    examples: list[Row]
+    error: InputFileError | None = None
 
-    def rows(self) -> List[Row]:
+    def rows(self) -> list[Row]:
         if self.error is not None:
             raise self.error
         return self.examples
@@ -81,10 +82,10 @@ class JsonlChunk(NamedTuple):
 
     path: str
     lines: Lines
-    error: Optional[InputFileError] = None
-    group_by: Optional[str] = None
+    error: InputFileError | None = None
+    group_by: str | None = None
 
-    def rows(self) -> List[Row]:
+    def rows(self) -> list[Row]:
         """The examples of these lines; ``InputFileError`` for the first unusable line."""
         rows = list(jsonl_rows(self.path, self.lines, self.group_by))
         if self.error is not None:
@@ -97,13 +98,13 @@ class TextChunk(NamedTuple):
     the first numbered ``first``. ``error`` ends the input, raised by ``rows()`` after checking
     these lines and ``partial``: the (raw line, path) of the next line number read before it."""
 
-    paths: Tuple[str, str, str]
+    paths: tuple[str, str, str]
     first: int
-    lines: Tuple[List[bytes], List[bytes], List[bytes]]
-    partial: List[Tuple[bytes, str]]
-    error: Optional[InputFileError]
+    lines: tuple[list[bytes], list[bytes], list[bytes]]
+    partial: list[tuple[bytes, str]]
+    error: InputFileError | None
 
-    def rows(self) -> List[Row]:
+    def rows(self) -> list[Row]:
         """The examples of these lines; ``InputFileError`` for the first unusable line."""
         rows = [
             text_row(number, [decode_line(raw, number, path) for raw, path in zip(raws, self.paths)])
@@ -127,19 +128,19 @@ class CsvChunk(NamedTuple):
     first: int
     text: bytes
 
-    def rows(self) -> List[Row]:
+    def rows(self) -> list[Row]:
         """The examples of these lines; ``InputFileError`` for the first unusable record or line."""
         numbered = enumerate(self.text.splitlines(keepends=True), start=self.first)
         return list(csv_rows(self.path, _decoded(self.path, numbered), self.first, self.columns))
 
 
-def _decoded(path: str, numbered: Iterable[Tuple[int, bytes]]) -> Iterator[str]:
+def _decoded(path: str, numbered: Iterable[tuple[int, bytes]]) -> Iterator[str]:
     """The numbered raw lines of the file ``path`` as text."""
     for number, raw in numbered:
         yield decode_line(raw, number, path)
 
 
-Chunk = Union[RowChunk, JsonlChunk, TextChunk, CsvChunk]
+Chunk = RowChunk | JsonlChunk | TextChunk | CsvChunk
 """A chunk of examples: its ``rows()`` are the examples."""
 
 
@@ -147,11 +148,11 @@ Reader = Callable[[Callable[[int], None], int, int], Iterator[Chunk]]
 
 
 def open_chunks(
-    file: Optional[str] = None,
-    file_format: Optional[str] = None,
-    text_files: Sequence[Optional[str]] = (),
-    group_by: Optional[str] = None,
-) -> Tuple[List[str], Reader]:
+    file: str | None = None,
+    file_format: str | None = None,
+    text_files: Sequence[str | None] = (),
+    group_by: str | None = None,
+) -> tuple[list[str], Reader]:
     """The paths to read and a function ``read(advance, lines, workers) -> chunks`` that cuts
     them into chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
     ``advance``; for ``workers`` > 1 the chunks of a file of known size get smaller towards its
@@ -206,7 +207,7 @@ def _row_chunks(rows: Iterator[Row], size: int) -> Iterator[Chunk]:
         yield RowChunk([], error)
 
 
-Reading = Tuple[Callable[[int], None], Optional[str]]
+Reading = tuple[Callable[[int], None], str | None]
 """What a reader of chunks is given besides the path and sizes: the function told the bytes
 read (``advance``) and the field of the group labels (``group_by``)."""
 
@@ -268,7 +269,7 @@ def _csv_read_here(
     path: str,
     rest: Readable,
     first: int,
-    columns: Union[CsvColumns, str, None],
+    columns: CsvColumns | str | None,
     advance: Callable[[int], None],
     size: int,
 ) -> Iterator[Chunk]:
@@ -282,15 +283,15 @@ def _csv_read_here(
 
 
 def _text_chunks(
-    paths: Tuple[str, str, str], advance: Callable[[int], None], size: int, workers: int
+    paths: tuple[str, str, str], advance: Callable[[int], None], size: int, workers: int
 ) -> Iterator[Chunk]:
     with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
         sizes = _Sizes([s, r, p], workers)
         readers = [numbered_raw_lines(handle, path) for handle, path in zip((s, r, p), paths)]
-        lines: Tuple[List[bytes], List[bytes], List[bytes]] = ([], [], [])
+        lines: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
         first, partial, error, held = 1, [], None, 0
         for number in itertools.count(1):
-            raws: List[Optional[bytes]] = []
+            raws: list[bytes | None] = []
             try:
                 for reader in readers:
                     numbered = next(reader, None)

@@ -11,7 +11,9 @@ readers of ``files`` and the command line's workers (``file_chunks``) raise. The
 import contextlib
 import itertools
 import sys
-from typing import BinaryIO, Callable, ContextManager, Iterator, List, Protocol, Tuple, cast
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import BinaryIO, Protocol, cast
 
 from .environment import positive_integer
 from .outputs import shown_path
@@ -28,7 +30,7 @@ def input_name(path: str) -> str:
     return "<stdin>" if path == STDIN else shown_path(path)
 
 
-def open_input(path: str) -> ContextManager[BinaryIO]:
+def open_input(path: str) -> AbstractContextManager[BinaryIO]:
     """The input file ``path`` opened for reading bytes; for ``STDIN``, standard input's bytes
     (left open when the block ends)."""
     if path == STDIN:
@@ -68,7 +70,7 @@ def max_line_bytes() -> int:
 def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
     ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
-    pieces: List[bytes] = []  # the start of a line that the blocks read so far have not ended
+    pieces: list[bytes] = []  # the start of a line that the blocks read so far have not ended
     pending = 0  # the bytes in pieces
     while True:
         if pending > limit:
@@ -108,7 +110,7 @@ def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
             pieces, pending = [], 0
 
 
-def numbered_raw_lines(handle: Readable, path: str, first: int = 1) -> Iterator[Tuple[int, bytes]]:
+def numbered_raw_lines(handle: Readable, path: str, first: int = 1) -> Iterator[tuple[int, bytes]]:
     """The lines of ``handle`` (the file ``path``, read from the start of its line ``first``)
     with their line ends, numbered from ``first``; ``InputFileError`` for a line longer than
     ``max_line_bytes()``, before holding more of it."""

@@ -43,7 +43,8 @@ import functools
 import json
 import os
 import re
-from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from .file_lines import STDIN, InputFileError, decode_line, decoded_lines, max_line_bytes, open_input
 from .inputs import lone_surrogate
@@ -68,10 +69,10 @@ class Row(NamedTuple):
 
     line: int
     source: str
-    references: List[str]
+    references: list[str]
     prediction: str
-    id: Optional[str] = None
-    group: Optional[str] = None
+    id: str | None = None
+    group: str | None = None
 
 
 class SystemsRow(NamedTuple):
@@ -80,16 +81,16 @@ class SystemsRow(NamedTuple):
 
     line: int
     source: str
-    references: List[str]
-    predictions: Dict[str, str]
-    id: Optional[str] = None
+    references: list[str]
+    predictions: dict[str, str]
+    id: str | None = None
 
 
 def _no_progress(_: int) -> None:
     pass
 
 
-def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     row = dict(pairs)
     if len(row) < len(pairs):
         twice = next(key for index, (key, _) in enumerate(pairs) if key in (k for k, _ in pairs[:index]))
@@ -113,7 +114,7 @@ def _on_line(line: int) -> Callable[[int], int]:
     return lambda _position: line
 
 
-def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> Tuple[Any, int]:
+def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> tuple[Any, int]:
     """The JSON value at ``text[start:]`` and the index after it; ``line_of`` maps an index to its line."""
     try:
         return _DECODER.raw_decode(text, start)
@@ -138,7 +139,7 @@ def _text(value: object, path: str, line: int, field: str) -> str:
     return value
 
 
-def _reference_list(value: object, path: str, line: int) -> List[str]:
+def _reference_list(value: object, path: str, line: int) -> list[str]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list) or not value:
@@ -147,7 +148,7 @@ def _reference_list(value: object, path: str, line: int) -> List[str]:
     return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
 
 
-Record = Tuple[int, str, List[str], List[str], Optional[str], Optional[str]]
+Record = tuple[int, str, list[str], list[str], str | None, str | None]
 
 
 def _id_text(value: Any) -> str:
@@ -158,7 +159,7 @@ def _id_text(value: Any) -> str:
 
 
 def _record(
-    value: Any, path: str, number: int, prediction_columns: Sequence[str], group_by: Optional[str] = None
+    value: Any, path: str, number: int, prediction_columns: Sequence[str], group_by: str | None = None
 ) -> Record:
     """Line, source, references, the texts of ``prediction_columns``, the id and the label of
     the field ``group_by`` (``None`` without it) of one JSON object."""
@@ -179,7 +180,7 @@ def _record(
 
 
 def _jsonl_records(
-    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: Optional[str] = None
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: str | None = None
 ) -> Iterator[Record]:
     """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
     with open_input(path) as handle:
@@ -198,7 +199,7 @@ def _jsonl_records(
 
 
 def _jsonl_record(
-    line: str, where: Tuple[int, int], path: str, prediction_columns: Sequence[str], group_by: Optional[str]
+    line: str, where: tuple[int, int], path: str, prediction_columns: Sequence[str], group_by: str | None
 ) -> Record:
     """The record of JSONL line ``where[1]``, whose object starts at ``line[where[0]]``."""
     start, number = where
@@ -208,7 +209,7 @@ def _jsonl_record(
     return _record(value, path, number, prediction_columns, group_by)
 
 
-def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]], group_by: Optional[str] = None) -> Iterator[Row]:
+def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:
     """The examples of some numbered raw lines of the JSONL file ``path``, skipping blank lines
     (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks)."""
     for number, raw in lines:
@@ -219,7 +220,7 @@ def jsonl_rows(path: str, lines: Iterable[Tuple[int, bytes]], group_by: Optional
 
 
 def _json_array(
-    text: str, path: str, prediction_columns: Sequence[str], group_by: Optional[str] = None
+    text: str, path: str, prediction_columns: Sequence[str], group_by: str | None = None
 ) -> Iterator[Record]:
     """The examples of a JSON text holding one array of objects, each named by its first line."""
     starts = [0] + [end.end() for end in _TEXT_LINE_END.finditer(text)]
@@ -241,9 +242,7 @@ def _json_array(
         raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
 
 
-def read_jsonl(
-    path: str, advance: Callable[[int], None] = _no_progress, group_by: Optional[str] = None
-) -> Iterator[Row]:
+def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress, group_by: str | None = None) -> Iterator[Row]:
     """Yield the examples of a JSONL file, skipping blank lines."""
     return _as_rows(_jsonl_records(path, ("prediction",), advance, group_by))
 
@@ -254,7 +253,7 @@ def _as_rows(records: Iterable[Record]) -> Iterator[Row]:
         yield Row(line, source, references, prediction, example_id, group)
 
 
-def _csv_reference_list(cell: str, path: str, line: int) -> List[str]:
+def _csv_reference_list(cell: str, path: str, line: int) -> list[str]:
     if cell.lstrip().startswith("["):
         try:
             value = json.loads(cell)
@@ -272,9 +271,9 @@ class CsvColumns(NamedTuple):
     ``group_by``)."""
 
     width: int
-    positions: Tuple[int, ...]
-    id_at: Optional[int] = None
-    group_at: Optional[int] = None
+    positions: tuple[int, ...]
+    id_at: int | None = None
+    group_at: int | None = None
 
 
 def _csv_reader(lines: Iterable[str]) -> Any:
@@ -284,8 +283,8 @@ def _csv_reader(lines: Iterable[str]) -> Any:
 
 
 def csv_columns(
-    path: str, lines: Iterator[str], prediction_columns: Sequence[str], group_by: Optional[str] = None
-) -> Tuple[CsvColumns, int]:
+    path: str, lines: Iterator[str], prediction_columns: Sequence[str], group_by: str | None = None
+) -> tuple[CsvColumns, int]:
     """The columns that the header row of the CSV file ``path`` names, read from its decoded
     ``lines`` (taking no line after the header), and the number of the line after the header;
     the column ``group_by``, if given, must be among them."""
@@ -338,7 +337,7 @@ def csv_rows(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -
 
 
 def _csv_records(
-    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: Optional[str] = None
+    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: str | None = None
 ) -> Iterator[Record]:
     """Line, source, references, the texts of ``prediction_columns``, the ``id`` and the group
     label of each CSV record."""
@@ -348,7 +347,7 @@ def _csv_records(
         yield from csv_records(path, lines, first, columns)
 
 
-def read_csv(path: str, advance: Callable[[int], None] = _no_progress, group_by: Optional[str] = None) -> Iterator[Row]:
+def read_csv(path: str, advance: Callable[[int], None] = _no_progress, group_by: str | None = None) -> Iterator[Row]:
     """Yield the examples of a CSV file with a header row, skipping blank lines."""
     return _as_rows(_csv_records(path, ("prediction",), advance, group_by))
 
@@ -373,7 +372,7 @@ def read_text_files(
         number = 0
         while True:
             number += 1
-            lines: List[Optional[str]] = [next(reader, None) for reader in readers]
+            lines: list[str | None] = [next(reader, None) for reader in readers]
             if all(line is None for line in lines):
                 return
             if any(line is None for line in lines):
@@ -389,7 +388,7 @@ def text_row(number: int, lines: Sequence[str]) -> Row:
     return Row(number, source, [reference], prediction)
 
 
-def format_of(file: str, file_format: Optional[str] = None) -> str:
+def format_of(file: str, file_format: str | None = None) -> str:
     """``file_format`` if given, else the format ``FORMATS`` tells by ``file``'s extension;
     ``ValueError`` when neither says "jsonl" or "csv". Standard input (``-``) is JSONL unless
     ``file_format`` says otherwise."""
@@ -404,11 +403,11 @@ def format_of(file: str, file_format: Optional[str] = None) -> str:
 
 
 def open_examples(
-    file: Optional[str] = None,
-    file_format: Optional[str] = None,
-    text_files: Sequence[Optional[str]] = (),
-    group_by: Optional[str] = None,
-) -> Tuple[List[str], Callable[..., Iterator[Row]]]:
+    file: str | None = None,
+    file_format: str | None = None,
+    text_files: Sequence[str | None] = (),
+    group_by: str | None = None,
+) -> tuple[list[str], Callable[..., Iterator[Row]]]:
     """The paths to read and a function ``read(advance=...)`` yielding their examples.
 
     Either ``file`` (JSONL or CSV; ``file_format`` "jsonl" or "csv", else told by the extension

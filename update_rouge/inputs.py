@@ -12,10 +12,10 @@ A U+FEFF anywhere else is kept (it is a zero-width no-break space there).
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 
-def lone_surrogate(text: str) -> Optional[str]:
+def lone_surrogate(text: str) -> str | None:
     """What is wrong with ``text`` if it holds a lone surrogate (no Unicode text does), else None.
 
     Such strings come from bytes decoded with ``errors="surrogateescape"`` or from JSON escapes
@@ -84,7 +84,7 @@ def _check_string(value: Any, where: str) -> str:
 
 def check_inputs(
     sources: Any, predictions: Any, references: Any, predictions_field: str = "predictions"
-) -> Tuple[List[str], List[str], List[List[str]]]:
+) -> tuple[list[str], list[str], list[list[str]]]:
     """Validate the three input columns and return them as lists.
 
     ``references`` may hold one string per example or one non-empty list of strings per
@@ -128,7 +128,7 @@ def check_inputs(
     return checked_sources, checked_predictions, checked_references
 
 
-def check_group_labels(group_by: Any, n_examples: Optional[int], use_aggregator: bool) -> list:
+def check_group_labels(group_by: Any, n_examples: int | None, use_aggregator: bool) -> list:
     """Validate ``group_by``, one hashable label other than ``None`` per example, and return it
     as a list; ``n_examples`` is ``None`` when the inputs are not columns (``check_inputs`` then
     reports them)."""
@@ -143,7 +143,7 @@ def check_group_labels(group_by: Any, n_examples: Optional[int], use_aggregator:
     return column
 
 
-def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> List[str]:
+def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> list[str]:
     """Validate the baseline system's texts (one string per example) and return them as a list."""
     column = _as_list("baseline_predictions", baseline_predictions)
     if len(column) != n_examples:

@@ -24,7 +24,7 @@ holds only its settings, so it pickles for worker processes.
 
 import re
 from functools import cache, lru_cache
-from typing import Dict, List, NamedTuple, Optional
+from typing import NamedTuple
 
 from .normalisation import normalise
 from .unicode_patterns import ascii_only, character_class, one_of, subtract
@@ -41,7 +41,7 @@ ISO_639_1 = frozenset(
     "tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
 )
 # ISO 639-1 code -> the name of its stemmer in NLTK's SnowballStemmer.
-SNOWBALL_LANGUAGES: Dict[str, str] = {
+SNOWBALL_LANGUAGES: dict[str, str] = {
     "ar": "arabic",
     "da": "danish",
     "de": "german",
@@ -96,7 +96,7 @@ def patterns() -> _Patterns:
 _SEGMENTED_KIND = {"zh": "han_kana", "ja": "han_kana", "th": "thai"}
 
 
-def check_language(language: Optional[str]) -> Optional[str]:
+def check_language(language: str | None) -> str | None:
     """Return ``language`` (``None`` or an ISO 639-1 code); ``ValueError`` for anything else."""
     if language is None:
         return None
@@ -130,7 +130,7 @@ def _stem(name: str, token: str) -> str:
     return _snowball(name).stem(token) if len(token) > 3 else token
 
 
-def characters(piece: str) -> List[str]:
+def characters(piece: str) -> list[str]:
     """``piece`` cut into characters: each a non-mark with the marks that follow it."""
     return patterns().character.findall(piece)
 
@@ -151,7 +151,7 @@ class LanguageTokenizer:
         self._stemmer_name = check_stemmer_language(language) if stem else None
         check_segmenter_installed(language)
 
-    def words(self, text: str) -> List[str]:
+    def words(self, text: str) -> list[str]:
         """The unstemmed tokens of ``text``."""
         compiled = patterns()
         if text.isascii():
@@ -174,7 +174,7 @@ class LanguageTokenizer:
                 tokens.extend(characters(piece))
         return tokens
 
-    def tokenize(self, text: str) -> List[str]:
+    def tokenize(self, text: str) -> list[str]:
         tokens = self.words(text)
         if self._stemmer_name is None:
             return tokens

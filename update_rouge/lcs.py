@@ -22,9 +22,10 @@ t[i][j] exceeds t[i-1][j], so t[i][j] is the number of zeros among V's i lowest 
 
 import re
 from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import chain, compress
 from math import isqrt
-from typing import AbstractSet, Callable, Collection, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
 MASK_BUDGET_BYTES = 64 << 20
 """Bytes of position masks kept per table; masks beyond it are rebuilt when used."""
@@ -39,7 +40,7 @@ _GUARD = object()
 _SHIFTS_BYTES = 1 << 12  # below this, summing shifted ones beats filling a buffer
 _ACCUMULATE_TOKENS = 1 << 12  # up to this, accumulating masks bit by bit beats gathering positions
 
-MaskLookup = Callable[[Hashable], Optional[int]]
+MaskLookup = Callable[[Hashable], int | None]
 
 
 def _reverse_bits(value: int, n_bytes: int) -> int:
@@ -64,16 +65,16 @@ def _bits(positions: Sequence[int], n_bytes: int, mirror: bool = False) -> int:
     return int.from_bytes(buffer, "little")
 
 
-def _positions(tokens: Sequence[Hashable]) -> Dict[Hashable, List[int]]:
+def _positions(tokens: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     """Map each token to the ascending list of its indices in ``tokens``."""
-    positions: Dict[Hashable, List[int]] = {}
+    positions: dict[Hashable, list[int]] = {}
     for index, token in enumerate(tokens):
         positions.setdefault(token, []).append(index)
     return positions
 
 
 def _mask_lookup(
-    positions: Dict[Hashable, List[int]],
+    positions: dict[Hashable, list[int]],
     tokens: Collection[Hashable],
     uses: Counter,
     n_bytes: int,
@@ -91,7 +92,7 @@ def _mask_lookup(
     kept = sorted(tokens, key=uses.__getitem__, reverse=True)[:keep]
     cache = {token: _bits(positions[token], n_bytes, mirror) for token in kept}
 
-    def lookup(token: Hashable) -> Optional[int]:
+    def lookup(token: Hashable) -> int | None:
         mask = cache.get(token)
         if mask is None and token in tokens:
             return _bits(positions[token], n_bytes, mirror)
@@ -102,7 +103,7 @@ def _mask_lookup(
 
 def _mask_lookups(
     sequence: Sequence[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
-) -> Tuple[AbstractSet[Hashable], MaskLookup, Optional[MaskLookup]]:
+) -> tuple[AbstractSet[Hashable], MaskLookup, MaskLookup | None]:
     """The tokens of ``uses`` that ``sequence`` holds, and lookups of their position masks in
     ``sequence`` (``n_bytes`` wide): ``token -> mask``, None for the other tokens of ``uses``,
     and with ``mirror`` the same for the mirrored masks (as ``_reverse_bits``), else None.
@@ -116,7 +117,7 @@ def _mask_lookups(
         shared = uses.keys() & positions.keys()
         mirrored = _mask_lookup(positions, shared, uses, n_bytes, mirror=True) if mirror else None
         return shared, _mask_lookup(positions, shared, uses, n_bytes), mirrored
-    masks: Dict[Hashable, int] = {}
+    masks: dict[Hashable, int] = {}
     get = masks.get
     bit = 1
     for token in sequence:
@@ -127,7 +128,7 @@ def _mask_lookups(
     return shared, get, mirrored
 
 
-def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> List[int]:
+def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> list[int]:
     """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
 
     ``width`` has a set bit at every position that carries a DP row. A column equal to its left
@@ -145,7 +146,7 @@ def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: i
 
 def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
-) -> Iterator[Tuple[Hashable, int]]:
+) -> Iterator[tuple[Hashable, int]]:
     """(token, DP column after it) for each token of ``line`` (non-empty), from the last to the first.
 
     Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
@@ -159,7 +160,7 @@ def _columns_backwards(
 
 def _blocks_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int
-) -> Iterator[Tuple[Hashable, int]]:
+) -> Iterator[tuple[Hashable, int]]:
     """``_columns_backwards`` from checkpoints every ``block`` columns, one block of columns at a time."""
     starts = range(0, len(line), block)
     checkpoints = []
@@ -203,15 +204,15 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     return common + end + len(a) - state.bit_count()
 
 
-def summary_lines(text: str) -> List[str]:
+def summary_lines(text: str) -> list[str]:
     """rouge-score's rougeLsum sentences: the non-empty lines of ``text`` (split at "\\n" only)."""
     return [line for line in text.split("\n") if line]
 
 
 def summary_lcs_hits(
-    reference_lines: List[List[Hashable]],
-    candidate_lines: List[List[Hashable]],
-    clip_counts: Optional[Tuple[Counter, Counter]] = None,
+    reference_lines: list[list[Hashable]],
+    candidate_lines: list[list[Hashable]],
+    clip_counts: tuple[Counter, Counter] | None = None,
 ) -> int:
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
@@ -244,8 +245,8 @@ def summary_lcs_hits(
 
 
 def union_lcs_positions(
-    reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]]
-) -> List[List[int]]:
+    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]]
+) -> list[list[int]]:
     """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
 
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
@@ -274,8 +275,8 @@ def union_lcs_positions(
 
 # rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
 def _union_lcs_bits(  # noqa: C901
-    reference_lines: List[List[Hashable]], candidate_lines: List[List[Hashable]], candidate_counts: Counter
-) -> Tuple[List[Hashable], List[int], str]:
+    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
+) -> tuple[list[Hashable], list[int], str]:
     """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).
 
     ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
@@ -283,7 +284,7 @@ def _union_lcs_bits(  # noqa: C901
     of the union positions.
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
-    flat: List[Hashable] = []
+    flat: list[Hashable] = []
     guard_positions = []
     for line in reference_lines:
         if line:

@@ -24,7 +24,7 @@ engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; de
 is refused with ``LcsTableTooLarge``.
 """
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from .environment import positive_integer
 from .lcs import summary_lines
@@ -39,7 +39,7 @@ DEFAULT_MAX_WLCS_CELLS = 1_000_000_000
 MAX_WLCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_WLCS_CELLS"
 
 # One (target, prediction) text pair, in the order of rouge-score's ``RougeScorer.score``.
-TextPair = Tuple[str, str]
+TextPair = tuple[str, str]
 
 PAIR_CELLS = {
     ("python", SUMMARY_LCS): 200,
@@ -66,7 +66,7 @@ class LcsTableTooLarge(ValueError):
     ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
     the pair (engines) or of the example (``example_scoring``, ``metric``) it concerns, or None."""
 
-    def __init__(self, problem: str, index: Optional[int] = None, what: str = "pair"):
+    def __init__(self, problem: str, index: int | None = None, what: str = "pair"):
         super().__init__(problem if index is None else f"{what} {index}: {problem}")
         self.problem, self.index, self.what = problem, index, what
 
@@ -129,7 +129,7 @@ def check_wlcs_table(rows: int, columns: int) -> None:
         )
 
 
-def _compared_texts(target: str, prediction: str, rouge_type: str) -> Tuple[List[str], List[str]]:
+def _compared_texts(target: str, prediction: str, rouge_type: str) -> tuple[list[str], list[str]]:
     """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
     their lines (``summary_lines``)."""
     if parse_rouge_type(rouge_type).family == LCS:
@@ -164,7 +164,7 @@ def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[
                 raise error.at(index) from None
 
 
-def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> Tuple[int, int]:
+def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> tuple[int, int]:
     """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
 
     rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
@@ -183,7 +183,7 @@ def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit
     )
 
 
-def oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> Dict[int, str]:
+def oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> dict[int, str]:
     """Index -> reason of each pair on which engine ``name`` would build a table of one of
     ``lcs_types`` above ``max_lcs_cells()``."""
     limit = max_lcs_cells()

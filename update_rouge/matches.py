@@ -25,7 +25,8 @@ each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``explain
 """
 
 from collections import Counter
-from typing import Dict, Hashable, List, NamedTuple, Sequence, Set, Tuple
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 from .engines import Counts, PythonEngine
 from .rouge_types import LCS, SUMMARY_LCS, parse_rouge_type
@@ -35,7 +36,7 @@ MAX_SHOWN_CELLS = 4_000_000
 """The most DP cells (token pairs) an LCS explanation fills; longer texts are refused."""
 
 
-Marked = List[List[Tuple[str, bool]]]
+Marked = list[list[tuple[str, bool]]]
 """Lines of (token, matched); rouge-N and rougeL read the whole text as one line."""
 
 
@@ -90,12 +91,12 @@ def token_matches(target: str, prediction: str, rouge_type: str, settings: Setti
     return Matches(*shown, counts, *shown)
 
 
-def _grams(tokens: Sequence[Hashable], n: int, matched_starts: Set[int]) -> Marked:
+def _grams(tokens: Sequence[Hashable], n: int, matched_starts: set[int]) -> Marked:
     """The n-grams of ``tokens`` in order as one line, each marked when it starts at a matched start."""
     return [[(" ".join(map(str, tokens[i : i + n])), i in matched_starts) for i in range(len(tokens) - n + 1)]]
 
 
-def _marked(lines: List[List[Hashable]], marks: Set[Tuple[int, int]]) -> Marked:
+def _marked(lines: list[list[Hashable]], marks: set[tuple[int, int]]) -> Marked:
     return [[(str(token), (r, i) in marks) for i, token in enumerate(line)] for r, line in enumerate(lines)]
 
 
@@ -108,19 +109,19 @@ def _check_cells(cells: int) -> None:
 
 def _ngram_marks(
     target: Sequence[Hashable], prediction: Sequence[Hashable], n: int
-) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]], Tuple[Set[int], Set[int]]]:
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]], tuple[set[int], set[int]]]:
     """The matched tokens of each side as (line, position), and the starts of its matched n-grams."""
 
-    def starts(tokens: Sequence[Hashable]) -> Dict[tuple, List[int]]:
-        found: Dict[tuple, List[int]] = {}
+    def starts(tokens: Sequence[Hashable]) -> dict[tuple, list[int]]:
+        found: dict[tuple, list[int]] = {}
         for start in range(len(tokens) - n + 1):
             found.setdefault(tuple(tokens[start : start + n]), []).append(start)
         return found
 
     target_starts, prediction_starts = starts(target), starts(prediction)
-    target_marks: Set[Tuple[int, int]] = set()
-    prediction_marks: Set[Tuple[int, int]] = set()
-    matched_starts: Tuple[Set[int], Set[int]] = (set(), set())
+    target_marks: set[tuple[int, int]] = set()
+    prediction_marks: set[tuple[int, int]] = set()
+    matched_starts: tuple[set[int], set[int]] = (set(), set())
     for gram, found in target_starts.items():
         shared = min(len(found), len(prediction_starts.get(gram, ())))
         matched_starts[0].update(found[:shared])
@@ -131,7 +132,7 @@ def _ngram_marks(
     return target_marks, prediction_marks, matched_starts
 
 
-def _lcs_pairs(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> List[Tuple[int, int]]:
+def _lcs_pairs(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> list[tuple[int, int]]:
     """(target position, prediction position) of the LCS rouge-score's backtracking picks, in order."""
     table = [[0] * (len(prediction) + 1)]
     for token in target:
@@ -153,18 +154,18 @@ def _lcs_pairs(target: Sequence[Hashable], prediction: Sequence[Hashable]) -> Li
 
 
 def _summary_marks(
-    target_lines: List[List[Hashable]], prediction_lines: List[List[Hashable]], clip=None
-) -> Tuple[Set[Tuple[int, int]], Set[Tuple[int, int]]]:
+    target_lines: list[list[Hashable]], prediction_lines: list[list[Hashable]], clip=None
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """rougeLsum's hits as (line, position) on each side; ``clip`` (the target's and the
     prediction's tokens under a length limit) gives the counts that clip the hits."""
     _check_cells(sum(map(len, target_lines)) * sum(map(len, prediction_lines)))
     if clip is None:
         clip = ([t for line in target_lines for t in line], [t for line in prediction_lines for t in line])
     target_left, prediction_left = Counter(clip[0]), Counter(clip[1])
-    target_marks: Set[Tuple[int, int]] = set()
-    prediction_marks: Set[Tuple[int, int]] = set()
+    target_marks: set[tuple[int, int]] = set()
+    prediction_marks: set[tuple[int, int]] = set()
     for r, target_line in enumerate(target_lines):
-        aligned: Dict[int, List[Tuple[int, int]]] = {}
+        aligned: dict[int, list[tuple[int, int]]] = {}
         for p, prediction_line in enumerate(prediction_lines):
             for i, j in _lcs_pairs(target_line, prediction_line):
                 aligned.setdefault(i, []).append((p, j))

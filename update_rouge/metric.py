@@ -10,7 +10,8 @@ import contextlib
 import functools
 import math
 import re
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from .bootstrap import check_paired
 from .corpus import Corpus
@@ -35,11 +36,11 @@ class Tables(NamedTuple):
     ``average="micro"`` (else ``None``), the counts each example contributes to the micro
     average, per system (``micro.count_columns``)."""
 
-    table: Dict[str, list]
-    baseline_table: Optional[Dict[str, list]]
+    table: dict[str, list]
+    baseline_table: dict[str, list] | None
     tokenless: int
-    counts: Optional[Dict[str, List[Counts]]]
-    baseline_counts: Optional[Dict[str, List[Counts]]]
+    counts: dict[str, list[Counts]] | None
+    baseline_counts: dict[str, list[Counts]] | None
 
 
 class UpdateRougeScorer:
@@ -51,7 +52,7 @@ class UpdateRougeScorer:
     ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``), checked once here.
     """
 
-    def __init__(self, settings: Optional[Settings] = None, **options: Any):
+    def __init__(self, settings: Settings | None = None, **options: Any):
         if settings is not None and options:
             raise TypeError("give UpdateRougeScorer either a Settings or keyword options, not both")
         self.settings = settings if settings is not None else Settings(**options)
@@ -64,7 +65,7 @@ class UpdateRougeScorer:
 
     def examples(
         self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
-    ) -> List[ExampleScore]:
+    ) -> list[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
         sources, predictions, references = check_inputs(sources, predictions, references)
         with self._naming_examples(sources, {"predictions": predictions}, references):
@@ -75,8 +76,8 @@ class UpdateRougeScorer:
         sources: Sequence[str],
         predictions: Sequence[str],
         references: Sequence[Any],
-        baseline_predictions: Optional[Sequence[str]] = None,
-    ) -> Dict[str, Any]:
+        baseline_predictions: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         """``compute``'s result without the signature: corpus means (with intervals, and a paired
         test against ``baseline_predictions`` when given) or, without ``use_aggregator``, the
         per-example table. Warns ``NoTokensWarning`` for examples in which no token is found."""
@@ -89,9 +90,9 @@ class UpdateRougeScorer:
         sources: Sequence[str],
         predictions: Sequence[str],
         references: Sequence[Any],
-        baseline_predictions: Optional[Sequence[str]],
-        group_by: Optional[Sequence[Any]] = None,
-    ) -> Tuple[Dict[str, Any], int, int]:
+        baseline_predictions: Sequence[str] | None,
+        group_by: Sequence[Any] | None = None,
+    ) -> tuple[dict[str, Any], int, int]:
         """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
         number of examples without tokens (in either system) and of examples."""
         settings = self.settings
@@ -115,7 +116,7 @@ class UpdateRougeScorer:
         sources: Sequence[str],
         predictions: Sequence[str],
         references: Sequence[Any],
-        baseline_predictions: Optional[Sequence[str]] = None,
+        baseline_predictions: Sequence[str] | None = None,
     ) -> "Tables":
         """The per-example table of the predictions (``compute(use_aggregator=False)``'s), that
         of ``baseline_predictions`` on the same examples (``None`` without them), the number
@@ -140,7 +141,7 @@ class UpdateRougeScorer:
 
     @contextlib.contextmanager
     def _naming_examples(
-        self, sources: List[str], systems: Dict[str, List[str]], references: List[List[str]]
+        self, sources: list[str], systems: dict[str, list[str]], references: list[list[str]]
     ) -> Iterator[None]:
         """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
 
@@ -174,17 +175,17 @@ class UpdateRougeScorer:
                         ) from error
             raise
 
-    def signature(self, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
+    def signature(self, references: Sequence[Any] | None = None, paired: bool = False) -> str:
         """The settings signature (see ``signature.py``); ``references`` give its ``refs`` field."""
         return signature(self.settings, references, paired)
 
-    def _examples(self, sources: List[str], predictions: List[str], references: List[List[str]]) -> List[ExampleScore]:
+    def _examples(self, sources: list[str], predictions: list[str], references: list[list[str]]) -> list[ExampleScore]:
         """Score checked inputs (``_in_workers``)."""
         with self._workers(_score_checked, sources) as pool:
             return [example for shard in self._in_workers(pool, sources, predictions, references) for example in shard]
 
     def _workers(
-        self, function: Callable[[Settings, List[str], List[str], List[List[str]]], Any], sources: Any
+        self, function: Callable[[Settings, list[str], list[str], list[list[str]]], Any], sources: Any
     ) -> WorkerPool:
         """The ``WorkerPool`` of ``function(settings, ...)`` for the examples of ``sources``:
         ``num_proc`` workers, no more than CPUs available or examples (none for one). The settings
@@ -193,8 +194,8 @@ class UpdateRougeScorer:
         return WorkerPool(functools.partial(function, self.settings), min(self.settings.num_proc, examples))
 
     def _in_workers(
-        self, pool: WorkerPool, sources: List[str], predictions: List[str], references: List[List[str]]
-    ) -> List[Any]:
+        self, pool: WorkerPool, sources: list[str], predictions: list[str], references: list[list[str]]
+    ) -> list[Any]:
         """The ``pool``'s function of consecutive shards of the checked inputs, in input order:
         one shard in this process, or in its worker processes shards of at most
         ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once its texts
@@ -208,7 +209,7 @@ class UpdateRougeScorer:
             (sources[start:end], predictions[start:end], references[start:end])
             for start, end in zip(starts, starts[1:] + [len(sources)])
         ]
-        results: List[Any] = []
+        results: list[Any] = []
         try:
             for result in pool.starmap(shards):
                 results.append(result)
@@ -229,8 +230,8 @@ characters left), down to this many characters."""
 
 
 def _shard_starts(
-    sources: List[str], predictions: List[str], references: List[List[str]], most: int, num_proc: int = 1
-) -> List[int]:
+    sources: list[str], predictions: list[str], references: list[list[str]], most: int, num_proc: int = 1
+) -> list[int]:
     """The first example of each shard: a shard ends after ``most`` examples or once its texts
     reach its share of characters, whichever comes first: ``SHARD_CHARACTERS``, or for
     ``num_proc`` workers less towards the end (``parallel.guided_share`` of the characters of the
@@ -255,11 +256,11 @@ def _shard_starts(
     return starts
 
 
-Shard = Tuple[Dict[str, list], List[bool], Optional[Dict[str, List[Counts]]]]
+Shard = tuple[dict[str, list], list[bool], dict[str, list[Counts]] | None]
 
 
 def _table_checked(
-    settings: Settings, sources: List[str], predictions: List[str], references: List[List[str]]
+    settings: Settings, sources: list[str], predictions: list[str], references: list[list[str]]
 ) -> Shard:
     """The per-example table of checked inputs, per example whether it is tokenless, and the
     micro average's counts (``None`` unless ``average="micro"``)."""
@@ -271,7 +272,7 @@ def _table_checked(
     )
 
 
-def _merged_tables(shards: List[Shard]) -> Shard:
+def _merged_tables(shards: list[Shard]) -> Shard:
     """The tables, tokenless flags and counts of consecutive shards, joined in order."""
     table = {key: [value for shard in shards for value in shard[0][key]] for key in shards[0][0]}
     flags = [flag for shard in shards for flag in shard[1]]
@@ -283,8 +284,8 @@ def _merged_tables(shards: List[Shard]) -> Shard:
 
 
 def _score_checked(
-    settings: Settings, sources: List[str], predictions: List[str], references: List[List[str]]
-) -> List[ExampleScore]:
+    settings: Settings, sources: list[str], predictions: list[str], references: list[list[str]]
+) -> list[ExampleScore]:
     """Score checked inputs in this process."""
     prediction_additions, reference_additions = [], []
     additions_index = settings.additions_index()
@@ -310,7 +311,7 @@ def _score_checked(
     ]
 
 
-def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> Optional[Dict[str, List[Counts]]]:
+def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> dict[str, list[Counts]] | None:
     """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
     if not examples or examples[0].counts is None:
         return None
@@ -321,7 +322,7 @@ def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]
 
 def score_examples(
     sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any], **options: Any
-) -> List[ExampleScore]:
+) -> list[ExampleScore]:
     """Score every example; see ``compute`` for the arguments. Returns one ``ExampleScore`` each."""
     return UpdateRougeScorer(**options).examples(sources, predictions, references)
 
@@ -331,29 +332,29 @@ def compute(  # noqa: PLR0913
     sources: Sequence[str],
     predictions: Sequence[str],
     references: Sequence[Any],
-    rouge_types: Optional[Sequence[str]] = DEFAULTS["rouge_types"],
+    rouge_types: Sequence[str] | None = DEFAULTS["rouge_types"],
     use_stemmer: bool = DEFAULTS["use_stemmer"],
-    tokenizer: Optional[Callable[[str], List[str]]] = DEFAULTS["tokenizer"],
+    tokenizer: Callable[[str], list[str]] | None = DEFAULTS["tokenizer"],
     use_aggregator: bool = DEFAULTS["use_aggregator"],
-    confidence_level: Optional[float] = DEFAULTS["confidence_level"],
+    confidence_level: float | None = DEFAULTS["confidence_level"],
     n_bootstrap: int = DEFAULTS["n_bootstrap"],
     seed: int = DEFAULTS["seed"],
-    baseline_predictions: Optional[Sequence[str]] = DEFAULTS["baseline_predictions"],
-    group_by: Optional[Sequence[Any]] = DEFAULTS["group_by"],
+    baseline_predictions: Sequence[str] | None = DEFAULTS["baseline_predictions"],
+    group_by: Sequence[Any] | None = DEFAULTS["group_by"],
     return_signature: bool = DEFAULTS["return_signature"],
     engine: str = DEFAULTS["engine"],
     num_proc: int = DEFAULTS["num_proc"],
-    stemmer: Optional[str] = DEFAULTS["stemmer"],
+    stemmer: str | None = DEFAULTS["stemmer"],
     multi_ref: str = DEFAULTS["multi_ref"],
     remove_stopwords: bool = DEFAULTS["remove_stopwords"],
-    max_words: Optional[int] = DEFAULTS["max_words"],
-    max_bytes: Optional[int] = DEFAULTS["max_bytes"],
+    max_words: int | None = DEFAULTS["max_words"],
+    max_bytes: int | None = DEFAULTS["max_bytes"],
     alpha: float = DEFAULTS["alpha"],
-    language: Optional[str] = DEFAULTS["language"],
+    language: str | None = DEFAULTS["language"],
     additions: str = DEFAULTS["additions"],
     average: str = DEFAULTS["average"],
-    protocol: Optional[str] = DEFAULTS["protocol"],
-) -> Dict[str, Any]:
+    protocol: str | None = DEFAULTS["protocol"],
+) -> dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
 

@@ -27,7 +27,7 @@ ROUGE-W has no micro average here: its counts are weighted sums under a power, w
 over examples ROUGE-1.5.5 never defines.
 """
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -55,17 +55,17 @@ def check_average(average: str, rouge_types: Sequence[str]) -> str:
     return average
 
 
-def count_columns(per_example: Sequence[Mapping[str, Counts]], rouge_types: Sequence[str]) -> Dict[str, List[Counts]]:
+def count_columns(per_example: Sequence[Mapping[str, Counts]], rouge_types: Sequence[str]) -> dict[str, list[Counts]]:
     """Per output key ``update_<type>``, the counts each example contributes, in input order."""
     return {f"update_{rouge_type}": [counts[rouge_type] for counts in per_example] for rouge_type in rouge_types}
 
 
-def as_arrays(columns: Mapping[str, Sequence[Counts]]) -> Dict[str, np.ndarray]:
+def as_arrays(columns: Mapping[str, Sequence[Counts]]) -> dict[str, np.ndarray]:
     """``count_columns`` as ``n x 3`` int64 arrays (``CountColumns``)."""
     return {key: np.asarray(rows, dtype=np.int64).reshape(-1, 3) for key, rows in columns.items()}
 
 
-def micro_scores(sums: np.ndarray, alpha: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def micro_scores(sums: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F of summed counts (``sums[..., 0:3]``: hits, target, prediction),
     by the formulas of the module docstring."""
     hits, target, prediction = (sums[..., field].astype(np.float64) for field in range(3))
@@ -79,10 +79,10 @@ def micro_scores(sums: np.ndarray, alpha: float) -> Tuple[np.ndarray, np.ndarray
     return precision, recall, fmeasure
 
 
-def micro_means(counts: CountColumns, alpha: float) -> Dict[str, float]:
+def micro_means(counts: CountColumns, alpha: float) -> dict[str, float]:
     """The micro precision, recall and F of each key, under the keys of the macro means
     (``update_<type>``, ``update_<type>_precision``, ``update_<type>_recall``)."""
-    results: Dict[str, float] = {}
+    results: dict[str, float] = {}
     for key, rows in counts.items():
         precision, recall, fmeasure = micro_scores(rows.sum(axis=0), alpha)
         results.update({key: float(fmeasure), f"{key}_precision": float(precision), f"{key}_recall": float(recall)})
@@ -106,8 +106,8 @@ def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int,
 
 
 def micro_bootstrap_statistics(
-    counts: CountColumns, baseline: Optional[CountColumns], alpha: float, resampling: Resampling
-) -> Dict[str, float]:
+    counts: CountColumns, baseline: CountColumns | None, alpha: float, resampling: Resampling
+) -> dict[str, float]:
     """``bootstrap.bootstrap_statistics``'s keys for the micro F of each key of ``counts``
     (``<key>_low``, ``<key>_high``; with a ``baseline``, ``<key>_delta``, ``<key>_p_value``,
     ``<key>_delta_low``, ``<key>_delta_high``), by the method of the module docstring, with the
@@ -117,7 +117,7 @@ def micro_bootstrap_statistics(
         return {}
     keys = list(counts)
     system_f = _resample_f(counts, alpha, n_bootstrap, seed, threads)
-    results: Dict[str, float] = {}
+    results: dict[str, float] = {}
     if confidence_level is not None:
         low, high = percentile_intervals(system_f, confidence_level)
         for key, key_low, key_high in zip(keys, low, high):

@@ -9,7 +9,7 @@ counts such examples and warns once.
 
 import re
 import warnings
-from typing import List, Sequence
+from collections.abc import Sequence
 
 from .example_tables import ExampleScore
 from .tokens import DefaultTokenizer
@@ -41,12 +41,12 @@ def _yields_tokens(tokenizer, text: str) -> bool:
     return bool(tokenizer.tokenize(text))
 
 
-def _tokenless(tokenizer, additions: List[str]) -> bool:
+def _tokenless(tokenizer, additions: list[str]) -> bool:
     """True when there are additions and none yields a token (stops at the first that does)."""
     return bool(additions) and not any(_yields_tokens(tokenizer, addition) for addition in additions)
 
 
-def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> List[bool]:
+def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> list[bool]:
     """Per example, whether it is tokenless; ``tokenizer`` is a ``tokenizers``-style object."""
     return [
         _tokenless(tokenizer, example.prediction_additions)

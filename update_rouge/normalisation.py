@@ -9,7 +9,6 @@ import re
 import unicodedata
 from functools import cache
 from itertools import groupby
-from typing import FrozenSet, List, Tuple
 
 from .unicode_assigned import ASSIGNED
 from .unicode_assigned import UNICODE_VERSION as ASSIGNED_UNICODE_VERSION
@@ -36,7 +35,7 @@ def _lower(text: str) -> str:
 
 
 @cache
-def _newer_characters() -> Tuple[FrozenSet[str], "re.Pattern[str]", FrozenSet[str]]:
+def _newer_characters() -> tuple[frozenset[str], "re.Pattern[str]", frozenset[str]]:
     """The characters this Python's ``unicodedata`` assigns and Unicode 13.0.0 does not (none on
     Python 3.10), a pattern matching those of the Basic Multilingual Plane, and those above it.
 
@@ -45,7 +44,7 @@ def _newer_characters() -> Tuple[FrozenSet[str], "re.Pattern[str]", FrozenSet[st
     tests/unit/test_normalisation.py checks that this Python assigns nothing there. (``re`` is fast
     with a class of BMP characters and slow with a long one of astral ones, hence the split.)
     """
-    newer: List[str] = []
+    newer: list[str] = []
     if unicodedata.unidata_version != ASSIGNED_UNICODE_VERSION:
         unassigned = subtract(((0, 0x10FFFF),), ASSIGNED, _EMPTY_PLANES)
         newer = [

@@ -23,7 +23,8 @@ import re
 import stat
 import sys
 import tempfile
-from typing import Iterator, Optional, Sequence, TextIO, cast
+from collections.abc import Iterator, Sequence
+from typing import TextIO, cast
 
 STDOUT = "-"
 _PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
@@ -83,7 +84,7 @@ def output_file(path: str) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _replacing(target: str, mode: Optional[int]) -> Iterator[TextIO]:
+def _replacing(target: str, mode: int | None) -> Iterator[TextIO]:
     """A temporary file beside ``target`` that replaces it, with permission bits ``mode``, on success."""
     directory, name = os.path.split(target)
     try:

@@ -35,13 +35,14 @@ import threading
 import time
 import warnings
 from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Generator, Iterable, Iterator, List, Optional
+from typing import Any
 
 from .option_numbers import is_integer
 
-_worker_function: Optional[Callable[..., Any]] = None
+_worker_function: Callable[..., Any] | None = None
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
@@ -130,7 +131,7 @@ def stop_signals_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    noted: List[int] = []
+    noted: list[int] = []
     previous = {}
     for number in STOP_SIGNALS:
         handler = signal.getsignal(number)
@@ -199,7 +200,7 @@ class WorkerPool:
                     stacklevel=4,
                 )
                 self.num_proc = 1
-        self._pool: Optional[ProcessPoolExecutor] = None
+        self._pool: ProcessPoolExecutor | None = None
         self._unfinished = False
 
     def __enter__(self) -> "WorkerPool":
@@ -270,7 +271,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
         yield from pool.starmap(items)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> Optional[threading.Thread]:
+def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
     """Kill the pool's workers now, so that an interrupted run leaves no process behind; return
     the thread that feeds the pool's work queue (``None`` if it never started), which nobody joins.
 

@@ -28,7 +28,7 @@ global generator is neither read nor changed.
 """
 
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -50,7 +50,7 @@ MULTI_REFERENCE_RULE = {"fruit": "one", "editeval": "slot-mean", "autometrics": 
 _SEGMENT = re.compile(r"[^.]+\.?")
 
 
-def check_protocol(protocol: Optional[str], departures: Sequence[str], seed: int) -> Optional[str]:
+def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -> str | None:
     """``protocol`` if it is ``None`` or names a protocol and no option in ``departures`` (the
     names of the options set away from their defaults that change a number) is set and, for
     ``"fruit"`` and ``"editeval"``, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
@@ -74,7 +74,7 @@ def check_protocol(protocol: Optional[str], departures: Sequence[str], seed: int
     return protocol
 
 
-def check_protocol_paired(protocol: Optional[str]) -> None:
+def check_protocol_paired(protocol: str | None) -> None:
     """``ValueError`` where ``protocol``'s corpus value has no paired test (``"fruit"``, ``"editeval"``)."""
     if protocol in BOOTSTRAP_PROTOCOLS:
         raise ValueError(
@@ -90,7 +90,7 @@ class ProtocolIndex:
         self.source = source
         self.protocol = protocol
 
-    def additions(self, text: str) -> List[str]:
+    def additions(self, text: str) -> list[str]:
         """The published additions of ``text``: ``"fruit"`` and ``"editeval"`` test each match
         before stripping and keep empty strings; ``"autometrics"`` strips, drops empty ones, then tests."""
         source = self.source
@@ -100,20 +100,20 @@ class ProtocolIndex:
         return [match.strip() for match in _SEGMENT.findall(text) if match not in source]
 
 
-def joined(additions: List[str]) -> str:
+def joined(additions: list[str]) -> str:
     """The additions as the published scripts score them: joined with a space (one rougeLsum line,
     unless an addition holds a newline inside)."""
     return SEPARATOR.join(additions)
 
 
-def adds_nothing(additions: List[str]) -> bool:
+def adds_nothing(additions: list[str]) -> bool:
     """The published no-additions test of one side: its joined additions are white space only."""
     return not joined(additions).strip()
 
 
 def published_bootstrap(
-    matrices: Sequence[np.ndarray], n_bootstrap: int, confidence_level: Optional[float], seed: int
-) -> List[np.ndarray]:
+    matrices: Sequence[np.ndarray], n_bootstrap: int, confidence_level: float | None, seed: int
+) -> list[np.ndarray]:
     """rouge-score 0.1.2's ``BootstrapAggregator(confidence_interval, n_samples).aggregate()`` of
     each ``n x 3`` matrix (precision, recall, F per example, stacked as its ``np.vstack`` of
     ``Score``s), in order, on one generator seeded as ``np.random.seed(seed)`` seeds the global one.
@@ -140,8 +140,8 @@ def published_bootstrap(
 
 
 def published_statistics(
-    columns: Dict[str, np.ndarray], protocol: str, n_examples: int, bootstrap: Tuple[Optional[float], int, int]
-) -> Dict[str, float]:
+    columns: dict[str, np.ndarray], protocol: str, n_examples: int, bootstrap: tuple[float | None, int, int]
+) -> dict[str, float]:
     """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>``
     (in the published order) to the examples' flattened scores, per example ``k`` reference slots
     of precision, recall and F (``k`` the same for every example). ``bootstrap`` is
@@ -161,7 +161,7 @@ def published_statistics(
     names = {"": (1, 2), "_precision": (1, 0), "_recall": (1, 1)}
     if confidence_level is not None:
         names.update({"_low": (0, 2), "_high": (2, 2)})
-    per_slot: Dict[str, List[float]] = {f"{key}{name}": [] for key in arrays for name in names}
+    per_slot: dict[str, list[float]] = {f"{key}{name}": [] for key in arrays for name in names}
     for _ in range(slots):
         for key in arrays:
             percentiles = next(aggregated)

@@ -36,7 +36,7 @@ F1 formula, so the default results are bit-identical; alpha near 1 favours preci
 """
 
 import re
-from typing import List, NamedTuple, Optional
+from typing import NamedTuple
 
 from rouge_score.scoring import Score
 
@@ -52,8 +52,8 @@ class TextOptions(NamedTuple):
     """ROUGE-1.5.5 ``-s``, ``-l``, ``-b`` and ``-p``; see the module docstring for each."""
 
     remove_stopwords: bool = False
-    max_words: Optional[int] = None
-    max_bytes: Optional[int] = None
+    max_words: int | None = None
+    max_bytes: int | None = None
     alpha: float = DEFAULT_ALPHA
 
     @property
@@ -71,8 +71,8 @@ DEFAULT_OPTIONS = TextOptions()
 
 def check_text_options(
     remove_stopwords: bool = False,
-    max_words: Optional[int] = None,
-    max_bytes: Optional[int] = None,
+    max_words: int | None = None,
+    max_bytes: int | None = None,
     alpha: float = DEFAULT_ALPHA,
 ) -> TextOptions:
     """The checked ``TextOptions``; ``ValueError`` naming the argument on a bad value."""
@@ -89,7 +89,7 @@ def check_text_options(
     return TextOptions(bool(remove_stopwords), words, size, float(alpha))
 
 
-def _words(line: bytes) -> List[bytes]:
+def _words(line: bytes) -> list[bytes]:
     """Perl's ``split(/\\s+/, line)``: a leading empty field kept, trailing empty ones dropped."""
     fields = _PERL_SPACE.split(line)
     while fields and not fields[-1]:
@@ -97,20 +97,20 @@ def _words(line: bytes) -> List[bytes]:
     return fields
 
 
-def _lines(text: str) -> List[bytes]:
+def _lines(text: str) -> list[bytes]:
     return [line.encode("utf-8") for line in text.split("\n") if line]
 
 
-def _decode(lines: List[bytes]) -> List[str]:
+def _decode(lines: list[bytes]) -> list[str]:
     return [line.decode("utf-8", errors="ignore") for line in lines]
 
 
-def _cut(line: bytes, keep: int, max_words: Optional[int]) -> bytes:
+def _cut(line: bytes, keep: int, max_words: int | None) -> bytes:
     """The first ``keep`` words (``max_words``) or bytes (``max_bytes``) of a line."""
     return b" ".join(_words(line)[:keep]) if max_words is not None else line[:keep]
 
 
-def limited_text(text: str, max_words: Optional[int], max_bytes: Optional[int]) -> str:
+def limited_text(text: str, max_words: int | None, max_bytes: int | None) -> str:
     """ROUGE-1.5.5's ``readText`` limit: the kept lines of ``text``, joined with newlines.
 
     One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""
@@ -130,7 +130,7 @@ def limited_text(text: str, max_words: Optional[int], max_bytes: Optional[int]) 
     return "\n".join(_decode(kept))
 
 
-def limited_lines(text: str, max_words: Optional[int], max_bytes: Optional[int]) -> List[str]:
+def limited_lines(text: str, max_words: int | None, max_bytes: int | None) -> list[str]:
     """ROUGE-1.5.5's ``readText_LCS`` limit: the kept lines of ``text`` (for rougeLsum, ROUGE-W).
 
     One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""

@@ -12,8 +12,6 @@ Written for this package from the published description of the algorithm. Input:
 ASCII word; words of fewer than 3 characters are returned unchanged.
 """
 
-from typing import Dict, List, Tuple
-
 _STEP2 = {
     "ational": "ate",
     "tional": "tion",
@@ -44,7 +42,7 @@ _STEP4_FIRST = dict.fromkeys(
 )
 
 
-def _longest_first(rules: Dict[str, str]) -> Tuple[Tuple[str, str], ...]:
+def _longest_first(rules: dict[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(rules.items(), key=lambda rule: -len(rule[0])))
 
 
@@ -53,9 +51,9 @@ _STEP3_RULES = _longest_first(_STEP3)
 _STEP4_FIRST_RULES = _longest_first(_STEP4_FIRST)
 
 
-def _consonants(word: str) -> List[bool]:
+def _consonants(word: str) -> list[bool]:
     """Whether each letter is a consonant: not a, e, i, o, u, and not a y that follows a consonant."""
-    flags: List[bool] = []
+    flags: list[bool] = []
     for index, letter in enumerate(word):
         if letter in "aeiou":
             flags.append(False)
@@ -84,7 +82,7 @@ def _ends_cvc(stem: str) -> bool:
     return flags[-3] and not flags[-2] and flags[-1]
 
 
-def _replace_suffix(word: str, rules: Tuple[Tuple[str, str], ...], min_measure: int) -> str:
+def _replace_suffix(word: str, rules: tuple[tuple[str, str], ...], min_measure: int) -> str:
     """Apply the rule of the longest suffix of ``word`` in ``rules`` if the rest has measure > ``min_measure``.
 
     Only that one rule is tried: when its condition fails the word stays as it is.

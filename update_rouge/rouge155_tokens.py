@@ -21,7 +21,7 @@ number of distinct words seen (a vocabulary, not a corpus).
 """
 
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, List, Tuple
+from collections.abc import Callable, Iterable
 
 from .rouge155_porter import porter_stem
 from .wordnet_exceptions import EXCEPTION_LISTS
@@ -30,7 +30,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+")
 MAX_UNSTEMMED_LENGTH = 3
 
 
-def exception_table(lists: Iterable[Tuple[str, str]]) -> Dict[str, str]:
+def exception_table(lists: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Inflected form -> base form from ``(name, text)`` exception lists read in order.
 
     Each non-blank line is an inflected form followed by one or more base forms; the first base
@@ -46,8 +46,8 @@ def exception_table(lists: Iterable[Tuple[str, str]]) -> Dict[str, str]:
 
 
 EXCEPTIONS = exception_table(EXCEPTION_LISTS)
-_stems: Dict[str, str] = {}
-_porter_stems: Dict[str, str] = {}
+_stems: dict[str, str] = {}
+_porter_stems: dict[str, str] = {}
 
 
 def clear_cache() -> None:
@@ -75,13 +75,13 @@ class Rouge155Tokenizer:
 
     # The tokens of a text in order: ``-m`` tokens, or ``-m -s`` ones when ``stopwords`` is given
     # (chosen once in ``__init__``, not on each call: tokenizing is the hot loop of scoring).
-    tokenize: Callable[[str], List[str]]
+    tokenize: Callable[[str], list[str]]
 
-    def __init__(self, stopwords: FrozenSet[str] = frozenset()):
+    def __init__(self, stopwords: frozenset[str] = frozenset()):
         self.stopwords = stopwords
         self.tokenize = self._tokenize_without_stopwords if stopwords else self._tokenize_with_exceptions
 
-    def _tokenize_with_exceptions(self, text: str) -> List[str]:
+    def _tokenize_with_exceptions(self, text: str) -> list[str]:
         """The tokens of ``text`` in order, lower-cased and stemmed as ROUGE-1.5.5 ``-m`` does."""
         stems = _stems
         tokens = []
@@ -92,7 +92,7 @@ class Rouge155Tokenizer:
             tokens.append(token)
         return tokens
 
-    def _tokenize_without_stopwords(self, text: str) -> List[str]:
+    def _tokenize_without_stopwords(self, text: str) -> list[str]:
         """``tokenize`` under ROUGE-1.5.5 ``-m -s``: tokens in ``stopwords`` dropped before
         stemming, the others of more than 3 characters Porter-stemmed WITHOUT the WordNet
         exception lists (what ROUGE-1.5.5 gives with ``-m -s``, see docs/rouge155-options.md)."""

@@ -14,8 +14,8 @@ Adding a rouge type: see "Adding a rouge type" in docs/architecture.md.
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
 
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, SkipBigramType, parse_skip_bigram_type
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, parse_weighted_lcs_type
@@ -46,8 +46,8 @@ class RougeType:
     name: str
     family: str
     n: int = 0
-    skip_bigram: Optional[SkipBigramType] = None
-    weight: Optional[float] = None
+    skip_bigram: SkipBigramType | None = None
+    weight: float | None = None
 
     @property
     def reads_lines(self) -> bool:
@@ -98,7 +98,7 @@ def parse_rouge_type(name: str) -> RougeType:
 DEFAULT_MULTI_REF = "max_f1"
 
 
-def check_rouge_types(rouge_types: Optional[Sequence[str]]) -> Tuple[str, ...]:
+def check_rouge_types(rouge_types: Sequence[str] | None) -> tuple[str, ...]:
     """Return ``rouge_types`` as a tuple (the defaults for ``None``); raise ``ValueError`` on bad ones."""
     if rouge_types is None:
         return DEFAULT_ROUGE_TYPES

@@ -14,7 +14,8 @@ terminals: their texts end sentences with ``.``, ``។`` and ``။``, which are 
 
 import re
 import sys
-from typing import Dict, Iterator, List, Optional, Union
+from collections.abc import Iterator
+from typing import Union
 
 from .extraction import SEGMENT_PATTERN
 from .unicode_patterns import Ranges, ascii_only, character_class, one_of
@@ -41,7 +42,7 @@ class SentencePattern:
         """The matches in ``text[pos:endpos]``, as ``re.Pattern.finditer`` gives them."""
         return self._for(text).finditer(text, pos, endpos)
 
-    def findall(self, text: str) -> List[str]:
+    def findall(self, text: str) -> list[str]:
         return self._for(text).findall(text)
 
 
@@ -69,16 +70,16 @@ class SpacedSentencePattern:
             start = gap.end()
         yield from SENTENCE_PATTERN.finditer(text, start)
 
-    def findall(self, text: str) -> List[str]:
+    def findall(self, text: str) -> list[str]:
         return [match.group(0) for match in self.finditer(text)]
 
 
 # The languages whose sentences end at white space, with the script on both sides of it.
-SPACED_SENTENCES: Dict[str, SpacedSentencePattern] = {"th": SpacedSentencePattern("thai", THAI)}
+SPACED_SENTENCES: dict[str, SpacedSentencePattern] = {"th": SpacedSentencePattern("thai", THAI)}
 SegmentPattern = Union["re.Pattern[str]", SentencePattern, SpacedSentencePattern]
 
 
-def segment_pattern(language: Optional[str]) -> SegmentPattern:
+def segment_pattern(language: str | None) -> SegmentPattern:
     """The segment pattern of the extraction (anything with a pattern's ``finditer`` and
     ``findall``): the published ``[^.]+\\.?`` for ``None``, the cut at white space for a
     language of ``SPACED_SENTENCES``, else ``SENTENCE_PATTERN``."""

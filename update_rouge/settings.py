@@ -14,8 +14,9 @@ then its use where the data flows through it.
 import functools
 import inspect
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import InitVar, dataclass, fields
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .edits import EditIndex
@@ -31,10 +32,10 @@ from .sentences import segment_pattern
 from .stemming import STEMMERS, resolve_stemmer
 from .tokens import edit_run_tokenizer, make_tokenizer
 
-Tokenizer = Callable[[str], List[str]]
+Tokenizer = Callable[[str], list[str]]
 
 
-def parse_level(text: str) -> Optional[float]:
+def parse_level(text: str) -> float | None:
     """A confidence level as the command line gives it: a number, or ``none`` for no interval."""
     return None if text.lower() == "none" else float(text)
 
@@ -54,11 +55,11 @@ class Option:
     type: str
     default: Any
     help: str
-    choices: Optional[Tuple[str, ...]] = None
-    cli: Optional[str] = None
+    choices: tuple[str, ...] | None = None
+    cli: str | None = None
     parse: Any = None
-    shown_default: Optional[str] = None
-    flag: Optional[str] = None
+    shown_default: str | None = None
+    flag: str | None = None
 
     @property
     def cli_flag(self) -> str:
@@ -74,7 +75,7 @@ class Option:
 SCORING, STATISTICS, RUNNING = "scoring", "statistics and reporting", "output and running"
 ADDITIONS_MODES = ("sentences", "edits")
 
-OPTIONS: Tuple[Option, ...] = (
+OPTIONS: tuple[Option, ...] = (
     Option(
         "rouge_types",
         "`list` of `str`",
@@ -297,7 +298,7 @@ OPTIONS: Tuple[Option, ...] = (
     ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
-DEFAULTS: Dict[str, Any] = {option.name: option.default for option in OPTIONS}
+DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
 
 
 def describe_options(options: Sequence[Option], indent: str = "    ") -> str:
@@ -344,24 +345,24 @@ class Settings:
     """
 
     # Typed as they are once checked: None (the defaults) is resolved in __post_init__.
-    rouge_types: Tuple[str, ...] = DEFAULTS["rouge_types"]
+    rouge_types: tuple[str, ...] = DEFAULTS["rouge_types"]
     stemmer: str = DEFAULTS["stemmer"]
-    tokenizer: Optional[Tokenizer] = DEFAULTS["tokenizer"]
+    tokenizer: Tokenizer | None = DEFAULTS["tokenizer"]
     multi_ref: str = DEFAULTS["multi_ref"]
     remove_stopwords: bool = DEFAULTS["remove_stopwords"]
-    max_words: Optional[int] = DEFAULTS["max_words"]
-    max_bytes: Optional[int] = DEFAULTS["max_bytes"]
+    max_words: int | None = DEFAULTS["max_words"]
+    max_bytes: int | None = DEFAULTS["max_bytes"]
     alpha: float = DEFAULTS["alpha"]
-    language: Optional[str] = DEFAULTS["language"]
+    language: str | None = DEFAULTS["language"]
     additions: str = DEFAULTS["additions"]
     engine: str = DEFAULTS["engine"]
     num_proc: int = DEFAULTS["num_proc"]
     use_aggregator: bool = DEFAULTS["use_aggregator"]
-    confidence_level: Optional[float] = DEFAULTS["confidence_level"]
+    confidence_level: float | None = DEFAULTS["confidence_level"]
     n_bootstrap: int = DEFAULTS["n_bootstrap"]
     seed: int = DEFAULTS["seed"]
     average: str = DEFAULTS["average"]
-    protocol: Optional[str] = DEFAULTS["protocol"]
+    protocol: str | None = DEFAULTS["protocol"]
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
@@ -394,7 +395,7 @@ class Settings:
         default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
         check_engine_exact(self.engine, self.rouge_types, self.needs_counts, self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
-        numbers: Dict[str, Any] = {
+        numbers: dict[str, Any] = {
             "confidence_level": None if self.confidence_level is None else float(self.confidence_level),
             "n_bootstrap": int(self.n_bootstrap),
             "seed": int(self.seed),
@@ -403,7 +404,7 @@ class Settings:
             object.__setattr__(self, option, number)
         check_protocol(self.protocol, self._departures(use_stemmer), self.seed)
 
-    def _departures(self, use_stemmer: bool) -> List[str]:
+    def _departures(self, use_stemmer: bool) -> list[str]:
         """The options a published script does not have that are set away from their defaults."""
         changed = {
             "stemmer": self.stemmer != "none" or use_stemmer,
@@ -421,7 +422,7 @@ class Settings:
         return [name for name, departs in changed.items() if departs]
 
     @classmethod
-    def from_options(cls, options: Dict[str, Any]) -> "Settings":
+    def from_options(cls, options: dict[str, Any]) -> "Settings":
         """The settings among ``compute``-style ``options``; the others (data, output) are ignored."""
         names = {field.name for field in fields(cls)} | {"use_stemmer"}
         return cls(**{name: value for name, value in options.items() if name in names})

@@ -37,8 +37,9 @@ docs/dependencies.md says what each dependency can change and how that is kept v
 """
 
 import json
+from collections.abc import Sequence
 from importlib.metadata import version
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +66,7 @@ def language_segments(language: str) -> str:
     return LANGUAGE_SEGMENTS if spaced is None else f"{LANGUAGE_SEGMENTS}&space-between-{spaced.name}"
 
 
-def references_per_example(references: Optional[Sequence[Any]]) -> str:
+def references_per_example(references: Sequence[Any] | None) -> str:
     """``1``, ``<min>-<max>`` when examples have different numbers of references, or ``unknown``."""
     if references is None:
         return "unknown"
@@ -83,7 +84,7 @@ def aggregate_field(settings: Settings) -> str:
     return "micro" if settings.average == "micro" else "mean"
 
 
-def signature(settings: Settings, references: Optional[Sequence[Any]] = None, paired: bool = False) -> str:
+def signature(settings: Settings, references: Sequence[Any] | None = None, paired: bool = False) -> str:
     """The signature of scoring with ``settings`` (see the module docstring).
 
     ``references`` gives the ``refs`` field (``None``: ``refs:unknown``); ``paired`` says whether
@@ -134,9 +135,9 @@ def signature(settings: Settings, references: Optional[Sequence[Any]] = None, pa
 
 
 def build_signature(
-    sources: Optional[Sequence[str]] = None,
-    predictions: Optional[Sequence[str]] = None,
-    references: Optional[Sequence[Any]] = None,
+    sources: Sequence[str] | None = None,
+    predictions: Sequence[str] | None = None,
+    references: Sequence[Any] | None = None,
     **options: Any,
 ) -> str:
     """The signature of a ``compute`` call with these keyword arguments.

@@ -18,7 +18,8 @@ n * (d + 1) position pairs, coded as integers and counted with ``np.unique``.
 
 import re
 from collections import Counter
-from typing import Hashable, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,10 +35,10 @@ class SkipBigramType(NamedTuple):
     """A parsed skip-bigram rouge type: with unigrams (SU) or not, and the distance (None: unlimited)."""
 
     unigrams: bool
-    distance: Optional[int]
+    distance: int | None
 
 
-def parse_skip_bigram_type(rouge_type: str) -> Optional[SkipBigramType]:
+def parse_skip_bigram_type(rouge_type: str) -> SkipBigramType | None:
     """The ``SkipBigramType`` of a name such as ``rougeSU4``, or None if it names no skip-bigram type.
 
     A distance above ``MAX_SKIP_DISTANCE`` raises ``ValueError`` naming the type and the range.
@@ -65,7 +66,7 @@ def gram_total(n_tokens: int, kind: SkipBigramType) -> int:
 
 def skip_bigram_counts(
     reference: Sequence[Hashable], prediction: Sequence[Hashable], kinds: Sequence[SkipBigramType]
-) -> List[Tuple[int, int, int]]:
+) -> list[tuple[int, int, int]]:
     """(hits, reference grams, prediction grams) of two token sequences for each of ``kinds``.
 
     Types with the same distance (rougeS4 and rougeSU4) share one count of the skip-bigrams.
@@ -80,7 +81,7 @@ def skip_bigram_counts(
     return results
 
 
-def _pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], distance: Optional[int]) -> int:
+def _pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], distance: int | None) -> int:
     """Sum over distinct skip-bigrams (pairs only, no unigrams) of the smaller of their two counts."""
     shared = set(reference).intersection(prediction)
     if not shared or len(reference) < 2 or len(prediction) < 2:
@@ -108,7 +109,7 @@ def _listed_pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashab
     return int(np.minimum(counts[0][in_reference], counts[1][in_prediction]).sum(dtype=np.int64))
 
 
-def _window_pair_codes(tokens: Sequence[Hashable], ids: dict, window: int) -> Tuple[np.ndarray, np.ndarray]:
+def _window_pair_codes(tokens: Sequence[Hashable], ids: dict, window: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct pairs of shared tokens at most ``window`` positions apart, coded first * V + second,
     and how often each occurs."""
     token_ids = np.array([ids.get(token, -1) for token in tokens], dtype=np.int64)
@@ -127,7 +128,7 @@ class _SharedTokens:
     largest position difference j - i of a counted pair (None: any).
     """
 
-    def __init__(self, tokens: Sequence[Hashable], ids: dict, window: Optional[int]):
+    def __init__(self, tokens: Sequence[Hashable], ids: dict, window: int | None):
         found = [(ids[token], position) for position, token in enumerate(tokens) if token in ids]
         self.token_ids, positions = np.array(found, dtype=np.int64).T
         self.size = max(len(self.token_ids), len(ids))

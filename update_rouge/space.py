@@ -29,8 +29,8 @@ and pyproject.toml beside the package), not an installed wheel.
 import argparse
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import List, Optional, Sequence
 
 from evaluate.loading import get_imports
 
@@ -48,7 +48,7 @@ DEMO_DATA = ("tests/data/fruit_triples.jsonl", "tests/data/NOTICE.md")
 SPACE_EXTRAS = ("demo", "multilingual")
 
 
-def metric_modules(script: Path = SCRIPT) -> List[Path]:
+def metric_modules(script: Path = SCRIPT) -> list[Path]:
     """The script and every module it imports relatively, as evaluate's Hub loader finds them.
 
     Raises ``ValueError`` for an import evaluate would fetch from elsewhere (a ``# From:`` URL)
@@ -66,7 +66,7 @@ def metric_modules(script: Path = SCRIPT) -> List[Path]:
     return modules
 
 
-def demo_files() -> List[str]:
+def demo_files() -> list[str]:
     """The demo's files, relative to the repository root: ``app.py``, the package ``demo/`` and
     the package ``update_rouge/`` (its Python modules and ``py.typed``), sorted."""
     packages = [
@@ -78,7 +78,7 @@ def demo_files() -> List[str]:
     return ["app.py", *sorted(str(path.relative_to(REPO)) for path in packages if "__pycache__" not in path.parts)]
 
 
-def requirements(pyproject: Path = PYPROJECT) -> List[str]:
+def requirements(pyproject: Path = PYPROJECT) -> list[str]:
     """The Space's pip requirements: the package's dependencies, then each extra of ``SPACE_EXTRAS``."""
     try:
         import tomllib
@@ -89,7 +89,7 @@ def requirements(pyproject: Path = PYPROJECT) -> List[str]:
     return [*project["dependencies"], *(line for extra in SPACE_EXTRAS for line in extras[extra])]
 
 
-def write_space(out_dir: Path) -> List[Path]:
+def write_space(out_dir: Path) -> list[Path]:
     """Write the Space folder into ``out_dir`` (created; it must not exist or be empty).
 
     Returns the written files, relative to ``out_dir``. Raises ``FileExistsError`` for a
@@ -118,7 +118,7 @@ def write_space(out_dir: Path) -> List[Path]:
     return written
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m update_rouge.space",
         description="Write the Hugging Face Space folder (evaluate script, its modules, demo, card).",

@@ -12,7 +12,7 @@ Stemmer names:
   (``languages.py``).
 """
 
-from typing import Callable, List, Optional
+from collections.abc import Callable
 
 STEMMERS = ("none", "porter", "rouge155")
 LANGUAGE_STEMMER = "snowball"
@@ -20,9 +20,9 @@ LANGUAGE_STEMMER = "snowball"
 
 def resolve_stemmer(
     use_stemmer: bool = False,
-    stemmer: Optional[str] = None,
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
-    language: Optional[str] = None,
+    stemmer: str | None = None,
+    tokenizer: Callable[[str], list[str]] | None = None,
+    language: str | None = None,
 ) -> str:
     """The stemmer name (in ``STEMMERS``, or ``LANGUAGE_STEMMER``) that the arguments select;
     ``ValueError`` if they disagree.
@@ -54,7 +54,7 @@ def resolve_stemmer(
     return name
 
 
-def _language_stemmer(use_stemmer: bool, stemmer: Optional[str], has_tokenizer: bool, language: str) -> str:
+def _language_stemmer(use_stemmer: bool, stemmer: str | None, has_tokenizer: bool, language: str) -> str:
     """``resolve_stemmer`` with a ``language``: ``LANGUAGE_STEMMER`` or ``"none"``."""
     if has_tokenizer:
         raise ValueError(

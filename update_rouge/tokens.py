@@ -14,8 +14,8 @@ the lines, where it has one: ``DefaultTokenizer``).
 """
 
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Callable, FrozenSet, List, Optional
 
 from .inputs import _describe
 from .languages import LanguageTokenizer
@@ -30,7 +30,7 @@ _STEM_CACHE_SIZE = 1 << 20
 
 
 @lru_cache(maxsize=_STEM_CACHE_SIZE)
-def _porter_stem(token: str) -> Optional[str]:
+def _porter_stem(token: str) -> str | None:
     """rouge-score's stemming of one token, or None when rouge-score would drop the result."""
     stemmed = _porter().stem(token) if len(token) > 3 else token
     return stemmed if _VALID_TOKEN.match(stemmed) else None
@@ -60,20 +60,20 @@ class DefaultTokenizer:
 
     splits_on_newlines = True
 
-    def __init__(self, use_stemmer: bool = False, stopwords: FrozenSet[str] = frozenset()):
+    def __init__(self, use_stemmer: bool = False, stopwords: frozenset[str] = frozenset()):
         self.use_stemmer = use_stemmer
         self.stopwords = stopwords
 
-    def tokenize(self, text: str) -> List[str]:
+    def tokenize(self, text: str) -> list[str]:
         """rouge-score's tokens of ``text``; tokens in ``stopwords`` are dropped before stemming."""
         return self._kept(_words(text).split())
 
-    def tokenize_lines(self, text: str) -> List[List[str]]:
+    def tokenize_lines(self, text: str) -> list[list[str]]:
         """``tokenize`` of each non-empty line of ``text`` (``lcs.summary_lines``), in one pass."""
         lines = [line.split() for line in _words(text).split("\n") if line]
         return list(map(self._kept, lines)) if self.stopwords or self.use_stemmer else lines
 
-    def _kept(self, tokens: List[str]) -> List[str]:
+    def _kept(self, tokens: list[str]) -> list[str]:
         """``tokens`` without ``stopwords``, then stemmed (rouge-score drops invalid stems)."""
         if self.stopwords:
             tokens = [token for token in tokens if token not in self.stopwords]
@@ -101,11 +101,11 @@ class CallableTokenizer:
 
     splits_on_newlines = False
 
-    def __init__(self, tokenize: Callable[[str], List[str]], stopwords: FrozenSet[str] = frozenset()):
+    def __init__(self, tokenize: Callable[[str], list[str]], stopwords: frozenset[str] = frozenset()):
         self.stopwords = stopwords
         self._tokenize = tokenize
 
-    def tokenize(self, text: str) -> List[str]:
+    def tokenize(self, text: str) -> list[str]:
         """The callable's tokens of ``text``, without ``stopwords``."""
         try:
             tokens = self._tokenize(text)
@@ -135,7 +135,7 @@ class WhiteSpaceTokenizer:
 
     splits_on_newlines = True
 
-    def tokenize(self, text: str) -> List[str]:
+    def tokenize(self, text: str) -> list[str]:
         """The white-space separated words of ``text``."""
         return text.split()
 
@@ -150,9 +150,9 @@ def edit_run_tokenizer(tokenizer):
 
 def make_tokenizer(
     stemmer: str = "none",
-    tokenizer: Optional[Callable[[str], List[str]]] = None,
+    tokenizer: Callable[[str], list[str]] | None = None,
     remove_stopwords: bool = False,
-    language: Optional[str] = None,
+    language: str | None = None,
 ):
     """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
 

@@ -5,9 +5,7 @@ matching one character of a table, fast on the Basic Multilingual Plane; ``subtr
 ``ascii_only`` derive tables from tables.
 """
 
-from typing import Tuple
-
-Ranges = Tuple[Tuple[int, int], ...]
+Ranges = tuple[tuple[int, int], ...]
 ASTRAL = "\\U00010000-\\U0010FFFF"
 
 

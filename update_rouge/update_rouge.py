@@ -7,7 +7,6 @@ package; tests/publishing/test_architecture.py checks both ways).
 """
 
 import os
-from typing import List
 
 import datasets
 import evaluate
@@ -262,7 +261,7 @@ class UpdateRouge(evaluate.Metric):
         theirs strings, or the reverse: evaluate stores one form until ``compute``. ``_forms``
         holds the form of each call stored since the last ``compute``."""
         if self.writer is None:  # nothing stored since the last compute
-            self._forms: List[bool] = []
+            self._forms: list[bool] = []
         forms = self._forms
         if forms and forms[0] != several:
             kinds = ("single references (strings)", "lists of references")

@@ -33,8 +33,9 @@ shared token) cannot change the union and is skipped.
 
 import re
 from collections import Counter
+from collections.abc import Hashable, Sequence
 from itertools import accumulate, islice
-from typing import Dict, Hashable, List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from rouge_score.scoring import Score, fmeasure
@@ -64,7 +65,7 @@ class WeightedCounts(NamedTuple):
     weight: float
 
 
-def parse_weighted_lcs_type(rouge_type: str) -> Optional[float]:
+def parse_weighted_lcs_type(rouge_type: str) -> float | None:
     """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>`` (1 < weight <= ``MAX_WEIGHT``), else None.
 
     A name that matches the pattern with a weight outside that range raises ``ValueError``.
@@ -83,13 +84,13 @@ def parse_weighted_lcs_type(rouge_type: str) -> Optional[float]:
     return weight
 
 
-def _weights(size: int, weight: float) -> List[float]:
+def _weights(size: int, weight: float) -> list[float]:
     """f(0) .. f(size) as ROUGE-1.5.5 computes them (C pow)."""
     return [float(k) ** weight for k in range(size + 1)]
 
 
 def _mark_small(
-    reference: Sequence[Hashable], prediction: Sequence[Hashable], weights: List[float], marks: list
+    reference: Sequence[Hashable], prediction: Sequence[Hashable], weights: list[float], marks: list
 ) -> None:
     """Set ``marks[i]`` for the reference positions i on ROUGE-1.5.5's weighted-LCS path.
 
@@ -99,11 +100,11 @@ def _mark_small(
     walking back, by the same comparison ROUGE-1.5.5 makes.
     """
     n = len(prediction)
-    positions: Dict[Hashable, List[int]] = {}
+    positions: dict[Hashable, list[int]] = {}
     for j, token in enumerate(prediction, 1):
         positions.setdefault(token, []).append(j)
     previous = [0.0] * (n + 1)
-    previous_runs: Dict[int, int] = {}
+    previous_runs: dict[int, int] = {}
     rows = [previous]
     collapsed = False  # whether ``previous`` is already its own running maximum
     for token in reference:
@@ -111,7 +112,7 @@ def _mark_small(
         if not matches:
             row = previous if collapsed else list(accumulate(previous, max))
             collapsed = True
-            runs: Dict[int, int] = {}
+            runs: dict[int, int] = {}
         else:
             row = [0.0]
             runs = {}
@@ -180,8 +181,8 @@ def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarr
 
 
 def weighted_lcs_counts(
-    target_lines: List[List[Hashable]],
-    prediction_lines: List[List[Hashable]],
+    target_lines: list[list[Hashable]],
+    prediction_lines: list[list[Hashable]],
     target_tokens: Sequence[Hashable],
     prediction_tokens: Sequence[Hashable],
     weight: float,
@@ -197,7 +198,7 @@ def weighted_lcs_counts(
         target_total += weights[len(line)]
     if not target_total or not prediction_tokens:
         return WeightedCounts(0.0, target_total, len(prediction_tokens), weight)
-    ids: Dict[Hashable, int] = {}
+    ids: dict[Hashable, int] = {}
     coded_prediction = [[ids.setdefault(token, len(ids)) for token in line] for line in prediction_lines]
     prediction_sets = [set(line) for line in coded_prediction]
     weight_array = np.array(weights)

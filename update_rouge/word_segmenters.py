@@ -8,9 +8,9 @@ raises ``MissingExtra`` naming the pip line. Their versions go into the signatur
 
 import importlib.util
 import logging
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import version
-from typing import Callable, List, Optional, Sequence
 
 from .extras import MissingExtra
 
@@ -37,7 +37,7 @@ def _missing_segmenter(language: str, modules: Sequence[str], why: str) -> str:
     )
 
 
-def segmenter_versions(language: str) -> Optional[str]:
+def segmenter_versions(language: str) -> str | None:
     """The installed packages that cut ``language``'s words, as ``name-version`` joined by ``+``
     (``fugashi-1.5.2+unidic-lite-1.0.8``); ``None`` for a language without a segmenter.
 
@@ -87,7 +87,7 @@ _SEGMENTER_LOADERS = {"zh": _jieba_segmenter, "ja": _fugashi_segmenter, "th": _t
 
 
 @cache
-def segmenter(language: str) -> Callable[[str], List[str]]:
+def segmenter(language: str) -> Callable[[str], list[str]]:
     """The word segmenter of ``language`` (a key of ``LANGUAGE_NAMES``), loaded once per process;
     ``MissingExtra`` when it cannot be imported."""
     check_segmenter_installed(language)

@@ -4,14 +4,13 @@ Hub rule (what the evaluate script imports, at any depth, is flat in ``update_ro
 import ast
 import re
 from pathlib import Path
-from typing import Dict, List, Set
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "update_rouge"
 DEMO = ROOT / "demo"
 
 
-def _modules() -> Dict[str, Path]:
+def _modules() -> dict[str, Path]:
     """Dotted names (relative to the package) of every module of the package."""
     names = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -23,7 +22,7 @@ def _modules() -> Dict[str, Path]:
     return names
 
 
-def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The package's modules that ``name`` imports, at any depth of its code (lazy imports count)."""
     package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
     found = set()
@@ -46,12 +45,12 @@ def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
     return {module for module in found if module in known and module != name}
 
 
-def _cycle(graph: Dict[str, Set[str]]) -> List[str]:
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
     """One import cycle of ``graph`` as a list of modules (first repeated at the end), or []."""
-    state: Dict[str, int] = {}
-    stack: List[str] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
 
-    def visit(module: str) -> List[str]:
+    def visit(module: str) -> list[str]:
         state[module] = 1
         stack.append(module)
         for imported in sorted(graph[module]):
@@ -73,7 +72,7 @@ def _cycle(graph: Dict[str, Set[str]]) -> List[str]:
     return []
 
 
-def _closure(start: str, graph: Dict[str, Set[str]]) -> Set[str]:
+def _closure(start: str, graph: dict[str, set[str]]) -> set[str]:
     """``start`` and every module it imports, directly or through others, in ``graph``."""
     found, pending = set(), [start]
     while pending:
@@ -84,7 +83,7 @@ def _closure(start: str, graph: Dict[str, Set[str]]) -> Set[str]:
     return found
 
 
-def _not_flat(modules: Set[str], paths: Dict[str, Path]) -> List[str]:
+def _not_flat(modules: set[str], paths: dict[str, Path]) -> list[str]:
     """The ``modules`` that are not a ``.py`` file directly in ``update_rouge/`` (a subpackage's
     module or a subpackage itself), sorted."""
     return sorted(

@@ -12,7 +12,6 @@ none of them imports it.
 
 import argparse
 import sys
-from typing import List, Optional
 
 from . import compare, score
 from .runner import pipe_closed
@@ -20,7 +19,7 @@ from .runner import pipe_closed
 COMMANDS = {"score": score, "compare": compare}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``) names; its exit status. Usage errors
     exit 2 through argparse's ``SystemExit``; ``--help`` and ``--version`` exit 0 through it, also
     when standard output is closed (what they printed is dropped)."""

@@ -11,7 +11,6 @@ every command's (``runner.run_command``). ``--per-example FILE`` is checked and 
 import argparse
 import contextlib
 import functools
-from typing import Dict, List, Tuple
 
 from ..comparison.report import DEFAULT_LEVEL, Method, per_example_lines, render
 from ..comparison.report import FORMATS as OUTPUT_FORMATS
@@ -84,9 +83,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     return parser
 
 
-def _systems(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dict[str, str]:
+def _systems(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, str]:
     """System name -> its text file (text input) or its column (FILE input), in the given order."""
-    systems: Dict[str, str] = {}
+    systems: dict[str, str] = {}
     for given in args.system:
         name, equals, where = given.partition("=")
         if not equals:
@@ -101,7 +100,7 @@ def _systems(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Dict[
     return systems
 
 
-def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, systems: Dict[str, str]) -> List[str]:
+def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, systems: dict[str, str]) -> list[str]:
     """The files the examples are read from; a usage error when they do not name one layout."""
     if args.file is not None:
         if args.sources is not None or args.references is not None:
@@ -112,11 +111,11 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
     return [args.sources, args.references, *systems.values()]
 
 
-def _read(args, systems: Dict[str, str]) -> Tuple[List[int], List[str], List[List[str]], Dict[str, List[str]]]:
+def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[list[str]], dict[str, list[str]]]:
     """Lines, sources, references and each system's predictions, read from the files named."""
     if args.file is not None:
         file_format = format_of(args.file, args.input_format)
-        rows: List[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
+        rows: list[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
     predictions, text_rows = {}, []
@@ -133,11 +132,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
     systems = _systems(args, parser)
     paths = _input_paths(args, parser, systems)
-    written: List[str] = []
+    written: list[str] = []
     return run_command(PROG, functools.partial(_compare, args, systems, paths, written), written)
 
 
-def _compare(args: argparse.Namespace, systems: Dict[str, str], paths: List[str], written: List[str]) -> int:
+def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str], written: list[str]) -> int:
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))

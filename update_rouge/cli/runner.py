@@ -21,7 +21,8 @@ import re
 import signal
 import sys
 import threading
-from typing import Any, Callable, Dict, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..extras import MissingExtra
 from ..outputs import shown_path
@@ -34,7 +35,7 @@ INPUT_FORMATS = ("jsonl", "csv")
 
 def add_table_options(
     parser: argparse.ArgumentParser, exclude: Sequence[str] = ()
-) -> Dict[str, argparse._ArgumentGroup]:
+) -> dict[str, argparse._ArgumentGroup]:
     """Add every option of the table that the command line offers (but ``exclude``), in its group;
     return the groups by name."""
     groups = {name: parser.add_argument_group(name) for name in (SCORING, STATISTICS, RUNNING)}
@@ -44,12 +45,12 @@ def add_table_options(
     return groups
 
 
-def _argparse_options(option: Option) -> Dict[str, Any]:
+def _argparse_options(option: Option) -> dict[str, Any]:
     """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
     described = option.described().replace("%", "%%")
     if option.parse is bool:
         return {"action": "store_true", "help": described}
-    arguments: Dict[str, Any] = {"default": option.default, "help": described}
+    arguments: dict[str, Any] = {"default": option.default, "help": described}
     if option.parse is list:
         arguments.update(nargs="+", action=_RougeTypesThenFile)
     elif option.parse is not None:
@@ -115,7 +116,7 @@ def add_output_format(group: argparse._ArgumentGroup, formats: Sequence[str], de
     )
 
 
-def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> Dict[str, Any]:
+def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)) -> dict[str, Any]:
     """The keyword arguments of ``compute`` given on the command line: the table's options of ``groups``."""
     return {
         option.name: getattr(args, option.name)

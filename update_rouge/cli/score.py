@@ -21,7 +21,7 @@ import functools
 import json
 import os
 import sys
-from typing import IO, Dict, List, Optional
+from typing import IO
 
 from tqdm import tqdm
 
@@ -130,7 +130,7 @@ def _piped() -> bool:
         return False
 
 
-def per_example_lines(lines: List[int], table: Dict[str, list], ids: List[Optional[str]]) -> str:
+def per_example_lines(lines: list[int], table: dict[str, list], ids: list[str | None]) -> str:
     """The per-example file's lines of a chunk: one JSON object per example, its file ``line``,
     its ``id`` (only for an example that has one) and its per-example scores. Made in the worker
     that scored the chunk (``score_chunks``'s ``render``)."""
@@ -144,13 +144,13 @@ def per_example_lines(lines: List[int], table: Dict[str, list], ids: List[Option
     )
 
 
-def _write_lines(handle: IO[str], _lines: List[int], text: str) -> None:
+def _write_lines(handle: IO[str], _lines: list[int], text: str) -> None:
     handle.write(text)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
-    written: List[str] = []
+    written: list[str] = []
     return run_command(PROG, functools.partial(_score, args, parser, written), written)
 
 
@@ -158,7 +158,7 @@ def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
 
-def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: List[str]) -> int:
+def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: list[str]) -> int:
     """The command: check everything, then score, write the per-example file (appended to
     ``written`` once complete), then the result."""
     paths, read_chunks = read_examples(args, parser)

@@ -14,13 +14,14 @@ number of examples. Only the formatting differs between the formats: every numbe
 """
 
 import json
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 OUTPUT_FORMATS = ("json", "text", "markdown")
 DEFAULT_WIDTH = 4
 WHOLE = "ALL"
 
-Row = Tuple[str, Optional[int], Mapping[str, Any]]
+Row = tuple[str, int | None, Mapping[str, Any]]
 """A row group of the table: label, number of examples (``None``: not shown) and corpus result."""
 
 
@@ -31,7 +32,7 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     if how["format"] == "json" and not how["score_only"]:
         return json.dumps(result, indent=2) + "\n"
     groups = result.get("groups", {})
-    rows: List[Row] = [(WHOLE, counts[0] if groups else None, result)]
+    rows: list[Row] = [(WHOLE, counts[0] if groups else None, result)]
     rows += [
         (_label(label), count if groups else None, group) for (label, group), count in zip(groups.items(), counts[1:])
     ]
@@ -64,7 +65,7 @@ def _label(label: Any) -> str:
     return text if text.isprintable() and text else repr(text)
 
 
-def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> List[List[str]]:
+def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> list[list[str]]:
     """The header and one line per row and rouge type."""
     width = how["width"]
     intervals = how["confidence_level"] is not None

@@ -12,8 +12,9 @@ signature under it.
 import csv
 import io
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any
 
 from ..micro import DEFAULT_AVERAGE
 
@@ -27,10 +28,10 @@ class Method:
     """How the numbers were obtained, for the line above the table."""
 
     method: str
-    correction: Optional[str]
+    correction: str | None
     n_bootstrap: int
     n_trials: int
-    confidence_level: Optional[float]
+    confidence_level: float | None
     level: float = DEFAULT_LEVEL
     average: str = DEFAULT_AVERAGE
 
@@ -59,16 +60,16 @@ class Method:
         )
 
 
-def _types(result: Mapping[str, float]) -> List[str]:
+def _types(result: Mapping[str, float]) -> list[str]:
     """The output keys ``update_<type>`` of one system's dict, in order."""
     return [key for key in result if not key.endswith(("_low", "_high", "_delta", "_p_value"))]
 
 
-def _rows(results: Mapping[str, Mapping[str, float]], baseline: str) -> List[str]:
+def _rows(results: Mapping[str, Mapping[str, float]], baseline: str) -> list[str]:
     return [baseline] + [name for name in results if name != baseline]
 
 
-def _cells(result: Mapping[str, float], key: str, level: float) -> Dict[str, str]:
+def _cells(result: Mapping[str, float], key: str, level: float) -> dict[str, str]:
     """Formatted mean, interval, delta, p-value and mark of one system and type ('' when absent)."""
     cells = {"mean": f"{result[key]:.4f}", "interval": "", "delta": "", "p": "", "mark": ""}
     if f"{key}_low" in result:
@@ -80,7 +81,7 @@ def _cells(result: Mapping[str, float], key: str, level: float) -> Dict[str, str
     return cells
 
 
-def _text(results, baseline: str, method: Method, signature: Optional[str]) -> str:
+def _text(results, baseline: str, method: Method, signature: str | None) -> str:
     names = _rows(results, baseline)
     types = _types(results[baseline])
     header = ["system"]
@@ -121,7 +122,7 @@ def _markdown_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|")
 
 
-def _markdown(results, baseline: str, method: Method, signature: Optional[str]) -> str:
+def _markdown(results, baseline: str, method: Method, signature: str | None) -> str:
     names = _rows(results, baseline)
     types = _types(results[baseline])
     header = ["system"]
@@ -150,7 +151,7 @@ def _latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
-def _latex(results, baseline: str, method: Method, signature: Optional[str]) -> str:
+def _latex(results, baseline: str, method: Method, signature: str | None) -> str:
     names = _rows(results, baseline)
     types = _types(results[baseline])
     lines = [f"% {method.describe(len(names) - 1)}"]
@@ -191,7 +192,7 @@ CSV_COLUMNS = (
 )
 
 
-def _csv(results, baseline: str, method: Method, signature: Optional[str]) -> str:
+def _csv(results, baseline: str, method: Method, signature: str | None) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(method.value if column == "mean" else column for column in CSV_COLUMNS)
@@ -221,7 +222,7 @@ def render(
     baseline: str,
     method: Method,
     output_format: str = "text",
-    signature: Optional[str] = None,
+    signature: str | None = None,
 ) -> str:
     """``results`` (``compare``'s dict, with or without its ``signature`` key) in ``output_format``.
 

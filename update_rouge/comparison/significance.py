@@ -38,8 +38,8 @@ value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} /
 
 import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence, Tuple
 
 import numpy as np
 
@@ -96,7 +96,7 @@ def randomization_p_values(differences: np.ndarray, n_trials: int, seed: int) ->
 
 
 def micro_randomization_p_values(
-    pairs: Sequence[Tuple[np.ndarray, np.ndarray]], alpha: float, n_trials: int, seed: int
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], alpha: float, n_trials: int, seed: int
 ) -> np.ndarray:
     """One-sided approximate randomization p-value of the micro F of each pair (system counts,
     baseline counts; ``n x 3`` integers per example, ``micro.CountColumns``' rows), all pairs

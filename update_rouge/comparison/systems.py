@@ -22,8 +22,9 @@ methods stated:
   baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class SignificanceTest:
     ``correction`` (one of ``CORRECTIONS``) and the randomization's ``n_trials``; checked when built."""
 
     method: str = "bootstrap"
-    correction: Optional[str] = None
+    correction: str | None = None
     n_trials: int = DEFAULT_N_TRIALS
 
     def __post_init__(self) -> None:
@@ -79,7 +80,7 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
         raise ValueError("systems must hold the baseline and at least one other system to compare with it")
 
 
-def compare_settings(options: Dict[str, Any]) -> Settings:
+def compare_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
     unknown option or one a comparison has no use for, ``ValueError`` for bad values."""
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
@@ -96,8 +97,8 @@ class ScoredSystems(NamedTuple):
     ``compare_scores`` takes: per output key ``update_<type>`` the F1 of each example or, under
     ``average="micro"``, its counts (``micro.CountColumns``)."""
 
-    tables: Dict[str, Dict[str, list]]
-    columns: Dict[str, Mapping[str, Any]]
+    tables: dict[str, dict[str, list]]
+    columns: dict[str, Mapping[str, Any]]
 
 
 def score_systems(
@@ -114,9 +115,9 @@ def score_systems(
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRougeScorer(settings)
     active_tokenizer = settings.make_tokenizer()
-    tables: Dict[str, Dict[str, list]] = {}
-    columns: Dict[str, Mapping[str, Any]] = {}
-    tokenless: List[bool] = []
+    tables: dict[str, dict[str, list]] = {}
+    columns: dict[str, Mapping[str, Any]] = {}
+    tokenless: list[bool] = []
     for name, predictions in systems.items():
         examples = scorer.examples(sources, predictions, references)
         flags = tokenless_examples(examples, active_tokenizer)
@@ -131,9 +132,9 @@ def score_systems(
 def compare_scores(
     scores: Mapping[str, Mapping[str, Any]],
     baseline: str,
-    test: Optional[SignificanceTest] = None,
-    settings: Optional[Settings] = None,
-) -> Dict[str, Dict[str, float]]:
+    test: SignificanceTest | None = None,
+    settings: Settings | None = None,
+) -> dict[str, dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
     ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
@@ -157,7 +158,7 @@ def compare_scores(
     check_systems(names, baseline)
     keys = _check_alike(scores, baseline)
     others = [name for name in names if name != baseline]
-    results: Dict[str, Dict[str, float]] = {}
+    results: dict[str, dict[str, float]] = {}
     for name in names:
         paired_with = scores[baseline] if test.bootstrap and name != baseline else None
         results[name] = _statistics(scores[name], paired_with, settings)
@@ -175,7 +176,7 @@ def compare_scores(
     return results
 
 
-def _check_alike(scores: Mapping[str, Mapping[str, Any]], baseline: str) -> List[str]:
+def _check_alike(scores: Mapping[str, Mapping[str, Any]], baseline: str) -> list[str]:
     """The baseline's keys; ``ValueError`` unless every system has them, each with the same
     number of examples, more than none."""
     keys = list(scores[baseline])
@@ -210,9 +211,7 @@ def _randomization_p_values(
     return randomization_p_values(differences, n_trials, settings.seed)
 
 
-def _statistics(
-    system: Mapping[str, Any], baseline: Optional[Mapping[str, Any]], settings: Settings
-) -> Dict[str, float]:
+def _statistics(system: Mapping[str, Any], baseline: Mapping[str, Any] | None, settings: Settings) -> dict[str, float]:
     """One system's values, intervals and (with ``baseline``) paired bootstrap test, as
     ``compute`` gives them under ``settings.average``."""
     results = corpus_statistics(system, baseline, settings)
@@ -221,7 +220,7 @@ def _statistics(
 
 
 def comparison_signature(
-    references: Optional[Sequence[Any]], n_systems: int, test: SignificanceTest, settings: Settings
+    references: Sequence[Any] | None, n_systems: int, test: SignificanceTest, settings: Settings
 ) -> str:
     """The signature of a comparison of ``n_systems`` systems (the baseline included).
 
@@ -245,11 +244,11 @@ def compare(  # noqa: PLR0913
     systems: Mapping[str, Sequence[str]],
     baseline: str,
     method: str = "bootstrap",
-    correction: Optional[str] = None,
+    correction: str | None = None,
     n_trials: int = DEFAULT_N_TRIALS,
     return_signature: bool = False,
     **options: Any,
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """Compare several systems with a baseline on the same examples (see the module docstring).
 
     Args:
@@ -279,7 +278,7 @@ def compare(  # noqa: PLR0913
         settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
     )
     scored = score_systems(sources, references, systems, settings)
-    results: Dict[str, Any] = compare_scores(scored.columns, baseline, test, settings)
+    results: dict[str, Any] = compare_scores(scored.columns, baseline, test, settings)
     if return_signature:
         results[SIGNATURE_KEY] = comparison_signature(references, len(systems), test, settings)
     return results

@@ -9,7 +9,8 @@ Needs no extra.
 """
 
 import threading
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import Settings, UpdateRougeScorer
 from ..inputs import _describe
@@ -17,11 +18,11 @@ from ..inputs import _describe
 HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
 """The rouge types a harness reports unless ``rouge_types`` is given."""
 
-Triple = Tuple[str, str, Tuple[str, ...]]
+Triple = tuple[str, str, tuple[str, ...]]
 """One sample as a harness keeps it: source, prediction, references (a tuple: hashable)."""
 
 
-def harness_settings(options: Dict[str, Any]) -> Settings:
+def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
     is given. Raises ``ValueError`` for an option ``compute`` refuses and for the options that
     are not one corpus result (``use_aggregator``, ``baseline_predictions``, ``return_signature``)."""
@@ -31,7 +32,7 @@ def harness_settings(options: Dict[str, Any]) -> Settings:
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 
-def reported_keys(settings: Settings) -> List[str]:
+def reported_keys(settings: Settings) -> list[str]:
     """The keys a harness reports: ``update_<type>`` (the mean F1) of each type and, unless
     ``confidence_level`` is ``None``, its interval ``update_<type>_low`` and ``update_<type>_high``."""
     keys = [f"update_{rouge_type}" for rouge_type in settings.rouge_types]
@@ -40,7 +41,7 @@ def reported_keys(settings: Settings) -> List[str]:
     return keys
 
 
-def as_references(value: Any, where: str) -> Tuple[str, ...]:
+def as_references(value: Any, where: str) -> tuple[str, ...]:
     """A sample's reference(s) (a string or a non-empty sequence of strings) as a tuple;
     raises ``ValueError`` naming ``where`` otherwise."""
     if isinstance(value, str):
@@ -58,7 +59,7 @@ def as_triple(source: Any, prediction: Any, references: Any, where: str) -> Trip
     return source, prediction, as_references(references, f"{where}: the reference")
 
 
-_NAMED: Dict[str, Settings] = {}
+_NAMED: dict[str, Settings] = {}
 _NAMED_LOCK = threading.Lock()
 
 
@@ -96,14 +97,14 @@ class _LastResult:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.key: Optional[Tuple[Settings, Tuple[Triple, ...]]] = None
-        self.result: Dict[str, Any] = {}
+        self.key: tuple[Settings, tuple[Triple, ...]] | None = None
+        self.result: dict[str, Any] = {}
 
 
 _LAST = _LastResult()
 
 
-def corpus_result(settings: Settings, triples: Sequence[Triple]) -> Dict[str, Any]:
+def corpus_result(settings: Settings, triples: Sequence[Triple]) -> dict[str, Any]:
     """``compute``'s result, signature included, of ``triples`` under ``settings``: the means,
     intervals and signature ``compute(sources, predictions, references, **options,
     return_signature=True)`` gives the same inputs. The last result is kept, so asking for each

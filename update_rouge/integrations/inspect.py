@@ -16,7 +16,7 @@ Run with one epoch (the default): with several, inspect reduces each sample's va
 metric sees them, and the corpus of one (source, output, references) triple per sample is gone.
 """
 
-from typing import Any, Dict, List
+from typing import Any
 
 from ..extras import MissingExtra
 
@@ -43,8 +43,8 @@ def update_rouge_corpus() -> Metric:
     """The corpus values of ``update_rouge_scorer``'s samples: ``compute``'s means and interval
     ends (``harness_corpus.reported_keys``) of their triples, under the samples' settings."""
 
-    def corpus(scores: List[SampleScore]) -> Value:
-        triples: List[Triple] = []
+    def corpus(scores: list[SampleScore]) -> Value:
+        triples: list[Triple] = []
         names = []
         for sample in scores:
             record = sample.score.metadata or {}
@@ -73,7 +73,7 @@ def update_rouge_scorer(source_key: str = "source", **options: Any) -> Scorer:
             raise ValueError(f"{where}: Sample.metadata[{source_key!r}] must hold the source text")
         source, prediction, references = as_triple(source, state.output.completion, list(target), where)
         example = one.score(source, prediction, list(references))
-        values: Dict[str, Any] = {
+        values: dict[str, Any] = {
             f"update_{rouge_type}": float(example.scores[rouge_type].fmeasure) for rouge_type in settings.rouge_types
         }
         return Score(

@@ -20,7 +20,7 @@ optional ``id``): this metric for the accelerate/custom-model pipeline, and
 ``inspect.update_rouge_scorer`` with ``sample_fields`` for the inspect backend (``lighteval eval``).
 """
 
-from typing import Any, Dict, List, cast
+from typing import Any, cast
 
 from ..extras import MissingExtra
 
@@ -80,7 +80,7 @@ class UpdateRougeComputation(SampleLevelComputation):
         self.name = settings_name(self.settings)
         self._scorer = UpdateRougeScorer(self.settings)
 
-    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs: Any) -> Dict[str, SampleValue]:
+    def compute(self, doc: Doc, model_response: ModelResponse, **kwargs: Any) -> dict[str, SampleValue]:
         where = f"the doc of task {doc.task_name!r} ({doc.query[:40]!r})"
         source = (doc.specific or {}).get(self.source_key)
         if source is None:
@@ -96,7 +96,7 @@ class UpdateRougeComputation(SampleLevelComputation):
         }
 
 
-def corpus_values(values: List[SampleValue]) -> Dict[str, float]:
+def corpus_values(values: list[SampleValue]) -> dict[str, float]:
     """Every reported key of the samples' corpus: ``compute``'s means and interval ends of their
     triples in dataset order (lighteval shuffles its documents; the bootstrap's resamples follow
     the examples' order, so the samples are put back in the order of their ``Doc.id``)."""
@@ -121,7 +121,7 @@ def update_rouge_metric(source_key: str = "source", **options: Any) -> SampleLev
     )
 
 
-def fruit_doc(line: Dict[str, Any], task_name: str = "") -> Doc:
+def fruit_doc(line: dict[str, Any], task_name: str = "") -> Doc:
     """A FRUIT-style line as a lighteval ``Doc``: the prompt, the reference(s) as gold choices,
     the source (and id) in ``specific``."""
     references = list(as_references(line.get("reference"), "the line's 'reference'"))
@@ -134,7 +134,7 @@ def fruit_doc(line: Dict[str, Any], task_name: str = "") -> Doc:
     )
 
 
-def fruit_sample(line: Dict[str, Any]) -> Sample:
+def fruit_sample(line: dict[str, Any]) -> Sample:
     """A FRUIT-style line as an inspect ``Sample`` (lighteval's inspect backend)."""
     references = list(as_references(line.get("reference"), "the line's 'reference'"))
     return Sample(

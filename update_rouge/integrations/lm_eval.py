@@ -24,8 +24,9 @@ key's ``aggregation`` naming the key (``reported_keys``).
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 from ..extras import MissingExtra
 
@@ -50,20 +51,20 @@ from .harness_corpus import (
 TASK_DIR = str(Path(__file__).with_name("lm_eval_tasks"))
 """The folder of the shipped task YAML, for ``--include_path`` (or ``TaskManager(include_path=...)``)."""
 
-Item = Tuple[str, str, str, Tuple[str, ...]]
+Item = tuple[str, str, str, tuple[str, ...]]
 """What ``process_results`` gives each key of one sample: the settings' name (the signature of
 its ``Settings``, ``harness_corpus.settings_name``), source, prediction, references."""
 
 
 @functools.cache
-def aggregation(key: str) -> Callable[[List[Item]], float]:
+def aggregation(key: str) -> Callable[[list[Item]], float]:
     """The aggregation of output ``key``: the value of ``key`` in ``compute``'s result on all the
     items. Registered with lm_eval under ``key`` (one function per key and process, so
     registering again is allowed); raises ``ValueError`` for items of several settings."""
 
-    def aggregate(items: List[Item]) -> float:
+    def aggregate(items: list[Item]) -> float:
         settings = named_settings((item[0] for item in items), key)
-        triples: List[Triple] = [(source, prediction, tuple(refs)) for _, source, prediction, refs in items]
+        triples: list[Triple] = [(source, prediction, tuple(refs)) for _, source, prediction, refs in items]
         return float(corpus_result(settings, triples)[key])
 
     aggregate.__name__ = f"aggregate_{key}"
@@ -73,7 +74,7 @@ def aggregation(key: str) -> Callable[[List[Item]], float]:
 
 def make_process_results(
     source_field: str = "source", reference_field: str = "reference", **options: Any
-) -> Callable[[Dict[str, Any], List[str]], Dict[str, Item]]:
+) -> Callable[[dict[str, Any], list[str]], dict[str, Item]]:
     """A ``process_results(doc, results)`` for a generation task: the source and reference(s)
     from the document's fields, the prediction the model's first generation; ``options`` are
     ``compute``'s settings (rouge types ``HARNESS_TYPES`` unless given). Registers the
@@ -84,7 +85,7 @@ def make_process_results(
     for key in keys:
         aggregation(key)
 
-    def process_results(doc: Dict[str, Any], results: List[str]) -> Dict[str, Item]:
+    def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Item]:
         where = f"document {doc['id']!r}" if "id" in doc else "a document"
         source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
         item = (name, source, prediction, references)
@@ -97,7 +98,7 @@ process_results = make_process_results()
 """The shipped task's ``process_results``: ``source`` and ``reference`` fields, the default settings."""
 
 
-def load_jsonl(data_files: Optional[str] = None, **metadata: Any) -> Dict[str, Any]:
+def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]:
     """The shipped task's ``custom_dataset``: the JSONL file ``data_files`` (from ``--metadata``)
     as the split ``test``. Each line has ``source``, ``reference`` (a string or a list of
     strings) and optionally ``id`` (else its line number); other fields are kept. ``metadata``'s

@@ -23,7 +23,8 @@ import math
 import os
 import time
 from collections import deque
-from typing import Any, Callable, Deque, Generator, Iterable, Iterator, Optional
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any
 
 from ..extras import MissingExtra
 from ..parallel import THREADS_VARIABLE
@@ -78,7 +79,7 @@ class RayWorkers:
         itself, not as Ray's wrapper of it, so that its one-line message reaches the user."""
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_call)
         shared = ray.put(function)
-        pending: Deque[Any] = deque()
+        pending: deque[Any] = deque()
         try:
             for item in items:
                 pending.append(task.remote(shared, *item))
@@ -121,7 +122,7 @@ def _cancel(refs: list) -> None:
 
 
 @contextlib.contextmanager
-def ray_workers(address: Optional[str]) -> Iterator[RayWorkers]:
+def ray_workers(address: str | None) -> Iterator[RayWorkers]:
     """The Ray workers of a ``--ray`` run for the block: on the cluster at ``address`` (a new
     local one for ``None``, stopped at the end however the run ends; see ``ray_cluster``), or
     on the Ray this process has initialized already."""

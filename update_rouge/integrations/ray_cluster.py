@@ -14,7 +14,7 @@ import contextlib
 import os
 import socket
 import time
-from typing import Iterator, Optional, Tuple
+from collections.abc import Iterator
 
 from ..environment import positive_number
 from ..extras import MissingExtra
@@ -34,7 +34,7 @@ STRAGGLER_SECONDS = 2.0
 
 
 @contextlib.contextmanager
-def cluster(address: Optional[str]) -> Iterator[None]:
+def cluster(address: str | None) -> Iterator[None]:
     """Ray initialized in this process for the block (``connect(address)``); at the end, a
     cluster started here is stopped with every process it started (``stop_started_cluster``),
     one joined is disconnected from."""
@@ -73,7 +73,7 @@ def stop_started_cluster() -> None:
     psutil.wait_procs(left, timeout=STRAGGLER_SECONDS)
 
 
-def connect(address: Optional[str]) -> None:
+def connect(address: str | None) -> None:
     """Initialize Ray in this process for the command line.
 
     ``None``: start a new local cluster (never one named by ``RAY_ADDRESS`` or Ray's
@@ -102,7 +102,7 @@ def connect_timeout() -> float:
     return positive_number(CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT, "seconds")
 
 
-def _host_port(address: str) -> Optional[Tuple[str, int]]:
+def _host_port(address: str) -> tuple[str, int] | None:
     """``(host, port)`` of ``HOST:PORT`` or ``ray://HOST:PORT`` (``[::1]:PORT`` for IPv6), else ``None``."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not host or not port.isdigit():

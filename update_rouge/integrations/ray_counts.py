@@ -13,7 +13,7 @@ so its result is ``compute(..., average="micro")``'s. A dataset scored under ``a
 has none of these columns.
 """
 
-from typing import Dict, List, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -24,12 +24,12 @@ FIELDS = ("hits", "target", "prediction")
 PREFIX = "_counts_"
 
 
-def count_column_names(rouge_types: Sequence[str]) -> List[str]:
+def count_column_names(rouge_types: Sequence[str]) -> list[str]:
     """The count columns of ``rouge_types``, per type its hits, target and prediction columns."""
     return [f"{PREFIX}update_{rouge_type}_{field}" for rouge_type in rouge_types for field in FIELDS]
 
 
-def count_values(counts: Mapping[str, Sequence[Counts]]) -> Dict[str, List[int]]:
+def count_values(counts: Mapping[str, Sequence[Counts]]) -> dict[str, list[int]]:
     """Per count column, its values in example order, from ``micro.count_columns``'s result
     (per output key ``update_<type>``, the ``Counts`` of each example)."""
     return {

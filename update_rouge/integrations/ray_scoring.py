@@ -26,7 +26,8 @@ arguments, passed through unchanged; a custom tokenizer must be importable on ev
 
 import math
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -57,13 +58,13 @@ _REFERENCE_COUNT = "_reference_count"
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
 
 
-def _scoring_options(options: Dict[str, Any]) -> Dict[str, Any]:
+def _scoring_options(options: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``compute`` that score each example (no statistics, signature or baseline)."""
     corpus_only = ("confidence_level", "n_bootstrap", "seed", "return_signature", "baseline_predictions")
     return {key: value for key, value in options.items() if key not in corpus_only}
 
 
-def output_columns(rouge_types: Optional[Sequence[str]] = None) -> List[str]:
+def output_columns(rouge_types: Sequence[str] | None = None) -> list[str]:
     """Names of the per-example columns ``compute(use_aggregator=False)`` returns for these types."""
     return list(per_example_table([], check_rouge_types(rouge_types)))
 
@@ -139,7 +140,7 @@ class BatchScorer:
 
 
 def score_dataset(
-    ds: "ray.data.Dataset", batch_size: Optional[int] = 1024, concurrency: Optional[int] = None, **options: Any
+    ds: "ray.data.Dataset", batch_size: int | None = 1024, concurrency: int | None = None, **options: Any
 ) -> "ray.data.Dataset":
     """``ds`` with the per-example columns (lazy, as every Ray transform); ``options`` are the
     ``*_column`` names and ``compute``'s scoring keyword arguments. The options are checked here,
@@ -159,7 +160,7 @@ def score_dataset(
     )
 
 
-def _numbers(batch: pa.Table, keys: List[str], row_column: str, reference_column: str) -> pa.Table:
+def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column: str) -> pa.Table:
     """The numeric columns of ``batch`` the corpus result needs (``row``, ``keys``, references
     per example); ``ValueError`` for a key the batch lacks (scored with other options)."""
     missing = [key for key in keys if key not in batch.column_names]
@@ -177,12 +178,12 @@ def _numbers(batch: pa.Table, keys: List[str], row_column: str, reference_column
     return batch.select([row_column, *keys]).append_column(_REFERENCE_COUNT, counts)
 
 
-def _gather(scored, keys: List[str], ordered_keys: List[str], row_column: str, reference_column: str):
+def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, reference_column: str):
     """One pass over ``scored``: exact running totals of ``keys``, the ``ordered_keys`` columns
     (F1 or count columns) in ``row`` order, reference counts."""
     totals = RunningTotals()
-    rows: List[np.ndarray] = []
-    parts: Dict[str, List[np.ndarray]] = {key: [] for key in ordered_keys}
+    rows: list[np.ndarray] = []
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in ordered_keys}
     low, high = math.inf, 0
     selected = list(dict.fromkeys(keys + ordered_keys))
     # The driver selects the numbers from each block as it arrives, one block at a time: a
@@ -226,11 +227,11 @@ def _user_error(error: Exception) -> Exception:
 
 def corpus_scores(
     scored: "ray.data.Dataset",
-    baseline: Optional["ray.data.Dataset"] = None,
+    baseline: "ray.data.Dataset | None" = None,
     row_column: str = ROW_COLUMN,
     reference_column: str = "reference",
     **options: Any,
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """What ``compute(sources, predictions, references, **options)`` returns for the rows of
     ``scored`` (a dataset with the columns ``BatchScorer`` adds, scored with the same
     ``options``), bit for bit. ``baseline``: the same rows scored with the baseline system's
@@ -274,7 +275,7 @@ def corpus_scores(
     return result
 
 
-def _check_corpus_options(options: Dict[str, Any]) -> Settings:
+def _check_corpus_options(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``options`` (``compute``'s keyword arguments); ``ValueError`` for
     options ``compute`` refuses or ``corpus_scores`` cannot honour."""
     if options.get("use_aggregator", True) is not True:

@@ -15,7 +15,8 @@ transformers.
 
 import math
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..inputs import _describe
 from ..metric import score_examples
@@ -45,7 +46,7 @@ TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "
 _FIELD = re.compile(r"^(sources|predictions|references)\b")
 
 
-def _parse_term(term: Any) -> Tuple[str, str]:
+def _parse_term(term: Any) -> tuple[str, str]:
     """``"rouge2"`` -> (``"rouge2"``, ``"f1"``); ``"rouge2_recall"`` -> (``"rouge2"``, ``"recall"``)."""
     if not isinstance(term, str) or not term:
         raise ValueError(f"reward terms are strings such as 'rougeLsum' or 'rouge2_recall', got {_describe(term)}")
@@ -57,7 +58,7 @@ def _parse_term(term: Any) -> Tuple[str, str]:
     return rouge_type, measure
 
 
-def _parse_reward(reward: Union[str, Mapping[str, float]]) -> List[Tuple[str, str, float]]:
+def _parse_reward(reward: str | Mapping[str, float]) -> list[tuple[str, str, float]]:
     """The reward as (rouge type, measure, weight) terms, weights divided by their sum."""
     if isinstance(reward, str):
         return [(*_parse_term(reward), 1.0)]
@@ -112,7 +113,7 @@ def _message_text(content: Any, index: int) -> str:
     )
 
 
-def _reference_list(reference: Any, column: str, index: int) -> List[Any]:
+def _reference_list(reference: Any, column: str, index: int) -> list[Any]:
     if isinstance(reference, str):
         return [reference]
     if isinstance(reference, (list, tuple)):
@@ -127,10 +128,10 @@ class UpdateRougeReward:
 
     def __init__(
         self,
-        reward: Union[str, Mapping[str, float]] = DEFAULT_REWARD,
+        reward: str | Mapping[str, float] = DEFAULT_REWARD,
         source_column: str = "source",
         reference_column: str = "reference",
-        name: Optional[str] = None,
+        name: str | None = None,
         **compute_kwargs: Any,
     ):
         for option in REFUSED_OPTIONS:
@@ -152,7 +153,7 @@ class UpdateRougeReward:
         score_examples([""], [""], [""], **self.options)
         self.__name__ = name or "update_rouge_" + "_".join(f"{t}_{m}" for t, m, _ in self.terms)
 
-    def _column(self, columns: Dict[str, Any], name: str, count: int) -> list:
+    def _column(self, columns: dict[str, Any], name: str, count: int) -> list:
         if name not in columns:
             given = ", ".join(sorted(key for key in columns if key not in TRL_ARGUMENTS)) or "none"
             raise ValueError(
@@ -166,7 +167,7 @@ class UpdateRougeReward:
             raise ValueError(f"column {name!r} has {len(values)} values for {count} completions")
         return list(values)
 
-    def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> List[float]:
+    def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float]:
         """One reward in [0, 1] per completion, in order.
 
         ``completions`` holds strings or conversations (lists of ``{"role", "content"}``
@@ -187,7 +188,7 @@ class UpdateRougeReward:
             message = _FIELD.sub(lambda match: names[match.group(1)], str(error))
             raise ValueError(f"{self.__name__}: {message}") from error
 
-    def _rewards(self, completions: Any, columns: Dict[str, Any]) -> List[float]:
+    def _rewards(self, completions: Any, columns: dict[str, Any]) -> list[float]:
         if completions is None or isinstance(completions, str) or not hasattr(completions, "__len__"):
             raise ValueError(f"completions must be a list with one completion per row, got {_describe(completions)}")
         count = len(completions)
@@ -213,10 +214,10 @@ class UpdateRougeReward:
 
 
 def update_rouge_reward(
-    reward: Union[str, Mapping[str, float]] = DEFAULT_REWARD,
+    reward: str | Mapping[str, float] = DEFAULT_REWARD,
     source_column: str = "source",
     reference_column: str = "reference",
-    name: Optional[str] = None,
+    name: str | None = None,
     **compute_kwargs: Any,
 ) -> UpdateRougeReward:
     """Build an UpdateROUGE reward function for TRL's ``reward_funcs``.

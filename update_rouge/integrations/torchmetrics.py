@@ -24,7 +24,8 @@ the gathering across processes does not keep. ``compute`` on the gathered texts 
 intervals and ``signature()`` the settings signature.
 """
 
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..extras import MissingExtra
 
@@ -59,7 +60,7 @@ class UpdateRougeMetric(Metric):
     higher_is_better = True
     full_state_update = False
 
-    def __init__(self, metric_kwargs: Optional[Dict[str, Any]] = None, **options: Any):
+    def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
         for name in _CORPUS_OPTIONS:
             if name in options:
@@ -92,7 +93,7 @@ class UpdateRougeMetric(Metric):
                     values = [float(getattr(example.scores[rouge_type], field)) for example in examples]
                     getattr(self, key + suffix).append(torch.tensor(values, dtype=torch.float64, device=self.device))
 
-    def compute(self) -> Dict[str, "torch.Tensor"]:
+    def compute(self) -> dict[str, "torch.Tensor"]:
         """The corpus means of every example given to ``update`` (on every process once synced).
 
         Under ``macro`` raises ``ValueError`` before any example; under ``micro`` the sums of no
@@ -107,14 +108,14 @@ class UpdateRougeMetric(Metric):
             means = {name: mean(self._values(name)) for name in self._macro_states()}
         return {key: torch.tensor(value, dtype=torch.float64) for key, value in means.items()}
 
-    def signature(self, references: Optional[Sequence[Any]] = None) -> str:
+    def signature(self, references: Sequence[Any] | None = None) -> str:
         """The settings signature of these results (``UpdateRougeScorer.signature``)."""
         return self._scorer.signature(references)
 
-    def _macro_states(self) -> List[str]:
+    def _macro_states(self) -> list[str]:
         return [f"update_{t}{suffix}" for t in self.settings.rouge_types for suffix, _ in MEASURES]
 
-    def _values(self, name: str) -> List[float]:
+    def _values(self, name: str) -> list[float]:
         state = getattr(self, name)
         if isinstance(state, list) and not state:
             raise ValueError("no examples were given to update: there is nothing to compute")

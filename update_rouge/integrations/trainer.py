@@ -13,7 +13,8 @@ interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from
 import dataclasses
 import functools
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -41,8 +42,8 @@ class UpdateRougeMetrics:
     def __init__(
         self,
         processing_class: Any,
-        sources: Optional[Sequence[str]] = None,
-        task_prefix: Optional[str] = None,
+        sources: Sequence[str] | None = None,
+        task_prefix: str | None = None,
         **compute_kwargs: Any,
     ):
         for name in ("use_aggregator", "baseline_predictions", "return_signature"):
@@ -57,7 +58,7 @@ class UpdateRougeMetrics:
         self._scorer = UpdateRougeScorer(dataclasses.replace(self.settings, use_aggregator=False))
         self.reset()
 
-    def _decode(self, array: Any, field: str) -> List[str]:
+    def _decode(self, array: Any, field: str) -> list[str]:
         """The texts of ``array``'s rows; ``ValueError`` naming the example, the position and the
         id when the tokenizer cannot decode one (an id beyond its integer type, 2**32 for a fast
         tokenizer, raised a bare ``OverflowError``)."""
@@ -106,7 +107,7 @@ class UpdateRougeMetrics:
             )
         return ids
 
-    def _strip_prefix(self, texts: List[str]) -> List[str]:
+    def _strip_prefix(self, texts: list[str]) -> list[str]:
         if not self.task_prefix:
             return texts
         prefix_ids = self.processing_class(self.task_prefix, add_special_tokens=False)["input_ids"]
@@ -124,7 +125,7 @@ class UpdateRougeMetrics:
             stripped.append(text[len(form) :].lstrip())
         return stripped
 
-    def _sources(self, inputs: Any, count: int, last: bool) -> List[str]:
+    def _sources(self, inputs: Any, count: int, last: bool) -> list[str]:
         if self.sources is not None:
             end = self._offset + count
             if end > len(self.sources) or (last and end != len(self.sources)):
@@ -158,7 +159,7 @@ class UpdateRougeMetrics:
         self._corpus.add(tables.table, references, counts=tables.counts)
         self._offset += len(predictions)
 
-    def __call__(self, eval_prediction: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
+    def __call__(self, eval_prediction: Any, compute_result: bool | None = None) -> dict[str, float]:
         """Scores of an ``EvalPrediction``: corpus means as floats, keys ``update_<type>`` etc.
 
         Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
@@ -207,8 +208,8 @@ class UpdateRougeMetrics:
 
 def make_compute_metrics(
     processing_class: Any,
-    sources: Optional[Sequence[str]] = None,
-    task_prefix: Optional[str] = None,
+    sources: Sequence[str] | None = None,
+    task_prefix: str | None = None,
     **compute_kwargs: Any,
 ) -> UpdateRougeMetrics:
     """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
