@@ -43,6 +43,7 @@ def test_the_torchmetrics_example_prints_computes_micro_scores():
 
 
 def test_the_lm_eval_include_path_holds_the_shipped_task():
+    pytest.importorskip("lm_eval", reason="needs the lm-eval extra: pip install 'update-rouge[lm-eval]'")
     assert '--include_path "$(python -m update_rouge.integrations.lm_eval)"' in block_containing("lm_eval", "bash")
     folder = subprocess.run(
         [sys.executable, "-m", "update_rouge.integrations.lm_eval"], capture_output=True, text=True, check=True
