@@ -189,7 +189,7 @@ def _file_tab(page: Page) -> None:
                 interactive=False,
                 elem_id="paired-test",
                 wrap=True,
-                column_widths=["24%", "22%", "36%", "18%"],
+                column_widths=["24%", "22%", "35%", "19%"],
             )
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
