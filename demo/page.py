@@ -67,15 +67,17 @@ def _options(page: Page) -> None:
 
 def _statistics_options(page: Page) -> None:
     """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
-    the number of resamples and the seed (from the option table, as ``_options``)."""
+    the number of resamples, the seed, the average and the published protocol (from the option
+    table, as ``_options``)."""
     page.confidence_level = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
-    with gr.Accordion("Several references, resamples, seed, micro average", open=False), gr.Row():
+    with gr.Accordion("Several references, resamples, seed, micro average, published protocols", open=False), gr.Row():
         page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
         page.n_bootstrap = option_number(
             "n_bootstrap", precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
         )
         page.seed = option_number("seed", precision=0, minimum=0, min_width=120)
         page.average = option_component(gr.Radio, "average", min_width=200)
+        page.protocol = option_component(gr.Radio, "protocol", min_width=200, elem_id="protocol")
 
 
 def _one_example_tab(page: Page) -> None:
@@ -178,6 +180,14 @@ def _file_tab(page: Page) -> None:
         )
         page.signature = gr.Textbox(
             label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
+        )
+        page.cite = gr.Textbox(
+            label="Cite this result: the corpus scores, the signature and the BibTeX (one copy)",
+            interactive=False,
+            buttons=["copy"],
+            lines=4,
+            max_lines=40,
+            elem_id="cite",
         )
         with gr.Row():
             page.download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")

@@ -126,7 +126,7 @@ def test_the_api_documents_two_named_endpoints_with_the_demos_own_examples(clien
 
 
 def test_client_scores_a_file_with_summary_signature_and_downloads(client, golden):
-    status, summary, signature, per_example, histogram, _, json_path, csv_path, paired = client.predict(
+    status, summary, signature, cite, per_example, histogram, _, json_path, csv_path, paired = client.predict(
         handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status.startswith("Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds")
@@ -137,6 +137,10 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     # 0.5243 (README) as a percentage, then its interval.
     assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
     assert signature.startswith("refs:1|") and "types:rouge1|" in signature
+    assert cite.splitlines()[1:3] == [
+        f"rouge1: {summary['headers'][1]} {summary['data'][0][1]}, P 76.5, R 42.5",
+        f"Signature: {signature}",
+    ]
     assert per_example["headers"] == ["line", "id", "rouge1"]
     assert [row[1] for row in per_example["data"]] == [f"fruit-sample-{i}" for i in range(3)]
     assert [row[2] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
@@ -173,7 +177,9 @@ def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, gol
         api_name="/score_file",
     )
     mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
-    assert paired["label"].startswith("Paired test against the baseline: the baseline's macro mean F1 and the difference")
+    assert paired["label"].startswith(
+        "Paired test against the baseline: the baseline's macro mean F1 and the difference"
+    )
     paired = paired["value"]
     assert paired["headers"] == ["rouge type", "baseline F1", "delta F1 (points) [interval]", "p-value"]
     # The baseline scores 0 on every example: its F1 is 0.0, the delta and its interval the system's own.
