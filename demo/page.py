@@ -77,7 +77,9 @@ def _statistics_options(page: Page) -> None:
         )
         page.seed = option_number("seed", precision=0, minimum=0, min_width=120)
         page.average = option_component(gr.Radio, "average", min_width=200)
-        page.protocol = option_component(gr.Radio, "protocol", min_width=200, elem_id="protocol")
+        # A menu, not radio buttons: a gr.Radio whose labels differ from its values re-sent its
+        # events in a loop in Chromium (the file tab never settled).
+        page.protocol = option_component(gr.Dropdown, "protocol", min_width=200, elem_id="protocol")
 
 
 def _one_example_tab(page: Page) -> None:
