@@ -215,6 +215,7 @@ def wire(page: Page) -> None:
             "seed",
             "additions",
             "average",
+            "protocol",
         ),
         page(*FILE_RESULTS),
         api_name="score_file",

@@ -39,6 +39,7 @@ from update_rouge.comparison.systems import SignificanceTest, comparison_signatu
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
+from update_rouge.protocols import CORPUS_SCALE, check_protocol_paired
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -50,6 +51,7 @@ FILE_RESULTS = (
     "results",
     "summary",
     "signature",
+    "cite",
     "per_example",
     "histogram",
     "histogram_of",
@@ -79,6 +81,7 @@ def failed_file(message: str) -> Shown:
         "results": gr.update(visible=False),
         "summary": None,
         "signature": None,
+        "cite": None,
         "per_example": None,
         "histogram": "",
         "histogram_of": gr.update(choices=[], value=None),
@@ -106,6 +109,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
     seed: float | None = screen_default("seed"),
     additions: str = screen_default("additions"),
     average: str = screen_default("average"),
+    protocol: str = screen_default("protocol"),
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ) -> Shown:
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -128,10 +132,13 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         additions: "sentences" or "edits", as for score_one.
         average: "macro" (the mean of the examples' scores) or "micro" (P, R and F from the
             counts summed over the examples).
+        protocol: "none", or a published script to reproduce: "fruit" (its corpus values x 100),
+            "editeval" or "autometrics"; fruit and editeval take no baseline column.
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
-        percent per rouge type), the signature, the per-example F1 (4 decimals; after each
+        percent per rouge type), the signature, the text to cite the result with (the summary,
+        the signature and the metric's BibTeX), the per-example F1 (4 decimals; after each
         example's file line, its ``id`` as text when the file's examples have ids), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
@@ -151,6 +158,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         seed=seed,
         additions=additions,
         average=average,
+        protocol=protocol,
     )
     return score_upload(path, options, baseline_column, progress)
 
@@ -179,6 +187,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
             raise DemoError(problem)
         settings = options.settings()
         baseline_column = (baseline_column or "").strip()
+        if baseline_column:
+            check_protocol_paired(settings.protocol)
         read = _reader(path, baseline_column)
         total_bytes = max(1, os.path.getsize(path))
         done = [0]
@@ -222,16 +232,20 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     )
+    # FRUIT's corpus values are already percent (x 100); the table shows percent for every protocol.
+    percent = 100 / CORPUS_SCALE.get(settings.protocol or "", 1.0)
+    summary = render.summary_table(result, types, settings.confidence_level if settings.intervals else None, percent)
+    signature = (
+        comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
+        if baseline_column
+        else result["signature"]
+    )
     return {
         "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": gr.update(
-            value=render.summary_table(result, types, settings.confidence_level if settings.intervals else None),
-            label=render.summary_label(settings.average),
-        ),
-        "signature": comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
-        if baseline_column
-        else result["signature"],
+        "summary": gr.update(value=summary, label=render.summary_label(settings.average, settings.protocol)),
+        "signature": signature,
+        "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
         "per_example": pd.DataFrame(
             {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
         ),

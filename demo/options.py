@@ -68,6 +68,11 @@ ENGLISH_STEMMERS = ("porter", "rouge155")
 # The help the page shows where the table's speaks of the API or the command line.
 DEMO_HELP = {
     "confidence_level": "The level of the bootstrap interval of each rouge type's corpus score; none: no interval.",
+    "protocol": "Reproduce a published script's numbers (docs/published-protocols.md); none: our rules. "
+    "fruit: FRUIT's edit_rouge, its corpus values on a x 100 scale (its JSON holds 52.4 where ours holds "
+    "0.524; the table shows percent either way); editeval: EditEval's update_rouge; autometrics: "
+    "autometrics' UpdateROUGE. fruit and editeval (a bootstrap median) have no paired test: no baseline "
+    "column. A protocol takes the default options only.",
     "language": OPTION_BY_NAME["language"].help.replace("`use_stemmer=True` uses", f"the stemmer `{SNOWBALL}` uses"),
 }
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
@@ -127,7 +132,16 @@ SCREEN_DEFAULTS = {
     "max_words": 0,
     "max_bytes": 0,
     "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
+    "protocol": "none",
 }
+# The protocol menu: "none" (our rules) and the table's protocols, FRUIT's scale in its label.
+PROTOCOL_CHOICES = [
+    ("none", "none"),
+    *(
+        (f"{name} (x 100 scale)" if name == "fruit" else name, name)
+        for name in OPTION_BY_NAME["protocol"].choices or ()
+    ),
+]
 
 
 def screen_default(name: str) -> Any:
@@ -155,6 +169,7 @@ class ScreenOptions:
     seed: Any
     additions: str | None
     average: str | None
+    protocol: str | None
 
     @classmethod
     def of(cls, values: Mapping[str, Any] = MappingProxyType({}), **changes: Any) -> "ScreenOptions":
@@ -185,6 +200,7 @@ class ScreenOptions:
             seed=_whole(self.seed, "seed", SEED_RULE, None),
             additions=self.additions or DEFAULTS["additions"],
             average=self.average or DEFAULTS["average"],
+            protocol=None if self.protocol in (None, "", "none") else self.protocol,
         )
         try:
             return Settings(**options)
@@ -274,7 +290,9 @@ def option_control(name: str) -> dict[str, Any]:
     if name not in TERSE:
         control["info"] = DEMO_HELP.get(name, option.help)
     if option.choices:
-        control["choices"] = list(STEMMER_CHOICES if name == "stemmer" else option.choices)
+        control["choices"] = {"stemmer": list(STEMMER_CHOICES), "protocol": PROTOCOL_CHOICES}.get(
+            name, list(option.choices)
+        )
     return control
 
 

@@ -67,15 +67,19 @@ def _options(page: Page) -> None:
 
 def _statistics_options(page: Page) -> None:
     """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
-    the number of resamples and the seed (from the option table, as ``_options``)."""
+    the number of resamples, the seed, the average and the published protocol (from the option
+    table, as ``_options``)."""
     page.confidence_level = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
-    with gr.Accordion("Several references, resamples, seed, micro average", open=False), gr.Row():
+    with gr.Accordion("Several references, resamples, seed, micro average, published protocols", open=False), gr.Row():
         page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
         page.n_bootstrap = option_number(
             "n_bootstrap", precision=0, minimum=1, maximum=MAX_DEMO_BOOTSTRAP, min_width=120
         )
         page.seed = option_number("seed", precision=0, minimum=0, min_width=120)
         page.average = option_component(gr.Radio, "average", min_width=200)
+        # A menu, not radio buttons: a gr.Radio whose labels differ from its values re-sent its
+        # events in a loop in Chromium (the file tab never settled).
+        page.protocol = option_component(gr.Dropdown, "protocol", min_width=200, elem_id="protocol")
 
 
 def _one_example_tab(page: Page) -> None:
@@ -179,6 +183,14 @@ def _file_tab(page: Page) -> None:
         page.signature = gr.Textbox(
             label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
         )
+        page.cite = gr.Textbox(
+            label="Cite this result: the corpus scores, the signature and the BibTeX (one copy)",
+            interactive=False,
+            buttons=["copy"],
+            lines=4,
+            max_lines=40,
+            elem_id="cite",
+        )
         with gr.Row():
             page.download_json = gr.File(label="Full result (JSON)", interactive=False, elem_id="download-json")
             page.download_csv = gr.File(label="Per-example scores (CSV)", interactive=False, elem_id="download")
@@ -189,7 +201,7 @@ def _file_tab(page: Page) -> None:
                 interactive=False,
                 elem_id="paired-test",
                 wrap=True,
-                column_widths=["24%", "22%", "36%", "18%"],
+                column_widths=["24%", "22%", "35%", "19%"],
             )
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")

@@ -7,17 +7,22 @@ Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tabl
 with one decimal, as papers quote them.
 """
 
+import ast
+import functools
 import html
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+import update_rouge
 from update_rouge.edits import kept_positions
 from update_rouge.example_tables import mean as corpus_mean
 from update_rouge.extraction import SEGMENT_PATTERN
 from update_rouge.no_tokens import NoTokensWarning
+from update_rouge.protocols import BOOTSTRAP_PROTOCOLS
 from update_rouge.rouge_types import LCS, NGRAM, SUMMARY_LCS, parse_rouge_type
 
 ADDED = "added"
@@ -50,6 +55,8 @@ DOC_LINK = re.compile(r"\[([^\]]+)\]\((docs/[\w.-]+\.md)(#[\w-]+)?\)")
 HUB = "https://huggingface.co"
 
 Pieces = list[tuple[str, str | None]]
+# The evaluate script, whose ``_CITATION`` is the BibTeX the "Cite this result" box gives.
+SCRIPT = Path(update_rouge.__file__).parent / "update_rouge.py"
 
 
 def fmt(value: float) -> str:
@@ -341,15 +348,16 @@ def histogram_svg(per_example: pd.DataFrame | None, rouge_type: str | None, aver
 
 
 def summary_table(
-    result: dict[str, Any], rouge_types: Sequence[str], confidence_level: float | None = None
+    result: dict[str, Any], rouge_types: Sequence[str], confidence_level: float | None = None, percent: float = 100
 ) -> pd.DataFrame:
     """One row per rouge type: F1 with its interval (when computed), precision and recall, as
-    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``). The F1 column's
+    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``): ``result``'s
+    values times ``percent`` (1 for values already in percent, as FRUIT's). The F1 column's
     header states the interval's ``confidence_level`` (``F1 [95% interval]``), or is ``F1``
     without one."""
 
     def pct(value: float) -> str:
-        return f"{100 * value:.1f}"
+        return f"{percent * value:.1f}"
 
     rows = []
     for rouge_type in rouge_types:
@@ -369,12 +377,17 @@ AVERAGE_WORDS = {
 SCORES_LABEL = "Scores of this example (P, R and F1 from 0 to 1)"
 
 
-def summary_label(average: str) -> str:
-    """The corpus table's label: the ``average`` its numbers are and their scale."""
-    return (
-        f"Corpus scores: {AVERAGE_WORDS.get(average, average)}, in percent (0 to 100); "
-        "F1 with its bootstrap interval at the level its header states"
-    )
+def corpus_words(average: str, protocol: str | None = None) -> str:
+    """What the corpus numbers are: the ``average``, or under a ``protocol`` whose corpus value is
+    a bootstrap median (fruit, editeval), that median; and their scale, percent."""
+    if protocol in BOOTSTRAP_PROTOCOLS:
+        return f"{protocol}'s bootstrap median of the examples' scores, in percent"
+    return f"{AVERAGE_WORDS.get(average, average)}, in percent"
+
+
+def summary_label(average: str, protocol: str | None = None) -> str:
+    """The corpus table's label: what its numbers are (``corpus_words``) and their scale."""
+    return f"Corpus scores: {corpus_words(average, protocol)} (0 to 100); F1 with its bootstrap interval at the level its header states"
 
 
 def paired_label(average: str) -> str:
@@ -400,6 +413,27 @@ def paired_table(result: dict[str, Any], rouge_types: Sequence[str]) -> pd.DataF
         baseline = f"{100 * (result[key] - result[f'{key}_delta']):.1f}"
         rows.append([rouge_type, baseline, delta, f"{result[f'{key}_p_value']:.3f}"])
     return pd.DataFrame(rows, columns=PAIRED_HEADERS)
+
+
+@functools.cache
+def script_citation() -> str:
+    """The BibTeX of the evaluate script (its ``_CITATION``), read from its source: importing it
+    would load ``evaluate`` and ``datasets``. ``LookupError`` where the script has none."""
+    for node in ast.parse(SCRIPT.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "_CITATION" for target in node.targets):
+            return str(ast.literal_eval(node.value))
+    raise LookupError(f"{SCRIPT} has no _CITATION")
+
+
+def citation(summary: pd.DataFrame, label: str, signature: str) -> str:
+    """The "Cite this result" text: the corpus ``summary`` table (as ``summary_table`` gives it,
+    ``label`` saying what its numbers are), one line per rouge type, then the ``signature`` to
+    quote with them and the BibTeX of the metric (``script_citation``)."""
+    header = list(summary.columns)
+    lines = [f"UpdateROUGE ({label}):"]
+    for row in summary.itertuples(index=False):
+        lines.append(f"{row[0]}: " + ", ".join(f"{name} {value}" for name, value in zip(header[1:], row[1:])))
+    return "\n".join([*lines, f"Signature: {signature}", "", script_citation().strip()]) + "\n"
 
 
 def file_status(name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False) -> str:

@@ -69,6 +69,7 @@ def _options_of(settings: Settings) -> dict[str, Any]:
         "seed": settings.seed,
         "additions": settings.additions,
         "average": settings.average,
+        "protocol": settings.protocol,
     }
     if settings.confidence_level is None:  # no interval: no resamples either
         del chosen["n_bootstrap"], chosen["seed"]

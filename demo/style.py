@@ -25,14 +25,27 @@ CSS = """
   #rouge-types label, #stemmer label { padding: 2px 6px !important; font-size: 13px; }
   #rouge-types .wrap, #stemmer .wrap { gap: 4px !important; }
   #histogram svg text { font-size: 22px; }
-  #scores table, #corpus-summary table, #per-example-scores table { font-size: 12px; }
-  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #per-example-scores th, #per-example-scores td {
-    min-width: 0 !important; padding-left: 4px !important; padding-right: 4px !important;
+  /* gradio's tables draw their body as rows of cells (role=gridcell) under a header table whose
+     hidden sizing rows set the column widths: both get the same type size, or the widths are
+     measured for one size and the cells drawn in another (and break inside their numbers). */
+  #scores table, #scores [role=gridcell], #corpus-summary table, #corpus-summary [role=gridcell],
+  #paired-test table, #paired-test [role=gridcell] { font-size: 12px !important; }
+  /* Narrow padding: the paired table's four columns fit 324 px only so. */
+  #scores th, #scores td, #corpus-summary th, #corpus-summary td, #paired-test th, #paired-test td {
+    min-width: 0 !important; padding-left: 1px !important; padding-right: 1px !important;
+  }
+  #scores .cell-wrap, #corpus-summary .cell-wrap, #paired-test .cell-wrap {
+    padding-left: 3px !important; padding-right: 3px !important;
   }
   /* With an id column the per-example table fits 390 px only smaller, words whole. */
-  #per-example-scores table { font-size: 10px; }
+  #per-example-scores table, #per-example-scores [role=gridcell] { font-size: 10px !important; }
   #per-example-scores th, #per-example-scores td { padding-left: 1px !important; padding-right: 1px !important; }
   #per-example-scores th *, #per-example-scores td * { white-space: nowrap !important; }
+  /* A cell or header wraps between words, never inside one ("rougeLsu / m", "baseli / ne"). */
+  #scores [role=gridcell] *, #corpus-summary [role=gridcell] *, #paired-test [role=gridcell] *,
+  #per-example-scores [role=gridcell] *, #scores th *, #corpus-summary th *, #paired-test th * {
+    word-break: normal !important; overflow-wrap: normal !important;
+  }
 }
 """
 

@@ -25,6 +25,7 @@ FILE_RESULTS = {
     "results",
     "summary",
     "signature",
+    "cite",
     "per_example",
     "histogram",
     "histogram_of",

@@ -66,16 +66,19 @@ def test_nothing_was_fetched_from_the_network(page, served, trap):
     assert trap.connections == 0
 
 
-# For every cell of the tables: its text's lines, the part of it outside the viewport or its
-# table's scroll box, and whether a word of it is broken across lines.
+# For every cell of the tables (gradio draws the header as a table, the body as rows of
+# role=gridcell boxes that clip their text): its text's lines, the part of it outside the viewport,
+# its table's scroll box or its own box, its type size, and whether a word of it is broken across lines.
 CELLS = """(selector) => {
     const found = [];
-    for (const cell of document.querySelectorAll(`${selector} th, ${selector} td`)) {
+    for (const cell of document.querySelectorAll(`${selector} th, ${selector} [role=gridcell]`)) {
         const text = cell.innerText.trim();
         if (!text) continue;
         let box = cell.parentElement;
         while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
-        const clip = box ? box.getBoundingClientRect() : {left: 0, right: innerWidth};
+        const scroll = box ? box.getBoundingClientRect() : {left: 0, right: innerWidth};
+        const own = cell.getBoundingClientRect();
+        const clip = {left: Math.max(scroll.left, own.left), right: Math.min(scroll.right, own.right)};
         const range = document.createRange();
         range.selectNodeContents(cell);
         const rects = [...range.getClientRects()].filter(r => r.width > 0);
@@ -90,16 +93,23 @@ CELLS = """(selector) => {
                 if (tops.size > 1) brokenWords.push(word[0]);
             }
         }
-        found.push({text, left, right, clipLeft: Math.max(0, clip.left), clipRight: Math.min(innerWidth, clip.right), brokenWords});
+        const fontSize = getComputedStyle(cell.querySelector('span') || cell).fontSize;
+        found.push({text, left, right, clipLeft: Math.max(0, clip.left), clipRight: Math.min(innerWidth, clip.right),
+                    brokenWords, body: cell.getAttribute('role') === 'gridcell', fontSize});
     }
     return found;
 }"""
 
 
-def readable_cells(page, selector):
-    """The problems of the table cells of ``selector``: cut off, or a word broken mid-word."""
-    problems = []
-    for cell in page.evaluate(CELLS, selector):
+def readable_cells(page, selector, body_font="12px"):
+    """The problems of the table cells of ``selector``: cut off, a word broken mid-word, or a body
+    cell not in ``body_font`` type (the size its columns were measured for); none if the table
+    shows no body cell."""
+    cells = page.evaluate(CELLS, selector)
+    problems = [] if any(cell["body"] for cell in cells) else [f"{selector} shows no body cell"]
+    for cell in cells:
+        if cell["body"] and cell["fontSize"] != body_font:
+            problems.append(f"{cell['text']!r} is set in {cell['fontSize']}, not {body_font}")
         if cell["left"] < cell["clipLeft"] - 1 or cell["right"] > cell["clipRight"] + 1:
             problems.append(f"{cell['text']!r} is clipped ({cell['left']:.0f}-{cell['right']:.0f})")
         if cell["brokenWords"]:
@@ -127,8 +137,14 @@ def test_browser_phone_shows_score_first_and_every_table_column_whole(browser, s
     phone.get_by_role("button", name="Score file", exact=True).click()
     grid_rows(phone.locator("#paired-test"), 3)
     grid_rows(phone.locator("#corpus-summary"), 3)
-    for table in ("#corpus-summary", "#paired-test", "#per-example-scores"):
-        assert readable_cells(phone, table) == [], table
+    for table, font in (("#corpus-summary", "12px"), ("#paired-test", "12px"), ("#per-example-scores", "10px")):
+        assert readable_cells(phone, table, font) == [], table
+    # Every row fits its table's box, about 324 px (issue 39: the per-example rows ran to 547 px).
+    frame, widths = phone.evaluate(
+        "[document.querySelector('#per-example-scores').clientWidth,"
+        " [...document.querySelectorAll('#per-example-scores [role=row]')].map(row => row.scrollWidth)]"
+    )
+    assert 300 <= frame <= 390 and widths and max(widths) <= frame, (frame, widths)
     expect(phone.locator("#paired-test")).to_contain_text("p-value")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.console_errors == []

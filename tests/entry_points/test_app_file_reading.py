@@ -84,13 +84,14 @@ def test_malformed_file_gives_a_message_naming_the_line_and_nothing_else(tmp_pat
         for name in (
             "summary",
             "signature",
+            "cite",
             "per_example",
             "per_example_state",
             "download_json",
             "download_csv",
             "paired",
         )
-    ] == [None] * 7
+    ] == [None] * 8
 
 
 def test_non_utf8_file_names_the_line(tmp_path):
@@ -169,7 +170,7 @@ def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
     code = (
-        "import app_downloads, app_files, sys; out = file_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
+        "import sys; from demo import downloads, file_handlers; out = file_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
         "print(downloads.downloads_root()); print(out['download_csv'])"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}

@@ -212,6 +212,7 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
         "max_words",
         "multi_ref",
         "n_bootstrap",
+        "protocol",
         "remove_stopwords",
         "rouge_types",
         "seed",
@@ -263,14 +264,16 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
         help_text = demo_options.DEMO_HELP.get(name, option.help)
         assert control.info == (None if name in ("rouge_types", "stemmer") else help_text), name
         if option.choices:
-            # The stemmer menu adds the language's Snowball stemmer (use_stemmer=True with a language).
+            # The stemmer menu adds the language's Snowball stemmer (use_stemmer=True with a language),
+            # the protocol menu starts with "none" (the table's None: our rules).
             extra = ["snowball"] if name == "stemmer" else []
-            assert [value for _, value in control.choices] == [*option.choices, *extra], name
+            first = ["none"] if name == "protocol" else []
+            assert [value for _, value in control.choices] == [*first, *option.choices, *extra], name
     assert "command line" not in controls["confidence_level"].info and "None" not in controls["confidence_level"].info
     assert "use_stemmer" not in controls["language"].info and "stemmer `snowball`" in controls["language"].info
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
     order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
-    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average"]
+    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average", "protocol"]
     assert sorted(order) == sorted(controls)
     shown = demo_options.ScreenOptions.of({name: controls[name].value for name in order}).settings()
     assert vars(shown) == vars(update_rouge.settings.Settings())

@@ -126,14 +126,21 @@ def test_the_api_documents_two_named_endpoints_with_the_demos_own_examples(clien
 
 
 def test_client_scores_a_file_with_summary_signature_and_downloads(client, golden):
-    status, summary, signature, per_example, histogram, _, json_path, csv_path, paired = client.predict(
+    status, summary, signature, cite, per_example, histogram, _, json_path, csv_path, paired = client.predict(
         handle_file(str(DATA_DIR / "fruit_triples.jsonl")), ["rouge1"], "none", "0.95", api_name="/score_file"
     )
     assert status.startswith("Scored 3 examples from fruit_triples.jsonl; in 0 of them neither side adds")
+    # The tables come as updates with their labels, which state the average and the scale.
+    assert summary["label"].startswith("Corpus scores: macro average (the mean of the examples' scores), in percent")
+    summary = summary["value"]
     assert summary["headers"] == ["rouge type", "F1 [95% interval]", "P", "R"]
     # 0.5243 (README) as a percentage, then its interval.
     assert summary["data"][0][0] == "rouge1" and summary["data"][0][1].startswith("52.4 [")
     assert signature.startswith("refs:1|") and "types:rouge1|" in signature
+    assert cite.splitlines()[1:3] == [
+        f"rouge1: {summary['headers'][1]} {summary['data'][0][1]}, P 76.5, R 42.5",
+        f"Signature: {signature}",
+    ]
     assert per_example["headers"] == ["line", "id", "rouge1"]
     assert [row[1] for row in per_example["data"]] == [f"fruit-sample-{i}" for i in range(3)]
     assert [row[2] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]
@@ -141,7 +148,8 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
     result = json.loads(Path(json_path).read_text(encoding="utf-8"))
     assert result["signature"] == signature
     assert round(result["update_rouge1"], 4) == 0.5243 and result["_both_empty"] == 0
-    assert paired is None or paired["data"] in ([], [[None, None, None]], [["", "", ""]])
+    # No baseline column: the paired table is empty.
+    assert paired["value"]["data"] == []
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("line,id,update_rouge1,update_rouge1_precision,update_rouge1_recall")
     assert [line.split(",")[1] for line in lines[1:]] == [f"fruit-sample-{i}" for i in range(3)]
@@ -169,10 +177,15 @@ def test_client_gets_the_paired_test_for_a_baseline_column(client, tmp_path, gol
         api_name="/score_file",
     )
     mean_f1 = sum(row["rouge155"]["rouge1"][2] for row in golden) / 3
-    assert paired["headers"] == ["rouge type", "delta F1 (points) [interval]", "p-value"]
-    # The baseline scores 0 on every example: the delta and its interval are the system's own.
-    assert paired["data"][0][1].startswith(f"{100 * mean_f1:+.1f} [+")
-    assert float(paired["data"][0][2]) < 0.01
+    assert paired["label"].startswith(
+        "Paired test against the baseline: the baseline's macro mean F1 and the difference"
+    )
+    paired = paired["value"]
+    assert paired["headers"] == ["rouge type", "baseline F1", "delta F1 (points) [interval]", "p-value"]
+    # The baseline scores 0 on every example: its F1 is 0.0, the delta and its interval the system's own.
+    assert paired["data"][0][:2] == ["rouge1", "0.0"]
+    assert paired["data"][0][2].startswith(f"{100 * mean_f1:+.1f} [+")
+    assert float(paired["data"][0][3]) < 0.01
 
 
 def test_client_gets_the_line_of_a_malformed_file_and_no_downloads(client, tmp_path):
