@@ -27,6 +27,20 @@ from lighteval.tasks.registry import Registry  # noqa: E402
 
 from update_rouge.integrations.lighteval import PROMPT, fruit_jsonl_task  # noqa: E402
 
+# lighteval's transformers model module, imported by its pipeline, turns torch's gradients off for
+# the whole process when it is imported (torch.set_grad_enabled(False) at its top level): at
+# collection, so every later test (the GRPO run's backward pass) would find them off. Turn them back
+# on here and after each test of this module.
+torch = pytest.importorskip("torch", reason="lighteval needs torch")
+torch.set_grad_enabled(True)
+
+
+@pytest.fixture(autouse=True)
+def gradients_stay_on():
+    yield
+    torch.set_grad_enabled(True)
+
+
 pytestmark = [pytest.mark.needs_torch, pytest.mark.slow]
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
 KEYS = [f"update_{t}{end}" for t in TYPES for end in ("", "_low", "_high")]
