@@ -201,6 +201,9 @@ def wire(page: Page) -> None:
     ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
         *signature, api_name=False, **in_order
     )
+    # The events that write the file view likewise run one at a time, in the order they were sent:
+    # a "File changed" answer to an upload cannot land after the Score file click that followed it.
+    file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}
     page.file_button.click(
         page.keyed(score_file),
         page(
@@ -220,6 +223,7 @@ def wire(page: Page) -> None:
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
+        **file_order,
     ).then(status_class, page.status, page.status, **hidden)
     page.histogram_of.input(
         histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
@@ -274,7 +278,8 @@ def wire(page: Page) -> None:
         [*option_edits, page.baseline_column.change],
         *page.event(_file_inputs_changed, ("status", *OPTION_NAMES), FILE_RESULTS),
         **edited,
+        **file_order,
     ).then(status_class, page.status, page.status, **hidden)
-    page.upload.change(*page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden).then(
-        status_class, page.status, page.status, **hidden
-    )
+    page.upload.change(
+        *page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden, **file_order
+    ).then(status_class, page.status, page.status, **hidden)
