@@ -3,4 +3,4 @@
 ``evaluate.load`` does not copy the package's ``__init__.py``; this module it does copy.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -177,7 +177,7 @@ def test_browser_reproduce_box_follows_the_options(page):
     page.locator("#rouge-types").get_by_label("rougeL", exact=True).check()
     page.get_by_label("rouge155").check()
     expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
-    expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.1.0')")
+    expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.2.0')")
     page.get_by_label("Prediction").fill("Dan is a baker. Dan bakes bread.")
     expect(code).to_contain_text("prediction = 'Dan is a baker. Dan bakes bread.'")
     # Saved under its own name, not gradio's "file.py".

@@ -46,8 +46,8 @@ def test_the_metric_is_the_spaces_own_id_at_the_tag_of_the_version_it_runs():
     on_space = reproduce(DEFAULT_TYPES, "none", environ={"SPACE_ID": SPACE})
     assert f"evaluate.load('{SPACE}', revision='v{__version__}')" in on_space
     local = reproduce(DEFAULT_TYPES, "none", environ={})
-    assert "evaluate.load('<namespace>/update_rouge', revision='v0.1.0')" in local
-    assert __version__ == "0.1.0" and demo_reproduce.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
+    assert "evaluate.load('<namespace>/update_rouge', revision='v0.2.0')" in local
+    assert __version__ == "0.2.0" and demo_reproduce.metric_id({"SPACE_ID": ""}) == "<namespace>/update_rouge"
 
 
 @pytest.mark.parametrize(

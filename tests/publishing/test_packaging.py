@@ -82,7 +82,9 @@ def test_the_release_files_name_this_version_and_python_range():
     assert citation["preferred-citation"]["doi"] == "10.18653/v1/2022.naacl-main.269"
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     releases = changelog.split("\n## ")[1:]
-    assert releases and releases[0].startswith("Unreleased")
+    assert releases and releases[0].startswith(__version__), (
+        "the newest release of CHANGELOG.md is not the package's version"
+    )
     for release in releases:
         assert "**Numbers changed:" in release, (
             f"CHANGELOG.md's {release.splitlines()[0]!r} does not say whether numbers changed"
