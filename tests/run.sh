@@ -49,7 +49,9 @@ else
     install_once tests -e ".[test,demo,fast,multilingual,ray,lm-eval,inspect]"
 fi
 # What the tests that skip without an extra need: tests/conftest.py stops the run if one is missing.
-installed_modules="gradio playwright ray rouge_score_rs jieba fugashi pythainlp transformers lm_eval inspect_ai"
+installed_modules="gradio playwright ray rouge_score_rs jieba fugashi pythainlp transformers lm_eval"
+# The inspect extra installs inspect_ai on Python 3.11 and later only (pyproject.toml).
+if python -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then installed_modules="$installed_modules inspect_ai"; fi
 if [ "$(cat "$local_torch")" = yes ]; then installed_modules="$installed_modules torch accelerate trl torchmetrics lighteval"; fi
 export UPDATE_ROUGE_INSTALLED_MODULES="$installed_modules"
 # The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served_api.py
