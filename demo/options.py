@@ -9,7 +9,7 @@ the option in every error.
 import dataclasses
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -117,10 +117,11 @@ def max_request_seconds(environ=os.environ) -> float:
     return _positive_setting(MAX_SECONDS_VARIABLE, "120", "seconds", environ)
 
 
-def serve_limits(environ=os.environ) -> None:
-    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` unless it is set there: run
-    when the demo is served, so that one example holds the (one-at-a-time) queue seconds, not minutes."""
-    environ.setdefault(MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
+def serve_limits(environ: MutableMapping[str, str] | None = None) -> None:
+    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` (``os.environ`` as it is at
+    the call, by default) unless it is set there: run when the demo is served, so that one example
+    holds the (one-at-a-time) queue seconds, not minutes."""
+    (os.environ if environ is None else environ).setdefault(MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
 
 
 # Each option's value on screen where it differs from the table's default (``None``): the
