@@ -175,8 +175,21 @@ def open_page(browser, served, viewport):
             else None
         ),
     )
+    page.joins = []
+    page.on("request", lambda request: page.joins.append(request.url) if "/queue/join" in request.url else None)
     page.goto(served["url"], timeout=UI_TIMEOUT_MS)
     return page
+
+
+def settle(page, quiet_ms=3000, limit_s=60):
+    """Wait until the page has sent no event for ``quiet_ms`` (at most ``limit_s``): the events an
+    edit, a tab or an upload started (an option's runs one after another, the last one last)
+    are then answered, so a click that follows cannot be overtaken by one of them."""
+    deadline = time.monotonic() + limit_s
+    seen = -1
+    while seen != len(page.joins) and time.monotonic() < deadline:
+        seen = len(page.joins)
+        page.wait_for_timeout(quiet_ms)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from served_app import (
     grid_rows,
     note,
     open_page,
+    settle,
 )
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
@@ -195,6 +196,7 @@ def test_browser_statistics_controls_reach_reproduce_and_the_summary_states_its_
     expect(code).to_contain_text("seed=7")
     expect(code).to_contain_text("--multi-ref pooled --seed 7")
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    settle(page)
     page.get_by_role("button", name="Score file", exact=True).click()
     grid_rows(page.locator("#corpus-summary"), 3)
     expect(page.locator("#corpus-summary")).to_contain_text("F1 [95% interval]")

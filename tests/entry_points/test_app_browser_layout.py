@@ -18,6 +18,7 @@ from served_app import (
     note,
     open_page,
     score,
+    settle,
 )
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
@@ -41,6 +42,7 @@ def test_browser_page_fits_two_screens_and_a_phone(browser, served):
     expect(note(phone)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
     phone.get_by_role("tab", name="A file of examples").click()
     phone.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    settle(phone)
     phone.get_by_role("button", name="Score file", exact=True).click()
     expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 3"), timeout=UI_TIMEOUT_MS)
     grid_rows(phone.locator("#corpus-summary"), 3)

@@ -19,6 +19,7 @@ from served_app import (
     highlighted,
     note,
     score,
+    settle,
 )
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
@@ -117,6 +118,7 @@ def test_browser_shows_errors_and_warnings_as_text(page):
     page.locator("#batch-file input[type=file]").set_input_files(
         {"name": "twice.jsonl", "mimeType": "text/plain", "buffer": b'{"<d>": 1, "<d>": 2}\n'}
     )
+    settle(page)
     page.get_by_role("button", name="Score file", exact=True).click()
     status = page.locator("#batch-status textarea")
     expect(status).to_have_value(
