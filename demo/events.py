@@ -232,8 +232,12 @@ def wire(page: Page) -> None:
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
     # on updates a handler sends). The baseline column, which no handler writes either, triggers on
     # ``.change`` (gradio's textbox sent no ``.input`` for a name filled in at once, as a paste, in
-    # Chromium). "always_last" runs the last edit made while one was pending.
-    edited: dict[str, Any] = {**hidden, "trigger_mode": "always_last"}
+    # Chromium). Every edit is sent ("multiple"), and each event's queue answers them in the order
+    # they were sent, so the last edit's answer lands last. Not "always_last": gradio's page (6.31)
+    # re-sends the whole trigger when a deferred handler ends, so two "always_last" handlers of one
+    # trigger whose runs overlap re-send each other forever (an edit of alpha while its four events
+    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_app_page.py).
+    edited: dict[str, Any] = {**hidden, "trigger_mode": "multiple"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
     gr.on(

@@ -2,6 +2,7 @@
 stale results, the language menu.
 """
 
+import collections
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -226,7 +227,23 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
     events = {event for f in space_page.fns.values() for block_id, event in f.targets if block_id in ids}
     assert events == {"input"}
     modes = {f.trigger_mode for f in space_page.fns.values() for block_id, _ in f.targets if block_id in ids}
-    assert modes == {"always_last"}
+    assert modes == {"multiple"}
+
+
+def test_no_trigger_starts_two_always_last_handlers(space_page):
+    # gradio's page re-sends a whole trigger (every handler of it) when a handler it deferred
+    # ("always_last", sent while that handler ran) ends: two such handlers of one trigger whose
+    # runs overlap re-send each other without end (the browser test of quick alpha edits saw
+    # ~700 events in 60 s).
+    by_trigger = collections.defaultdict(list)
+    for function in space_page.fns.values():
+        for block_id, event in function.targets:
+            if function.trigger_mode == "always_last" and block_id is not None:
+                by_trigger[(getattr(space_page.blocks[block_id], "label", block_id), event)].append(function.name)
+    shared = {trigger: names for trigger, names in by_trigger.items() if len(names) > 1}
+    assert shared == {}, f"triggers with two always_last handlers: {shared}"
+    # The texts' .change (gradio's default mode there) keeps its clearing "always_last", alone.
+    assert by_trigger[("Source", "change")] == ["clear_unless_scored"]
 
 
 def test_the_language_menu_shows_names_with_codes_and_gives_the_scorer_the_codes(space_page):
