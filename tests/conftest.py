@@ -84,6 +84,15 @@ def read_jsonl(name):
         return [json.loads(line) for line in handle]
 
 
+def columns(rows):
+    """Rows of a triples file (``source``, ``prediction``, ``reference``) as ``compute``'s three lists."""
+    return {
+        "sources": [r["source"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["reference"] for r in rows],
+    }
+
+
 def readme_section(heading):
     """The text of README.md under ``heading`` (e.g. ``"## Reporting a result"``), up to the next heading
     of the same or a higher level: tests check the README's figures there instead of copying them."""
@@ -221,3 +230,14 @@ def iterater():
 def three_systems(data):
     """The do-nothing baseline, the bundled predictions, and the references themselves."""
     return {"source": data["sources"], "model": data["predictions"], "oracle": data["references"]}
+
+
+def write_lines(path, texts):
+    """A text file of ``texts``, one a line, their line breaks made spaces (the command line's text-file form)."""
+    path.write_text("".join(text.replace("\n", " ") + "\n" for text in texts), encoding="utf-8")
+    return path
+
+
+def flat(data):
+    """The texts with line breaks made spaces, as the text-file form of the command line reads them."""
+    return {key: [text.replace("\n", " ") for text in texts] for key, texts in data.items()}
