@@ -241,3 +241,30 @@ def write_lines(path, texts):
 def flat(data):
     """The texts with line breaks made spaces, as the text-file form of the command line reads them."""
     return {key: [text.replace("\n", " ") for text in texts] for key, texts in data.items()}
+
+
+# The limits' examples (tests/reliability/test_lcs_limits.py and test_limits.py): one example of
+# 20 x 20 tokens (one line each side), after two small ones.
+LONG = " ".join(["w"] * 20)
+COLUMNS = {"sources": ["", "", ""], "references": ["a b.", "a b.", LONG], "predictions": ["a c.", "a b.", LONG]}
+
+
+def write_jsonl(path, columns):
+    """A JSONL file of ``columns``, with a second system ``base`` that adds nothing."""
+    rows = zip(columns["sources"], columns["references"], columns["predictions"])
+    path.write_text(
+        "".join(json.dumps({"source": s, "reference": r, "prediction": p, "base": s}) + "\n" for s, r, p in rows)
+    )
+    return path
+
+
+class WordIds:
+    """A tokenizer for the Trainer helper: id 1 is the word "w", 0 is padding."""
+
+    pad_token_id = 0
+
+    def batch_decode(self, rows, skip_special_tokens):
+        return [" ".join("w" for token in row if token) for row in rows]
+
+    def __len__(self):
+        return 2
