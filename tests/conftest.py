@@ -268,3 +268,23 @@ class WordIds:
 
     def __len__(self):
         return 2
+
+
+# The WordNet 2.0 exception lists that ROUGE-1.5.5 -m looks words up in (tests/data/NOTICE.md).
+LISTS_DIR = DATA_DIR / "wordnet-2.0-exceptions"
+
+
+def read_stems():
+    """(word, token) of each word of tests/data/rouge155_stems.tsv: the token ROUGE-1.5.5 -m gives it."""
+    with open(DATA_DIR / "rouge155_stems.tsv", encoding="utf-8") as handle:
+        return [line.rstrip("\n").split("\t") for line in handle if not line.startswith("#")]
+
+
+def read_exception_files():
+    """Form -> base form as ROUGE-1.5.5 loads them: adj, adv, noun, verb, a later line replacing an earlier one."""
+    table = {}
+    for name in ("adj", "adv", "noun", "verb"):
+        for line in (LISTS_DIR / f"{name}.exc").read_text(encoding="ascii").splitlines():
+            form, base = line.split()[:2]
+            table[form] = base
+    return table
