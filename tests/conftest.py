@@ -131,9 +131,50 @@ def triples():
 
 # Hypothesis draws the same cases on every run and machine: failures reproduce, CI is stable.
 from hypothesis import settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 settings.register_profile("deterministic", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("deterministic")
+
+
+# Texts for the engines and tokens against rouge-score (tests/agreement/test_engines.py and
+# test_tokens.py): a small vocabulary (repeated tokens, ties in the LCS), case, digits,
+# punctuation-only and empty lines, Unicode that lower-cases oddly.
+WORDS = [
+    "the",
+    "The",
+    "cat",
+    "cats",
+    "running",
+    "ran",
+    "a",
+    "A.",
+    "dog",
+    "dogs",
+    "x",
+    "42",
+    "1990s",
+    "İstanbul",
+    "naïve",
+    "Straße",
+    "中文",
+    "ǅ",
+    "--",
+    "!!",
+    "é",
+    "running,",
+    "generously",
+    "Cat",
+]
+SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", " \n ", ", ", "\t", "...", "\n!!\n"]
+
+
+@st.composite
+def texts(draw, max_words=40):
+    """Up to ``max_words`` words of ``WORDS``, each followed by one of ``SEPARATORS``."""
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
+    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
+    return "".join(w + s for w, s in zip(words, separators))
 
 
 QUICK_EXAMPLES = 200
