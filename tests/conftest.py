@@ -84,6 +84,15 @@ def read_jsonl(name):
         return [json.loads(line) for line in handle]
 
 
+def columns(rows):
+    """Rows of a triples file (``source``, ``prediction``, ``reference``) as ``compute``'s three lists."""
+    return {
+        "sources": [r["source"] for r in rows],
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["reference"] for r in rows],
+    }
+
+
 def readme_section(heading):
     """The text of README.md under ``heading`` (e.g. ``"## Reporting a result"``), up to the next heading
     of the same or a higher level: tests check the README's figures there instead of copying them."""
@@ -122,9 +131,50 @@ def triples():
 
 # Hypothesis draws the same cases on every run and machine: failures reproduce, CI is stable.
 from hypothesis import settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 settings.register_profile("deterministic", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("deterministic")
+
+
+# Texts for the engines and tokens against rouge-score (tests/agreement/test_engines.py and
+# test_tokens.py): a small vocabulary (repeated tokens, ties in the LCS), case, digits,
+# punctuation-only and empty lines, Unicode that lower-cases oddly.
+WORDS = [
+    "the",
+    "The",
+    "cat",
+    "cats",
+    "running",
+    "ran",
+    "a",
+    "A.",
+    "dog",
+    "dogs",
+    "x",
+    "42",
+    "1990s",
+    "İstanbul",
+    "naïve",
+    "Straße",
+    "中文",
+    "ǅ",
+    "--",
+    "!!",
+    "é",
+    "running,",
+    "generously",
+    "Cat",
+]
+SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", " \n ", ", ", "\t", "...", "\n!!\n"]
+
+
+@st.composite
+def texts(draw, max_words=40):
+    """Up to ``max_words`` words of ``WORDS``, each followed by one of ``SEPARATORS``."""
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
+    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
+    return "".join(w + s for w, s in zip(words, separators))
 
 
 QUICK_EXAMPLES = 200
@@ -221,3 +271,61 @@ def iterater():
 def three_systems(data):
     """The do-nothing baseline, the bundled predictions, and the references themselves."""
     return {"source": data["sources"], "model": data["predictions"], "oracle": data["references"]}
+
+
+def write_lines(path, texts):
+    """A text file of ``texts``, one a line, their line breaks made spaces (the command line's text-file form)."""
+    path.write_text("".join(text.replace("\n", " ") + "\n" for text in texts), encoding="utf-8")
+    return path
+
+
+def flat(data):
+    """The texts with line breaks made spaces, as the text-file form of the command line reads them."""
+    return {key: [text.replace("\n", " ") for text in texts] for key, texts in data.items()}
+
+
+# The limits' examples (tests/reliability/test_lcs_limits.py and test_limits.py): one example of
+# 20 x 20 tokens (one line each side), after two small ones.
+LONG = " ".join(["w"] * 20)
+COLUMNS = {"sources": ["", "", ""], "references": ["a b.", "a b.", LONG], "predictions": ["a c.", "a b.", LONG]}
+
+
+def write_jsonl(path, columns):
+    """A JSONL file of ``columns``, with a second system ``base`` that adds nothing."""
+    rows = zip(columns["sources"], columns["references"], columns["predictions"])
+    path.write_text(
+        "".join(json.dumps({"source": s, "reference": r, "prediction": p, "base": s}) + "\n" for s, r, p in rows)
+    )
+    return path
+
+
+class WordIds:
+    """A tokenizer for the Trainer helper: id 1 is the word "w", 0 is padding."""
+
+    pad_token_id = 0
+
+    def batch_decode(self, rows, skip_special_tokens):
+        return [" ".join("w" for token in row if token) for row in rows]
+
+    def __len__(self):
+        return 2
+
+
+# The WordNet 2.0 exception lists that ROUGE-1.5.5 -m looks words up in (tests/data/NOTICE.md).
+LISTS_DIR = DATA_DIR / "wordnet-2.0-exceptions"
+
+
+def read_stems():
+    """(word, token) of each word of tests/data/rouge155_stems.tsv: the token ROUGE-1.5.5 -m gives it."""
+    with open(DATA_DIR / "rouge155_stems.tsv", encoding="utf-8") as handle:
+        return [line.rstrip("\n").split("\t") for line in handle if not line.startswith("#")]
+
+
+def read_exception_files():
+    """Form -> base form as ROUGE-1.5.5 loads them: adj, adv, noun, verb, a later line replacing an earlier one."""
+    table = {}
+    for name in ("adj", "adv", "noun", "verb"):
+        for line in (LISTS_DIR / f"{name}.exc").read_text(encoding="ascii").splitlines():
+            form, base = line.split()[:2]
+            table[form] = base
+    return table

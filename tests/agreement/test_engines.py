@@ -7,48 +7,14 @@ punctuation-only and empty lines, Unicode that lower-cases oddly, and long lines
 import random
 
 import pytest
-from conftest import quick_and_full
+from conftest import quick_and_full, texts
 from hypothesis import strategies as st
-from rouge_score import rouge_scorer, tokenizers
+from rouge_score import rouge_scorer
 
 from update_rouge.engines import make_engine, rust_available
 from update_rouge.tokens import make_tokenizer
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
-WORDS = [
-    "the",
-    "The",
-    "cat",
-    "cats",
-    "running",
-    "ran",
-    "a",
-    "A.",
-    "dog",
-    "dogs",
-    "x",
-    "42",
-    "1990s",
-    "İstanbul",
-    "naïve",
-    "Straße",
-    "中文",
-    "ǅ",
-    "--",
-    "!!",
-    "é",
-    "running,",
-    "generously",
-    "Cat",
-]
-SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", " \n ", ", ", "\t", "...", "\n!!\n"]
-
-
-@st.composite
-def texts(draw, max_words=40):
-    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
-    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
-    return "".join(w + s for w, s in zip(words, separators))
 
 
 def reference_scores(types, target, prediction, **scorer_kwargs):
@@ -97,22 +63,6 @@ def _python_equals_rouge_score_with_a_custom_tokenizer(target, prediction, types
     test_python_engine_equals_rouge_score_with_a_custom_tokenizer_full,
 ) = quick_and_full(2000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True))(
     _python_equals_rouge_score_with_a_custom_tokenizer
-)
-
-
-# Any code point (lone surrogates included), or the vocabulary above, with line ends.
-_any_text = st.one_of(st.text(st.characters(blacklist_categories=())), texts())
-
-
-def _tokens_equal_rouge_score(text, use_stemmer):
-    ours, theirs = make_tokenizer("porter" if use_stemmer else "none"), tokenizers.DefaultTokenizer(use_stemmer)
-    assert ours.tokenize(text) == theirs.tokenize(text)
-    # rougeLsum's lines: rouge-score tokenizes each non-empty line of the text.
-    assert ours.tokenize_lines(text) == [theirs.tokenize(line) for line in text.split("\n") if line]
-
-
-test_tokens_equal_rouge_score, test_tokens_equal_rouge_score_full = quick_and_full(4000, _any_text, st.booleans())(
-    _tokens_equal_rouge_score
 )
 
 

@@ -5,11 +5,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import DATA_DIR, columns, read_jsonl
 
 import update_rouge
 from update_rouge import Settings, compute
@@ -18,14 +17,6 @@ from update_rouge.cli import main
 from update_rouge.files import read_jsonl as read_rows
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def columns(rows):
-    return {
-        "sources": [r["source"] for r in rows],
-        "predictions": [r["prediction"] for r in rows],
-        "references": [r["reference"] for r in rows],
-    }
 
 
 @pytest.fixture(scope="module")
@@ -41,20 +32,6 @@ def run_main(argv, capsys):
         status = exit.code
     captured = capsys.readouterr()
     return status, captured.out, captured.err
-
-
-# Two processes from the command line are also in the quick run: test_three_text_files_and_two_processes.
-@pytest.mark.parametrize("num_proc", ["1", pytest.param("2", marks=pytest.mark.slow)])
-def test_main_job_prints_the_same_scores_as_compute(num_proc):
-    completed = subprocess.run(
-        [sys.executable, "-m", "update_rouge", str(DATA_DIR / "fruit_triples.jsonl"), "--num-proc", num_proc],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=REPO,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert json.loads(completed.stdout) == compute(**columns(read_jsonl("fruit_triples.jsonl")))
 
 
 def test_installed_command_runs_the_cli(tmp_path):

@@ -1,166 +1,30 @@
 """Issue 26, sections 2 and 3: limits that hold on every engine and entry point, checked before
 scoring, and messages that say what happened (the demo's and the Trainer helper's are in
-test_app_limits.py and test_reliability_api.py)."""
+test_app_limits.py and test_reliability_api.py; the LCS limit's in test_lcs_limits.py, the
+number types' in test_option_numbers.py)."""
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import time
-from fractions import Fraction
-from types import SimpleNamespace
 
-import numpy as np
 import pytest
-from conftest import DATA_DIR, run_main
+from conftest import COLUMNS, DATA_DIR, WordIds, run_main, write_jsonl
 
-import update_rouge
 from update_rouge.bootstrap import MAX_N_BOOTSTRAP
 from update_rouge.comparison.significance import MAX_N_TRIALS
 from update_rouge.file_lines import MAX_LINE_BYTES_VARIABLE
 from update_rouge.integrations.rewards import update_rouge_reward
 from update_rouge.integrations.trainer import make_compute_metrics
-from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
 from update_rouge.settings import Settings
 
-# One example of 20 x 20 tokens (one line each side), after two small ones.
-LONG = " ".join(["w"] * 20)
-COLUMNS = {"sources": ["", "", ""], "references": ["a b.", "a b.", LONG], "predictions": ["a c.", "a b.", LONG]}
+# 1. One LCS limit, every engine, every LCS type, every entry point: test_lcs_limits.py.
 
 
-def write_jsonl(path, columns):
-    """A JSONL file of ``columns``, with a second system ``base`` that adds nothing."""
-    rows = zip(columns["sources"], columns["references"], columns["predictions"])
-    path.write_text(
-        "".join(json.dumps({"source": s, "reference": r, "prediction": p, "base": s}) + "\n" for s, r, p in rows)
-    )
-    return path
-
-
-# 1. One LCS limit: every engine, every LCS type, every entry point, before scoring.
-
-
-# The cost of example 2's 20 x 20 tokens: its cells, plus for the summary-level types its one line
-# pair (lcs_limits.PAIR_CELLS: python rougeLsum 200, ROUGE-W 9,000, rust rougeLsum 400, rouge-score 60,000).
-ONE_PAIR_COSTS = {
-    ("python", "rougeL"): 400,
-    ("rust", "rougeL"): 400,
-    ("rouge-score", "rougeL"): 400,
-    ("python", "rougeLsum"): 600,
-    ("rust", "rougeLsum"): 800,
-    ("rouge-score", "rougeLsum"): 60_400,
-    ("python", "rougeW"): 9_400,
-}
-
-
-@pytest.mark.parametrize("engine", ["auto", "python", "rust", "rouge-score"])
-@pytest.mark.parametrize("rouge_type", ["rougeL", "rougeLsum", "rougeW"])
-def test_the_lcs_limit_holds_on_every_engine(compute, monkeypatch, engine, rouge_type):
-    if rouge_type == "rougeW" and engine in ("rust", "rouge-score"):
-        pytest.skip("ROUGE-W runs on the python engine only (refused by name for the others)")
-    runs = engine
-    if engine == "auto":
-        runs = "rust" if rouge_type != "rougeW" and update_rouge.engines.rust_available() else "python"
-    cost = ONE_PAIR_COSTS[runs, rouge_type]
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(cost - 1))
-    with pytest.raises(ValueError) as caught:
-        compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
-    assert type(caught.value).__name__ == LcsTableTooLarge.__name__  # the evaluate module has its own copy
-    pairs = "" if cost == 400 else f" with their line pairs (a cost of {cost:,} cells)"
-    assert str(caught.value) == (
-        f"example 2: {rouge_type} of 20 x 20 tokens{pairs} is more than the LCS limit of {cost - 1:,} cells (minutes of "
-        f"computing on any engine; raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE})"
-    )
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(cost))
-    at_the_limit = compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
-    monkeypatch.delenv(MAX_PYTHON_LCS_CELLS_VARIABLE)
-    assert at_the_limit == compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
-    if rouge_type != "rougeW":
-        # Example 0: 2 tokens each side ("a", "b" / "a", "c"), one in common: 0.5; then 1.0 and 1.0.
-        assert at_the_limit[f"update_{rouge_type}"] == pytest.approx(2.5 / 3, abs=1e-12)
-
-
-def one_token_lines(count):
-    """``count`` one-word sentences added on each side of an empty source."""
-    return {
-        "sources": [""],
-        "references": [" ".join(f"r{i % 50}." for i in range(count))],
-        "predictions": [" ".join(f"r{(7 * i) % 50}." for i in range(count))],
-    }
-
-
-@pytest.mark.parametrize(
-    "rouge_type, engine, count, additions",
-    [
-        ("rougeW-1.2", "python", 10_000, "sentences"),  # 100,000,000 line pairs of one cell: 66 s before
-        ("rougeW", "python", 10_000, "edits"),  # every other token changed: 69 s before
-        ("rougeLsum", "python", 32_000, "sentences"),  # 30,000 x 30,000 took 23 s: allowed, 32,000 not
-        ("rougeLsum", "rust", 23_000, "sentences"),
-        ("rougeLsum", "rouge-score", 2_000, "sentences"),
-    ],
-)
-def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(rouge_type, engine, count, additions):
-    texts = one_token_lines(count)
-    if additions == "edits":
-        words = [f"w{i}" for i in range(2 * count)]
-        texts = {
-            "sources": [" ".join(words)],
-            "references": [" ".join(w if i % 2 else f"r{i % 50}" for i, w in enumerate(words))],
-            "predictions": [" ".join(w if i % 2 else f"q{i % 50}" for i, w in enumerate(words))],
-        }
-    started = time.monotonic()
-    with pytest.raises(LcsTableTooLarge, match=r"with their line pairs \(a cost of [\d,]+ cells\) is more than"):
-        update_rouge.compute(
-            **texts, rouge_types=[rouge_type], engine=engine, additions=additions, confidence_level=None
-        )
-    assert time.monotonic() - started < 20  # refused before the walk, not after it
-
-
-def test_a_megabyte_without_a_full_stop_is_refused_at_once_by_the_accelerator():
-    text = " ".join(["a", "b"] * 250_000)  # 500,000 tokens, about 1 MB: an 88 s rougeL before
-    started = time.monotonic()
-    with pytest.raises(LcsTableTooLarge, match="^example 0: rougeL of 500,000 x 500,000 tokens"):
-        update_rouge.compute(sources=[""], references=[text], predictions=[text], rouge_types=["rougeL"])
-    assert time.monotonic() - started < 10, "refused after scoring, not before"
-
-
-def test_the_lcs_limit_in_compare_the_reward_and_the_cli(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
-    data = write_jsonl(tmp_path / "data.jsonl", COLUMNS)
-    argv = ["compare", data, "--system", "prediction", "--system", "base", "--rouge-types", "rougeL"]
-    status, out, err = run_main(argv, capsys)
-    assert (status, out) == (2, "")
-    assert "rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells" in err
-    reward = update_rouge_reward("rougeL")
-    with pytest.raises(ValueError, match="rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells"):
-        reward(completions=COLUMNS["predictions"], source=COLUMNS["sources"], reference=COLUMNS["references"])
-
-
-class WordIds:
-    """A tokenizer for the Trainer helper: id 1 is the word "w", 0 is padding."""
-
-    pad_token_id = 0
-
-    def batch_decode(self, rows, skip_special_tokens):
-        return [" ".join("w" for token in row if token) for row in rows]
-
-    def __len__(self):
-        return 2
-
-
-def test_the_lcs_limit_in_the_trainer_helper(monkeypatch):
-    ids = np.array([[1] * 20, [1, 1] + [0] * 18])  # 20 words, then 2 words
-    metrics = make_compute_metrics(WordIds(), sources=["", ""], rouge_types=["rougeL"])
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
-    with pytest.raises(ValueError, match="^example 0: rougeL of 20 x 20 tokens is more than the LCS limit of 399"):
-        metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
-    assert metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))["update_rougeL"] == 1.0
-
-
-# 2. Numbers: ranges found by trying them, every number type, checked when Settings are built.
+# 2. Numbers: ranges found by trying them, checked when Settings are built (every number type:
+# test_option_numbers.py).
 
 
 @pytest.mark.parametrize(
@@ -196,52 +60,6 @@ def test_rouge_w_2000_on_the_command_line_is_a_usage_error(capsys):
     assert err.strip().endswith(
         "the ROUGE-W weight must be greater than 1 and at most 5 (a larger one overflows a double)"
     )
-
-
-@pytest.mark.parametrize(
-    "name, value, same_as",
-    [
-        ("alpha", np.float32(0.5), 0.5),
-        ("alpha", np.float32(0.3), float(np.float32(0.3))),
-        ("alpha", Fraction(1, 4), 0.25),
-        ("alpha", np.int64(1), 1.0),
-        ("max_words", np.int64(3), 3),
-        ("max_bytes", np.uint16(9), 9),
-        ("seed", np.int32(7), 7),
-        ("n_bootstrap", np.int64(50), 50),
-        ("confidence_level", np.float64(0.9), 0.9),
-        ("num_proc", np.int8(1), 1),
-    ],
-)
-def test_numpy_and_other_number_types_give_the_same_numbers(compute, name, value, same_as):
-    texts = dict(
-        sources=["Dan is a baker.", "Ann is a nurse."],
-        predictions=["Dan is a baker. He bakes bread daily.", "Ann is a nurse. She works."],
-        references=["Dan is a baker. He bakes cakes.", "Ann is a nurse. She works at night."],
-        rouge_types=["rouge1", "rougeL"],
-    )
-    assert compute(**texts, **{name: value}) == compute(**texts, **{name: same_as})
-    settings = Settings(**{name: value})
-    assert type(getattr(settings, name)) is type(same_as), f"{name} kept as {type(getattr(settings, name))}"
-
-
-@pytest.mark.parametrize(
-    "name, value",
-    [
-        ("alpha", "0.5"),
-        ("alpha", np.bool_(True)),
-        ("alpha", True),
-        ("max_words", "3"),
-        ("max_words", True),
-        ("seed", np.float64(3.0)),
-        ("n_bootstrap", np.bool_(True)),
-        ("num_proc", "2"),
-        ("confidence_level", "0.9"),
-    ],
-)
-def test_bools_and_strings_are_not_numbers(name, value):
-    with pytest.raises(ValueError, match=f"^{name} must be .*got {re.escape(repr(value))}$"):
-        Settings(**{name: value})
 
 
 def test_compare_n_trials_is_capped_before_reading(tmp_path, capsys):

@@ -186,7 +186,7 @@ def test_sigterm_under_ray_prints_the_interrupted_line_and_leaves_no_process(ray
 
 @pytest.mark.slow
 def test_a_segmenter_missing_on_the_ray_workers_is_one_line(ray_run, tmp_path):
-    from test_missing_extras import HIDDEN, chinese_rows
+    from test_extras import HIDDEN, chinese_rows
 
     start, _ = ray_run
     shims = tmp_path / "shims" / "jieba"

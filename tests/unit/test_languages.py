@@ -7,8 +7,6 @@ addition, matches, then P, R and F1); a reader of the language would cut the wor
 import math
 import pickle
 import re
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -20,9 +18,7 @@ from update_rouge import NoTokensWarning, compute
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, split_segments
 from update_rouge.languages import ISO_639_1, SNOWBALL_LANGUAGES, LanguageTokenizer, patterns
 from update_rouge.metric import score_examples
-from update_rouge.sentences import SENTENCE_PATTERN, SENTENCE_TERMINAL, segment_pattern
-from update_rouge.unicode_tables import SENTENCE_TERMINALS, WORD
-from update_rouge.word_segmenters import check_segmenter_installed
+from update_rouge.sentences import SENTENCE_PATTERN, segment_pattern
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 TRIPLES = read_jsonl("multilingual_triples.jsonl")
@@ -69,15 +65,6 @@ def test_sentence_terminals_end_segments(terminal):
 def test_other_punctuation_does_not_end_segments(other):
     # U+037E, the Greek question mark, lacks Sentence_Terminal in the Unicode data.
     assert split_segments(f"one{other} two", SENTENCE_PATTERN) == [f"one{other} two"]
-
-
-@pytest.mark.parametrize(
-    "pattern, table", [(SENTENCE_TERMINAL, SENTENCE_TERMINALS), (patterns().word_run, WORD)], ids=["terminal", "word"]
-)
-def test_the_compiled_patterns_match_exactly_the_table_characters(pattern, table):
-    members = {code for first, last in table for code in range(first, last + 1)}
-    for code in [*range(0, 0x110000, 5), *members, *(last + 1 for _, last in table)]:
-        assert bool(pattern.fullmatch(chr(code))) == (code in members), hex(code)
 
 
 @given(text=st.text(alphabet=st.sampled_from("ab1 .!?,;\n\t\x00\x7f"), max_size=40))
@@ -161,28 +148,6 @@ def test_stemming_a_language_without_a_snowball_stemmer_lists_the_supported_ones
 def test_bad_language_options_are_refused(options, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         compute(sources=["s."], predictions=["s. p."], references=["s. r."], **options)
-
-
-def test_a_missing_segmenter_names_the_pip_line(monkeypatch):
-    import importlib.util
-
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "jieba" else real_find_spec(name))
-    with pytest.raises(ImportError) as error:
-        check_segmenter_installed("zh")
-    assert "pip install 'update-rouge[multilingual]'" in str(error.value)
-    assert "pip install jieba" in str(error.value)
-
-
-@pytest.mark.slow
-def test_the_core_imports_no_segmenter_until_a_language_needs_it():
-    code = (
-        "import sys; from update_rouge import compute;"
-        "compute(sources=['a.'], predictions=['a. b.'], references=['a. b.'], language='en');"
-        "print(sorted(m for m in ('jieba', 'fugashi', 'pythainlp') if m in sys.modules))"
-    )
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert output.strip() == "[]"
 
 
 def test_a_tokenizer_pickles_without_its_segmenter():
@@ -349,16 +314,3 @@ def test_the_signature_records_the_language_and_its_rules():
     assert "segmenter" not in fields, "Russian words are not segmented by a package"
     plain = compute(sources=["a."], predictions=["a. b."], references=["a. b."], return_signature=True)
     assert "lang:" not in plain["signature"] and r"seg:[^.]+\.?|" in plain["signature"]
-
-
-@pytest.mark.parametrize(
-    "language, packages", [("zh", ["jieba"]), ("ja", ["fugashi", "unidic-lite"]), ("th", ["pythainlp"])]
-)
-def test_the_signature_names_the_segmenter_and_its_version(language, packages):
-    from importlib.metadata import version
-
-    from update_rouge import build_signature
-
-    fields = dict(field.split(":", 1) for field in build_signature(language=language).split("|"))
-    assert fields["segmenter"] == "+".join(f"{package}-{version(package)}" for package in packages)
-    assert list(fields).index("segmenter") == list(fields).index("tok") + 1

@@ -2,7 +2,6 @@
 
 import importlib.metadata
 import re
-from pathlib import Path
 
 import numpy
 import pytest
@@ -124,15 +123,6 @@ def test_library_versions_come_from_the_installed_libraries(monkeypatch):
     monkeypatch.setattr(signature_module, "version", lambda name: {"rouge-score": "0.0.9"}[name])
     monkeypatch.setattr(numpy, "__version__", "1.0.0")
     assert build_signature(**DATA).endswith("|rouge-score:0.0.9|numpy:1.0.0")
-
-
-def test_the_package_version_has_one_home():
-    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11 on")
-    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "update_rouge.version.__version__"}
-    assert update_rouge.__version__ == update_rouge.version.__version__
-    # A release version as PEP 440 writes it (the value itself lives only in version.py).
-    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", update_rouge.__version__)
 
 
 def test_signature_rejects_what_compute_rejects():

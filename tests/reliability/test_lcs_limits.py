@@ -1,0 +1,120 @@
+"""The LCS limits (lcs_limits): one limit that holds on every engine, every LCS type and every entry
+point (compute, the evaluate module, compare, the reward, the command line, the Trainer helper),
+checked before scoring, with messages that say what was refused and the variable that raises it."""
+
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from conftest import COLUMNS, WordIds, run_main, write_jsonl
+
+import update_rouge
+from update_rouge.integrations.rewards import update_rouge_reward
+from update_rouge.integrations.trainer import make_compute_metrics
+from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
+
+# The cost of example 2's 20 x 20 tokens: its cells, plus for the summary-level types its one line
+# pair (lcs_limits.PAIR_CELLS: python rougeLsum 200, ROUGE-W 9,000, rust rougeLsum 400, rouge-score 60,000).
+ONE_PAIR_COSTS = {
+    ("python", "rougeL"): 400,
+    ("rust", "rougeL"): 400,
+    ("rouge-score", "rougeL"): 400,
+    ("python", "rougeLsum"): 600,
+    ("rust", "rougeLsum"): 800,
+    ("rouge-score", "rougeLsum"): 60_400,
+    ("python", "rougeW"): 9_400,
+}
+
+
+@pytest.mark.parametrize("engine", ["auto", "python", "rust", "rouge-score"])
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rougeLsum", "rougeW"])
+def test_the_lcs_limit_holds_on_every_engine(compute, monkeypatch, engine, rouge_type):
+    if rouge_type == "rougeW" and engine in ("rust", "rouge-score"):
+        pytest.skip("ROUGE-W runs on the python engine only (refused by name for the others)")
+    runs = engine
+    if engine == "auto":
+        runs = "rust" if rouge_type != "rougeW" and update_rouge.engines.rust_available() else "python"
+    cost = ONE_PAIR_COSTS[runs, rouge_type]
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(cost - 1))
+    with pytest.raises(ValueError) as caught:
+        compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
+    assert type(caught.value).__name__ == LcsTableTooLarge.__name__  # the evaluate module has its own copy
+    pairs = "" if cost == 400 else f" with their line pairs (a cost of {cost:,} cells)"
+    assert str(caught.value) == (
+        f"example 2: {rouge_type} of 20 x 20 tokens{pairs} is more than the LCS limit of {cost - 1:,} cells (minutes of "
+        f"computing on any engine; raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE})"
+    )
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(cost))
+    at_the_limit = compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
+    monkeypatch.delenv(MAX_PYTHON_LCS_CELLS_VARIABLE)
+    assert at_the_limit == compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
+    if rouge_type != "rougeW":
+        # Example 0: 2 tokens each side ("a", "b" / "a", "c"), one in common: 0.5; then 1.0 and 1.0.
+        assert at_the_limit[f"update_{rouge_type}"] == pytest.approx(2.5 / 3, abs=1e-12)
+
+
+def one_token_lines(count):
+    """``count`` one-word sentences added on each side of an empty source."""
+    return {
+        "sources": [""],
+        "references": [" ".join(f"r{i % 50}." for i in range(count))],
+        "predictions": [" ".join(f"r{(7 * i) % 50}." for i in range(count))],
+    }
+
+
+@pytest.mark.parametrize(
+    "rouge_type, engine, count, additions",
+    [
+        ("rougeW-1.2", "python", 10_000, "sentences"),  # 100,000,000 line pairs of one cell: 66 s before
+        ("rougeW", "python", 10_000, "edits"),  # every other token changed: 69 s before
+        ("rougeLsum", "python", 32_000, "sentences"),  # 30,000 x 30,000 took 23 s: allowed, 32,000 not
+        ("rougeLsum", "rust", 23_000, "sentences"),
+        ("rougeLsum", "rouge-score", 2_000, "sentences"),
+    ],
+)
+def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(rouge_type, engine, count, additions):
+    texts = one_token_lines(count)
+    if additions == "edits":
+        words = [f"w{i}" for i in range(2 * count)]
+        texts = {
+            "sources": [" ".join(words)],
+            "references": [" ".join(w if i % 2 else f"r{i % 50}" for i, w in enumerate(words))],
+            "predictions": [" ".join(w if i % 2 else f"q{i % 50}" for i, w in enumerate(words))],
+        }
+    started = time.monotonic()
+    with pytest.raises(LcsTableTooLarge, match=r"with their line pairs \(a cost of [\d,]+ cells\) is more than"):
+        update_rouge.compute(
+            **texts, rouge_types=[rouge_type], engine=engine, additions=additions, confidence_level=None
+        )
+    assert time.monotonic() - started < 20  # refused before the walk, not after it
+
+
+def test_a_megabyte_without_a_full_stop_is_refused_at_once_by_the_accelerator():
+    text = " ".join(["a", "b"] * 250_000)  # 500,000 tokens, about 1 MB: an 88 s rougeL before
+    started = time.monotonic()
+    with pytest.raises(LcsTableTooLarge, match="^example 0: rougeL of 500,000 x 500,000 tokens"):
+        update_rouge.compute(sources=[""], references=[text], predictions=[text], rouge_types=["rougeL"])
+    assert time.monotonic() - started < 10, "refused after scoring, not before"
+
+
+def test_the_lcs_limit_in_compare_the_reward_and_the_cli(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    data = write_jsonl(tmp_path / "data.jsonl", COLUMNS)
+    argv = ["compare", data, "--system", "prediction", "--system", "base", "--rouge-types", "rougeL"]
+    status, out, err = run_main(argv, capsys)
+    assert (status, out) == (2, "")
+    assert "rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells" in err
+    reward = update_rouge_reward("rougeL")
+    with pytest.raises(ValueError, match="rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells"):
+        reward(completions=COLUMNS["predictions"], source=COLUMNS["sources"], reference=COLUMNS["references"])
+
+
+def test_the_lcs_limit_in_the_trainer_helper(monkeypatch):
+    ids = np.array([[1] * 20, [1, 1] + [0] * 18])  # 20 words, then 2 words
+    metrics = make_compute_metrics(WordIds(), sources=["", ""], rouge_types=["rougeL"])
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    with pytest.raises(ValueError, match="^example 0: rougeL of 20 x 20 tokens is more than the LCS limit of 399"):
+        metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
+    assert metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))["update_rougeL"] == 1.0
