@@ -29,6 +29,8 @@ those readers yield, and the first unusable input in file order raises the same
   read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
 - Standard input (the path ``-``): JSONL, or CSV when the format says so, cut as a file of
   unknown size (a pipe) is; its lines are named ``<stdin>:LINE``.
+- A regular JSONL file, for several worker processes on this machine (``ranges``): not read
+  here at all, but cut into byte ranges that the workers read themselves (``file_ranges``).
 
 With ``group_by``, the chunks carry the name of the field (or CSV column) whose text each
 ``Row.group`` gets (``files``).
