@@ -70,20 +70,40 @@ def trap():
     trap.close()
 
 
-# The Space folder and its venv, made once per test session (keyed by its base temporary folder)
-# and shared by every module that serves the Space: the venv takes minutes to install.
+# The Space folder and its venv, made once per test session and shared by every module that
+# serves the Space (the venv takes minutes to install). Under pytest-xdist (CI runs `-n 2`) the
+# workers share one, made by the first worker that needs it, under a lock in the session's base
+# folder (the parent of the workers' own): keyed by that folder.
 _SPACES: dict[Path, tuple[Path, Path]] = {}
+
+
+def _session_root(tmp_path_factory) -> Path:
+    """The test session's base temporary folder, the same for every xdist worker."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _shared_space(root: Path) -> tuple[Path, Path]:
+    """(python, folder) of the Space made under ``root`` (made now unless another process of
+    the session has made it: a lock file serialises the making, a ready file marks it done)."""
+    from filelock import FileLock  # datasets' dependency; tests/run.sh installs it with the package
+
+    space, venv_dir, ready = root / "space" / "update_rouge", root / "space-venv", root / "space-ready"
+    with FileLock(str(root / "space.lock")):
+        if not ready.exists():
+            write_space(space)
+            make_venv(venv_dir, ["-r", str(space / "requirements.txt")])
+            ready.write_text("made\n", encoding="utf-8")
+    return venv_dir / "bin" / "python", space
 
 
 def space_app(tmp_path_factory):
     """The Space folder and a venv with its requirements (made once a session); return
     (python, folder, env), the env with an HF_HOME of the caller's own."""
-    key = tmp_path_factory.getbasetemp()
-    if key not in _SPACES:
-        space = tmp_path_factory.mktemp("space") / "update_rouge"
-        write_space(space)
-        _SPACES[key] = make_venv(tmp_path_factory.mktemp("venv"), ["-r", str(space / "requirements.txt")]), space
-    python, space = _SPACES[key]
+    root = _session_root(tmp_path_factory)
+    if root not in _SPACES:
+        _SPACES[root] = _shared_space(root)
+    python, space = _SPACES[root]
     return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
 
 
