@@ -29,6 +29,12 @@ The rust engine runs two ways (``--rust-threads``): ``auto``, as the package siz
 gets), and ``one``, one thread in every process, so that N workers use N cores and the
 efficiency measures how the work spreads over processes.
 
+Each run also reports the driver process's CPU seconds (``resource.getrusage(RUSAGE_SELF)``, its
+imports included) against its ended children's (``RUSAGE_CHILDREN``: the worker processes),
+as a user can measure their own run: the main process's share of the whole tree's CPU, and the
+Amdahl bound it implies for 16 cores, 1 / (s + (1 - s) / 16), counting all of the main
+process's CPU as serial (its bootstrap runs on N threads, so this overstates the serial share).
+
 Then, in the same run, the floor of one core: on the bundled triples, the extraction of the
 additions plus rouge-score's tokenizer on them alone, against ``compute(engine="python")`` end to
 end (intervals included), as a ratio.
@@ -58,9 +64,9 @@ sys.path.insert(0, str(REPO))
 from update_rouge.engines import rust_available  # noqa: E402
 from update_rouge.parallel import available_cpus  # noqa: E402
 
-# Run in a fresh interpreter: prints {"seconds", "result"}.
+# Run in a fresh interpreter: prints {"seconds", "result", "main_cpu", "workers_cpu"}.
 DRIVER = r"""
-import contextlib, io, json, sys, time
+import contextlib, io, json, resource, sys, time
 way, engine, workers, path, per_example = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 if way.startswith("ray"):
     import ray
@@ -89,7 +95,11 @@ else:
     with contextlib.redirect_stdout(out):
         assert main(argv) == 0
     result = json.loads(out.getvalue())
-print(json.dumps({"seconds": time.perf_counter() - began, "result": result}))
+seconds = time.perf_counter() - began
+# The CPU of this process (its imports included) and of its children that ended (the workers).
+own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+cpu = {"main_cpu": own.ru_utime + own.ru_stime, "workers_cpu": children.ru_utime + children.ru_stime}
+print(json.dumps({"seconds": seconds, "result": result, **cpu}))
 """
 
 
@@ -219,7 +229,7 @@ def main() -> None:
         print(f"{args.rows} rows of the bundled Wikipedia triples, {cpus} CPU(s), median of {args.repeat}")
         print(
             f"{'way':8} {'engine':10} {'N':>3} {'seconds':>8} {'examples/s':>11} {'speed-up':>8} {'(range)':>11} "
-            f"{'efficiency':>10} {'peak MB':>8}"
+            f"{'efficiency':>10} {'peak MB':>8} {'main CPU s':>10} {'main share':>10} {'bound at 16':>11}"
         )
         results = [one["result"] for config in configs for one in runs[config]]
         assert all(result == results[0] for result in results), "another result"
@@ -235,11 +245,28 @@ def main() -> None:
                     efficiency = speed_up * fewest / n
                     label = engine if engine == "python" else f"{engine}/{threads}"
                     spread = f"{ratios[0]:.2f}-{ratios[-1]:.2f}"
+                    main_cpu, share = main_share(runs[(way, engine, threads, n)])
                     print(
                         f"{way:8} {label:10} {n:>3} {seconds:>8.2f} {args.rows / seconds:>11,.0f} {speed_up:>8.2f} "
-                        f"{spread:>11} {efficiency:>10.2f} {peak:>8.0f}"
+                        f"{spread:>11} {efficiency:>10.2f} {peak:>8.0f} {main_cpu:>10.2f} {share:>10.2%} "
+                        f"{amdahl(share, 16):>10.1f}x"
                     )
     print(floor_ratio(args.repeat))
+
+
+def main_share(runs: list) -> tuple[float, float]:
+    """The driver process's CPU seconds (``RUSAGE_SELF``: its imports, reading, handing out,
+    merging, writing and the bootstrap) and their share of the CPU of the whole process tree
+    (with ``RUSAGE_CHILDREN``: the worker processes), medians over the runs. With one process
+    (or Ray, whose processes are not the driver's children) the share is 100% or meaningless."""
+    own = statistics.median(one["main_cpu"] for one in runs)
+    share = statistics.median(one["main_cpu"] / (one["main_cpu"] + one["workers_cpu"]) for one in runs)
+    return own, share
+
+
+def amdahl(serial: float, cores: int) -> float:
+    """The most ``cores`` can speed up work of which the share ``serial`` is serial: 1 / (s + (1 - s) / N)."""
+    return 1 / (serial + (1 - serial) / cores)
 
 
 def speed_ups(base: list, runs: list) -> list:

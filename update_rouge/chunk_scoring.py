@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from .corpus import Corpus
 from .engines import Counts
+from .file_lines import InputFileError
 from .lcs_limits import LcsTableTooLarge
 from .metric import UpdateRougeScorer
 from .no_tokens import warn_tokenless
@@ -67,13 +68,29 @@ def score_rows(
 
 
 class Output(NamedTuple):
-    """What ``score_chunks`` does with each chunk's per-example table: ``render(lines, table, ids)``
+    """What ``score_chunks`` does with each chunk's per-example table: ``render(table, ids)``
     where the chunk was scored (a worker: a module-level function, so that it pickles; ``None``:
     the table itself; ``ids``: each example's ``id``, ``None`` for one without), then
-    ``write(lines, rendered)`` here, chunk by chunk in input order."""
+    ``write(lines, rendered)`` here, chunk by chunk in input order, ``lines`` being the examples'
+    file lines."""
 
     write: Callable[[list[int], Any], None]
-    render: Callable[[list[int], Table, list[str | None]], Any] | None = None
+    render: Callable[[Table, list[str | None]], Any] | None = None
+
+
+class Scored(NamedTuple):
+    """A chunk scored (``_score_chunk``): its examples' lines (none for blank lines only), the
+    stand-in references, the tables, what ``render`` made and the group labels; for a chunk that
+    numbers its lines itself (``file_ranges.RangeChunk``), ``numbering`` is (the number of its
+    first line, its lines) and ``error`` the exception (numbered so) it met, raised here."""
+
+    lines: list[int]
+    references: list[list[str]]
+    tables: Any = None
+    rendered: Any = None
+    labels: list | None = None
+    numbering: tuple[int, int] | None = None
+    error: Exception | None = None
 
 
 def score_chunks(
@@ -87,19 +104,21 @@ def score_chunks(
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
     A chunk is a list of ``files.Row``s or an object whose ``rows()`` are its examples (a
-    ``file_chunks.Chunk``: raw lines, parsed there), scored in a worker process:
+    ``file_chunks.Chunk``: raw lines, parsed there; or a ``file_ranges.RangeChunk``, a byte range
+    of a file that is read there and numbers its lines itself, to which this process adds the
+    lines of the ranges before), scored in a worker process:
     ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
     (the first ones are read ahead to know), which ``tell`` is told in one sentence; or by
     ``workers`` elsewhere (Ray tasks, ``integrations.ray_chunks``), as many as they have but no
     more than the chunks. This process only hands out the chunks and adds up their per-example
     tables in input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each
-    chunk's examples' file lines and per-example table (the keys of
-    ``compute(use_aggregator=False)``) and ids go to its ``render`` where the chunk was scored, and what
-    that gives to its ``write`` here (the per-example file's text, say, so that this process only
-    writes it). Examples in which the tokenizer finds no token get one ``NoTokensWarning`` for
-    the whole run. A pair beyond an LCS size limit raises
+    chunk's per-example table (the keys of ``compute(use_aggregator=False)``) and ids go to its
+    ``render`` where the chunk was scored, and what that gives, with the examples' file lines,
+    to its ``write`` here (the per-example file's bytes but the line numbers, say, so that this
+    process writes little more than they). Examples in which the tokenizer finds no token get
+    one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
-    ``rows()``.
+    ``rows()`` (or ``read()``), naming its file line.
     """
     num_proc = min(settings.num_proc, available_cpus()) if workers is None else workers.count
     pending = iter(chunks)
@@ -117,30 +136,64 @@ def score_chunks(
     score = functools.partial(_score_chunk, scorer, paired, render)
     starmap = starmap_in_order if workers is None else workers.starmap_in_order
     results = starmap(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
+    before = 0  # the lines of the chunks so far that number their lines themselves
     try:
-        for lines, references, tables, rendered, labels in results:
-            if not lines:
+        for scored in results:
+            shift = 0
+            if scored.numbering is not None:
+                start, count = scored.numbering
+                shift, before = before + 1 - start, before + count
+            if scored.error is not None:
+                raise _shifted(scored.error, shift)
+            if not scored.lines:
                 continue
-            corpus.add_tables(tables, references, labels)
-            tokenless += tables.tokenless
+            corpus.add_tables(scored.tables, scored.references, scored.labels)
+            tokenless += scored.tables.tokenless
             if output is not None:
-                output.write(lines, tables.table if render is None else rendered)
+                lines = [line + shift for line in scored.lines] if shift else scored.lines
+                output.write(lines, scored.tables.table if render is None else scored.rendered)
     finally:
         results.close()
     warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
     return corpus
 
 
-def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> tuple:
-    """A chunk's examples' lines (none for a chunk of blank lines), stand-in references (a list
-    of the fewest and one of the most references an example has: all ``Corpus.add`` reads of
-    them), ``UpdateRougeScorer.tables`` of its examples (``None`` for blank lines: the per-example
-    tables, the baseline's with ``paired``, the tokenless count, the micro counts),
-    ``render(lines, table, ids)`` (``None`` without ``render``) and the examples' group labels
-    (``None`` when the rows have none)."""
-    rows = chunk if isinstance(chunk, list) else chunk.rows()
+def _shifted(error: Exception, shift: int) -> Exception:
+    """``error`` of a chunk that numbered its lines itself, placed ``shift`` lines further."""
+    if not shift:
+        return error
+    if isinstance(error, InputFileError):
+        return InputFileError(error.path, error.line + shift, error.problem)
+    if isinstance(error, LcsTableTooLarge) and error.index is not None:
+        return error.at(error.index + shift, error.what)
+    return error
+
+
+def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> Scored:
+    """A chunk of ``files.Row``s, or one whose ``rows()`` are its examples, or a
+    ``file_ranges.RangeChunk`` (``read()``: its examples, numbered within the range, and its
+    lines), scored (``Scored``); a range's unusable input or LCS refusal is returned with it."""
+    if isinstance(chunk, list):
+        return _score_rows(scorer, paired, render, chunk)
+    read = getattr(chunk, "read", None)
+    if read is None:
+        return _score_rows(scorer, paired, render, chunk.rows())
+    try:
+        rows, count = read()
+        return _score_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
+    except (InputFileError, LcsTableTooLarge) as error:
+        return Scored([], [], numbering=(chunk.first, 0), error=error)
+
+
+def _score_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
+    """The examples ``rows`` scored: their lines (none for a chunk of blank lines), stand-in
+    references (a list of the fewest and one of the most references an example has: all
+    ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables`` of the examples (the
+    per-example tables, the baseline's with ``paired``, the tokenless count, the micro counts),
+    ``render(table, ids)`` (``None`` without ``render``) and the group labels (``None`` when
+    the rows have none)."""
     if not rows:  # blank lines only
-        return [], [], None, None, None
+        return Scored([], [])
     lines = [row.line for row in rows]
     references = [row.references for row in rows]
     baselines = [row.baseline for row in rows] if paired else None
@@ -151,6 +204,6 @@ def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., 
             raise
         raise error.at(lines[error.index], "line") from None
     counts = [len(example) for example in references]
-    rendered = None if render is None else render(lines, tables.table, [getattr(row, "id", None) for row in rows])
+    rendered = None if render is None else render(tables.table, [getattr(row, "id", None) for row in rows])
     labels = [getattr(row, "group", None) for row in rows]
-    return lines, [[""] * min(counts), [""] * max(counts)], tables, rendered, None if None in labels else labels
+    return Scored(lines, [[""] * min(counts), [""] * max(counts)], tables, rendered, None if None in labels else labels)

@@ -29,6 +29,8 @@ those readers yield, and the first unusable input in file order raises the same
   read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
 - Standard input (the path ``-``): JSONL, or CSV when the format says so, cut as a file of
   unknown size (a pipe) is; its lines are named ``<stdin>:LINE``.
+- A regular JSONL file, for several worker processes on this machine (``ranges``): not read
+  here at all, but cut into byte ranges that the workers read themselves (``file_ranges``).
 
 With ``group_by``, the chunks carry the name of the field (or CSV column) whose text each
 ``Row.group`` gets (``files``).
@@ -42,6 +44,7 @@ from typing import BinaryIO, NamedTuple
 
 from .csv_cuts import CsvRecords, lines_in
 from .file_lines import (
+    STDIN,
     InputFileError,
     Readable,
     decode_line,
@@ -50,6 +53,7 @@ from .file_lines import (
     numbered_raw_lines,
     open_input,
 )
+from .file_ranges import RangeChunk, range_chunks, regular_file
 from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
 from .outputs import shown_path
 from .parallel import guided_share
@@ -140,11 +144,12 @@ def _decoded(path: str, numbered: Iterable[tuple[int, bytes]]) -> Iterator[str]:
         yield decode_line(raw, number, path)
 
 
-Chunk = RowChunk | JsonlChunk | TextChunk | CsvChunk
-"""A chunk of examples: its ``rows()`` are the examples."""
+Chunk = RowChunk | JsonlChunk | TextChunk | CsvChunk | RangeChunk
+"""A chunk of examples: its ``rows()`` are the examples, numbered by their file lines; a
+``RangeChunk``'s ``read()`` numbers them within the range (``file_ranges``)."""
 
 
-Reader = Callable[[Callable[[int], None], int, int], Iterator[Chunk]]
+Reader = Callable[[Callable[[int], None], int, int, bool], Iterator[Chunk]]
 
 
 def open_chunks(
@@ -153,21 +158,27 @@ def open_chunks(
     text_files: Sequence[str | None] = (),
     group_by: str | None = None,
 ) -> tuple[list[str], Reader]:
-    """The paths to read and a function ``read(advance, lines, workers) -> chunks`` that cuts
-    them into chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read to
-    ``advance``; for ``workers`` > 1 the chunks of a file of known size get smaller towards its
-    end (``_Sizes``). The arguments are ``files.open_examples``'s, with its ``ValueError``."""
+    """The paths to read and a function ``read(advance, lines, workers, ranges) -> chunks`` that
+    cuts them into chunks of ``lines`` lines (or CSV records, or rows) and reports the bytes read
+    to ``advance``; for ``workers`` > 1 the chunks of a file of known size get smaller towards its
+    end (``_Sizes``). With ``ranges`` (for worker processes on this machine, which can open the
+    file), a regular JSONL file is cut into byte ranges that the workers read themselves
+    (``file_ranges``) instead. The arguments are ``files.open_examples``'s, with its ``ValueError``."""
     paths, read_rows = open_examples(file, file_format, text_files, group_by)
     if file is None:
         sources, references, predictions = paths
-        return paths, lambda advance, lines, workers=1: _text_chunks(
+        return paths, lambda advance, lines, workers=1, ranges=False: _text_chunks(
             (sources, references, predictions), advance, lines, workers
         )
     if format_of(file, file_format) == "csv":
-        return paths, lambda advance, lines, workers=1: _csv_chunks(file, (advance, group_by), lines, workers)
+        return paths, lambda advance, lines, workers=1, ranges=False: _csv_chunks(
+            file, (advance, group_by), lines, workers
+        )
     if not file.lower().endswith(".json"):
-        return paths, lambda advance, lines, workers=1: _jsonl_chunks(file, (advance, group_by), lines, workers)
-    return paths, lambda advance, lines, workers=1: _row_chunks(read_rows(advance), lines)
+        return paths, lambda advance, lines, workers=1, ranges=False: _jsonl_chunks(
+            file, (advance, group_by), lines, (workers, ranges)
+        )
+    return paths, lambda advance, lines, workers=1, ranges=False: _row_chunks(read_rows(advance), lines)
 
 
 class _Sizes:
@@ -212,8 +223,15 @@ Reading = tuple[Callable[[int], None], str | None]
 read (``advance``) and the field of the group labels (``group_by``)."""
 
 
-def _jsonl_chunks(path: str, reading: Reading, size: int, workers: int) -> Iterator[Chunk]:
+def _jsonl_chunks(path: str, reading: Reading, size: int, cutting: tuple[int, bool]) -> Iterator[Chunk]:
+    """The chunks of the JSONL file ``path``: byte ranges for a regular file when ``cutting``
+    (workers, ranges) asks for ranges and several workers, else chunks of raw lines."""
     advance, group_by = reading
+    workers, ranges = cutting
+    file = regular_file(path) if ranges and workers > 1 and path != STDIN else None
+    if file is not None:
+        yield from range_chunks(path, file, advance, workers, group_by)
+        return
     with open_input(path) as handle:
         sizes = _Sizes([handle], workers)
         lines: Lines = []

@@ -6,7 +6,7 @@ symbolic link to the input are caught; an output that does not exist yet cannot 
 and one that is a folder or lies in a folder that does not exist or cannot be written in.
 Messages show paths with ``shown_path``, so that a path holding a line end stays on one line.
 
-``output_file`` opens the output for writing text:
+``output_file`` opens the output for writing text (or bytes, ``binary``):
 
 - ``-`` is standard output;
 - a special file (a device such as ``/dev/null``, a FIFO) is written in place, never replaced;
@@ -24,7 +24,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from typing import TextIO, cast
+from typing import IO, TextIO, cast
 
 STDOUT = "-"
 _PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
@@ -64,11 +64,14 @@ def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:
 
 
 @contextlib.contextmanager
-def output_file(path: str) -> Iterator[TextIO]:
-    """A UTF-8 text stream for ``path`` (see the module docstring for what each kind of path gets)."""
+def output_file(path: str, binary: bool = False) -> Iterator[IO]:
+    """A UTF-8 text stream for ``path``, or with ``binary`` a stream of bytes (see the module
+    docstring for what each kind of path gets; standard output's bytes are written after its
+    text so far)."""
     if path == STDOUT:
-        yield sys.stdout
         sys.stdout.flush()
+        yield _stdout_bytes() if binary else sys.stdout
+        (_stdout_bytes() if binary else sys.stdout).flush()
         return
     target = os.path.realpath(path)
     try:
@@ -76,26 +79,53 @@ def output_file(path: str) -> Iterator[TextIO]:
     except FileNotFoundError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        with open(target, "w", encoding="utf-8") as handle:
+        with open(target, "wb") if binary else open(target, "w", encoding="utf-8") as handle:
             yield handle
         return
-    with _replacing(target, None if mode is None else stat.S_IMODE(mode)) as handle:
+    with _replacing(target, None if mode is None else stat.S_IMODE(mode), binary) as handle:
         yield handle
 
 
+def _stdout_bytes() -> IO:
+    """Standard output's byte stream; for a text stream without one (a ``StringIO`` that
+    replaced it, say), one that writes the bytes to it as UTF-8 text."""
+    stream = getattr(sys.stdout, "buffer", None)
+    return stream if stream is not None else cast(IO, _TextBytes(sys.stdout))
+
+
+class _TextBytes:
+    """Bytes written to the text stream ``text`` as UTF-8."""
+
+    def __init__(self, text: TextIO):
+        self.text = text
+
+    def write(self, data: bytes) -> int:
+        self.text.write(data.decode("utf-8"))
+        return len(data)
+
+    def flush(self) -> None:
+        self.text.flush()
+
+
 @contextlib.contextmanager
-def _replacing(target: str, mode: int | None) -> Iterator[TextIO]:
-    """A temporary file beside ``target`` that replaces it, with permission bits ``mode``, on success."""
+def _replacing(target: str, mode: int | None, binary: bool = False) -> Iterator[IO]:
+    """A temporary file beside ``target`` (for bytes with ``binary``) that replaces it, with
+    permission bits ``mode``, on success."""
     directory, name = os.path.split(target)
     try:
         handle = tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=directory, prefix=f".{name}.", suffix=".tmp", delete=False
+            "wb" if binary else "w",
+            encoding=None if binary else "utf-8",
+            dir=directory,
+            prefix=f".{name}.",
+            suffix=".tmp",
+            delete=False,
         )
     except OSError as error:
         raise type(error)(f"cannot write {shown_path(target)}: {error.strerror}") from None
     try:
         with handle:
-            yield cast(TextIO, handle)
+            yield cast(IO, handle)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is None:

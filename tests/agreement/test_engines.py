@@ -11,6 +11,7 @@ from conftest import quick_and_full, texts
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
+import update_rouge.engines
 from update_rouge.engines import make_engine, rust_available
 from update_rouge.tokens import make_tokenizer
 
@@ -110,3 +111,19 @@ def test_rust_refuses_a_custom_tokenizer():
 
 def test_auto_uses_python_for_a_custom_tokenizer():
     assert make_engine("auto", ["rouge1"], make_tokenizer(tokenizer=str.split)).name == "python"
+
+
+@pytest.mark.parametrize(
+    "threads, expected", [("1", "python"), ("2", "rust"), ("16", "rust"), ("0", None), ("many", None), (None, None)]
+)
+def test_auto_uses_the_accelerator_only_with_two_threads_or_more(monkeypatch, threads, expected):
+    # One accelerator thread scored slower than the Python engine (docs/speed.md); unset or
+    # unusable, RAYON_NUM_THREADS leaves Rayon one thread per CPU.
+    if threads is None:
+        monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("RAYON_NUM_THREADS", threads)
+    monkeypatch.setattr(update_rouge.engines, "available_cpus", lambda: 1)
+    assert make_engine("auto", ["rouge1"], make_tokenizer()).name == (expected or "python")
+    monkeypatch.setattr(update_rouge.engines, "available_cpus", lambda: 4)
+    assert make_engine("auto", ["rouge1"], make_tokenizer()).name == (expected or "rust")

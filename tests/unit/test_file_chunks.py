@@ -14,6 +14,7 @@ from conftest import DATA_DIR, read_jsonl
 
 import update_rouge.cli.score
 import update_rouge.file_chunks
+import update_rouge.file_ranges
 from update_rouge import Settings, compute
 from update_rouge.chunk_scoring import score_rows
 from update_rouge.cli import main
@@ -333,6 +334,13 @@ def test_an_input_error_survives_the_trip_from_a_worker():
     assert (error.path, error.line, error.problem) == ("a b.jsonl", 7, "not valid JSON")
 
 
+def small_chunks(monkeypatch):
+    """Chunks of 3 lines, and byte ranges of a few lines (cut inside lines), for two workers."""
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    monkeypatch.setattr(update_rouge.file_ranges, "RANGE_BYTES", 3000)
+    monkeypatch.setattr(update_rouge.file_ranges, "LEAST_RANGE_BYTES", 700)
+
+
 def run_main(argv, capsys):
     try:
         status = main([str(a) for a in argv])
@@ -347,19 +355,25 @@ def arguments(paths, files):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("layout", ["jsonl", "csv-multiline", "csv-lists", "text"])
+@pytest.mark.parametrize("layout", ["jsonl", "jsonl-crlf-bom", "jsonl-cr", "csv-multiline", "csv-lists", "text"])
 def test_two_workers_print_and_write_what_one_process_does(tmp_path, capsys, monkeypatch, layout):
-    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    small_chunks(monkeypatch)
     paths, files = LAYOUTS[layout](tmp_path, ROWS)
     outputs = []
     for num_proc in (1, 2):
         per_example = tmp_path / f"per_example_{num_proc}.jsonl"
         status, out, err = run_main(
-            [*arguments(paths, files), "--num-proc", num_proc, "--per-example", per_example], capsys
+            [*arguments(paths, files), "--num-proc", num_proc, "--per-example", per_example, "--signature"], capsys
         )
         assert status == 0, err
-        outputs.append((out, per_example.read_text()))
+        outputs.append((out, per_example.read_bytes()))
+        status, out, err = run_main([*arguments(paths, files), "--num-proc", num_proc, "--signature"], capsys)
+        assert status == 0 and out == outputs[-1][0], err
     assert outputs[0] == outputs[1]
+    outputs = [
+        (json.dumps({k: v for k, v in json.loads(out).items() if k != "signature"}), lines.decode())
+        for out, lines in outputs
+    ]
     expected = compute(
         sources=[r["source"] for r in ROWS],
         predictions=[r["prediction"] for r in ROWS],
@@ -372,7 +386,7 @@ def test_two_workers_print_and_write_what_one_process_does(tmp_path, capsys, mon
 
 @pytest.mark.slow
 def test_two_workers_name_bad_input_in_a_later_chunk(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    small_chunks(monkeypatch)
     path, line, bad = BAD_INPUT["bad json"](tmp_path)
     good = [json.dumps({k: r[k] for k in ("source", "reference", "prediction")}).encode() + b"\n" for r in ROWS]
     path.write_bytes(b"".join(good[: line - 1]) + bad + b"".join(good[line - 1 :]))
@@ -385,7 +399,7 @@ def test_two_workers_name_bad_input_in_a_later_chunk(tmp_path, capsys, monkeypat
 def test_two_workers_name_bad_json_before_a_later_line_too_long(tmp_path, capsys, monkeypatch):
     # The main process cuts ahead of the workers: the line too long (line 10) that it meets while
     # cutting must wait for the earlier chunks, whose line 4 is not JSON.
-    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    small_chunks(monkeypatch)
     good = [json.dumps({k: r[k] for k in ("source", "reference", "prediction")}).encode() + b"\n" for r in ROWS]
     lines = good[:9]
     lines[3] = b"{not json\n"
@@ -406,7 +420,7 @@ def test_two_workers_name_bad_json_before_a_later_line_too_long(tmp_path, capsys
 @pytest.mark.slow
 @pytest.mark.parametrize("problem", ["bad utf-8 on the second line of a cell", "an unclosed quote at the end"])
 def test_two_workers_name_bad_csv_as_one_process_does(tmp_path, capsys, monkeypatch, problem):
-    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
+    small_chunks(monkeypatch)
     line = write_bad_csv(tmp_path / "x.csv", problem)
     outcomes = [run_main([tmp_path / "x.csv", "--num-proc", num_proc], capsys) for num_proc in (1, 2)]
     assert outcomes[0] == outcomes[1]

@@ -130,22 +130,29 @@ def _piped() -> bool:
         return False
 
 
-def per_example_lines(lines: list[int], table: dict[str, list], ids: list[str | None]) -> str:
-    """The per-example file's lines of a chunk: one JSON object per example, its file ``line``,
-    its ``id`` (only for an example that has one) and its per-example scores. Made in the worker
-    that scored the chunk (``score_chunks``'s ``render``)."""
-    return "".join(
-        json.dumps(
-            {"line": line, **({} if ids[index] is None else {"id": ids[index]})}
-            | {key: values[index] for key, values in table.items()}
-        )
-        + "\n"
-        for index, line in enumerate(lines)
-    )
+LINE_KEY = b'{"line": '
+"""How each line of the per-example file begins: its ``line`` comes first (``per_example_tails``)."""
 
 
-def _write_lines(handle: IO[str], _lines: list[int], text: str) -> None:
-    handle.write(text)
+def per_example_tails(table: dict[str, list], ids: list[str | None]) -> list[bytes]:
+    """The per-example file's lines of a chunk but their start (``LINE_KEY`` and the file line,
+    which the process that writes them adds: ``write_per_example``): one JSON object per example,
+    its file ``line``, its ``id`` (only for an example that has one) and its per-example scores,
+    as ``json.dumps`` writes the object, ASCII. Made in the worker that scored the chunk
+    (``score_chunks``'s ``render``)."""
+    tails = []
+    for index, example_id in enumerate(ids):
+        rest = ({} if example_id is None else {"id": example_id}) | {
+            key: values[index] for key, values in table.items()
+        }
+        text = json.dumps(rest)  # "{}" or '{"key": ...}': the object after its "line"
+        tails.append((", " + text[1:] if rest else "}").encode("ascii") + b"\n")
+    return tails
+
+
+def write_per_example(handle: IO[bytes], lines: list[int], tails: list[bytes]) -> None:
+    """Write a chunk's per-example lines to ``handle``: each example's ``LINE_KEY``, file line and tail."""
+    handle.write(b"".join([part for line, tail in zip(lines, tails) for part in (LINE_KEY, b"%d" % line, tail)]))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -180,12 +187,17 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
             settings = dataclasses.replace(settings, num_proc=workers.count)
         bar = run.enter_context(tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options))
-        per_example = None if args.per_example is None else run.enter_context(output_file(args.per_example))
+        per_example = (
+            None if args.per_example is None else run.enter_context(output_file(args.per_example, binary=True))
+        )
         output = (
-            None if per_example is None else Output(functools.partial(_write_lines, per_example), per_example_lines)
+            None
+            if per_example is None
+            else Output(functools.partial(write_per_example, per_example), per_example_tails)
         )
         count = min(settings.num_proc, available_cpus()) if workers is None else workers.count
-        chunks = read_chunks(bar.update, CHUNK_SIZE, count)
+        # Worker processes on this machine read a regular JSONL file's byte ranges themselves.
+        chunks = read_chunks(bar.update, CHUNK_SIZE, count, workers is None)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
