@@ -1,22 +1,15 @@
-"""The command line: input layouts, per-example output, streaming totals, errors with file and line."""
+"""The score command (``update_rouge/cli/score.py``): input layouts, per-example output, errors
+with file and line, the options reaching ``compute``."""
 
 import csv
 import json
 import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 from conftest import DATA_DIR, columns, read_jsonl
 
-import update_rouge
-from update_rouge import Settings, compute
-from update_rouge.chunk_scoring import score_rows
+from update_rouge import compute
 from update_rouge.cli import main
-from update_rouge.files import read_jsonl as read_rows
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -32,30 +25,6 @@ def run_main(argv, capsys):
         status = exit.code
     captured = capsys.readouterr()
     return status, captured.out, captured.err
-
-
-def test_installed_command_runs_the_cli(tmp_path):
-    # tests/run.sh installs the package, which declares the update-rouge console script.
-    command = shutil.which("update-rouge")
-    assert command is not None, "update-rouge is not installed: run pip install -e ."
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    completed = subprocess.run(
-        [command, str(DATA_DIR / "fruit_triples.jsonl"), "--rouge-types", "rouge2"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert completed.returncode == 0, completed.stderr
-    expected = compute(**columns(read_jsonl("fruit_triples.jsonl")), rouge_types=["rouge2"])
-    assert json.loads(completed.stdout) == expected
-
-
-@pytest.mark.parametrize("chunk_size", [1, 7, 1000])
-def test_streamed_totals_equal_compute_bit_for_bit(iterater, chunk_size):
-    rows, expected = iterater
-    corpus = score_rows(read_rows(str(DATA_DIR / "iterater_triples.jsonl")), Settings(), chunk_size=chunk_size)
-    assert corpus.result() == expected
 
 
 def test_per_example_lines_follow_the_file(tmp_path, iterater, capsys):
@@ -285,43 +254,3 @@ def test_rouge155_options_reach_compute(tmp_path, capsys):
     # Pooled ROUGE-1: hits 2 + 2 of 3 + 2 reference tokens; 3 prediction tokens counted twice.
     assert printed["update_rouge1_recall"] == 4 / 5
     assert printed["update_rouge1_precision"] == 4 / 6
-
-
-def test_version_is_the_package_version(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main(["--version"])
-    assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"update-rouge {update_rouge.__version__}"
-
-
-def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
-    path = DATA_DIR / "fruit_triples.jsonl"
-    argv = [
-        str(path),
-        "--rouge-types",
-        "rouge1",
-        "--stemmer",
-        "rouge155",
-        "--multi-ref",
-        "pooled",
-        "--engine",
-        "python",
-        "--average",
-        "micro",
-    ]
-    argv += ["--confidence-level", "0.9", "--n-bootstrap", "50", "--seed", "3", "--signature"]
-    assert main(argv) == 0
-    result = json.loads(capsys.readouterr().out)
-    expected = compute(
-        **columns(read_jsonl("fruit_triples.jsonl")),
-        rouge_types=["rouge1"],
-        stemmer="rouge155",
-        multi_ref="pooled",
-        engine="python",
-        average="micro",
-        confidence_level=0.9,
-        n_bootstrap=50,
-        seed=3,
-        return_signature=True,
-    )
-    assert result == expected
