@@ -236,7 +236,7 @@ def wire(page: Page) -> None:
     # they were sent, so the last edit's answer lands last. Not "always_last": gradio's page (6.31)
     # re-sends the whole trigger when a deferred handler ends, so two "always_last" handlers of one
     # trigger whose runs overlap re-send each other forever (an edit of alpha while its four events
-    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_app_page.py).
+    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_demo_events.py).
     edited: dict[str, Any] = {**hidden, "trigger_mode": "multiple"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
