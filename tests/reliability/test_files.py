@@ -4,6 +4,7 @@ Each test is one case of the reliability issue; where lines end is in test_file_
 writing of outputs in test_outputs.py, the command-line cases in test_reliability_cli.py.
 """
 
+import csv
 import json
 
 import pytest
@@ -45,6 +46,25 @@ def test_a_csv_field_of_200000_characters_is_read(tmp_path):
     long = "word " * 40_000 + "end."
     path = write(tmp_path / "d.csv", f'source,reference,prediction\nA.,"{long}",A.\n'.encode())
     assert rows(read_csv(path)) == [(2, "A.", [long], "A.")]
+
+
+def test_reading_a_csv_file_leaves_the_csv_modules_cell_limit_as_it_was(tmp_path, monkeypatch):
+    # The csv module's limit is one setting for the whole process: a reader that left its own
+    # there broke other libraries that read CSV (importlib.metadata's RECORD files, under
+    # inspect_ai) after a file was read with a 40-byte limit.
+    path = write(tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n" + b"A.,A. B.," + b"x" * 60 + b"\n")
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "40")
+    original = csv.field_size_limit(123_456)  # a limit of the test's own, put back at the end
+    try:
+        reader = read_csv(path)
+        assert rows([next(reader)]) == [(2, "A.", ["A. B."], "A. C.")]
+        assert csv.field_size_limit() == 123_456
+        # The file's own limit still holds while its records are read.
+        with pytest.raises(InputFileError, match=r"d\.csv:3: "):
+            next(reader)
+        assert csv.field_size_limit() == 123_456
+    finally:
+        csv.field_size_limit(original)
 
 
 def test_a_csv_quote_inside_an_unquoted_cell_is_refused(tmp_path):
