@@ -52,7 +52,9 @@ def test_reading_a_csv_file_leaves_the_csv_modules_cell_limit_as_it_was(tmp_path
     # The csv module's limit is one setting for the whole process: a reader that left its own
     # there broke other libraries that read CSV (importlib.metadata's RECORD files, under
     # inspect_ai) after a file was read with a 40-byte limit.
-    path = write(tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n" + b"A.,A. B.," + b"x" * 60 + b"\n")
+    path = write(
+        tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n" + b"A.,A. B.," + b"x" * 60 + b"\n"
+    )
     monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "40")
     original = csv.field_size_limit(123_456)  # a limit of the test's own, put back at the end
     try:
