@@ -9,6 +9,7 @@ import gradio
 from app_calls import DAN, ONE_EXAMPLE, table_rows
 
 from demo import events, handlers
+from demo import options as demo_options
 
 
 def test_the_page_wires_an_option_change_to_the_notes(space_page):
@@ -64,10 +65,11 @@ def cycles(edges):
 
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
-    # Examples, Score (4 chained: the signature last), Score file, histogram, the two tabs' Reproduce
-    # and their download buttons, 3 texts, options, a row (3), matches, the file's options, the upload;
-    # and the status's class after each of the 3 events that write the status.
-    assert len(edges) == len(space_page.fns) == 24
+    # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
+    # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
+    # (3), matches, the file's options, the upload; and the status's class after each of the 3
+    # events that write the status.
+    assert len(edges) == len(space_page.fns) == 25
     classed_after = {
         f.trigger_after for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "status_class"
     }
@@ -141,3 +143,37 @@ def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_i
     # gradio reads the API's parameters, the progress bar and the select event from the signature.
     assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
     assert keyed.__doc__ == handlers.score_one.__doc__
+
+
+def _option_values(**changes):
+    """Every option's screen value (defaults, with ``changes``), keyed by name, as an event gets them."""
+    return vars(demo_options.ScreenOptions.of(**changes)).copy()
+
+
+def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
+    # gradio's page sends a trigger's events one after another: an edit's clearing can reach the
+    # server after the Score click that followed the edit. It clears only results scored with
+    # other options than those it reads.
+    porter = _option_values(stemmer="porter")
+    remembered = events._remember_scored({**porter, "source": DAN[0], "reference": DAN[1], "prediction": DAN[2]})
+    assert remembered["scored_options"] == demo_options.ScreenOptions.of(stemmer="porter")
+    late = {**porter, "scored_texts": tuple(DAN), "scored_options": remembered["scored_options"]}
+    assert events._options_changed(late) == {}
+    changed = events._options_changed({**late, "stemmer": "none"})
+    assert changed["note"] == "Options changed: press Score again." and changed["scored_texts"] is None
+    # The file view: its options and baseline column are remembered when Score file is pressed.
+    shown = {**porter, "baseline_column": "", "status": "Scored 3 examples."}
+    file_options = events._remember_file_options(shown)["file_options"]
+    assert events._file_inputs_changed({**shown, "file_options": file_options}) == {}
+    for edit in ({"seed": 7}, {"baseline_column": "baseline"}):
+        cleared = events._file_inputs_changed({**shown, **edit, "file_options": file_options})
+        assert cleared["status"] == "Options changed: press Score file again." and cleared["file_options"] is None
+    # Once cleared, going back to the scored options says so again (the note replaces an error).
+    assert events._file_inputs_changed({**shown, "file_options": None})["status"].startswith("Options changed")
+
+
+def test_an_option_edit_sends_its_clearings_first(space_page):
+    # gradio sends a trigger's events in the order they were wired, each once the one before ended.
+    stemmer = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "stemmer")
+    order = [f.fn.__name__ for f in space_page.fns.values() if (stemmer._id, "input") in map(tuple, f.targets)]
+    assert order[:2] == ["options_changed", "file_inputs_changed"], order
