@@ -36,6 +36,7 @@ from .lcs_limits import (
     check_wlcs_table,
     lcs_cost,
     oversized_pairs,
+    wlcs_tables_cost,
 )
 from .parallel import THREADS_VARIABLE, available_cpus
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
@@ -201,7 +202,10 @@ class PythonEngine:
             elif parsed.reads_lines:
                 rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
                 line_pairs = len(target_lines) * len(prediction_lines)
-                check_lcs_time(parsed.name, rows, columns, lcs_cost(self.name, parsed.name, rows, columns, line_pairs))
+                cost = lcs_cost(self.name, parsed.name, rows, columns, line_pairs)
+                if parsed.weight is not None:
+                    cost += wlcs_tables_cost(list(map(len, target_lines)), list(map(len, prediction_lines)))
+                check_lcs_time(parsed.name, rows, columns, cost)
         weighted = any(parsed.weight is not None for parsed in self._parsed)
         if weighted and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))

@@ -15,7 +15,11 @@ for each pair of lines. The summary-level walks (rougeLsum, ROUGE-W) also cost s
 every pair of a reference line and a prediction line, however short: 10,000 one-word lines a
 side are 100,000,000 line pairs of one cell each, and took 66 s of ROUGE-W. So the cost counted
 is the cells plus ``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and
-type, in cells of the same time). Before scoring a pair, every engine checks that cost against
+type, in cells of the same time). ROUGE-W's tables are no bit-parallel LCS: a cell of one costs
+hundreds to thousands of LCS cells, and a table something per token of its two lines besides
+(300 lines of 60 tokens a side, 0.6% of the limit as cells and line pairs, took 92 s), so the
+python engine adds ``wlcs_tables_cost``, the sum over its line pairs of their tables' cost.
+Before scoring a pair, every engine checks that cost against
 ``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
 minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
 rouge-score check all their pairs before scoring any, ``check_lcs_times``), and the Python
@@ -24,12 +28,15 @@ engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; de
 is refused with ``LcsTableTooLarge``.
 """
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 from .environment import positive_integer
 from .lcs import summary_lines
 from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
+from .wlcs import NUMPY_CELLS
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
 MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
@@ -53,6 +60,35 @@ cells of the same time, by (engine, family of the type: rougeLsum's ``SUMMARY_LC
 them take about a minute and a half): python rougeLsum 25 to 58 ns a pair, python ROUGE-W 0.7
 to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; each the slowest measured, in cells, rounded
 up (ROUGE-W: 3.9 us is 8,700 cells)."""
+
+
+WLCS_TABLE_CELLS = {"python": (2_000, 10_000), "numpy": (100, 90_000)}
+"""What one ROUGE-W table of a reference line of ``a`` tokens and a prediction line of ``b`` costs,
+in LCS cells, as (per cell, per token): ``cell * a * b + token * (a + b)``; ``python`` for the
+tables of at most ``wlcs.NUMPY_CELLS`` cells (filled in pure Python), ``numpy`` for the larger
+ones (by anti-diagonals, a fixed cost each). Measured with ``wlcs._mark_small`` and
+``_mark_large`` on prediction lines that are a reference line reversed (no line is skipped),
+against ``lcs.lcs_length`` on the same machine: pure Python 1,400 (127 x 127 tokens) to 10,500
+(1 x 1) LCS cells a cell, NumPy 54 (3,000 x 3,000) to 3,600 (20 x 1,000) a cell and 46,000 to
+81,000 a diagonal; each bound holds every measurement, with some room (a busy 2-core machine)."""
+
+
+def wlcs_tables_cost(target_lengths: Sequence[int], prediction_lengths: Sequence[int]) -> int:
+    """The sum over every pair of a reference line and a prediction line (their token counts)
+    of ``WLCS_TABLE_CELLS``'s cost of the pair's ROUGE-W table: what the python engine's
+    summary-level walk (``wlcs.weighted_lcs_counts``) fills at most. Sorting the prediction
+    lines makes it O((n + m) log m) for n and m lines."""
+    lengths = sorted(prediction_lengths)
+    sums = [0, *accumulate(lengths)]
+    total, count = sums[-1], len(lengths)
+    (small_cell, small_token), (large_cell, large_token) = WLCS_TABLE_CELLS["python"], WLCS_TABLE_CELLS["numpy"]
+    cost = 0
+    for a in target_lengths:
+        small = bisect_right(lengths, NUMPY_CELLS // a) if a else count
+        large_tokens = total - sums[small]
+        cost += small_cell * a * sums[small] + small_token * (a * small + sums[small])
+        cost += large_cell * a * large_tokens + large_token * (a * (count - small) + large_tokens)
+    return cost
 
 
 def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:

@@ -12,10 +12,11 @@ from conftest import COLUMNS, WordIds, run_main, write_jsonl
 import update_rouge
 from update_rouge.integrations.rewards import update_rouge_reward
 from update_rouge.integrations.trainer import make_compute_metrics
-from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
+from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge, wlcs_tables_cost
 
 # The cost of example 2's 20 x 20 tokens: its cells, plus for the summary-level types its one line
-# pair (lcs_limits.PAIR_CELLS: python rougeLsum 200, ROUGE-W 9,000, rust rougeLsum 400, rouge-score 60,000).
+# pair (lcs_limits.PAIR_CELLS: python rougeLsum 200, ROUGE-W 9,000, rust rougeLsum 400, rouge-score 60,000),
+# plus for ROUGE-W its 20 x 20 table (lcs_limits.WLCS_TABLE_CELLS: 2,000 a cell and 10,000 a token, 1,200,000).
 ONE_PAIR_COSTS = {
     ("python", "rougeL"): 400,
     ("rust", "rougeL"): 400,
@@ -23,7 +24,7 @@ ONE_PAIR_COSTS = {
     ("python", "rougeLsum"): 600,
     ("rust", "rougeLsum"): 800,
     ("rouge-score", "rougeLsum"): 60_400,
-    ("python", "rougeW"): 9_400,
+    ("python", "rougeW"): 1_209_400,
 }
 
 
@@ -88,6 +89,43 @@ def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(
             **texts, rouge_types=[rouge_type], engine=engine, additions=additions, confidence_level=None
         )
     assert time.monotonic() - started < 20  # refused before the walk, not after it
+
+
+def test_rouge_w_counts_the_cost_of_its_tables_and_refuses_lines_of_sixty_tokens_at_once():
+    # 300 lines of 60 tokens a side, each prediction line a reference line reversed (no line can be
+    # skipped): 92 s of ROUGE-W on a busy 2-core machine, while its cells and line pairs were 0.6% of
+    # the limit. Cost: 18,000 x 18,000 cells + 90,000 pairs x (9,000 + 2,000 x 3,600 + 10,000 x 120).
+    lines = [" ".join(f"t{(i + j) % 63}" for j in range(60)) for i in range(300)]
+    texts = {
+        "sources": ["x."],
+        "references": ["x. " + " ".join(line + "." for line in lines)],
+        "predictions": ["x. " + " ".join(" ".join(reversed(line.split())) + "." for line in lines)],
+    }
+    started = time.monotonic()
+    with pytest.raises(LcsTableTooLarge, match=r"^example 0: rougeW of 18,000 x 18,000 tokens .*757,134,000,000 cells"):
+        update_rouge.compute(**texts, rouge_types=["rougeW"], confidence_level=None)
+    assert time.monotonic() - started < 20
+
+
+def test_the_cost_of_rouge_w_tables_prices_small_and_large_tables_apart():
+    # Reference lines of 1 and 200 tokens, prediction lines of 100 and 0: (1, 100) and (1, 0) and
+    # (200, 0) are pure-Python tables (at most 16,384 cells), (200, 100) a NumPy one.
+    assert wlcs_tables_cost([1, 200], [100, 0]) == (
+        (2_000 * 100 + 10_000 * 101) + 10_000 * 1 + (100 * 20_000 + 90_000 * 300) + 10_000 * 200
+    )
+    assert wlcs_tables_cost([128], [128]) == 2_000 * 16_384 + 10_000 * 256
+    assert wlcs_tables_cost([128], [129]) == 100 * 16_512 + 90_000 * 257
+    assert wlcs_tables_cost([], [5]) == wlcs_tables_cost([5], []) == 0
+    # The sorted sums equal the pair by pair sum.
+    rng = np.random.default_rng(40)
+    for _ in range(50):
+        target, prediction = (rng.choice([0, 1, 2, 64, 128, 129, 256, 20_000], size=rng.integers(0, 7)) for _ in "ab")
+        by_pair = sum(
+            2_000 * a * b + 10_000 * (a + b) if a * b <= 16_384 else 100 * a * b + 90_000 * (a + b)
+            for a in target.tolist()
+            for b in prediction.tolist()
+        )
+        assert wlcs_tables_cost(target.tolist(), prediction.tolist()) == by_pair
 
 
 def test_a_megabyte_without_a_full_stop_is_refused_at_once_by_the_accelerator():
