@@ -185,14 +185,14 @@ def test_the_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, cap
     rows.append({"source": "", "reference": " ".join(["w"] * 20), "prediction": " ".join(["w"] * 20)})
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    # 400 cells, at 8 each on the accelerator and 4,000 on rouge-score (lcs_limits.CELL_COSTS); "auto"
+    # 400 cells, at 12 each on the accelerator and 4,000 on rouge-score (lcs_limits.CELL_COSTS); "auto"
     # hands what the accelerator refuses to the python engine, which refuses it at 400. rouge-score's
     # limit lets lines 1 and 2 (2 x 2 tokens, 16,000) pass.
     limit = 1_599_999 if engine == "rouge-score" else 399
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(limit))
     status, _, err = run_main([data, "--engine", engine, "--rouge-types", "rougeL"], capsys)
     assert status == 2
-    cost = {"rust": " (a cost of 3,200 cells)", "rouge-score": " (a cost of 1,600,000 cells)"}.get(engine, "")
+    cost = {"rust": " (a cost of 4,800 cells)", "rouge-score": " (a cost of 1,600,000 cells)"}.get(engine, "")
     assert f"line 3: rougeL of 20 x 20 tokens{cost} is more than the LCS limit of {limit:,} cells" in one_line(err)
     assert MAX_PYTHON_LCS_CELLS_VARIABLE in err
     columns = {
