@@ -250,6 +250,24 @@ def test_cli_with_ray_and_a_published_protocol_prints_what_it_prints_without(clu
     assert f"protocol:{protocol}@" in json.loads(on_ray[1])["signature"]
 
 
+def test_score_dataset_and_corpus_scores_under_a_published_protocol(cluster):
+    rows = read_jsonl("iterater_triples.jsonl")
+    ds = dataset(rows, 3)
+    keys = output_columns()
+    for protocol in ("fruit", "editeval", "autometrics"):
+        scored = score_dataset(ds, protocol=protocol).materialize()
+        expected = compute(*columns(rows), use_aggregator=False, protocol=protocol)
+        assert per_example(scored, keys) == {key: expected[key] for key in keys}, protocol
+    # autometrics' corpus value is our mean, which corpus_scores gives bit for bit ...
+    expected = compute(*columns(rows), protocol="autometrics", return_signature=True)
+    assert corpus_scores(scored, protocol="autometrics", return_signature=True) == expected
+    # ... a bootstrap median needs every example in order: refused in one line, before any work.
+    for protocol in ("fruit", "editeval"):
+        with pytest.raises(ValueError, match=f"^corpus_scores cannot give protocol='{protocol}'") as error:
+            corpus_scores(None, protocol=protocol)
+        assert "\n" not in str(error.value)
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
