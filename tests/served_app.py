@@ -45,6 +45,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT = 180
+START_ATTEMPTS = 3
 UI_TIMEOUT_MS = 60_000
 # Every assertion on the page waits as long as an action may (Playwright's own default is 5 s:
 # too short for a page that is still loading on a busy 2-core machine, as in CI's parallel run).
@@ -68,6 +69,40 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def port_taken(port):
+    """Whether a process listens on (or holds) loopback ``port``: it cannot be bound."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def served_url(process, log_path):
+    """The URL the app ``process`` logs in ``log_path`` once it serves; the test fails with its
+    log if it exits or does not serve within ``START_TIMEOUT``."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
+        if match:
+            return match.group(1).rstrip("/")
+        if process.poll() is not None:
+            pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
+        time.sleep(0.5)
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")
@@ -129,43 +164,35 @@ def failures_logged(log_text):
 )
 def app_server(request, trap, tmp_path_factory):
     """Run `python app.py` until the process's tests of it are done; yield its URL, port and log."""
-    port = free_port()
     if request.param == "checkout":
         python, cwd = sys.executable, REPO
         env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
     else:
         python, cwd, env = space_app(tmp_path_factory)
-    env.update(
-        GRADIO_SERVER_PORT=str(port),
-        PYTHONUNBUFFERED="1",
-        **proxy_variables(trap.port, "127.0.0.1,localhost"),
-    )
     app_tmp = tmp_path_factory.mktemp("app_tmp")
-    env.update(TMPDIR=str(app_tmp))
+    env.update(PYTHONUNBUFFERED="1", TMPDIR=str(app_tmp), **proxy_variables(trap.port, "127.0.0.1,localhost"))
     log_path = tmp_path_factory.mktemp("app") / "app.log"
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen([str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = None
     try:
-        url = None
-        deadline = time.monotonic() + START_TIMEOUT
-        while url is None:
-            match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
-            if match:
-                url = match.group(1).rstrip("/")
-            elif process.poll() is not None:
-                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
-            elif time.monotonic() > deadline:
-                pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
-            else:
-                time.sleep(0.5)
+        for attempt in range(1, START_ATTEMPTS + 1):
+            port = free_port()
+            env.update(GRADIO_SERVER_PORT=str(port))
+            with open(log_path, "w", encoding="utf-8") as log:
+                process = subprocess.Popen(
+                    [str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
+            url = served_url(process, log_path)
+            # The port was free when chosen, but another process (Ray, a browser, another test's
+            # server) may take it while the app starts (a minute on a loaded machine), and gradio
+            # then serves on the next port: the app starts again on another one. A move while
+            # the port was free is left for test_app_served_api to see.
+            if url.endswith(f":{port}") or not port_taken(port) or attempt == START_ATTEMPTS:
+                break
+            stop(process)
         yield {"url": url, "port": port, "log": log_path}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+        if process is not None:
+            stop(process)
     # Nothing was fetched through the proxy, and no handler failed, from its start to its end.
     assert trap.connections == 0
     log_text = log_path.read_text(encoding="utf-8")
