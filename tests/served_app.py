@@ -5,10 +5,14 @@ and the helpers that read the page.
 The app is served twice: from the checkout's app.py, and (slow) as a Space runs it: from
 inside the folder `python -m update_rouge.space` writes, with a fresh virtual environment
 holding only what the folder's requirements.txt lists (installed from PyPI; pip's cache makes
-repeats fast). The app runs in a subprocess on a free loopback port, one per test module. Its
-HTTP(S) proxy is a local trap that records every connection, so a request that gradio or a
-library it uses sends to any other host at start or while serving is seen (the module's server
-fails its teardown then); the browser records every request to a non-loopback host. The
+repeats fast). Each runs in a subprocess on a free loopback port, started once per test process
+(pytest-xdist worker) and shared by the modules it runs (a start costs 5 to 6 CPU seconds, and
+seven modules serve it). Its HTTP(S) proxy is a local trap that records every connection, so a
+request that gradio or a library it uses sends to any other host at start or while serving is
+seen; each module's ``served`` fails its teardown on such a connection or on a traceback that
+the app logged while the module's tests ran, and the server's own teardown on one logged at any
+time, or on a download left in its temporary folder once it stopped. The browser records every
+request to a non-loopback host. The
 browser is Debian's chromium driven by Playwright (tests/run.sh installs both). Expected
 scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
 """
@@ -41,6 +45,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT = 180
+START_ATTEMPTS = 3
 UI_TIMEOUT_MS = 60_000
 # Every assertion on the page waits as long as an action may (Playwright's own default is 5 s:
 # too short for a page that is still loading on a busy 2-core machine, as in CI's parallel run).
@@ -66,7 +71,41 @@ def free_port():
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
+def port_taken(port):
+    """Whether a process listens on (or holds) loopback ``port``: it cannot be bound."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def served_url(process, log_path):
+    """The URL the app ``process`` logs in ``log_path`` once it serves; the test fails with its
+    log if it exits or does not serve within ``START_TIMEOUT``."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
+        if match:
+            return match.group(1).rstrip("/")
+        if process.poll() is not None:
+            pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
+        time.sleep(0.5)
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
 def trap():
     trap = ConnectionTrap()
     yield trap
@@ -110,59 +149,68 @@ def space_app(tmp_path_factory):
     return python, space, clean_env(HF_HOME=str(tmp_path_factory.mktemp("hf")))
 
 
-# Serving the demo takes seconds, and each module of tests serves it once: these tests run in the
-# full run (tests/run.sh --all, CI), against the checkout and against the generated Space folder.
+def failures_logged(log_text):
+    """The tracebacks, and gradio's complaint about a handler's outputs, in ``log_text``: gradio
+    logs a traceback (and marks the outputs errored in the page) for a handler that raises or
+    returns what its outputs cannot take."""
+    return "Traceback" in log_text or "didn't return enough output values" in log_text
+
+
+# Serving the demo takes seconds: these tests run in the full run (tests/run.sh --all, CI),
+# against the checkout and against the generated Space folder, each started once per process.
 @pytest.fixture(
-    scope="module",
+    scope="session",
     params=[pytest.param("checkout", marks=pytest.mark.slow), pytest.param("space", marks=pytest.mark.slow)],
 )
-def served(request, trap, tmp_path_factory):
-    """Run `python app.py` until the module's tests are done; yield its URL and port."""
-    port = free_port()
+def app_server(request, trap, tmp_path_factory):
+    """Run `python app.py` until the process's tests of it are done; yield its URL, port and log."""
     if request.param == "checkout":
         python, cwd = sys.executable, REPO
         env = {key: value for key, value in os.environ.items() if not key.upper().startswith(("GRADIO_", "HF_"))}
     else:
         python, cwd, env = space_app(tmp_path_factory)
-    env.update(
-        GRADIO_SERVER_PORT=str(port),
-        PYTHONUNBUFFERED="1",
-        **proxy_variables(trap.port, "127.0.0.1,localhost"),
-    )
     app_tmp = tmp_path_factory.mktemp("app_tmp")
-    env.update(TMPDIR=str(app_tmp))
+    env.update(PYTHONUNBUFFERED="1", TMPDIR=str(app_tmp), **proxy_variables(trap.port, "127.0.0.1,localhost"))
     log_path = tmp_path_factory.mktemp("app") / "app.log"
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen([str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = None
     try:
-        url = None
-        deadline = time.monotonic() + START_TIMEOUT
-        while url is None:
-            match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
-            if match:
-                url = match.group(1).rstrip("/")
-            elif process.poll() is not None:
-                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
-            elif time.monotonic() > deadline:
-                pytest.fail(f"app.py did not start in {START_TIMEOUT} s:\n{log_path.read_text(encoding='utf-8')}")
-            else:
-                time.sleep(0.5)
+        for attempt in range(1, START_ATTEMPTS + 1):
+            port = free_port()
+            env.update(GRADIO_SERVER_PORT=str(port))
+            with open(log_path, "w", encoding="utf-8") as log:
+                process = subprocess.Popen(
+                    [str(python), "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
+            url = served_url(process, log_path)
+            # The port was free when chosen, but another process (Ray, a browser, another test's
+            # server) may take it while the app starts (a minute on a loaded machine), and gradio
+            # then serves on the next port: the app starts again on another one. A move while
+            # the port was free is left for test_app_served_api to see.
+            if url.endswith(f":{port}") or not port_taken(port) or attempt == START_ATTEMPTS:
+                break
+            stop(process)
         yield {"url": url, "port": port, "log": log_path}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-    # Nothing was fetched through the proxy while the module's tests ran.
+        if process is not None:
+            stop(process)
+    # Nothing was fetched through the proxy, and no handler failed, from its start to its end.
     assert trap.connections == 0
-    # No handler failed: gradio logs a traceback (and marks the outputs errored in the page) for
-    # a handler that raises or returns what its outputs cannot take.
     log_text = log_path.read_text(encoding="utf-8")
-    assert "Traceback" not in log_text and "didn't return enough output values" not in log_text, log_text
+    assert not failures_logged(log_text), log_text
     # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
     assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
+
+
+@pytest.fixture(scope="module")
+def served(app_server, trap):
+    """The served app (``app_server``) for one module's tests; at the module's end, nothing was
+    fetched through the proxy and no handler failed while they ran."""
+    connections = trap.connections
+    logged = len(app_server["log"].read_text(encoding="utf-8"))
+    yield app_server
+    assert trap.connections == connections
+    log_text = app_server["log"].read_text(encoding="utf-8")[logged:]
+    assert not failures_logged(log_text), log_text
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,15 @@ import re
 import pytest
 from conftest import DATA_DIR
 from playwright.sync_api import expect
-from served_app import DAN, UI_TIMEOUT_MS, browser, fill, note, page, score, served, settle, trap  # noqa: F401
+from served_app import DAN, UI_TIMEOUT_MS, fill, note, score, settle
+
+# The fixtures: served, trap, browser, page.
+pytest_plugins = ["served_app"]
 
 pytestmark = pytest.mark.slow
 
 
-def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):  # noqa: F811
+def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):
     page.get_by_text("Advanced options").click()
     alpha = page.get_by_label("alpha", exact=True)
     alpha.fill("1.5")
@@ -46,7 +49,7 @@ def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):
     assert page.console_errors == []
 
 
-def test_unticking_every_rouge_type_clears_the_matched_tokens_with_the_scores(page):  # noqa: F811
+def test_unticking_every_rouge_type_clears_the_matched_tokens_with_the_scores(page):
     fill(page, *DAN)
     score(page)
     expect(page.locator("#match-note textarea")).to_have_value(re.compile("^rouge1 counts 3"), timeout=UI_TIMEOUT_MS)
