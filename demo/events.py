@@ -220,7 +220,10 @@ def wire(page: Page) -> None:
     )
     # The events that write the file view likewise run one at a time, in the order they were sent:
     # a "File changed" answer to an upload cannot land after the Score file click that followed it.
-    # The options are remembered first, as for one example.
+    # The options are remembered first, as for one example. The status_class after each (which
+    # classes the Status box by the text it was sent) is in the same line, so a class sent for an
+    # older text (an upload's) cannot land after one for a newer (the scoring's error), as it could
+    # when they ran in parallel (a loaded CI run drew an error uncoloured).
     file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}
     file_options = (*OPTION_NAMES, "baseline_column")
     page.file_button.click(
@@ -245,7 +248,7 @@ def wire(page: Page) -> None:
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
         **file_order,
-    ).then(status_class, page.status, page.status, **hidden)
+    ).then(status_class, page.status, page.status, **hidden, **file_order)
     page.histogram_of.input(
         histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
     )
@@ -273,7 +276,7 @@ def wire(page: Page) -> None:
         *page.event(_file_inputs_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
         **edited,
         **file_order,
-    ).then(status_class, page.status, page.status, **hidden)
+    ).then(status_class, page.status, page.status, **hidden, **file_order)
     gr.on(
         [*option_edits, page.baseline_column.change, page.upload.change],
         *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"]),
@@ -308,4 +311,4 @@ def wire(page: Page) -> None:
     )
     page.upload.change(
         *page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden, **file_order
-    ).then(status_class, page.status, page.status, **hidden)
+    ).then(status_class, page.status, page.status, **hidden, **file_order)
