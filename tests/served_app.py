@@ -46,6 +46,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT = 180
+# What gradio prints as its launch ends (the app is then paused until a module needs it).
+LAUNCHED = "To create a public link, set `share=True` in `launch()`."
 START_ATTEMPTS = 3
 UI_TIMEOUT_MS = 60_000
 # Every assertion on the page waits as long as an action may (Playwright's own default is 5 s:
@@ -83,12 +85,14 @@ def port_taken(port):
 
 
 def served_url(process, log_path):
-    """The URL the app ``process`` logs in ``log_path`` once it serves; the test fails with its
-    log if it exits or does not serve within ``START_TIMEOUT``."""
+    """The URL the app ``process`` logs in ``log_path`` once it serves and its launch has ended
+    (gradio's last line, after it checked that the URL answers); the test fails with its log if
+    it exits or does not get there within ``START_TIMEOUT``."""
     deadline = time.monotonic() + START_TIMEOUT
     while True:
-        match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
-        if match:
+        log_text = log_path.read_text(encoding="utf-8")
+        match = re.search(r"Running on local URL:\s+(\S+)", log_text)
+        if match and LAUNCHED in log_text:
             return match.group(1).rstrip("/")
         if process.poll() is not None:
             pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
