@@ -7,9 +7,9 @@ inside the folder `python -m update_rouge.space` writes, with a fresh virtual en
 holding only what the folder's requirements.txt lists (installed from PyPI; pip's cache makes
 repeats fast). Each runs in a subprocess on a free loopback port, started once per test process
 (pytest-xdist worker) and shared by the modules it runs (a start costs 5 to 6 CPU seconds, and
-seven modules serve it). Its HTTP(S) proxy is a local trap that records every connection, so a
-request that gradio or a library it uses sends to any other host at start or while serving is
-seen; each module's ``served`` fails its teardown on such a connection or on a traceback that
+seven modules serve it), paused between them. Its HTTP(S) proxy is a local trap that records
+every connection, so a request that gradio or a library it uses sends to any other host at start
+or while serving is seen; each module's ``served`` fails its teardown on such a connection or on a traceback that
 the app logged while the module's tests ran, and the server's own teardown on one logged at any
 time, or on a download left in its temporary folder once it stopped. The browser records every
 request to a non-loopback host. The
@@ -19,6 +19,7 @@ scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.js
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -45,6 +46,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT = 180
+# What gradio prints as its launch ends (the app is then paused until a module needs it).
+LAUNCHED = "To create a public link, set `share=True` in `launch()`."
 START_ATTEMPTS = 3
 UI_TIMEOUT_MS = 60_000
 # Every assertion on the page waits as long as an action may (Playwright's own default is 5 s:
@@ -82,12 +85,14 @@ def port_taken(port):
 
 
 def served_url(process, log_path):
-    """The URL the app ``process`` logs in ``log_path`` once it serves; the test fails with its
-    log if it exits or does not serve within ``START_TIMEOUT``."""
+    """The URL the app ``process`` logs in ``log_path`` once it serves and its launch has ended
+    (gradio's last line, after it checked that the URL answers); the test fails with its log if
+    it exits or does not get there within ``START_TIMEOUT``."""
     deadline = time.monotonic() + START_TIMEOUT
     while True:
-        match = re.search(r"Running on local URL:\s+(\S+)", log_path.read_text(encoding="utf-8"))
-        if match:
+        log_text = log_path.read_text(encoding="utf-8")
+        match = re.search(r"Running on local URL:\s+(\S+)", log_text)
+        if match and LAUNCHED in log_text:
             return match.group(1).rstrip("/")
         if process.poll() is not None:
             pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text(encoding='utf-8')}")
@@ -97,6 +102,7 @@ def served_url(process, log_path):
 
 
 def stop(process):
+    process.send_signal(signal.SIGCONT)  # a paused app (``served``) must run to end on SIGTERM
     process.terminate()
     try:
         process.wait(timeout=15)
@@ -189,7 +195,8 @@ def app_server(request, trap, tmp_path_factory):
             if url.endswith(f":{port}") or not port_taken(port) or attempt == START_ATTEMPTS:
                 break
             stop(process)
-        yield {"url": url, "port": port, "log": log_path}
+        process.send_signal(signal.SIGSTOP)  # paused until a module's ``served`` needs it
+        yield {"url": url, "port": port, "log": log_path, "process": process}
     finally:
         if process is not None:
             stop(process)
@@ -204,10 +211,17 @@ def app_server(request, trap, tmp_path_factory):
 @pytest.fixture(scope="module")
 def served(app_server, trap):
     """The served app (``app_server``) for one module's tests; at the module's end, nothing was
-    fetched through the proxy and no handler failed while they ran."""
+    fetched through the proxy and no handler failed while they ran.
+
+    Between modules the app is paused (SIGSTOP; resumed here with SIGCONT): gradio's queue polls
+    every millisecond while it has nothing to do (``Queue.sleep_when_free``), about 8% of a core
+    for each idle app, and the app started once per test process would burn that until the
+    process's last test, beside the modules that do not use it."""
     connections = trap.connections
     logged = len(app_server["log"].read_text(encoding="utf-8"))
+    app_server["process"].send_signal(signal.SIGCONT)
     yield app_server
+    app_server["process"].send_signal(signal.SIGSTOP)
     assert trap.connections == connections
     log_text = app_server["log"].read_text(encoding="utf-8")[logged:]
     assert not failures_logged(log_text), log_text

@@ -32,8 +32,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluate.loading import get_imports
-
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO = PACKAGE_DIR.parent
 SCRIPT = PACKAGE_DIR / "update_rouge.py"
@@ -54,6 +52,10 @@ def metric_modules(script: Path = SCRIPT) -> list[Path]:
     Raises ``ValueError`` for an import evaluate would fetch from elsewhere (a ``# From:`` URL)
     and ``FileNotFoundError`` for an imported module that is not beside the script.
     """
+    # Imported here: evaluate's package imports transformers' pipelines (and torch, where
+    # installed), seconds that a caller of ``requirements`` or the command line's help need not pay.
+    from evaluate.loading import get_imports
+
     modules = [script]
     for import_type, name, path, _ in get_imports(str(script)):
         if import_type == "external":

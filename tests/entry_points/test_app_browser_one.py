@@ -194,6 +194,10 @@ def test_browser_reproduce_box_follows_the_options(page):
     expect(code).to_contain_text("evaluate.load('<namespace>/update_rouge', revision='v0.2.0')")
     page.get_by_label("Prediction").fill("Dan is a baker. Dan bakes bread.")
     expect(code).to_contain_text("prediction = 'Dan is a baker. Dan bakes bread.'")
+    # Every answer to the edits has landed (a loaded CI run downloaded the code of the edit before
+    # the last while the box already showed the last), and the box still shows the last edit's code.
+    settle(page)
+    expect(code).to_contain_text("prediction = 'Dan is a baker. Dan bakes bread.'")
     # Saved under its own name, not gradio's "file.py".
     with page.expect_download() as download:
         page.locator("#reproduce-one-download").click()

@@ -19,46 +19,62 @@ from update_rouge import compute
 
 pytest.importorskip("lighteval", reason="needs the lighteval extra: pip install 'update-rouge[lighteval]'")
 
-from lighteval.logging.evaluation_tracker import EvaluationTracker  # noqa: E402
-from lighteval.models.dummy.dummy_model import DummyModel, DummyModelConfig  # noqa: E402
-from lighteval.models.model_output import ModelResponse  # noqa: E402
-from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters  # noqa: E402
-from lighteval.tasks.registry import Registry  # noqa: E402
-
-from update_rouge.integrations.lighteval import PROMPT, fruit_jsonl_task  # noqa: E402
-
-# lighteval's transformers model module, imported by its pipeline, turns torch's gradients off for
-# the whole process when it is imported (torch.set_grad_enabled(False) at its top level): at
-# collection, so every later test (the GRPO run's backward pass) would find them off. Turn them back
-# on here and after each test of this module.
-torch = pytest.importorskip("torch", reason="lighteval needs torch")
-torch.set_grad_enabled(True)
-
-
-@pytest.fixture(autouse=True)
-def gradients_stay_on():
-    yield
-    torch.set_grad_enabled(True)
-
-
 pytestmark = [pytest.mark.needs_torch, pytest.mark.slow]
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
 KEYS = [f"update_{t}{end}" for t in TYPES for end in ("", "_low", "_high")]
 
 
-class KnownOutputs(DummyModel):
-    """lighteval's dummy model, generating the prediction given for each document's id."""
+@pytest.fixture(scope="module")
+def lighteval_api():
+    """lighteval's pipeline, its task registry, a known-output model class and our task maker,
+    imported when this module's tests run, not at collection: with torch, transformers and
+    lighteval's metrics they take about 13 CPU seconds, which every pytest-xdist worker would
+    otherwise pay, whichever files it runs."""
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModel, DummyModelConfig
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+    from lighteval.tasks.registry import Registry
 
-    def __init__(self, predictions, cache_dir):
-        super().__init__(DummyModelConfig(model_name="known-outputs", cache_dir=str(cache_dir)))
-        self.predictions = predictions
+    from update_rouge.integrations.lighteval import PROMPT, fruit_jsonl_task
 
-    @property
-    def tokenizer(self):
-        return None  # the dummy's is gpt2's, downloaded; nothing here tokenizes
+    class KnownOutputs(DummyModel):
+        """lighteval's dummy model, generating the prediction given for each document's id."""
 
-    def greedy_until(self, docs):
-        return [ModelResponse(text=[self.predictions[doc.specific["id"]]]) for doc in docs]
+        def __init__(self, predictions, cache_dir):
+            super().__init__(DummyModelConfig(model_name="known-outputs", cache_dir=str(cache_dir)))
+            self.predictions = predictions
+
+        @property
+        def tokenizer(self):
+            return None  # the dummy's is gpt2's, downloaded; nothing here tokenizes
+
+        def greedy_until(self, docs):
+            return [ModelResponse(text=[self.predictions[doc.specific["id"]]]) for doc in docs]
+
+    return types.SimpleNamespace(
+        EvaluationTracker=EvaluationTracker,
+        KnownOutputs=KnownOutputs,
+        ParallelismManager=ParallelismManager,
+        Pipeline=Pipeline,
+        PipelineParameters=PipelineParameters,
+        Registry=Registry,
+        PROMPT=PROMPT,
+        fruit_jsonl_task=fruit_jsonl_task,
+    )
+
+
+@pytest.fixture(autouse=True)
+def gradients_stay_on(lighteval_api):
+    """lighteval's transformers model module, imported by its pipeline, turns torch's gradients
+    off for the whole process when it is imported (torch.set_grad_enabled(False) at its top
+    level), so that every later test of the process (the GRPO run's backward pass) would find
+    them off: they are turned back on before and after each test of this module."""
+    import torch
+
+    torch.set_grad_enabled(True)
+    yield
+    torch.set_grad_enabled(True)
 
 
 def fruit_folder(tmp_path, one_per_source=False):
@@ -87,23 +103,28 @@ def expected(rows):
 
 
 @pytest.fixture
-def custom_tasks_only(monkeypatch):
+def custom_tasks_only(monkeypatch, lighteval_api):
+    registry = lighteval_api.Registry
+
     def load(custom_tasks=None, load_multilingual=False):
-        return Registry._extract_configs(Registry.create_custom_tasks_module(custom_tasks))
+        return registry._extract_configs(registry.create_custom_tasks_module(custom_tasks))
 
-    monkeypatch.setattr(Registry, "load_all_task_configs", staticmethod(load))
+    monkeypatch.setattr(registry, "load_all_task_configs", staticmethod(load))
 
 
-def test_the_pipeline_reports_compute_bit_for_bit(tmp_path, custom_tasks_only, monkeypatch):
+def test_the_pipeline_reports_compute_bit_for_bit(tmp_path, custom_tasks_only, monkeypatch, lighteval_api):
+    api = lighteval_api
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
     folder, rows = fruit_folder(tmp_path)
     tasks = types.ModuleType("fruit_tasks")
-    tasks.TASKS_TABLE = [fruit_jsonl_task("update_rouge_fruit", str(folder))]
-    pipeline = Pipeline(
+    tasks.TASKS_TABLE = [api.fruit_jsonl_task("update_rouge_fruit", str(folder))]
+    pipeline = api.Pipeline(
         tasks="update_rouge_fruit|0",
-        pipeline_parameters=PipelineParameters(launcher_type=ParallelismManager.CUSTOM, custom_tasks_directory=tasks),
-        evaluation_tracker=EvaluationTracker(output_dir=str(tmp_path / "out"), save_details=False),
-        model=KnownOutputs({row["id"]: row["prediction"] for row in rows}, tmp_path / "cache"),
+        pipeline_parameters=api.PipelineParameters(
+            launcher_type=api.ParallelismManager.CUSTOM, custom_tasks_directory=tasks
+        ),
+        evaluation_tracker=api.EvaluationTracker(output_dir=str(tmp_path / "out"), save_details=False),
+        model=api.KnownOutputs({row["id"]: row["prediction"] for row in rows}, tmp_path / "cache"),
     )
     pipeline.evaluate()
     reported = pipeline.get_results()["results"]["update_rouge_fruit:0"]
@@ -112,7 +133,7 @@ def test_the_pipeline_reports_compute_bit_for_bit(tmp_path, custom_tasks_only, m
     assert want["update_rouge1_low"] < want["update_rouge1"] < want["update_rouge1_high"]
 
 
-def test_the_inspect_backend_reports_compute(tmp_path, monkeypatch):
+def test_the_inspect_backend_reports_compute(tmp_path, monkeypatch, lighteval_api):
     from inspect_ai import eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from lighteval.main_inspect import get_inspect_ai_task
@@ -122,14 +143,14 @@ def test_the_inspect_backend_reports_compute(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
     folder, rows = fruit_folder(tmp_path, one_per_source=True)
-    by_prompt = {PROMPT.format(source=row["source"]): row["prediction"] for row in rows}
+    by_prompt = {lighteval_api.PROMPT.format(source=row["source"]): row["prediction"] for row in rows}
 
     def output(messages, tools, tool_choice, config):
         out = ModelOutput.from_content(model="mockllm/model", content=by_prompt[messages[-1].text])
         out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
         return out
 
-    task = get_inspect_ai_task(fruit_jsonl_task("update_rouge_fruit", str(folder)))
+    task = get_inspect_ai_task(lighteval_api.fruit_jsonl_task("update_rouge_fruit", str(folder)))
     model = get_model("mockllm/model", custom_outputs=output)
     [log] = eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error

@@ -24,9 +24,10 @@ pytestmark = pytest.mark.slow
 TESTS = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster():
-    """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py."""
+    """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py,
+    for this module's tests (an idle cluster costs about 6% of a core: it stops with them)."""
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN")}
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
