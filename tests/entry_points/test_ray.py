@@ -13,11 +13,10 @@ import pytest
 import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
-from update_rouge import compute
+from update_rouge import compute, file_ranges
 from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_cluster import _loopback_only
 from update_rouge.integrations.ray_counts import count_column_names
-from update_rouge import file_ranges
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset, score_jsonl
 
 pytestmark = pytest.mark.slow
