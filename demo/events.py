@@ -146,11 +146,23 @@ def _clear_unless_scored(values: Values) -> dict[str, Any]:
 
 
 def _options_changed(values: Values) -> dict[str, Any]:
-    return options_changed(_scored(values), ScreenOptions.of(values))
+    return options_changed(_scored(values), ScreenOptions.of(values), values["scored_options"])
 
 
 def _file_inputs_changed(values: Values) -> dict[str, Any]:
-    return file_inputs_changed(values["status"], ScreenOptions.of(values))
+    options = _file_options(values)
+    if options == values["file_options"]:
+        return {}  # the file shown was scored with these very options: an edit answered late
+    return {**file_inputs_changed(values["status"], options[0]), "file_options": None}
+
+
+def _file_options(values: Values) -> tuple[ScreenOptions, str]:
+    """The options a file is scored with, as the page shows them: every option and the baseline column."""
+    return ScreenOptions.of(values), values["baseline_column"]
+
+
+def _remember_file_options(values: Values) -> dict[str, Any]:
+    return {"file_options": _file_options(values)}
 
 
 def _file_changed(values: Values) -> dict[str, Any]:
@@ -158,11 +170,12 @@ def _file_changed(values: Values) -> dict[str, Any]:
 
 
 def _open_example(values: Values, row: int) -> dict[str, Any]:
-    return open_example(values["upload"], values["per_example_state"], ScreenOptions.of(values), row)
+    options = ScreenOptions.of(values)
+    return {**open_example(values["upload"], values["per_example_state"], options, row), "scored_options": options}
 
 
 def _remember_scored(values: Values) -> dict[str, Any]:
-    return {"scored_texts": _texts(values)}
+    return {"scored_texts": _texts(values), "scored_options": ScreenOptions.of(values)}
 
 
 for _adapter, _handler in (  # the names gradio's event list shows
@@ -188,9 +201,13 @@ def wire(page: Page) -> None:
     hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
     # The events that write the one-example view run one at a time, in the order they were sent
     # (one concurrency group), so a clearing sent before a click cannot land after it. The texts
-    # are remembered as scored first, so that a clearing still pending cannot wipe the scores.
+    # and options are remembered as scored first, so that a clearing still pending cannot wipe the
+    # scores. gradio's page sends a trigger's events one after another, each once the one before
+    # has ended: an option edit's clearing can reach the server after a Score click that followed
+    # the edit, so the clearing leaves alone results scored with the options it was sent for.
     in_order: dict[str, Any] = {"concurrency_id": "one_example", "concurrency_limit": 1}
-    page.score_button.click(*page.event(_remember_scored, TEXTS, ["scored_texts"]), api_name=False, **in_order).then(
+    remember = page.event(_remember_scored, (*TEXTS, *EXAMPLE_OPTIONS), ["scored_texts", "scored_options"])
+    page.score_button.click(*remember, api_name=False, **in_order).then(
         page.keyed(score_one),
         page(*TEXTS, *EXAMPLE_OPTIONS),
         page(*ONE_EXAMPLE),
@@ -203,8 +220,12 @@ def wire(page: Page) -> None:
     )
     # The events that write the file view likewise run one at a time, in the order they were sent:
     # a "File changed" answer to an upload cannot land after the Score file click that followed it.
+    # The options are remembered first, as for one example.
     file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}
+    file_options = (*OPTION_NAMES, "baseline_column")
     page.file_button.click(
+        *page.event(_remember_file_options, file_options, ["file_options"]), api_name=False, **file_order
+    ).then(
         page.keyed(score_file),
         page(
             "upload",
@@ -236,10 +257,23 @@ def wire(page: Page) -> None:
     # they were sent, so the last edit's answer lands last. Not "always_last": gradio's page (6.31)
     # re-sends the whole trigger when a deferred handler ends, so two "always_last" handlers of one
     # trigger whose runs overlap re-send each other forever (an edit of alpha while its four events
-    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_app_page.py).
+    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_demo_events.py).
     edited: dict[str, Any] = {**hidden, "trigger_mode": "multiple"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
+    # An edit's clearings first: gradio sends a trigger's events in the order they were wired.
+    gr.on(
+        setting_edits,
+        *page.event(_options_changed, ("scored_texts", "scored_options", *EXAMPLE_OPTIONS), view),
+        **edited,
+        **in_order,
+    )
+    gr.on(
+        [*option_edits, page.baseline_column.change],
+        *page.event(_file_inputs_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
+        **edited,
+        **file_order,
+    ).then(status_class, page.status, page.status, **hidden)
     gr.on(
         [*option_edits, page.baseline_column.change, page.upload.change],
         *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"]),
@@ -257,17 +291,11 @@ def wire(page: Page) -> None:
     # an option or the file that changes leaves a note to score again where results were.
     for component in page(*TEXTS):
         component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **in_order)
-    gr.on(
-        setting_edits,
-        *page.event(_options_changed, ("scored_texts", *EXAMPLE_OPTIONS), view),
-        **edited,
-        **in_order,
-    )
     page.per_example.select(
         *page.event(
             _open_example,
             ("upload", "per_example_state", *EXAMPLE_OPTIONS),
-            (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts"),
+            (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts", "scored_options"),
             on_select=True,
         ),
         api_name=False,
@@ -278,12 +306,6 @@ def wire(page: Page) -> None:
     page.matches_of.input(
         *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **in_order
     )
-    gr.on(
-        [*option_edits, page.baseline_column.change],
-        *page.event(_file_inputs_changed, ("status", *OPTION_NAMES), FILE_RESULTS),
-        **edited,
-        **file_order,
-    ).then(status_class, page.status, page.status, **hidden)
     page.upload.change(
         *page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden, **file_order
     ).then(status_class, page.status, page.status, **hidden)

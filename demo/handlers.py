@@ -207,15 +207,19 @@ def clear_unless_scored(texts: Texts, scored: Texts | None) -> Shown:
     return {} if texts == scored else cleared_example()
 
 
-def options_changed(scored: Texts | None, options: ScreenOptions) -> Shown:
+def options_changed(scored: Texts | None, options: ScreenOptions, scored_with: ScreenOptions | None = None) -> Shown:
     """After an option changed: the error naming an unusable option in the notes (with the view
-    cleared); else, where something was ``scored``, ``cleared_example()`` with the note "Options
-    changed: press Score again."; else nothing changes (the view is empty already)."""
+    cleared); else, where something was ``scored`` with other options than ``options`` (those it
+    was scored with are ``scored_with``), ``cleared_example()`` with the note "Options changed:
+    press Score again."; else nothing changes (the view is empty already, or its scores are those
+    of ``options``: the edit was answered after a Score that used it)."""
     try:
         options.settings()
     except DemoError as error:
         return {**cleared_example(), "note": f"Error: {error}"}
-    return {} if scored is None else {**cleared_example(), "note": STALE.format("Options", "Score")}
+    if scored is None or options == scored_with:
+        return {}
+    return {**cleared_example(), "note": STALE.format("Options", "Score")}
 
 
 def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Texts | None) -> Shown:

@@ -244,6 +244,10 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
         page.scored_texts = gr.State(Texts(*DAN_EXAMPLE))
+        # The options of what the one-example view and the file view show (None: none shown, or
+        # cleared): an edit's late clearing keeps results scored with the options it was sent for.
+        page.scored_options = gr.State(ScreenOptions.of())
+        page.file_options = gr.State(None)
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             card = (REPO / "README.md").read_text(encoding="utf-8")
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")

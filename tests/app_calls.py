@@ -1,5 +1,6 @@
-"""The demo's handlers called as gradio calls them, for tests/entry_points/test_app_*.py: each wrapper checks
-that a handler names exactly the components it should, and the texts and files they share."""
+"""The demo's handlers called as gradio calls them, for tests/entry_points/test_demo_*.py and
+test_app_*.py: each wrapper checks that a handler names exactly the components it should, and the
+texts and files they share."""
 
 from conftest import DATA_DIR
 

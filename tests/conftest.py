@@ -220,6 +220,20 @@ def evaluate_metric(tmp_path_factory):
     return evaluate.load(str(module_dir), cache_dir=str(tmp_path_factory.mktemp("evaluate_cache")))
 
 
+SPACE = "someone/update_rouge"
+
+
+@pytest.fixture(scope="module")
+def space_page():
+    """The demo's page built as on a Hugging Face Space named ``SPACE`` (for the tests of its
+    layout and of its events)."""
+    from demo import page as demo_page
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SPACE_ID", SPACE)
+        return demo_page.build_demo()
+
+
 @pytest.fixture(params=["package", "evaluate"])
 def compute(request, evaluate_metric):
     """``compute`` of the package and of the evaluate module: each test runs through both."""

@@ -276,10 +276,35 @@ class CsvColumns(NamedTuple):
     group_at: int | None = None
 
 
-def _csv_reader(lines: Iterable[str]) -> Any:
-    """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()`` characters."""
-    csv.field_size_limit(min(max_line_bytes(), 2**31 - 1))
-    return csv.reader(lines, strict=True)
+class _CsvReader:
+    """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()``
+    characters. The csv module's cell limit is one setting for the whole process: it is set only
+    while a record is read and put back after, so that the caller's program (and libraries in
+    it that read CSV, as ``importlib.metadata`` does) keeps its own."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._reader = csv.reader(lines, strict=True)
+        self._limit = min(max_line_bytes(), 2**31 - 1)
+
+    @property
+    def line_num(self) -> int:
+        """The number of lines read so far (``csv.reader.line_num``)."""
+        return self._reader.line_num
+
+    def __iter__(self) -> "_CsvReader":
+        return self
+
+    def __next__(self) -> list[str]:
+        previous = csv.field_size_limit(self._limit)
+        try:
+            return next(self._reader)
+        finally:
+            csv.field_size_limit(previous)
+
+
+def _csv_reader(lines: Iterable[str]) -> _CsvReader:
+    """``_CsvReader`` over decoded lines."""
+    return _CsvReader(lines)
 
 
 def csv_columns(

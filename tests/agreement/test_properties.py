@@ -21,7 +21,7 @@ SCORE_SUFFIXES = ("", "_precision", "_recall")
 # Few words, so that texts share n-grams; capitals, digits and non-ASCII on purpose.
 WORDS = ["the", "cat", "sat", "on", "mat", "The", "dog", "ran", "42", "café", "naïve", "a", "of", "RAN"]
 
-# Any Unicode text (lone surrogates are refused, see test_bad_input), or the characters extraction
+# Any Unicode text (lone surrogates are refused, see test_inputs), or the characters extraction
 # splits and strips on.
 any_text = st.text(max_size=40) | st.text(". \n\tab", max_size=30)
 # A sentence of two or more words: its addition has at least two tokens, so rouge2 is defined.

@@ -212,8 +212,9 @@ def test_browser_status_draws_an_error_in_red_and_a_scored_file_not(page):
     page.get_by_role("button", name="Score file", exact=True).click()
     expect(status).to_have_value(re.compile("^Scored 3 examples"), timeout=UI_TIMEOUT_MS)
     # The class follows the text (a chained event): wait for it.
-    expect(status).to_have_css("border-left-color", "rgb(22, 163, 74)")
+    expect(status).to_have_css("border-left-color", "rgb(22, 163, 74)", timeout=UI_TIMEOUT_MS)
     scored = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
+    settle(page)  # a reload aborts what is in flight (the page logs an AbortError)
     page.reload()
     page.get_by_role("tab", name="A file of examples").click()
     page.locator("#batch-file input[type=file]").set_input_files(
@@ -221,7 +222,7 @@ def test_browser_status_draws_an_error_in_red_and_a_scored_file_not(page):
     )
     page.get_by_role("button", name="Score file", exact=True).click()
     expect(status).to_have_value(re.compile("^Error: broken.jsonl:1"), timeout=UI_TIMEOUT_MS)
-    expect(status).to_have_css("color", "rgb(185, 28, 28)")
+    expect(status).to_have_css("color", "rgb(185, 28, 28)", timeout=UI_TIMEOUT_MS)
     failed = status.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).borderLeftColor]")
     assert failed == ["rgb(185, 28, 28)", "rgb(220, 38, 38)"]
     assert scored[0] != failed[0] and scored[1] == "rgb(22, 163, 74)", scored

@@ -1,24 +1,15 @@
-"""The demo's reading of uploads and writing of downloads called directly: malformed files named
-by line, the size cap, whole-or-nothing CSV, the downloads folder; and the page's build.
+"""The demo's reading of uploads called directly (``demo.file_handlers``): malformed files named
+by line, the command line's reader, the size cap (the downloads are in test_demo_downloads.py).
 """
 
 import csv
-import inspect
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-import gradio
-import pandas as pd
 import pytest
-from app_calls import DAN, DEFAULT_TYPES, FRUIT, GOOD_LINE, ONE_EXAMPLE, score_file, table_rows
-from conftest import DATA_DIR
+from app_calls import DEFAULT_TYPES, GOOD_LINE, score_file
 
-from demo import downloads, events, file_handlers, handlers, render
-from demo import options as demo_options
-from demo import page as demo_page
+from demo import file_handlers
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -132,78 +123,7 @@ def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeyp
     )
 
 
-def test_the_size_cap_comes_from_the_environment():
-    assert demo_options.max_upload_mb({}) == 50
-    assert demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
-    for bad in ("0", "-1", "inf", "nan", "lots"):
-        with pytest.raises(
-            ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"
-        ):
-            demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
-
-
 def test_no_upload_asks_for_a_file():
     out = score_file(None, DEFAULT_TYPES, "none")
     assert out["status"] == "Upload a .jsonl or .csv file first."
     assert out["results"] == {"__type__": "update", "visible": False}
-
-
-def test_csv_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
-    table = pd.DataFrame({"line": [1, 2], "update_rouge1": [0.1, 1 / 3]})
-    path = downloads.write_csv_atomically(table, tmp_path)
-    assert path.read_text(encoding="utf-8") == f"line,update_rouge1\n1,0.1\n2,{1 / 3!r}\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [downloads.CSV_NAME]
-
-    def write_half_then_fail(self, target, **kwargs):
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write("line,upd")
-        raise OSError("disk full")
-
-    monkeypatch.setattr(pd.DataFrame, "to_csv", write_half_then_fail)
-    other = tmp_path / "other"
-    other.mkdir()
-    with pytest.raises(OSError, match="disk full"):
-        downloads.write_csv_atomically(table, other)
-    assert not (other / downloads.CSV_NAME).exists()
-
-
-@pytest.mark.slow
-def test_the_downloads_folder_is_removed_when_the_process_exits(tmp_path):
-    code = (
-        "import sys; from demo import downloads, file_handlers; out = file_handlers.score_file(sys.argv[1], ['rouge1'], 'none'); "
-        "print(downloads.downloads_root()); print(out['download_csv'])"
-    )
-    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
-    run = subprocess.run([sys.executable, "-c", code, str(FRUIT)], cwd=REPO, env=env, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    root, csv_file = run.stdout.split()
-    assert (
-        csv_file.endswith(downloads.CSV_NAME) and csv_file.startswith(root + os.sep) and Path(root).parent == tmp_path
-    )
-    assert not Path(root).exists()
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_metric_card_is_the_readme_without_front_matter():
-    card = render.metric_card((DATA_DIR.parent.parent / "README.md").read_text(encoding="utf-8"))
-    assert card.startswith("# Metric Card for UpdateROUGE\n")
-    assert "app_file:" not in card and "## Citation" in card
-    assert render.metric_card("# No front matter\n") == "# No front matter\n"
-
-
-def test_demo_builds_without_analytics():
-    demo = demo_page.build_demo()
-    assert isinstance(demo, gradio.Blocks)
-    assert demo.analytics_enabled is False
-
-
-def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_its_signature():
-    page = events.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
-    keyed = page.keyed(handlers.score_one)
-    out = keyed(*DAN, ["rouge1"], "none")
-    assert list(out) == page(*ONE_EXAMPLE)
-    assert out[page.note] == "The reference adds 1 segment(s) to the source, the prediction 1."
-    assert table_rows(out[page.scores]) == [["rouge1", "0.6000", "0.7500", "0.6667"]]
-    # gradio reads the API's parameters, the progress bar and the select event from the signature.
-    assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
-    assert keyed.__doc__ == handlers.score_one.__doc__

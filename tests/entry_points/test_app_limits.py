@@ -1,15 +1,15 @@
 """Issue 26 in the demo: options named in every error of the HTTP API's handlers, a time limit per
-file, the LCS limit lowered when served, and a bounded number of download folders."""
+file, the LCS limit lowered when served (the limits read from the environment are in
+test_demo_options.py, the bounded number of download folders in test_demo_downloads.py)."""
 
 import json
 import time
-from pathlib import Path
 
 import gradio as gr
 import pytest
 from conftest import DATA_DIR
 
-from demo import downloads, file_handlers, handlers
+from demo import file_handlers, handlers
 from demo import options as demo_options
 from demo import page as demo_page
 
@@ -66,21 +66,6 @@ def test_scoring_a_file_stops_at_the_time_limit(monkeypatch):
     assert file_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")["status"].startswith("Scored 3 examples")
 
 
-def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment():
-    assert demo_options.max_request_seconds({}) == 120
-    assert demo_options.max_request_seconds({demo_options.MAX_SECONDS_VARIABLE: "2.5"}) == 2.5
-    for bad in ("0", "-1", "inf", "soon"):
-        with pytest.raises(ValueError, match=f"^{demo_options.MAX_SECONDS_VARIABLE} must be a number of seconds > 0"):
-            demo_options.max_request_seconds({demo_options.MAX_SECONDS_VARIABLE: bad})
-    variable = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
-    environ = {}
-    demo_options.serve_limits(environ)
-    assert environ == {variable: "20000000000"}
-    environ = {variable: "5"}
-    demo_options.serve_limits(environ)
-    assert environ == {variable: "5"}
-
-
 def test_one_example_beyond_the_lcs_limit_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "399")
     long = " ".join(["w"] * 20)
@@ -125,19 +110,6 @@ def test_the_served_lcs_limit_refuses_ten_thousand_one_word_sentences_at_once(mo
             "to seconds; score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
         )
     )
-
-
-def test_only_the_newest_download_folders_are_kept(monkeypatch):
-    monkeypatch.setattr(downloads, "DOWNLOAD_FOLDERS_KEPT", 3)
-    folders = []
-    for _ in range(5):
-        out = file_handlers.score_file(str(FRUIT), ["rouge1"], "none", "none")
-        folders.append(Path(out["download_csv"]).parent)
-        assert Path(out["download_csv"]).is_file() and Path(out["download_json"]).is_file(), (
-            "the files just scored are there"
-        )
-    kept = sorted(path for path in downloads.downloads_root().iterdir() if path.is_dir())
-    assert kept == sorted(folders[-3:]), f"kept {kept}, made {folders}"
 
 
 def test_the_number_fields_pass_what_gradio_cannot_convert_on_for_the_handlers_to_name_once():

@@ -14,7 +14,7 @@ from update_rouge import compute
 REPO = Path(__file__).resolve().parents[2]
 
 
-# Two processes from the command line are also in the quick run: test_cli.py's test_three_text_files_and_two_processes.
+# Two processes from the command line are also in the quick run: test_cli_score.py's test_three_text_files_and_two_processes.
 @pytest.mark.parametrize("num_proc", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_main_job_prints_the_same_scores_as_compute(num_proc):
     completed = subprocess.run(

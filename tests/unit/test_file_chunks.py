@@ -7,7 +7,6 @@ import io
 import json
 import os
 import pickle
-from collections import namedtuple
 
 import pytest
 from conftest import DATA_DIR, read_jsonl
@@ -15,8 +14,7 @@ from conftest import DATA_DIR, read_jsonl
 import update_rouge.cli.score
 import update_rouge.file_chunks
 import update_rouge.file_ranges
-from update_rouge import Settings, compute
-from update_rouge.chunk_scoring import score_rows
+from update_rouge import compute
 from update_rouge.cli import main
 from update_rouge.file_chunks import open_chunks
 from update_rouge.file_lines import InputFileError
@@ -426,23 +424,6 @@ def test_two_workers_name_bad_csv_as_one_process_does(tmp_path, capsys, monkeypa
     assert outcomes[0] == outcomes[1]
     status, out, err = outcomes[0]
     assert status == 2 and out == "" and f"x.csv:{line}: " in err
-
-
-Paired = namedtuple("Paired", "line source references prediction baseline")
-
-
-@pytest.mark.slow
-def test_a_paired_corpus_in_workers_equals_compute_with_a_baseline():
-    rows = read_jsonl("iterater_triples.jsonl")
-    paired = [Paired(i, r["source"], [r["reference"]], r["prediction"], r["source"]) for i, r in enumerate(rows)]
-    corpus = score_rows(paired, Settings(num_proc=2), chunk_size=7, paired=True)
-    expected = compute(
-        sources=[r["source"] for r in rows],
-        predictions=[r["prediction"] for r in rows],
-        references=[r["reference"] for r in rows],
-        baseline_predictions=[r["source"] for r in rows],
-    )
-    assert corpus.result() == expected
 
 
 def test_the_wikipedia_triples_chunk_as_they_read():

@@ -1,19 +1,16 @@
-"""Reliability of reading and writing files: nothing read wrongly in silence, no file lost.
+"""Reading examples from files (``files``): nothing read wrongly in silence.
 
-Each test is one case of the reliability issue; the command-line cases are in test_cli.py.
+Each test is one case of the reliability issue; where lines end is in test_file_lines.py, the
+writing of outputs in test_outputs.py, the command-line cases in test_reliability_cli.py.
 """
 
+import csv
 import json
-import os
-import stat
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from update_rouge.file_lines import InputFileError
-from update_rouge.files import open_examples, read_csv, read_jsonl, read_text_files
-from update_rouge.outputs import check_output_paths, output_file
+from update_rouge.files import open_examples, read_csv, read_jsonl
 
 ROW = {"source": "A.", "reference": "A. B.", "prediction": "A. C."}
 
@@ -26,30 +23,6 @@ def write(path, data: bytes):
 def rows(reader):
     """Each row's line, source, references and prediction (its ``id`` is tested on its own below)."""
     return [tuple(row)[:4] for row in reader]
-
-
-@pytest.mark.parametrize("end", [b"\r\n", b"\n", b"\r"])
-def test_text_files_end_lines_at_crlf_lf_and_cr_alike(tmp_path, end):
-    sources = write(tmp_path / "s.txt", end.join([b"A.", b"X."]) + end)
-    references = write(tmp_path / "r.txt", end.join([b"A. B.", b"X. Y."]) + end)
-    predictions = write(tmp_path / "p.txt", end.join([b"A. C.", b"X. Y."]))
-    assert rows(read_text_files(sources, references, predictions)) == [
-        (1, "A.", ["A. B."], "A. C."),
-        (2, "X.", ["X. Y."], "X. Y."),
-    ]
-
-
-@pytest.mark.parametrize("separator", ["\u2028", "\u0085", "\x0c", "\x1c", "\u2029"])
-def test_text_files_do_not_end_lines_at_other_unicode_line_breaks(tmp_path, separator):
-    text = f"A.{separator}B.".encode()
-    paths = [write(tmp_path / f"{name}.txt", text + b"\n") for name in "srp"]
-    assert rows(read_text_files(*paths)) == [(1, f"A.{separator}B.", [f"A.{separator}B."], f"A.{separator}B.")]
-
-
-def test_a_cr_at_a_read_block_boundary_followed_by_lf_ends_one_line(tmp_path, monkeypatch):
-    monkeypatch.setattr("update_rouge.file_lines._READ_SIZE", 4)
-    paths = [write(tmp_path / f"{name}.txt", b"abc\r\ndef\rghi\n") for name in "srp"]
-    assert [row.source for row in read_text_files(*paths)] == ["abc", "def", "ghi"]
 
 
 def test_jsonl_with_cr_line_ends_reads_every_row(tmp_path):
@@ -73,6 +46,27 @@ def test_a_csv_field_of_200000_characters_is_read(tmp_path):
     long = "word " * 40_000 + "end."
     path = write(tmp_path / "d.csv", f'source,reference,prediction\nA.,"{long}",A.\n'.encode())
     assert rows(read_csv(path)) == [(2, "A.", [long], "A.")]
+
+
+def test_reading_a_csv_file_leaves_the_csv_modules_cell_limit_as_it_was(tmp_path, monkeypatch):
+    # The csv module's limit is one setting for the whole process: a reader that left its own
+    # there broke other libraries that read CSV (importlib.metadata's RECORD files, under
+    # inspect_ai) after a file was read with a 40-byte limit.
+    path = write(
+        tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n" + b"A.,A. B.," + b"x" * 60 + b"\n"
+    )
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "40")
+    original = csv.field_size_limit(123_456)  # a limit of the test's own, put back at the end
+    try:
+        reader = read_csv(path)
+        assert rows([next(reader)]) == [(2, "A.", ["A. B."], "A. C.")]
+        assert csv.field_size_limit() == 123_456
+        # The file's own limit still holds while its records are read.
+        with pytest.raises(InputFileError, match=r"d\.csv:3: "):
+            next(reader)
+        assert csv.field_size_limit() == 123_456
+    finally:
+        csv.field_size_limit(original)
 
 
 def test_a_csv_quote_inside_an_unquoted_cell_is_refused(tmp_path):
@@ -129,109 +123,6 @@ def test_open_examples_picks_the_reader_and_refuses_mixed_layouts(tmp_path):
         open_examples(str(tmp_path / "d.txt"))
     with pytest.raises(ValueError, match="all three"):
         open_examples(text_files=(path, None, path))
-
-
-# Outputs
-
-
-def test_an_output_that_is_an_input_is_refused_by_any_name(tmp_path, monkeypatch):
-    data = tmp_path / "data.jsonl"
-    data.write_text("x")
-    link = tmp_path / "link.jsonl"
-    link.symlink_to(data)
-    hard = tmp_path / "hard.jsonl"
-    os.link(data, hard)
-    monkeypatch.chdir(tmp_path)
-    for output in ["data.jsonl", "./data.jsonl", str(data), str(link), str(hard)]:
-        with pytest.raises(ValueError, match="is the input"):
-            check_output_paths(["data.jsonl"], [output])
-    check_output_paths(["data.jsonl"], ["new.jsonl", "-"])
-
-
-def test_an_empty_output_name_is_refused():
-    with pytest.raises(ValueError, match="empty"):
-        check_output_paths([], [""])
-
-
-def test_a_symbolic_link_output_is_written_through_and_stays_a_link(tmp_path):
-    target = tmp_path / "target.jsonl"
-    target.write_text("old")
-    link = tmp_path / "out.jsonl"
-    link.symlink_to(target)
-    with output_file(str(link)) as handle:
-        handle.write("new")
-    assert link.is_symlink() and target.read_text() == "new"
-
-
-def test_an_existing_outputs_permissions_are_kept(tmp_path):
-    out = tmp_path / "out.jsonl"
-    out.write_text("old")
-    out.chmod(0o600)
-    with output_file(str(out)) as handle:
-        handle.write("new")
-    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and out.read_text() == "new"
-
-
-def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path):
-    out = tmp_path / "out.jsonl"
-    out.write_text("old")
-    with pytest.raises(RuntimeError):
-        with output_file(str(out)) as handle:
-            handle.write("half")
-            raise RuntimeError("interrupted")
-    assert out.read_text() == "old" and os.listdir(tmp_path) == ["out.jsonl"]
-
-
-def test_a_fifo_is_written_in_place(tmp_path):
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        with output_file(str(fifo)) as handle:
-            handle.write("through")
-        assert os.read(reader, 100) == b"through"
-    finally:
-        os.close(reader)
-    assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(os.listdir(tmp_path)) == ["pipe"]
-
-
-def test_dev_null_is_written_in_place_and_stays_a_device():
-    with output_file("/dev/null") as handle:
-        handle.write("nothing")
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
-
-
-def test_dash_is_standard_output(capsys):
-    with output_file("-") as handle:
-        handle.write("to stdout")
-    assert capsys.readouterr().out == "to stdout"
-
-
-@given(
-    data=st.binary().map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)),
-    size=st.integers(1, 9),
-    limit=st.integers(1, 12),
-)
-def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_whole(data, size, limit):
-    import io
-    import re
-
-    from update_rouge import file_lines
-
-    expected = [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(file_lines, "_READ_SIZE", size)
-        read = []
-        try:
-            for line in file_lines._raw_lines(io.BytesIO(data), limit):
-                read.append(line)
-        except file_lines._LineTooLong:
-            # Refused at the first line above the limit, after every line before it.
-            assert [len(line) for line in read] == [len(line) for line in expected[: len(read)]]
-            assert len(expected[len(read)]) > limit, f"line {len(read) + 1} {expected[len(read)]!r} was refused"
-            return
-    assert read == expected
-    assert all(len(line) <= limit for line in read), f"a line above {limit} bytes was read: {read}"
 
 
 def test_jsonl_ids_are_kept_as_text_and_absent_ids_are_none(tmp_path):

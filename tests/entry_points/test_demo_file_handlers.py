@@ -1,5 +1,6 @@
-"""The demo's file scoring called directly: the corpus summary, the per-example table, the
-histogram, the downloads' numbers, the paired test, opening a row.
+"""The demo's handlers of a file (``demo.file_handlers``) called directly: the corpus summary, the
+per-example table, the histogram, the downloads' numbers, the paired test, opening a row, the note
+when the options or the file change (reading malformed uploads is in test_app_file_reading.py).
 
 Expected scores come from outside the package: ROUGE-1.5.5's values in
 tests/data/rouge155_golden.jsonl, rouge-score, `compute` and README.md's figures.
@@ -11,7 +12,6 @@ import math
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_rows
 from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme_section
@@ -132,26 +132,6 @@ def test_score_file_reports_progress_after_each_chunk_of_examples(tmp_path):
     assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1.0
     # The share of the bytes read when each chunk is scored: about 1000/2400, then 2000/2400.
     assert 0.3 < fractions[1] < 0.5 and 0.7 < fractions[2] < 0.9
-
-
-def test_histogram_counts_start_at_zero_and_reach_a_round_number():
-    per_example = pd.DataFrame({"update_rouge1": [0.05] * 7 + [0.95] * 3})
-    figure = read_histogram(render.histogram_svg(per_example, "rouge1"))
-    assert figure["y_ticks"] == [0, 2, 4, 6, 8]
-    assert figure["bars"]["0.0-0.1"] == 7 and figure["bars"]["0.9-1.0"] == 3
-    assert figure["mean_at"] == pytest.approx(0.32, abs=1e-4)
-    assert figure["mean_label"] == "corpus score (macro mean) 0.3200"
-    assert render.histogram_svg(None, "rouge1") == ""
-
-
-def test_histogram_names_are_escaped():
-    svg = render.histogram_svg(pd.DataFrame({"update_<b>&": [0.5]}), "<b>&")
-    assert read_histogram(svg)["titles"][0] == "F1 of <b>& per example, 0 to 1 (bins of 0.1)"
-
-
-def test_histogram_puts_perfect_scores_in_the_last_bin():
-    histogram = render.f1_histogram(pd.DataFrame({"update_rouge1": [0.0, 0.1, 0.95, 1.0]}), "rouge1")
-    assert histogram["examples"].tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
 
 
 def test_score_file_on_csv_with_several_references(tmp_path, golden):
@@ -408,3 +388,22 @@ def test_the_multi_ref_menu_offers_the_tables_mean_and_the_file_is_scored_with_i
     out = score_file(path, ["rouge1"], "none", "none", multi_ref="mean")
     assert table_rows(out["summary"])[0][:2] == ["rouge1", "75.0"]
     assert "|multiref:mean|" in out["signature"]
+
+
+def test_an_option_or_file_change_leaves_a_note_where_a_file_was_scored_until_it_is_scored_again():
+    scored = file_handlers.score_file(str(FRUIT), ["rouge1"], "none")
+    assert scored["status"].startswith("Scored 3 examples from fruit_triples.jsonl")
+    defaults = demo_options.ScreenOptions.of()
+    changed = file_handlers.file_inputs_changed(scored["status"], defaults)
+    assert changed["status"] == "Options changed: press Score file again."
+    assert changed["results"] == {"__type__": "update", "visible": False} and changed["summary"] is None
+    assert file_handlers.file_inputs_changed("Error: x.jsonl:1: not JSON", defaults)["status"] == changed["status"]
+    assert (
+        file_handlers.file_inputs_changed(scored["status"], defaults, "File")["status"]
+        == "File changed: press Score file again."
+    )
+    assert file_handlers.file_inputs_changed("", defaults) == {}
+    bad = file_handlers.file_inputs_changed("", demo_options.ScreenOptions.of(n_bootstrap=100000))
+    assert bad["status"].startswith("Error: n_bootstrap must be a whole number from 1 to 10,000 (this demo's limit")
+    again = file_handlers.score_file(str(FRUIT), ["rouge1"], "none", "0.99")
+    assert again["status"] == scored["status"] and again["results"] == {"__type__": "update", "visible": True}

@@ -1,4 +1,5 @@
-"""The demo's one-example functions called directly: scores, highlights, notes, matched tokens.
+"""The demo's handlers of one example (``demo.handlers``) called directly: scores, highlights,
+notes, matched tokens, the note when the options change (the drawing itself is in test_demo_render.py).
 
 Expected scores come from outside the package: hand counts, ROUGE-1.5.5's values and additions
 in tests/data/rouge155_golden.jsonl, and rouge-score run here on those additions.
@@ -82,27 +83,6 @@ def test_rouge_types_are_shown_in_a_fixed_order():
 def test_no_rouge_type_is_a_clear_error_shown_as_text():
     *views, note = score_one(*DAN, [], "none")
     assert views == [None, None, None] and note.startswith("Error: rouge_types is empty; valid types are rouge1")
-
-
-def test_highlighting_keeps_every_character_and_marks_repeated_additions():
-    text = "Old. New...  New. Old.\nLast"
-    view = render.highlight_additions(text, ["New.", "New.", "Last"])
-    assert view == [
-        ("Old.", KEPT),
-        (" ", None),
-        ("New.", "added"),
-        ("..  ", None),
-        ("New.", "added"),
-        (" ", None),
-        ("Old.", KEPT),
-        ("\n", None),
-        ("Last", "added"),
-    ]
-
-
-def test_highlighting_rejects_additions_that_are_not_segments_of_the_text():
-    with pytest.raises(ValueError, match="'Gone.' is not a segment"):
-        render.highlight_additions("Kept. New.", ["New.", "Gone."])
 
 
 def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
@@ -298,3 +278,20 @@ def test_the_snowball_stemmer_stems_the_chosen_language_and_english_stemmers_say
     )
     *_, note = score_one(*texts, ["rouge1"], "snowball")
     assert note.startswith("Error: stemmer 'snowball' stems the words of a language: choose the texts' language")
+
+
+def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is_scored_again():
+    scored = handlers.score_one(*DAN, ["rouge1"], "none")
+    assert scored["note"] == "The reference adds 1 segment(s) to the source, the prediction 1."
+    defaults = demo_options.ScreenOptions.of()
+    changed = handlers.options_changed(handlers.Texts(*DAN), defaults)
+    assert changed["note"] == "Options changed: press Score again."
+    assert changed["scores"] is None and changed["reference_view"] is None and changed["scored_texts"] is None
+    assert changed["matches_box"] == {"__type__": "update", "visible": False}
+    # Nothing scored (or already cleared): the view, with its note, stays as it is.
+    assert handlers.options_changed(None, defaults) == {}
+    # An unusable option is named in the notes at once, scored or not (once: not as a pop-up).
+    bad = handlers.options_changed(None, demo_options.ScreenOptions.of(alpha=1.5))
+    assert bad["note"] == "Error: alpha must be a number in [0, 1], got 1.5" and bad["scores"] is None
+    again = handlers.score_one(*DAN, ["rouge1"], "porter")
+    assert again["note"] == scored["note"] and "changed" not in again["note"]

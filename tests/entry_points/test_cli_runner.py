@@ -1,51 +1,16 @@
-"""The command line's commands and words (``update_rouge/cli/``): which command runs, a FILE named
-like a command, one flag name per meaning in both commands (``--format`` the output's), FILE
-after ``--rouge-types``, and errors that name the flag the user typed."""
+"""What the commands share (``update_rouge/cli/runner.py``): the options of the table reaching the
+settings, ``--format`` as the output's format, FILE after ``--rouge-types``, and errors in the
+flags the user typed (``in_flags``)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import DATA_DIR, read_jsonl, run_main
+from conftest import DATA_DIR, columns, read_jsonl, run_main
+from test_cli import FRUIT, fruit_compute
 
-from update_rouge import compare, compute
+from update_rouge import compute
+from update_rouge.cli import main
 from update_rouge.cli.runner import in_flags
-
-FRUIT = DATA_DIR / "fruit_triples.jsonl"
-
-
-def fruit_compute(**options):
-    rows = read_jsonl("fruit_triples.jsonl")
-    return compute(
-        sources=[r["source"] for r in rows],
-        predictions=[r["prediction"] for r in rows],
-        references=[r["reference"] for r in rows],
-        **options,
-    )
-
-
-def test_score_is_the_default_command_and_can_be_named(capsys):
-    expected = fruit_compute(rouge_types=["rouge1"], n_bootstrap=20)
-    for argv in (
-        [FRUIT, "--rouge-types", "rouge1", "--n-bootstrap", "20"],
-        ["score", FRUIT, "--rouge-types", "rouge1", "--n-bootstrap", "20"],
-    ):
-        status, out, err = run_main(argv, capsys)
-        assert (status, err) == (0, ""), argv
-        assert json.loads(out) == expected, argv
-
-
-@pytest.mark.parametrize("name", ["compare", "score"])
-def test_a_file_named_like_a_command_is_written_with_its_directory(tmp_path, monkeypatch, capsys, name):
-    (tmp_path / name).write_bytes(FRUIT.read_bytes())
-    monkeypatch.chdir(tmp_path)
-    status, out, err = run_main([f"./{name}", "--input-format", "jsonl", "--n-bootstrap", "20"], capsys)
-    assert (status, err) == (0, "")
-    assert json.loads(out) == fruit_compute(n_bootstrap=20)
-    # Unprefixed, the first word is the command: compare then wants its --system.
-    status, _, err = run_main(["compare", "--input-format", "jsonl"], capsys)
-    assert status == 2 and "the following arguments are required: --system" in err
 
 
 def test_format_is_the_output_format_in_both_commands_and_an_input_format_there_names_the_new_flag(tmp_path, capsys):
@@ -121,19 +86,34 @@ def test_in_flags_changes_option_names_only():
     )
 
 
-def test_python_m_runs_both_commands():
-    argv = [sys.executable, "-m", "update_rouge"]
-    score = subprocess.run([*argv, str(FRUIT), "--n-bootstrap", "20"], capture_output=True, text=True)
-    assert (score.returncode, score.stderr) == (0, "")
-    assert json.loads(score.stdout) == fruit_compute(n_bootstrap=20)
-    systems = ["--system", "prediction", "--system", "copy=source"]
-    argv += ["compare", str(FRUIT), *systems, "--n-bootstrap", "20", "--output-format", "json"]
-    compared = subprocess.run(argv, capture_output=True, text=True)
-    assert (compared.returncode, compared.stderr) == (0, "")
-    rows = read_jsonl("fruit_triples.jsonl")
-    sources = [r["source"] for r in rows]
-    predictions = {"prediction": [r["prediction"] for r in rows], "copy": sources}
-    expected = compare(
-        sources, [r["reference"] for r in rows], predictions, "prediction", n_bootstrap=20, return_signature=True
+def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
+    path = DATA_DIR / "fruit_triples.jsonl"
+    argv = [
+        str(path),
+        "--rouge-types",
+        "rouge1",
+        "--stemmer",
+        "rouge155",
+        "--multi-ref",
+        "pooled",
+        "--engine",
+        "python",
+        "--average",
+        "micro",
+    ]
+    argv += ["--confidence-level", "0.9", "--n-bootstrap", "50", "--seed", "3", "--signature"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = compute(
+        **columns(read_jsonl("fruit_triples.jsonl")),
+        rouge_types=["rouge1"],
+        stemmer="rouge155",
+        multi_ref="pooled",
+        engine="python",
+        average="micro",
+        confidence_level=0.9,
+        n_bootstrap=50,
+        seed=3,
+        return_signature=True,
     )
-    assert json.loads(compared.stdout) == expected
+    assert result == expected

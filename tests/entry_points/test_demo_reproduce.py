@@ -1,4 +1,4 @@
-"""The demo's Reproduce box (``demo_options.reproduce``): the Space's own id with a pinned
+"""The demo's Reproduce box (``demo.reproduce``): the Space's own id with a pinned
 revision, every option set on the page, the baseline of a paired test, and code that, run as
 it stands next to the examples file, prints the numbers the page shows.
 """
@@ -28,7 +28,7 @@ BASELINE = [ROWS[(i + 1) % len(ROWS)]["prediction"] for i in range(len(ROWS))]
 
 
 def reproduce(*values, **keywords):
-    """``demo_options.reproduce`` of the options given in the option table's order (the rest at
+    """``demo.reproduce.reproduce`` of the options given in the option table's order (the rest at
     the page's defaults)."""
     options = demo_options.ScreenOptions.of(dict(zip(demo_options.OPTION_NAMES, values)))
     return demo_reproduce.reproduce(options, **keywords)

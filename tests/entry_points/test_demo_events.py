@@ -1,0 +1,179 @@
+"""The page's events (``demo.events``): which handler each control's event runs, with what and
+writing what; none can start itself again, the options are only read, and a handler's results
+reach gradio keyed by component."""
+
+import collections
+import inspect
+
+import gradio
+from app_calls import DAN, ONE_EXAMPLE, table_rows
+
+from demo import events, handlers
+from demo import options as demo_options
+
+
+def test_the_page_wires_an_option_change_to_the_notes(space_page):
+    alpha = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "alpha")
+    wired = {}
+    for function in space_page.fns.values():
+        if (alpha._id, "input") in [tuple(target[:2]) for target in function.targets]:
+            ids = [
+                [getattr(block, "elem_id", None) for block in blocks] for blocks in (function.inputs, function.outputs)
+            ]
+            wired[function.fn.__name__] = ids
+    assert {"note", "scores"} <= set(wired["options_changed"][1])
+    assert "batch-status" in wired["file_inputs_changed"][0] and "batch-status" in wired["file_inputs_changed"][1]
+
+
+# The events gradio fires when a handler updates a component (the others fire on the user's actions).
+PROGRAMMATIC = {"change"}
+
+
+def triggered_by(demo):
+    """Each event handler's id -> the ids of the handlers its completion can start: those
+    chained after it (``.then``) and those listening to a programmatic event of a component it
+    outputs."""
+    listeners = {}
+    for function in demo.fns.values():
+        for block_id, event in function.targets:
+            if event in PROGRAMMATIC:
+                listeners.setdefault(block_id, set()).add(function._id)
+    edges = {}
+    for function in demo.fns.values():
+        started = {other._id for other in demo.fns.values() if other.trigger_after == function._id}
+        for block in function.outputs:
+            started |= listeners.get(block._id, set())
+        edges[function._id] = started
+    return edges
+
+
+def cycles(edges):
+    """The handlers (ids) that can start themselves again through ``edges``."""
+    looping = set()
+    for start in edges:
+        seen, pending = set(), list(edges[start])
+        while pending:
+            node = pending.pop()
+            if node == start:
+                looping.add(start)
+                break
+            if node not in seen:
+                seen.add(node)
+                pending.extend(edges.get(node, ()))
+    return looping
+
+
+def test_no_event_handler_can_trigger_itself_again(space_page):
+    edges = triggered_by(space_page)
+    # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
+    # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
+    # (3), matches, the file's options, the upload; and the status's class after each of the 3
+    # events that write the status.
+    assert len(edges) == len(space_page.fns) == 25
+    classed_after = {
+        f.trigger_after for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "status_class"
+    }
+    writers = {
+        f._id
+        for f in space_page.fns.values()
+        if getattr(f.fn, "__name__", None) in ("score_file", "file_inputs_changed", "<lambda>")
+    }
+    assert len(classed_after) == 3 and classed_after <= writers
+    # The score chain is wired: Score starts score_one, which starts show_matches.
+    (score_one,) = [f._id for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "score_one"]
+    (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
+    assert show_matches in edges[score_one] and any(score_one in started for started in edges.values())
+    assert cycles(edges) == set()
+    # The check finds a loop where there is one: a text's .change clearing that same text.
+    assert cycles({1: {2}, 2: {1}, 3: {1}}) == {1, 2}
+
+
+def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(space_page):
+    options = [block for block in space_page.blocks.values() if hasattr(block, "option")]
+    assert sorted(block.option for block in options) == [
+        "additions",
+        "alpha",
+        "average",
+        "confidence_level",
+        "language",
+        "max_bytes",
+        "max_words",
+        "multi_ref",
+        "n_bootstrap",
+        "protocol",
+        "remove_stopwords",
+        "rouge_types",
+        "seed",
+        "stemmer",
+    ]
+    ids = {block._id for block in options}
+    written = [
+        getattr(f.fn, "__name__", None) for f in space_page.fns.values() if ids & {block._id for block in f.outputs}
+    ]
+    assert written == []
+    events = {event for f in space_page.fns.values() for block_id, event in f.targets if block_id in ids}
+    assert events == {"input"}
+    modes = {f.trigger_mode for f in space_page.fns.values() for block_id, _ in f.targets if block_id in ids}
+    assert modes == {"multiple"}
+
+
+def test_no_trigger_starts_two_always_last_handlers(space_page):
+    # gradio's page re-sends a whole trigger (every handler of it) when a handler it deferred
+    # ("always_last", sent while that handler ran) ends: two such handlers of one trigger whose
+    # runs overlap re-send each other without end (the browser test of quick alpha edits saw
+    # ~700 events in 60 s).
+    by_trigger = collections.defaultdict(list)
+    for function in space_page.fns.values():
+        for block_id, event in function.targets:
+            if function.trigger_mode == "always_last" and block_id is not None:
+                by_trigger[(getattr(space_page.blocks[block_id], "label", block_id), event)].append(function.name)
+    shared = {trigger: names for trigger, names in by_trigger.items() if len(names) > 1}
+    assert shared == {}, f"triggers with two always_last handlers: {shared}"
+    # The texts' .change (gradio's default mode there) keeps its clearing "always_last", alone.
+    assert by_trigger[("Source", "change")] == ["clear_unless_scored"]
+
+
+def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_its_signature():
+    page = events.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
+    keyed = page.keyed(handlers.score_one)
+    out = keyed(*DAN, ["rouge1"], "none")
+    assert list(out) == page(*ONE_EXAMPLE)
+    assert out[page.note] == "The reference adds 1 segment(s) to the source, the prediction 1."
+    assert table_rows(out[page.scores]) == [["rouge1", "0.6000", "0.7500", "0.6667"]]
+    # gradio reads the API's parameters, the progress bar and the select event from the signature.
+    assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
+    assert keyed.__doc__ == handlers.score_one.__doc__
+
+
+def _option_values(**changes):
+    """Every option's screen value (defaults, with ``changes``), keyed by name, as an event gets them."""
+    return vars(demo_options.ScreenOptions.of(**changes)).copy()
+
+
+def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
+    # gradio's page sends a trigger's events one after another: an edit's clearing can reach the
+    # server after the Score click that followed the edit. It clears only results scored with
+    # other options than those it reads.
+    porter = _option_values(stemmer="porter")
+    remembered = events._remember_scored({**porter, "source": DAN[0], "reference": DAN[1], "prediction": DAN[2]})
+    assert remembered["scored_options"] == demo_options.ScreenOptions.of(stemmer="porter")
+    late = {**porter, "scored_texts": tuple(DAN), "scored_options": remembered["scored_options"]}
+    assert events._options_changed(late) == {}
+    changed = events._options_changed({**late, "stemmer": "none"})
+    assert changed["note"] == "Options changed: press Score again." and changed["scored_texts"] is None
+    # The file view: its options and baseline column are remembered when Score file is pressed.
+    shown = {**porter, "baseline_column": "", "status": "Scored 3 examples."}
+    file_options = events._remember_file_options(shown)["file_options"]
+    assert events._file_inputs_changed({**shown, "file_options": file_options}) == {}
+    for edit in ({"seed": 7}, {"baseline_column": "baseline"}):
+        cleared = events._file_inputs_changed({**shown, **edit, "file_options": file_options})
+        assert cleared["status"] == "Options changed: press Score file again." and cleared["file_options"] is None
+    # Once cleared, going back to the scored options says so again (the note replaces an error).
+    assert events._file_inputs_changed({**shown, "file_options": None})["status"].startswith("Options changed")
+
+
+def test_an_option_edit_sends_its_clearings_first(space_page):
+    # gradio sends a trigger's events in the order they were wired, each once the one before ended.
+    stemmer = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "stemmer")
+    order = [f.fn.__name__ for f in space_page.fns.values() if (stemmer._id, "input") in map(tuple, f.targets)]
+    assert order[:2] == ["options_changed", "file_inputs_changed"], order
