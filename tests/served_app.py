@@ -42,6 +42,9 @@ CHROMIUM_ARGS = [
 ]
 START_TIMEOUT = 180
 UI_TIMEOUT_MS = 60_000
+# Every assertion on the page waits as long as an action may (Playwright's own default is 5 s:
+# too short for a page that is still loading on a busy 2-core machine, as in CI's parallel run).
+expect.set_options(timeout=UI_TIMEOUT_MS)
 DAN = (
     "Dan is a baker.",
     "Dan is a baker. Dan loves chocolate cakes.",
