@@ -203,10 +203,10 @@ def _file_tab(page: Page) -> None:
                 wrap=True,
                 column_widths=["24%", "22%", "35%", "19%"],
             )
-        page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of")
+        page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of", elem_id="histogram-of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
         page.per_example = gr.Dataframe(
-            label='Per-example F1 (click a row to open it under "One example")',
+            label='Per-example F1, 0 to 1 (click a row to open it under "One example")',
             interactive=False,
             elem_id="per-example-scores",
             max_height=400,

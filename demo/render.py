@@ -196,7 +196,8 @@ def too_long_note(problem: str, place: str = "") -> str:
     return f"Error: {place}{problem.strip().rstrip('.')}. {TOO_LONG_ADVICE}"
 
 
-# The time of one LCS cell (``update_rouge.lcs_limits.PAIR_CELLS``: 200,000,000,000 take about 90 s).
+# The time of one LCS cell, the unit of every cost (``update_rouge.lcs_limits.CELL_COSTS`` and
+# ``PAIR_CELLS``): 200,000,000,000 take about 90 s.
 LCS_CELL_SECONDS = 0.45e-9
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine (Python 3.10 to 3.13, apt) and runs it,
 # in the active virtual environment or else in .venv in the checkout (see scripts/venv.sh).
-#   bash tests/run.sh          the quick run: every test not marked slow (about a minute or two)
+#   bash tests/run.sh          the quick run: every test not marked slow (about a minute or two),
+#                              a test file per core (pytest-xdist; -n N or -n 0 chooses otherwise)
 #   bash tests/run.sh --all    every test, the slow ones too (what CI runs)
 # Further arguments go to pytest.
 set -euo pipefail
@@ -57,4 +58,9 @@ export UPDATE_ROUGE_INSTALLED_MODULES="$installed_modules"
 # The publishing tests (tests/publishing/test_publish_*.py, the Space runs of tests/entry_points/test_app_served_api.py
 # and tests/entry_points/test_app_browser_*.py) build fresh virtual environments with `python -m venv` and
 # install into them from PyPI; pip's cache makes every run after the first fast.
-python -m pytest "${marker[@]}" "$@"
+# One test file per core (pytest-xdist, in the test extra) unless the arguments choose (-n/--numprocesses).
+workers=(-n auto --dist loadfile)
+for argument in "$@"; do
+    case "$argument" in -n | -n* | --numprocesses | --numprocesses=*) workers=() ;; esac
+done
+python -m pytest "${marker[@]}" "${workers[@]}" "$@"

@@ -15,8 +15,9 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
 
 Before scoring, every engine checks the LCS types against the size and time limits of
 ``lcs_limits`` and refuses a pair beyond them with ``LcsTableTooLarge``; under ``engine="auto"``
-the accelerator hands the pairs whose rougeLsum table would pass ``max_lcs_cells()`` to the
-Python engine (the same numbers).
+the accelerator hands the pairs it would refuse (above its time limit, which counts its cells
+dearer than the Python engine's, or with a rougeLsum table above ``max_lcs_cells()``) to the
+Python engine (the same numbers), which refuses only what is beyond its own limits.
 """
 
 import os
@@ -36,6 +37,8 @@ from .lcs_limits import (
     check_wlcs_table,
     lcs_cost,
     oversized_pairs,
+    slow_pairs,
+    wlcs_tables_cost,
 )
 from .parallel import THREADS_VARIABLE, available_cpus
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
@@ -192,16 +195,27 @@ class PythonEngine:
                 totals[parsed.name] = _ngram_totals(target_tokens, prediction_tokens, parsed.n)
         return totals
 
+    def check(self, target: str, prediction: str) -> None:
+        """``LcsTableTooLarge`` if ``counts`` would refuse the pair (``_check_sizes``), before any LCS."""
+        target_tokens, target_lines = self.tokens(target)
+        prediction_tokens, prediction_lines = self.tokens(prediction)
+        self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
+
     def _check_sizes(self, target_tokens, target_lines, prediction_tokens, prediction_lines) -> None:
         """``LcsTableTooLarge`` if an LCS type of the pair is beyond the time limit
-        (``check_lcs_time``) or a ROUGE-W table beyond the size limit (``check_wlcs_table``)."""
+        (``check_lcs_time`` of ``lcs_cost``) or a ROUGE-W table beyond the size limit
+        (``check_wlcs_table``)."""
         for parsed in self._parsed:
             if parsed.family == LCS:
-                check_lcs_time(parsed.name, len(target_tokens), len(prediction_tokens))
+                rows, columns = len(target_tokens), len(prediction_tokens)
+                check_lcs_time(parsed.name, rows, columns, lcs_cost(self.name, parsed.name, rows, columns))
             elif parsed.reads_lines:
                 rows, columns = sum(map(len, target_lines)), sum(map(len, prediction_lines))
                 line_pairs = len(target_lines) * len(prediction_lines)
-                check_lcs_time(parsed.name, rows, columns, lcs_cost(self.name, parsed.name, rows, columns, line_pairs))
+                cost = lcs_cost(self.name, parsed.name, rows, columns, line_pairs)
+                if parsed.weight is not None:
+                    cost += wlcs_tables_cost(list(map(len, target_lines)), list(map(len, prediction_lines)))
+                check_lcs_time(parsed.name, rows, columns, cost)
         weighted = any(parsed.weight is not None for parsed in self._parsed)
         if weighted and target_lines and prediction_lines:
             check_wlcs_table(max(map(len, target_lines)), max(map(len, prediction_lines)))
@@ -271,7 +285,8 @@ class RustEngine:
     name = "rust"
 
     def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: PythonEngine | None = None):
-        """``fallback`` scores the pairs whose rougeLsum table would pass the limit; without it they raise."""
+        """``fallback`` scores the pairs this engine would refuse (above the time limit, or a
+        rougeLsum table above the size limit); without it they raise."""
         if not self.supports(tokenizer):
             raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
         import rouge_score_rs
@@ -285,28 +300,41 @@ class RustEngine:
     def supports(tokenizer) -> bool:
         return type(tokenizer) is DefaultTokenizer
 
-    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
-        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
-        limit (``check_lcs_time``); pairs above the table limit go to the fallback, or raise
-        before any scoring."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
+    def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
+        """Index -> the fallback's scores of each pair this engine would refuse: above its time
+        limit (``slow_pairs``) or with a rougeLsum table above the size limit (``oversized_pairs``).
+        Without a fallback the first refusal raises; with one, the fallback's own limits are
+        checked on all those pairs before it scores any."""
+        slow = slow_pairs(pairs, self._tokenizer, self.rouge_types, self.name)
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         fallback = self._fallback
-        fallback_scores: dict[int, dict[str, Score]] = {}
-        for index, problem in oversized.items():
-            if fallback is None:
+        if fallback is None:
+            if slow:
+                raise next(iter(slow.values()))
+            if oversized:
+                index, problem = next(iter(oversized.items()))
                 raise LcsTableTooLarge(problem, index)
+            return {}
+        handed = sorted(slow.keys() | oversized.keys())
+        for index in handed:
             try:
-                fallback_scores[index] = fallback.score(*pairs[index])
+                fallback.check(*pairs[index])
             except LcsTableTooLarge as error:
                 raise error.at(index) from None
-        rest = [pair for index, pair in enumerate(pairs) if index not in oversized]
+        return {index: fallback.score(*pairs[index]) for index in handed}
+
+    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
+        """Scores of each pair; before any scoring, ``LcsTableTooLarge`` if a pair is above the
+        time limit (``check_lcs_time``) or a rougeLsum table above the size limit, unless the
+        fallback scores it within its own limits (``_fallback_scores``)."""
+        fallback_scores = self._fallback_scores(pairs)
+        rest = [pair for index, pair in enumerate(pairs) if index not in fallback_scores]
         results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
         scores = []
         for index in range(len(pairs)):
-            if index in oversized:
+            if index in fallback_scores:
                 scores.append(fallback_scores[index])
             else:
                 result = next(results)
@@ -394,8 +422,8 @@ def make_engine(
 
     An engine that ``inexact_reason`` rejects for the settings raises ``ValueError`` with the
     reason; "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
-    accelerator hands the pairs whose rougeLsum table would pass ``max_lcs_cells()`` to the
-    Python engine.
+    accelerator hands the pairs it would refuse (``RustEngine._fallback_scores``) to the Python
+    engine, so "auto" refuses only what the Python engine refuses.
     """
     auto = check_engine(name) == "auto"
     if auto:

@@ -302,11 +302,6 @@ class _CsvReader:
             csv.field_size_limit(previous)
 
 
-def _csv_reader(lines: Iterable[str]) -> _CsvReader:
-    """``_CsvReader`` over decoded lines."""
-    return _CsvReader(lines)
-
-
 def csv_columns(
     path: str, lines: Iterator[str], prediction_columns: Sequence[str], group_by: str | None = None
 ) -> tuple[CsvColumns, int]:
@@ -315,7 +310,7 @@ def csv_columns(
     the column ``group_by``, if given, must be among them."""
     grouped = [group_by] if group_by is not None else []
     columns = ("source", "reference", *prediction_columns, *grouped)
-    reader = _csv_reader(lines)
+    reader = _CsvReader(lines)
     try:
         header = next(reader, None)
     except csv.Error as error:
@@ -338,7 +333,7 @@ def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns
     """Line, source, references, the texts of the prediction columns and the ``id`` cell (``None``
     without an ``id`` column) of each record of the decoded ``lines`` of the CSV file ``path``,
     the first numbered ``first`` and starting a record; blank lines are skipped."""
-    reader = _csv_reader(lines)
+    reader = _CsvReader(lines)
     start = first
     try:
         for record in reader:

@@ -13,23 +13,36 @@ Time: on every engine time grows with the product of the two sides' token counts
 texts; rougeLsum and ROUGE-W: all lines), and ROUGE-W fills a table of about one byte per cell
 for each pair of lines. The summary-level walks (rougeLsum, ROUGE-W) also cost something for
 every pair of a reference line and a prediction line, however short: 10,000 one-word lines a
-side are 100,000,000 line pairs of one cell each, and took 66 s of ROUGE-W. So the cost counted
-is the cells plus ``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and
-type, in cells of the same time). Before scoring a pair, every engine checks that cost against
+side are 100,000,000 line pairs of one cell each, and took 66 s of ROUGE-W. And a cell costs
+more on some engines and types than a cell of the Python engine's rougeL, which defines the unit:
+rougeLsum walks back through its columns (python), fills a table for each line pair
+(rouge-score-rs) or builds every table in pure Python (rouge-score): 3,500 lines of 30 tokens a
+side took 23 s of python rougeLsum, counted as 6 s; 8,000 lines of 10 took 73 s of
+rouge-score-rs, counted as 14 s. So the cost counted is the cells at ``CELL_COSTS`` each plus
+``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and type, in cells of
+the same time). ROUGE-W's tables are no bit-parallel LCS: a cell of one costs
+hundreds to thousands of LCS cells, and a table something per token of its two lines besides
+(300 lines of 60 tokens a side, 0.6% of the limit as cells and line pairs, took 92 s), so the
+python engine adds ``wlcs_tables_cost``, the sum over its line pairs of their tables' cost.
+Before scoring a pair, every engine checks that cost against
 ``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
 minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
-rouge-score check all their pairs before scoring any, ``check_lcs_times``), and the Python
+rouge-score check all their pairs before scoring any, ``slow_pairs``; under ``engine="auto"``
+the Python engine scores the accelerator's slow pairs instead, at its own cost), and the Python
 engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; default
 ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``); a larger one
 is refused with ``LcsTableTooLarge``.
 """
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 from .environment import positive_integer
 from .lcs import summary_lines
 from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
+from .wlcs import NUMPY_CELLS
 
 DEFAULT_MAX_LCS_CELLS = 25_000_000
 MAX_LCS_CELLS_VARIABLE = "UPDATE_ROUGE_MAX_LCS_CELLS"
@@ -55,10 +68,60 @@ to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; each th
 up (ROUGE-W: 3.9 us is 8,700 cells)."""
 
 
+WLCS_TABLE_CELLS = {"python": (2_000, 10_000), "numpy": (100, 90_000)}
+"""What one ROUGE-W table of a reference line of ``a`` tokens and a prediction line of ``b`` costs,
+in LCS cells, as (per cell, per token): ``cell * a * b + token * (a + b)``; ``python`` for the
+tables of at most ``wlcs.NUMPY_CELLS`` cells (filled in pure Python), ``numpy`` for the larger
+ones (by anti-diagonals, a fixed cost each). Measured with ``wlcs._mark_small`` and
+``_mark_large`` on prediction lines that are a reference line reversed (no line is skipped),
+against ``lcs.lcs_length`` on the same machine: pure Python 1,400 (127 x 127 tokens) to 10,500
+(1 x 1) LCS cells a cell, NumPy 54 (3,000 x 3,000) to 3,600 (20 x 1,000) a cell and 46,000 to
+81,000 a diagonal; each bound holds every measurement, with some room (a busy 2-core machine)."""
+
+
+def wlcs_tables_cost(target_lengths: Sequence[int], prediction_lengths: Sequence[int]) -> int:
+    """The sum over every pair of a reference line and a prediction line (their token counts)
+    of ``WLCS_TABLE_CELLS``'s cost of the pair's ROUGE-W table: what the python engine's
+    summary-level walk (``wlcs.weighted_lcs_counts``) fills at most. Sorting the prediction
+    lines makes it O((n + m) log m) for n and m lines."""
+    lengths = sorted(prediction_lengths)
+    sums = [0, *accumulate(lengths)]
+    total, count = sums[-1], len(lengths)
+    (small_cell, small_token), (large_cell, large_token) = WLCS_TABLE_CELLS["python"], WLCS_TABLE_CELLS["numpy"]
+    cost = 0
+    for a in target_lengths:
+        small = bisect_right(lengths, NUMPY_CELLS // a) if a else count
+        large_tokens = total - sums[small]
+        cost += small_cell * a * sums[small] + small_token * (a * small + sums[small])
+        cost += large_cell * a * large_tokens + large_token * (a * (count - small) + large_tokens)
+    return cost
+
+
+CELL_COSTS = {
+    ("rust", LCS): 12,
+    ("rouge-score", LCS): 4_000,
+    ("python", SUMMARY_LCS): 8,
+    ("rust", SUMMARY_LCS): 60,
+    ("rouge-score", SUMMARY_LCS): 4_000,
+}
+"""What one cell (a reference token by a prediction token) costs, in LCS cells of 0.45 ns, by
+(engine, family of the type: rougeL's ``LCS``, rougeLsum's ``SUMMARY_LCS``); 1 for the others
+(python rougeL, the cell's definition; ROUGE-W, priced by ``wlcs_tables_cost``). Measured with
+prediction lines that are reference lines reversed or with their first token changed, on a busy
+2-core machine: python rougeLsum up to 2.4 ns a cell (one line of 40,000 tokens, first token
+changed: its walk back takes every column), rouge-score-rs rougeL 2.5 to 4.4 ns (60,000 and 158,000
+distinct tokens, the second reversed)
+and rougeLsum up to 14 ns (a full table for each line pair, 5,000 x 5,000 tokens), rouge-score
+up to 970 ns (rougeLsum, a line of 1,500 tokens a side); each bound holds every measurement with
+room for a busier machine."""
+
+
 def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:
     """The cost that the time limit bounds: ``rows`` x ``columns`` cells (the two sides' token
-    counts) plus ``PAIR_CELLS`` for each of ``line_pairs`` (a summary-level type's line pairs)."""
-    return rows * columns + PAIR_CELLS.get((engine, parse_rouge_type(rouge_type).family), 0) * line_pairs
+    counts; for a summary-level type, the sum of its line pairs' cells) at ``CELL_COSTS`` each,
+    plus ``PAIR_CELLS`` for each of ``line_pairs`` (a summary-level type's line pairs)."""
+    family = parse_rouge_type(rouge_type).family
+    return CELL_COSTS.get((engine, family), 1) * rows * columns + PAIR_CELLS.get((engine, family), 0) * line_pairs
 
 
 class LcsTableTooLarge(ValueError):
@@ -109,7 +172,12 @@ def check_lcs_time(rouge_type: str, rows: int, columns: int, cost: int = 0) -> N
     limit = max_python_lcs_cells()
     cost = cost or rows * columns
     if cost > limit:
-        pairs = "" if cost == rows * columns else f" with their line pairs (a cost of {cost:,} cells)"
+        lines = (
+            " with their line pairs"
+            if rouge_type.startswith("rouge") and parse_rouge_type(rouge_type).reads_lines
+            else ""
+        )
+        pairs = "" if cost == rows * columns else f"{lines} (a cost of {cost:,} cells)"
         raise LcsTableTooLarge(
             f"{rouge_type} of {rows:,} x {columns:,} tokens{pairs} is more than the LCS limit of {limit:,} cells "
             f"(minutes of computing on any engine; raise it with the environment variable "
@@ -137,20 +205,21 @@ def _compared_texts(target: str, prediction: str, rouge_type: str) -> tuple[list
     return summary_lines(target), summary_lines(prediction)
 
 
-def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str) -> None:
-    """``check_lcs_time`` of ``lcs_cost`` for every pair and LCS type of an engine that tokenizes
-    by itself (``engine``: rust, rouge-score), before any scoring; the ``LcsTableTooLarge``
-    carries the pair's index.
+def slow_pairs(
+    pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str
+) -> dict[int, LcsTableTooLarge]:
+    """Index -> refusal (``check_lcs_time`` of ``lcs_cost``, carrying the index) of each pair
+    above the time limit for one of ``rouge_types`` on ``engine``, an engine that tokenizes by
+    itself (rust, rouge-score): computed before any scoring.
 
     Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
     tokens per character) those whose character counts multiply to more than a quarter of it,
     with the cost of their line pairs.
     """
     lcs_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
-    if not lcs_types:
-        return
     limit = max_python_lcs_cells()
     bounded = type(tokenizer) is DefaultTokenizer
+    refused = {}
     for index, (target, prediction) in enumerate(pairs):
         for rouge_type in lcs_types:
             texts = _compared_texts(target, prediction, rouge_type)
@@ -161,7 +230,16 @@ def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[
             try:
                 check_lcs_time(rouge_type, rows, columns, lcs_cost(engine, rouge_type, rows, columns, line_pairs))
             except LcsTableTooLarge as error:
-                raise error.at(index) from None
+                refused[index] = error.at(index)
+                break
+    return refused
+
+
+def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str) -> None:
+    """The refusal of the first of ``slow_pairs``, if any."""
+    refused = slow_pairs(pairs, tokenizer, rouge_types, engine)
+    if refused:
+        raise next(iter(refused.values()))
 
 
 def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> tuple[int, int]:

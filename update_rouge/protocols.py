@@ -79,7 +79,7 @@ def check_protocol_paired(protocol: str | None) -> None:
     if protocol in BOOTSTRAP_PROTOCOLS:
         raise ValueError(
             f"protocol={protocol!r} has no paired test: its corpus value is a bootstrap median, not a mean; "
-            "compare systems with protocol=None (or 'autometrics')"
+            "compare systems without a protocol (our rules) or with protocol='autometrics'"
         )
 
 

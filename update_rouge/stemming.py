@@ -28,7 +28,8 @@ def resolve_stemmer(
     ``ValueError`` if they disagree.
 
     ``stemmer=None`` means ``"none"``, or with ``use_stemmer=True`` ``"porter"``
-    (``LANGUAGE_STEMMER`` when a ``language`` is given). A custom ``tokenizer`` does its own
+    (``LANGUAGE_STEMMER`` when a ``language`` is given; ``stemmer=LANGUAGE_STEMMER``, the name it
+    resolves to, is taken back with a ``language``). A custom ``tokenizer`` does its own
     stemming, if any, so it resolves to ``"none"`` and cannot be combined with a stemmer, nor
     with a language (which brings its own tokens). ``"porter"`` and ``"rouge155"`` stem
     rouge-score's and ROUGE-1.5.5's English tokens, so they exclude a language.
@@ -68,8 +69,10 @@ def _language_stemmer(use_stemmer: bool, stemmer: str | None, has_tokenizer: boo
         )
     if use_stemmer not in (True, False):
         raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}")
-    if stemmer not in (None, "none"):
+    # LANGUAGE_STEMMER itself is what the arguments resolve to (Settings keeps it): taken back as
+    # it is, so that settings rebuilt from their fields (dataclasses.replace) resolve the same.
+    if stemmer not in (None, "none", LANGUAGE_STEMMER):
         raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
     if use_stemmer and stemmer == "none":
         raise ValueError("use_stemmer=True contradicts stemmer='none'; give only one of them")
-    return LANGUAGE_STEMMER if use_stemmer else "none"
+    return LANGUAGE_STEMMER if use_stemmer or stemmer == LANGUAGE_STEMMER else "none"

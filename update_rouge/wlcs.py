@@ -47,8 +47,9 @@ MAX_WEIGHT = 5.0
 stays a finite double below 2 * 10**12 tokens (far beyond the LCS limit); rougeW-2000 overflowed
 at two tokens."""
 _DIAGONAL, _UP, _LEFT = 0, 1, 2
-# Tables with more cells than this are filled by anti-diagonals with NumPy.
-_NUMPY_CELLS = 1 << 14
+NUMPY_CELLS = 1 << 14
+"""Tables with more cells than this are filled by anti-diagonals with NumPy (``_mark_large``), others
+in pure Python (``_mark_small``); ``lcs_limits.wlcs_tables_cost`` prices the two apart."""
 
 
 class WeightedCounts(NamedTuple):
@@ -214,7 +215,7 @@ def weighted_lcs_counts(
             if all(marks[i] for i in candidates[index]):
                 continue
             other = coded_prediction[index]
-            if len(line) * len(other) > _NUMPY_CELLS:
+            if len(line) * len(other) > NUMPY_CELLS:
                 _mark_large(np.array(coded), np.array(other), weight_array, marks)
             else:
                 _mark_small(coded, other, weights, marks)

@@ -168,6 +168,18 @@ def line_numbers_off_their_lines(code):
     )
 
 
+def settled_line_offset(page, code, limit_s=60):
+    """``line_numbers_off_their_lines(code)`` once the box's layout is done: measured again every
+    0.2 s while it is 2 px or more, for at most ``limit_s`` (a box just opened is still being laid
+    out on a busy machine); the last measure."""
+    deadline = time.monotonic() + limit_s
+    offset = line_numbers_off_their_lines(code)
+    while offset >= 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        offset = line_numbers_off_their_lines(code)
+    return offset
+
+
 def test_browser_reproduce_box_follows_the_options(page):
     page.get_by_text("Reproduce (Python and the command line)").first.click()
     code = page.locator("#reproduce-one")
@@ -175,7 +187,7 @@ def test_browser_reproduce_box_follows_the_options(page):
     expect(code).to_contain_text("prediction = 'Dan is a baker. Dan loves chocolate chip cookies.'")
     expect(code).to_contain_text("confidence_level=None")
     assert "examples.jsonl" not in code.inner_text()
-    assert line_numbers_off_their_lines(code) < 2
+    assert settled_line_offset(page, code) < 2
     page.locator("#rouge-types").get_by_label("rougeL", exact=True).check()
     page.get_by_label("rouge155").check()
     expect(code).to_contain_text("rouge_types=['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], stemmer='rouge155'")
@@ -195,7 +207,7 @@ def test_browser_reproduce_box_follows_the_options(page):
     page.locator("#baseline-column textarea, #baseline-column input").fill("baseline")
     expect(code).to_contain_text("baseline_predictions=[row['baseline'] for row in rows]")
     expect(code).to_contain_text("update-rouge compare examples.jsonl --system prediction --system baseline")
-    assert line_numbers_off_their_lines(code) < 2
+    assert settled_line_offset(page, code) < 2
     # After an upload the code reads that file.
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
     expect(code).to_contain_text("with open('fruit_triples.jsonl', encoding='utf-8')")

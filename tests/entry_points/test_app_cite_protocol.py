@@ -100,7 +100,7 @@ def test_fruit_and_editeval_refuse_a_baseline_column_in_one_line(tmp_path):
         out = score_file(path, DEFAULT_TYPES, "none", baseline_column="baseline", protocol=protocol)
         assert out["status"] == (
             f"Error: protocol={protocol!r} has no paired test: its corpus value is a bootstrap median, not a mean; "
-            "compare systems with protocol=None (or 'autometrics')"
+            "compare systems without a protocol (our rules) or with protocol='autometrics'"
         )
         assert out["download_json"] is None and out["cite"] is None
     paired = score_file(path, DEFAULT_TYPES, "none", baseline_column="baseline", protocol="autometrics")

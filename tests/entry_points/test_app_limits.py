@@ -100,12 +100,13 @@ def test_the_served_lcs_limit_refuses_ten_thousand_one_word_sentences_at_once(mo
         handlers.Texts("", ONE_WORD_LINES, ONE_WORD_LINES), rouge_type, demo_options.ScreenOptions.of(stemmer="none")
     )["match_note"]
     assert time.monotonic() - started < 5, "refused before any LCS is computed"
-    # 10,000 x 10,000 one-token lines: 10**8 cells and 10**8 line pairs of 9,000 cells each (ROUGE-W).
+    # 10,000 x 10,000 one-token lines: 10**8 cells and 10**8 line pairs of 9,000 cells each, and their
+    # 1 x 1 ROUGE-W tables of 2,000 + 10,000 x 2 cells each.
     assert (
         note
         == matches
         == (
-            f"Error: {rouge_type} of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is more "
+            f"Error: {rouge_type} of 10,000 x 10,000 tokens with their line pairs (a cost of 3,100,100,000,000 cells) is more "
             "than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing). This demo keeps one example "
             "to seconds; score it with the update-rouge command (pip install update-rouge), whose limits can be raised."
         )

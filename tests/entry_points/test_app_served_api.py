@@ -230,6 +230,6 @@ def test_served_demo_refuses_ten_thousand_one_word_sentences_of_rouge_w_in_secon
     assert time.monotonic() - started < 30
     assert scores is None or scores.get("data") in (None, [])
     assert note.startswith(
-        "Error: rougeW-1.2 of 10,000 x 10,000 tokens with their line pairs (a cost of 900,100,000,000 cells) is "
+        "Error: rougeW-1.2 of 10,000 x 10,000 tokens with their line pairs (a cost of 3,100,100,000,000 cells) is "
         "more than this demo's LCS limit of 20,000,000,000 cells (about 9 s of computing)."
     ), note

@@ -121,6 +121,45 @@ def test_cli_unusable_options_exit_2(argv, message, capsys):
     assert message in err
 
 
+@pytest.mark.parametrize("protocol", ["fruit", "editeval"])
+def test_cli_refuses_a_bootstrap_median_protocol_in_one_line_that_it_can_follow(tmp_path, iterater, protocol, capsys):
+    path = tmp_path / "systems.jsonl"
+    rows = zip(iterater["sources"], iterater["references"], iterater["predictions"])
+    path.write_text("".join(json.dumps({"source": s, "reference": r, "model": p}) + "\n" for s, r, p in rows))
+    status, out, err = run_main(["compare", path, "--system", "model", "--protocol", protocol], capsys)
+    assert status == 2 and out == ""
+    message = err.strip().splitlines()[-1]
+    assert message == (
+        f"update-rouge compare: error: --protocol {protocol} has no paired test: its corpus value is a bootstrap "
+        "median, not a mean; compare systems without a protocol (our rules) or with --protocol autometrics"
+    )
+
+
+def test_cli_with_protocol_autometrics_equals_compare(tmp_path, iterater, capsys):
+    path = tmp_path / "systems.jsonl"
+    rows = zip(iterater["sources"], iterater["references"], iterater["predictions"])
+    path.write_text(
+        "".join(json.dumps({"source": s, "reference": r, "base": s, "model": p}) + "\n" for s, r, p in rows)
+    )
+    argv = ["compare", path, "--system", "base", "--system", "model", "--protocol", "autometrics", "-f", "json"]
+    status, out, err = run_main(argv, capsys)
+    assert status == 0, err
+    expected = compare(
+        iterater["sources"],
+        iterater["references"],
+        {"base": iterater["sources"], "model": iterater["predictions"]},
+        "base",
+        protocol="autometrics",
+        return_signature=True,
+    )
+    assert json.loads(out) == expected
+    assert "|protocol:autometrics@0e97645|" in expected["signature"]
+    # autometrics' rouge1 per example is ours (tests/unit/test_protocols.py): so is its mean.
+    ours = compute(iterater["sources"], iterater["predictions"], iterater["references"])
+    assert expected["model"]["update_rouge1"] == ours["update_rouge1"]
+    assert expected["model"]["update_rougeLsum"] != ours["update_rougeLsum"]  # the space join
+
+
 def test_cli_names_a_short_system_file(tmp_path, capsys):
     sources = write_lines(tmp_path / "src.txt", ["a.", "b.", "c."])
     references = write_lines(tmp_path / "ref.txt", ["a. x.", "b. y.", "c. z."])

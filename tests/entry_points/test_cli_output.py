@@ -152,3 +152,39 @@ def test_compute_group_by_checks_its_labels():
     result = compute(**columns(rows), group_by=[2, 1, 2], n_bootstrap=20)
     assert list(result["groups"]) == [2, 1]
     assert result["groups"][1] == compute(**columns(rows[1:2]), n_bootstrap=20)
+
+
+@pytest.mark.slow
+def test_ids_groups_and_every_format_are_the_same_with_two_workers_reading_byte_ranges(tmp_path, capsys):
+    # 400 rows (about 1.2 MB): two workers read the file in several byte ranges (file_ranges).
+    rows = read_jsonl("iterater_triples.jsonl") * 10
+    ids = [index if index % 3 == 0 else f"s{index}" if index % 3 == 2 else None for index in range(len(rows))]
+    path = tmp_path / "ids.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    **{k: v for k, v in row.items() if k != "id"},
+                    **({} if i is None else {"id": i}),
+                    "g": f"g{n // 7 % 3}",
+                }
+            )
+            + "\n"
+            for n, (row, i) in enumerate(zip(rows, ids))
+        ),
+        encoding="utf-8",
+    )
+    outputs = {}
+    for num_proc in ("1", "2"):
+        for output in (["-f", "json"], ["-f", "text"], ["-f", "markdown"], ["-b", "-w", "3"]):
+            per_example = tmp_path / f"pe{num_proc}{output[0]}{output[-1]}.jsonl"
+            argv = [path, *FAST, "--group-by", "g", "--num-proc", num_proc, "--per-example", per_example, *output]
+            status, out, err = run_main(argv, capsys)
+            assert status == 0, err
+            outputs[num_proc, output[-1]] = out, per_example.read_text(encoding="utf-8")
+    for key in ("json", "text", "markdown", "3"):
+        assert outputs["2", key] == outputs["1", key], key
+    lines = [json.loads(line) for line in outputs["2", "3"][1].splitlines()]
+    assert [line["line"] for line in lines] == list(range(1, 401))
+    assert [line.get("id") for line in lines] == [None if i is None else str(i) for i in ids]
+    assert list(json.loads(outputs["2", "json"][0])["groups"]) == ["g0", "g1", "g2"]

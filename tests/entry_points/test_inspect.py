@@ -1,6 +1,6 @@
 """inspect_ai: update_rouge_scorer run by inspect_ai.eval on a small task, with mockllm/model giving
 known outputs, reports compute's corpus means and bootstrap interval; the per-sample values,
-the signature in the log, and the sample errors."""
+the signature in the log (the file inspect wrote, read back), and the sample errors."""
 
 import pytest
 from conftest import read_jsonl
@@ -11,6 +11,7 @@ pytest.importorskip("inspect_ai", reason="needs the inspect extra: pip install '
 
 from inspect_ai import Task, eval  # noqa: E402
 from inspect_ai.dataset import MemoryDataset, Sample  # noqa: E402
+from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 from inspect_ai.solver import generate  # noqa: E402
 
@@ -91,6 +92,10 @@ def test_eval_reports_compute_means_and_interval(tmp_path):
         assert value == {f"update_{t}": per_example[f"update_{t}"][index] for t in TYPES}, row["id"]
     signature = by_id[triples[0]["id"]].metadata["signature"]
     assert signature == want["signature"].replace("refs:1-2", "refs:unknown")
+    # the log file inspect wrote holds the same metrics and each sample's signature
+    saved = read_eval_log(log.location)
+    assert {name: value.value for name, value in saved.results.scores[0].metrics.items()} == metrics
+    assert {sample.scores["update_rouge"].metadata["signature"] for sample in saved.samples} == {signature}
 
 
 def test_options_and_source_key(tmp_path):

@@ -1,5 +1,6 @@
 """Scoring on a real Ray cluster (one per test session, 2 CPUs, 127.0.0.1) equals ``compute`` bit for bit."""
 
+import functools
 import io
 import json
 import os
@@ -67,6 +68,14 @@ def per_example(scored, keys):
     return {key: [row[key] for row in rows] for key in keys}
 
 
+@functools.cache
+def computed(name):
+    """``compute``'s corpus result (with its signature) and per-example table of a bundled file,
+    computed once for the three block counts below."""
+    file_columns = columns(read_jsonl(name))
+    return compute(*file_columns, return_signature=True), compute(*file_columns, use_aggregator=False)
+
+
 @pytest.mark.parametrize("blocks", [1, 3, 17])
 def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks):
     from ray.data.expressions import col
@@ -78,9 +87,7 @@ def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks):
     keys = output_columns()
     table = per_example(scored, ["file", *keys])
     for name in TRIPLE_FILES:
-        file_rows = [row for row in rows if row["file"] == name]
-        expected = compute(*columns(file_rows), return_signature=True)
-        expected_table = compute(*columns(file_rows), use_aggregator=False)
+        expected, expected_table = computed(name)
         of_file = [index for index, file in enumerate(table["file"]) if file == name]
         assert {key: [table[key][index] for index in of_file] for key in keys} == expected_table
         # one file's rows keep their order: its row numbers are an offset range
@@ -278,6 +285,24 @@ def test_cli_with_ray_and_a_published_protocol_prints_what_it_prints_without(clu
     on_ray = run_main([*argv, "--ray"], capsys)
     assert plain[0] == 0 and on_ray[:2] == plain[:2]
     assert f"protocol:{protocol}@" in json.loads(on_ray[1])["signature"]
+
+
+def test_score_dataset_and_corpus_scores_under_a_published_protocol(cluster):
+    rows = read_jsonl("iterater_triples.jsonl")
+    ds = dataset(rows, 3)
+    keys = output_columns()
+    for protocol in ("fruit", "editeval", "autometrics"):
+        scored = score_dataset(ds, protocol=protocol).materialize()
+        expected = compute(*columns(rows), use_aggregator=False, protocol=protocol)
+        assert per_example(scored, keys) == {key: expected[key] for key in keys}, protocol
+    # autometrics' corpus value is our mean, which corpus_scores gives bit for bit ...
+    expected = compute(*columns(rows), protocol="autometrics", return_signature=True)
+    assert corpus_scores(scored, protocol="autometrics", return_signature=True) == expected
+    # ... a bootstrap median needs every example in order: refused in one line, before any work.
+    for protocol in ("fruit", "editeval"):
+        with pytest.raises(ValueError, match=f"^corpus_scores cannot give protocol='{protocol}'") as error:
+            corpus_scores(None, protocol=protocol)
+        assert "\n" not in str(error.value)
 
 
 @pytest.mark.parametrize(

@@ -250,6 +250,8 @@ def test_configurable_columns():
         ({"group_by": ["a"]}, "group_by cannot be set"),
         ({"return_signature": True}, "return_signature cannot be set"),
         ({"baseline_predictions": ["a"]}, "baseline_predictions cannot be set"),
+        ({"protocol": "fruit"}, "^protocol cannot be set for a reward: a protocol reproduces a published evaluation"),
+        ({"protocol": None}, "^protocol cannot be set for a reward"),
         ({"reward": "rouge7x"}, "unknown rouge type 'rouge7x'"),
         ({"reward": "rouge1_f2"}, "must end in one of _f1, _precision, _recall"),
         ({"reward": {}}, "non-empty mapping"),

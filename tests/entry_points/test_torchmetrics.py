@@ -80,6 +80,35 @@ def test_options_compute_refuses_or_that_need_the_order_are_refused():
         UpdateRougeMetric().compute()
 
 
+@pytest.mark.parametrize("protocol", ["fruit", "editeval"])
+def test_a_bootstrap_median_protocol_is_refused_in_one_line(protocol):
+    with pytest.raises(
+        ValueError, match=f"^UpdateRougeMetric cannot give the bootstrap median of protocol='{protocol}' \\("
+    ) as error:
+        UpdateRougeMetric(protocol=protocol)
+    assert "\n" not in str(error.value)
+
+
+def test_protocol_autometrics_equals_compute_bit_for_bit():
+    triples = rows()
+    types = ["rouge1", "rouge2", "rougeLsum"]
+    metric = UpdateRougeMetric(protocol="autometrics")
+    got = fed(metric, triples)
+    want = compute(
+        [r["source"] for r in triples],
+        [r["prediction"] for r in triples],
+        [r["reference"] for r in triples],
+        protocol="autometrics",
+    )
+    assert got == {f"update_{t}{s}": want[f"update_{t}{s}"] for t in types for s in ("", "_precision", "_recall")}
+    # The space join: rougeLsum differs from our default's (the first reference only, as autometrics).
+    ours = compute(
+        [r["source"] for r in triples], [r["prediction"] for r in triples], [r["reference"][0] for r in triples]
+    )
+    assert got["update_rouge1"] == ours["update_rouge1"] and got["update_rougeLsum"] != ours["update_rougeLsum"]
+    assert "|protocol:autometrics@0e97645|" in metric.signature()
+
+
 def _ddp_worker(rank, port, out_dir, options):
     """One DDP process: the examples rank, rank + 2, ... fed in batches; the synced result written."""
     import torch.distributed as dist

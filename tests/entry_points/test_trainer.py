@@ -94,6 +94,40 @@ def test_micro_average_sums_the_counts_of_every_batch(tokenizer):
     assert (result["update_rouge1_precision"], result["update_rouge1_recall"]) == (3 / 5, 3 / 4)
 
 
+@pytest.mark.parametrize("protocol", ["fruit", "editeval", "autometrics"])
+def test_a_published_protocol_over_batches_equals_compute(tokenizer, protocol):
+    predictions = [
+        "Dan is a baker . Dan loves chocolate chip cookies .",
+        "Paris is in France .",
+        "The sky is blue . It is the capital .",
+        "Ann plays the piano . She plays every day .",
+        "The river is long . It runs north .",
+    ]
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, protocol=protocol, seed=7, n_bootstrap=300)
+    batches = [
+        EvalPrediction(
+            predictions=padded(ids(tokenizer, predictions[i : i + 2])),
+            label_ids=padded(ids(tokenizer, REFERENCES[i : i + 2])),
+            inputs=padded(ids(tokenizer, [PREFIX + source for source in SOURCES[i : i + 2]])),
+        )
+        for i in (0, 2, 4)
+    ]
+    assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
+    result = metrics(batches[2], compute_result=True)
+    expected = compute(SOURCES, predictions, REFERENCES, protocol=protocol, seed=7, n_bootstrap=300)
+    assert result == {key: float(value) for key, value in expected.items()}
+    # FRUIT's corpus values are in its x 100 scale; the others in [0, 1].
+    assert (result["update_rouge1"] > 1.0) == (protocol == "fruit")
+
+
+def test_a_protocol_with_an_option_it_never_had_is_refused_in_one_line(tokenizer):
+    with pytest.raises(
+        ValueError, match="^protocol='fruit' reproduces a published script, which has no stemmer"
+    ) as error:
+        make_compute_metrics(tokenizer, protocol="fruit", stemmer="porter")
+    assert "\n" not in str(error.value)
+
+
 def test_inputs_without_the_prefix_are_an_error(tokenizer):
     eval_prediction = EvalPrediction(
         predictions=padded(ids(tokenizer, ["Dan is a baker ."])),

@@ -60,8 +60,18 @@ edits = metric.compute(
     rouge_types=["rouge1"],
     additions="edits",
 )
+two = {
+    "sources": ["Dan is a baker.", "Ann is a nurse."],
+    "predictions": ["Dan is a baker. Dan loves chocolate chip cookies.", "Ann is a nurse. Ann works nights."],
+    "references": ["Dan is a baker. Dan loves chocolate cakes.", "Ann is a nurse. Ann works at night."],
+}
+published = {p: metric.compute(**two, protocol=p, seed=0) for p in ("fruit", "editeval", "autometrics")}
+published_signature = metric.signature(references=two["references"], protocol="fruit", seed=0)
 print(json.dumps({
     "edits": edits,
+    "published": published,
+    "published_inputs": two,
+    "published_signature": published_signature,
     "module_file": sys.modules[type(metric).__module__].__file__,
     "result": result,
     "statistics": statistics,
@@ -108,6 +118,11 @@ def test_evaluate_load_offline_with_an_empty_cache(tmp_path):
     assert "|types:rouge1|" in output["signature"] and "|seed:7|" in output["signature"]
     # Issue 30's worked example: the reference adds "5" and "2021", the prediction "2021".
     assert output["edits"]["update_rouge1"] == 2 / 3 and output["edits"]["update_rouge1_recall"] == 1 / 2
+    # protocol= through the evaluate module: compute's numbers; FRUIT's x 100 scale; the signature names it.
+    for protocol, result in output["published"].items():
+        assert result == update_rouge.compute(**output["published_inputs"], protocol=protocol, seed=0), protocol
+    assert output["published"]["fruit"]["update_rouge1"] == 100 * output["published"]["editeval"]["update_rouge1"]
+    assert "|protocol:fruit@865fae6|" in output["published_signature"]
 
 
 STEM_IN_FRESH_PROCESS = """

@@ -1,7 +1,9 @@
 """One rule for a text that starts with a byte order mark (U+FEFF), at every entry point: it is
 scored without it (``inputs.BOM``), as a UTF-8 file's BOM is dropped; elsewhere in a text it stays."""
 
+import io
 import json
+import sys
 import warnings
 
 import pytest
@@ -77,3 +79,43 @@ def test_the_command_line_drops_a_file_bom_and_a_fields_bom_alike(tmp_path, caps
     ]
     assert outputs[0][0] == 0 and outputs[1] == outputs[0] == outputs[2]
     assert json.loads(outputs[0][1])["_prediction_diff_len"] == len("New words.")
+
+
+def test_csv_text_files_standard_input_and_two_workers_drop_a_fields_bom_too(tmp_path, capsys, monkeypatch):
+    # A marked prediction, then a marked reference (one field alone: marked alike, they would
+    # cancel out): a CSV cell, a line of the three text files (not the first: a first line's BOM
+    # is the file's), standard input and two worker processes.
+    rows = [
+        (SOURCE, REFERENCE, PREDICTION),
+        (SOURCE, REFERENCE, with_bom(PREDICTION)),
+        (SOURCE, with_bom(REFERENCE), PREDICTION),
+    ]
+    csv_file = tmp_path / "d.csv"
+    csv_file.write_text(
+        "source,reference,prediction\n" + "".join(",".join(f'"{text}"' for text in row) + "\n" for row in rows),
+        encoding="utf-8",
+    )
+    texts = {}
+    for column, name in enumerate(("sources", "references", "predictions")):
+        texts[name] = tmp_path / f"{name}.txt"
+        texts[name].write_text("".join(row[column] + "\n" for row in rows), encoding="utf-8")
+    jsonl = tmp_path / "d.jsonl"
+    jsonl.write_text(
+        "".join(json.dumps(dict(zip(("source", "reference", "prediction"), row))) + "\n" for row in rows),
+        encoding="utf-8",
+    )
+    options = ["--rouge-types", "rouge1", "--confidence-level", "none"]
+    runs = [
+        [csv_file, *options],
+        [csv_file, *options, "--num-proc", "2"],
+        ["--sources", texts["sources"], "--references", texts["references"], "--predictions", texts["predictions"]]
+        + options,
+        [jsonl, *options, "--num-proc", "2"],
+    ]
+    outputs = [run_main(argv, capsys) for argv in runs]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(jsonl.read_bytes()), encoding="utf-8"))
+    outputs.append(run_main(["-", *options], capsys))
+    for status, out, err in outputs:
+        assert status == 0, err
+        assert json.loads(out)["_prediction_diff_len"] == len("New words.")
+        assert json.loads(out)["update_rouge1"] == pytest.approx(2 * 1.0 * (2 / 3) / (1 + 2 / 3))

@@ -185,22 +185,28 @@ def test_the_lcs_limit_names_the_line_the_variable_and_the_example(tmp_path, cap
     rows.append({"source": "", "reference": " ".join(["w"] * 20), "prediction": " ".join(["w"] * 20)})
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    # 400 cells, at 12 each on the accelerator and 4,000 on rouge-score (lcs_limits.CELL_COSTS); "auto"
+    # hands what the accelerator refuses to the python engine, which refuses it at 400. rouge-score's
+    # limit lets lines 1 and 2 (2 x 2 tokens, 16,000) pass.
+    limit = 1_599_999 if engine == "rouge-score" else 399
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(limit))
     status, _, err = run_main([data, "--engine", engine, "--rouge-types", "rougeL"], capsys)
     assert status == 2
-    assert "line 3: rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells" in one_line(err)
+    cost = {"rust": " (a cost of 4,800 cells)", "rouge-score": " (a cost of 1,600,000 cells)"}.get(engine, "")
+    assert f"line 3: rougeL of 20 x 20 tokens{cost} is more than the LCS limit of {limit:,} cells" in one_line(err)
     assert MAX_PYTHON_LCS_CELLS_VARIABLE in err
     columns = {
         key: [row[name] for row in rows]
         for key, name in (("sources", "source"), ("references", "reference"), ("predictions", "prediction"))
     }
-    # rougeLsum (a default type) also counts its one line pair: 200 cells on the python engine (lcs_limits.PAIR_CELLS).
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "599")
+    # rougeLsum (a default type) counts its 400 cells at 8 each (lcs_limits.CELL_COSTS) and its one line
+    # pair at 200 (lcs_limits.PAIR_CELLS) on the python engine: 3,400.
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "3399")
     with pytest.raises(
-        LcsTableTooLarge, match=r"^example 2: rougeLsum of 20 x 20 tokens with their line pairs \(a cost of 600"
+        LcsTableTooLarge, match=r"^example 2: rougeLsum of 20 x 20 tokens with their line pairs \(a cost of 3,400"
     ):
         compute(**columns, engine="python")
-    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "600")
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "3400")
     assert compute(**columns, engine="python")["update_rougeLsum"] == pytest.approx((0.5 + 0.5 + 1) / 3)
 
 

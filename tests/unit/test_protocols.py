@@ -103,7 +103,7 @@ def test_compare_refuses_a_bootstrap_median_protocol():
 
     sources, predictions, references = columns("iterater_triples.jsonl")
     with pytest.raises(ValueError, match="protocol='fruit' has no paired test"):
-        compare(sources, references, {"system": predictions}, sources, protocol="fruit")
+        compare(sources, references, {"system": predictions}, "system", protocol="fruit")
 
 
 def test_the_signature_names_the_protocol_and_the_default_signature_is_unchanged():

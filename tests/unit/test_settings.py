@@ -34,6 +34,28 @@ def test_use_stemmer_is_resolved_into_the_stemmer():
     assert dataclasses.replace(Settings(use_stemmer=True), seed=1).stemmer == "porter"
 
 
+def test_a_languages_snowball_stemmer_survives_settings_rebuilt_from_their_fields():
+    # Settings keep use_stemmer=True with a language as stemmer="snowball"; rebuilding them
+    # (dataclasses.replace, as the command line's workers and the demo do) refused that name.
+    settings = Settings(language="de", use_stemmer=True)
+    assert settings.stemmer == "snowball"
+    rebuilt = dataclasses.replace(settings, use_aggregator=False, num_proc=1)
+    assert rebuilt.stemmer == "snowball" and rebuilt.language == "de"
+    assert Settings(language="de", stemmer="snowball") == settings
+    # German: "Kinder" and "Kind" share the Snowball stem "kind" (1 of 2 words each side).
+    scores = compute(
+        sources=["S."],
+        references=["S. Die Kinder."],
+        predictions=["S. Das Kind."],
+        rouge_types=["rouge1"],
+        language="de",
+        use_stemmer=True,
+        use_aggregator=False,
+        confidence_level=None,
+    )
+    assert scores["update_rouge1"] == [0.5]
+
+
 def test_settings_are_frozen_and_hashable_parts_are_tuples():
     settings = Settings(rouge_types=["rouge1", "rougeL"])
     assert settings.rouge_types == ("rouge1", "rougeL")

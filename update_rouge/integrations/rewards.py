@@ -41,6 +41,12 @@ REWARD_OPTIONS = (
 )
 # The table's other options (a corpus result's, or the types): refused by name.
 REFUSED_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REWARD_OPTIONS)
+# Why an option is refused, where the general reason (it makes no per-example score) is not it.
+_REFUSAL_REASONS = {
+    "rouge_types": "the types come from reward=",
+    "protocol": "a protocol reproduces a published evaluation script's numbers, not a training signal; "
+    "leave it out (our rules)",
+}
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
 _FIELD = re.compile(r"^(sources|predictions|references)\b")
@@ -136,10 +142,8 @@ class UpdateRougeReward:
     ):
         for option in REFUSED_OPTIONS:
             if option in compute_kwargs:
-                why = (
-                    "the types come from reward="
-                    if option == "rouge_types"
-                    else "a reward is one score per example, which this option does not change"
+                why = _REFUSAL_REASONS.get(
+                    option, "a reward is one score per example, which this option does not change"
                 )
                 raise ValueError(f"{option} cannot be set for a reward: {why}")
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):

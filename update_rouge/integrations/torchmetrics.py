@@ -41,6 +41,7 @@ except ImportError as error:
 from .. import Settings, UpdateRougeScorer
 from ..corpus import mean
 from ..micro import micro_means
+from ..protocols import BOOTSTRAP_PROTOCOLS
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
@@ -53,7 +54,9 @@ class UpdateRougeMetric(Metric):
     ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
     (``process_group``, ``dist_sync_on_step``, ...). Raises ``ValueError`` for an option
     ``compute`` refuses and for the corpus options this metric does not take
-    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``confidence_level``).
+    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``confidence_level``,
+    and ``protocol="fruit"`` or ``"editeval"``, whose corpus value is an order-dependent bootstrap
+    median; ``protocol="autometrics"``, an exact mean, is taken).
     """
 
     is_differentiable = False
@@ -66,6 +69,12 @@ class UpdateRougeMetric(Metric):
             if name in options:
                 raise ValueError(f"{name} cannot be set: UpdateRougeMetric computes corpus means only")
         self.settings = Settings(**options)
+        if self.settings.protocol in BOOTSTRAP_PROTOCOLS:
+            raise ValueError(
+                f"UpdateRougeMetric cannot give the bootstrap median of protocol={self.settings.protocol!r} (it needs "
+                "every example's scores in order, which gathering across processes does not keep): use compute "
+                "on the gathered texts"
+            )
         self._scorer = UpdateRougeScorer(self.settings)
         self._micro = self.settings.average == "micro"
         for rouge_type in self.settings.rouge_types:
