@@ -11,7 +11,9 @@ driver process:
   started by a task each before the clock starts: a cluster in use), then the command line as above
   with ``--ray`` (its chunks scored by N Ray actors, ``integrations.ray_chunks``);
 - ``ray-data``: the same cluster, ``score_dataset(ray.data.read_json(FILE), concurrency=N)`` and
-  ``corpus_scores``, Ray Data's path.
+  ``corpus_scores``, Ray Data's path;
+- ``ray-jsonl``: the same cluster, ``score_jsonl(FILE, concurrency=N)`` and ``corpus_scores``:
+  Ray Data without a reader stage, the file's byte ranges read and parsed in the scoring tasks.
 
 The configurations run interleaved, ``--repeat`` rounds of all of them (every other round in
 the reverse order), so that machine noise hits them alike; seconds and peak memory are medians. Every configuration must print the same
@@ -80,6 +82,10 @@ if way == "ray-data":
     began = time.perf_counter()
     dataset = score_dataset(ray.data.read_json(path, num_cpus=0), concurrency=workers, engine=engine)
     result = corpus_scores(dataset)
+elif way == "ray-jsonl":
+    from update_rouge.integrations.ray_scoring import corpus_scores, score_jsonl
+    began = time.perf_counter()
+    result = corpus_scores(score_jsonl(path, concurrency=workers, engine=engine))
 elif way == "compute":
     from update_rouge import compute
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
@@ -197,7 +203,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=6000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, nargs="+", default=default_workers)
-    parser.add_argument("--ways", nargs="+", default=["cli", "compute"], choices=["cli", "compute", "ray", "ray-data"])
+    parser.add_argument(
+        "--ways", nargs="+", default=["cli", "compute"], choices=["cli", "compute", "ray", "ray-data", "ray-jsonl"]
+    )
     engines = ["python", "rust"] if rust_available() else ["python"]
     parser.add_argument("--engines", nargs="+", default=engines, choices=["python", "rust"])
     parser.add_argument(

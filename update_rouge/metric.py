@@ -188,19 +188,20 @@ class UpdateRougeScorer:
         self, function: Callable[[Settings, list[str], list[str], list[list[str]]], Any], sources: Any
     ) -> WorkerPool:
         """The ``WorkerPool`` of ``function(settings, ...)`` for the examples of ``sources``:
-        ``num_proc`` workers, no more than CPUs available or examples (none for one). The settings
-        travel with the function, sent to each worker once (and checked to pickle)."""
+        ``num_proc`` processes, no more than CPUs available or examples, this one among them (it
+        ``helps``: ``num_proc - 1`` workers start, none for one). The settings travel with the
+        function, sent to each worker once (and checked to pickle)."""
         examples = len(sources) if is_column(sources) else 0
-        return WorkerPool(functools.partial(function, self.settings), min(self.settings.num_proc, examples))
+        return WorkerPool(functools.partial(function, self.settings), min(self.settings.num_proc, examples), helps=True)
 
     def _in_workers(
         self, pool: WorkerPool, sources: list[str], predictions: list[str], references: list[list[str]]
     ) -> list[Any]:
         """The ``pool``'s function of consecutive shards of the checked inputs, in input order:
-        one shard in this process, or in its worker processes shards of at most
-        ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once its texts
-        reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a shard is
-        placed at its example in all of them."""
+        one shard in this process, or, with several processes (this one and its workers), shards
+        of at most ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once
+        its texts reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a
+        shard is placed at its example in all of them."""
         num_proc = pool.num_proc
         if num_proc <= 1:
             return [pool.function(sources, predictions, references)]

@@ -36,7 +36,7 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -177,17 +177,26 @@ class WorkerPool:
     when the block begins, so that they import the package while this process prepares their
     work; ``starmap`` hands them the work, once or several times.
 
+    With ``helps``, this process is one of the ``num_proc`` that score: ``num_proc - 1``
+    workers start, and while they start, and whenever each has its two pieces of work in
+    flight, this process calls ``function`` on the next piece itself (``starmap``). It has its
+    imports done, so it scores from the first moment, while a worker takes a third of a second
+    or more to start, and one process fewer starts. Its results, exceptions included, take
+    their place in input order like the workers'.
+
     ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;
     with one process, or a ``function`` that cannot be pickled (a lambda tokenizer, say: then
     with a ``UserWarning``), the calls run in this process: the results are the same, only
     slower. A worker that cannot start or dies raises ``RuntimeError``. When the block ends
     early (an exception, including a signal's) or a ``starmap`` was left unfinished, the workers
-    are killed at once; otherwise they are shut down.
+    are killed at once and waited for; otherwise they are shut down without waiting for them to
+    exit (the pool's thread joins them; the interpreter joins that thread at its exit).
     """
 
-    def __init__(self, function: Callable[..., Any], num_proc: int):
+    def __init__(self, function: Callable[..., Any], num_proc: int, helps: bool = False):
         self.function = function
         self.num_proc = min(num_proc, available_cpus())
+        self.helps = helps
         if self.num_proc > 1:
             try:
                 pickle.dumps(function)
@@ -212,7 +221,7 @@ class WorkerPool:
             with stop_signals_deferred(), _sigint_blocked():
                 _start_resource_tracker()
                 self._pool = ProcessPoolExecutor(
-                    self.num_proc,
+                    self._workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_install,
                     initargs=(self.function, os.getpid(), worker_threads(self.num_proc)),
@@ -220,46 +229,84 @@ class WorkerPool:
             # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
             # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
             with stop_signals_deferred(), _sigint_blocked():
-                for _ in range(self.num_proc):  # each submit starts one more worker, up to num_proc
+                for _ in range(self._workers):  # each submit starts one more worker, up to _workers
                     self._pool.submit(_started)
         return self
 
+    @property
+    def _workers(self) -> int:
+        """The worker processes to start: ``num_proc``, less this process if it ``helps``."""
+        return self.num_proc - 1 if self.helps else self.num_proc
+
     def starmap(self, items: Iterable[tuple]) -> Generator[Any, None, None]:
-        """Yield ``function(*item)`` for each item, in the order of ``items``; at most ``2 *
-        num_proc`` items are in flight, so a long iterable streams through in bounded memory."""
+        """Yield ``function(*item)`` for each item, in the order of ``items``; at most two items
+        per worker are in flight (and, if this process ``helps``, at most ``4 * num_proc`` items
+        scored or in flight in all), so a long iterable streams through in bounded memory."""
         pool = self._pool
         if pool is None:
             for item in items:
                 yield self.function(*item)
             return
         self._unfinished = True
-        pending: deque = deque()
-        try:
+        pending: deque[Future] = deque()
+        in_flight = 2 * self._workers
+        with _broken_pool_explained():
             for item in items:
+                while self.helps and pending and pending[0].done():
+                    yield pending.popleft().result()
+                if self.helps and sum(not future.done() for future in pending) >= in_flight:
+                    if len(pending) < 4 * self.num_proc:
+                        pending.append(self._here(item))
+                        continue
+                    yield pending.popleft().result()
                 with stop_signals_deferred(), _sigint_blocked():
                     pending.append(pool.submit(_call, item))
-                if len(pending) >= 2 * self.num_proc:
+                if not self.helps and len(pending) >= in_flight:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
-        except BrokenProcessPool as error:
-            raise RuntimeError(
-                "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
-                'point with `if __name__ == "__main__":` and a custom tokenizer must be importable in a new '
-                "Python process (defined in a module or script file, not in a notebook or `python -c`)."
-            ) from error
         self._unfinished = False
+
+    def _here(self, item: tuple) -> Future:
+        """``function(*item)`` called in this process, as a done ``Future``: its result, or its
+        ``Exception``, which ``starmap`` raises in its place in the order."""
+        future: Future = Future()
+        try:
+            future.set_result(self.function(*item))
+        except Exception as error:
+            future.set_exception(error)
+        return future
 
     def __exit__(self, kind: Any, *_: Any) -> None:
         if self._pool is None:
             return
-        feeder = _stop_workers(self._pool) if kind is not None or self._unfinished else None
+        if kind is None and not self._unfinished:
+            # Their work is done: they exit while this process goes on (a worker's interpreter
+            # takes 0.05 to 0.2 s to end); the pool's own thread joins them, and the interpreter
+            # joins that thread at its exit.
+            self._pool.shutdown(wait=False)
+            return
+        feeder = _stop_workers(self._pool)
         self._pool.shutdown(wait=True, cancel_futures=True)
         if feeder is not None:
             # The feeder drops the queue's last semaphores when it ends; frozen in the middle
             # of that by the interpreter's exit, it leaves the resource tracker a semaphore to
             # report as leaked on our standard error.
             feeder.join(timeout=FEEDER_JOIN_SECONDS)
+
+
+@contextlib.contextmanager
+def _broken_pool_explained() -> Iterator[None]:
+    """Raise a ``BrokenProcessPool`` (a worker that could not start or died) as a ``RuntimeError``
+    that says what commonly causes it."""
+    try:
+        yield
+    except BrokenProcessPool as error:
+        raise RuntimeError(
+            "a worker process could not start or died. With num_proc > 1, a script must guard its entry "
+            'point with `if __name__ == "__main__":` and a custom tokenizer must be importable in a new '
+            "Python process (defined in a module or script file, not in a notebook or `python -c`)."
+        ) from error
 
 
 def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Generator[Any, None, None]:

@@ -177,8 +177,8 @@ OPTIONS: tuple[Option, ...] = (
         "num_proc",
         "`int`",
         1,
-        "Worker processes to score in; results are identical to 1. A script using it needs an "
-        '`if __name__ == "__main__":` guard.',
+        "Processes to score in (`compute` scores in its own and N - 1 workers; the command line in N "
+        'workers); results are identical to 1. A script using it needs an `if __name__ == "__main__":` guard.',
         cli=RUNNING,
         parse=int,
     ),

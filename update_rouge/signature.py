@@ -38,7 +38,6 @@ docs/dependencies.md says what each dependency can change and how that is kept v
 
 import json
 from collections.abc import Sequence
-from importlib.metadata import version
 from typing import Any
 
 import numpy as np
@@ -57,6 +56,14 @@ from .word_segmenters import segmenter_versions
 
 LANGUAGE_SEGMENTS = r"[^\p{Sentence_Terminal}]+\p{Sentence_Terminal}?"
 LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicode{UNICODE_VERSION}"
+
+
+def version(package: str) -> str:
+    """The installed version of ``package`` (``importlib.metadata.version``). Imported at first
+    use: importlib.metadata is a tenth of a worker process's imports, and workers never sign."""
+    from importlib.metadata import version as installed_version
+
+    return installed_version(package)
 
 
 def language_segments(language: str) -> str:

@@ -10,7 +10,6 @@ import importlib.util
 import logging
 from collections.abc import Callable, Sequence
 from functools import cache
-from importlib.metadata import version
 
 from .extras import MissingExtra
 
@@ -46,6 +45,9 @@ def segmenter_versions(language: str) -> str | None:
     """
     if language not in _SEGMENTER_MODULES:
         return None
+    # Imported here, as in signature.py: worker processes need not import importlib.metadata.
+    from importlib.metadata import version
+
     check_segmenter_installed(language)
     packages = (_SEGMENTER_PACKAGES[name] for name in _SEGMENTER_MODULES[language])
     return "+".join(f"{package}-{version(package)}" for package in packages)

@@ -14,11 +14,11 @@ import pytest
 import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
-from update_rouge import compute
+from update_rouge import compute, file_ranges
 from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_cluster import _loopback_only
 from update_rouge.integrations.ray_counts import count_column_names
-from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
+from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset, score_jsonl
 
 pytestmark = pytest.mark.slow
 TESTS = Path(__file__).resolve().parents[1]
@@ -204,6 +204,36 @@ def test_a_bad_row_is_named(cluster):
     rows[7] = dict(rows[7], source=None)
     with pytest.raises(ValueError, match=r"^row 7: source must be a string, got None$"):
         corpus_scores(score_dataset(dataset(rows, 3)))
+
+
+def test_a_jsonl_file_scored_in_its_byte_ranges_equals_compute_bit_for_bit(cluster, tmp_path, monkeypatch):
+    # Ranges of 1 MiB: the 10 MB of Wikipedia triples are read and parsed by 10 tasks or more;
+    # a blank line, ids and a list of two references on the way.
+    monkeypatch.setattr(file_ranges, "RANGE_BYTES", 1 << 20)
+    rows = read_jsonl("wiki_triples.jsonl")
+    rows[3] = dict(rows[3], reference=[rows[3]["reference"], rows[4]["prediction"]], id=7)
+    path = tmp_path / "wiki.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" + ("\n" if i == 100 else "") for i, row in enumerate(rows)))
+    scored = score_jsonl(str(path), concurrency=2).materialize()
+    assert scored.num_blocks() >= 10
+    keys = output_columns()
+    table = per_example(scored, ["id", "source", *keys])
+    references = [r["reference"] if isinstance(r["reference"], list) else [r["reference"]] for r in rows]
+    texts = [r["source"] for r in rows], [r["prediction"] for r in rows], references
+    assert table["source"] == texts[0], "the rows in file order"
+    assert table["id"][3] == "7" and table["id"] == [str(row["id"]) for row in rows], "ids as text"
+    assert {key: table[key] for key in keys} == compute(*texts, use_aggregator=False)
+    assert corpus_scores(scored, return_signature=True) == compute(*texts, return_signature=True)
+
+
+def test_a_bad_line_of_a_jsonl_file_is_named_in_its_range(cluster, tmp_path):
+    rows = read_jsonl("iterater_triples.jsonl")[:5]
+    rows[3] = dict(rows[3], source=None)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    size = path.stat().st_size
+    with pytest.raises(ValueError, match=rf"bad.jsonl, line 4 of the lines that start in bytes 0 to {size}: "):
+        corpus_scores(score_jsonl(str(path)))
 
 
 def test_a_repeated_row_number_is_refused(cluster):

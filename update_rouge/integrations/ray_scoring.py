@@ -17,8 +17,14 @@ references) and ``row``: an integer giving the row's place in the input (unique;
   their sizes and their order of completion. The driver reads the scored blocks one at a time
   and keeps only their numbers.
 
+- ``score_jsonl``: a JSONL file that every node reads at the same path, scored in Ray Data
+  without a reader stage: the driver only cuts the file's size into byte ranges
+  (``file_ranges``), and each scoring task reads, parses, checks and scores the lines of its
+  range (``_score_ranges``), as the command line's worker processes do; ``corpus_scores`` takes
+  its result.
+
 The command line's ``--ray`` does not go through Ray Data: ``ray_chunks`` scores a file's
-chunks on plain Ray actors.
+chunks on plain Ray tasks.
 
 Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
@@ -32,6 +38,8 @@ from typing import Any
 import numpy as np
 
 from ..extras import MissingExtra
+from ..file_lines import InputFileError
+from ..file_ranges import RangeChunk, range_chunks, regular_file
 
 try:
     import pyarrow as pa
@@ -158,6 +166,79 @@ def score_dataset(
         concurrency=concurrency,
         zero_copy_batch=True,
     )
+
+
+def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "ray.data.Dataset":
+    """The examples of the JSONL file ``path`` (``source``, ``reference``, ``prediction`` and an
+    optional ``id`` per line, as the command line reads them) with the per-example columns, as
+    ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
+    ``options`` are ``compute``'s scoring keyword arguments, checked here on the driver.
+
+    The driver does not read the file: it cuts its size into byte ranges (``file_ranges``: 4
+    MiB, for ``concurrency`` scorers smaller towards the end), one block each, and each Ray
+    task (one CPU, at most ``concurrency`` at a time) reads, parses, checks and scores the
+    lines that start in its range. Every node that runs a task must see the same file at the
+    same path (one machine, or a shared file system). The rows carry ``row`` (ascending in file
+    order; the line's range start plus its place in the range, not its line number), ``id``
+    (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings, one or
+    more). A bad line raises ``ValueError`` naming its place in its range of bytes."""
+    file = regular_file(path)
+    if file is None:
+        raise ValueError(f"{path}: score_jsonl reads a regular file (use score_dataset for other inputs)")
+    scoring = _scoring_options(options)
+    compute(*_WARM_UP, use_aggregator=False, **scoring)
+    ranges = [
+        {
+            "path": path,
+            "location": chunk.location,
+            "identity": list(chunk.identity),
+            "start": chunk.start,
+            "stop": chunk.stop,
+        }
+        for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
+    ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
+    return ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
+        _score_ranges,
+        fn_kwargs={"options": scoring},
+        batch_format="pyarrow",
+        batch_size=1,
+        concurrency=concurrency,
+    )
+
+
+def _ignored(_: int) -> None:
+    """``range_chunks``'s progress, which ``score_jsonl`` does not show."""
+
+
+def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
+    """The Ray task of ``score_jsonl``: the examples of the ranges in ``batch``, read, parsed and
+    checked as the command line does, and scored by ``BatchScorer``."""
+    rows, ids, sources, predictions, references = [], [], [], [], []
+    for item in batch.to_pylist():
+        chunk = RangeChunk(item["path"], item["location"], tuple(item["identity"]), item["start"], item["stop"])
+        try:
+            examples, _ = chunk.read()
+        except InputFileError as error:
+            place = (
+                f"line {error.line - chunk.first + 1} of the lines that start in bytes {chunk.start} to {chunk.stop}"
+            )
+            raise ValueError(f"{chunk.path}, {place}: {error.problem}") from None
+        for example in examples:
+            rows.append(chunk.start + example.line - chunk.first)  # a line takes a byte at least: unique
+            ids.append(example.id)
+            sources.append(example.source)
+            predictions.append(example.prediction)
+            references.append(example.references)
+    texts = pa.table(
+        {
+            ROW_COLUMN: pa.array(rows, pa.int64()),
+            "id": pa.array(ids, pa.string()),
+            "source": pa.array(sources, pa.string()),
+            "prediction": pa.array(predictions, pa.string()),
+            "reference": pa.array(references, pa.list_(pa.string())),
+        }
+    )
+    return BatchScorer(**options)(texts)
 
 
 def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column: str) -> pa.Table:
