@@ -30,6 +30,7 @@ Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -198,8 +199,7 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
         for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
     ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
     return ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
-        _score_ranges,
-        fn_kwargs={"options": scoring},
+        functools.partial(_score_ranges, options=scoring),
         batch_format="pyarrow",
         batch_size=1,
         concurrency=concurrency,
