@@ -9,10 +9,10 @@ repeats fast). Each runs in a subprocess on a free loopback port, started once p
 (pytest-xdist worker) and shared by the modules it runs (a start costs 5 to 6 CPU seconds, and
 seven modules serve it), paused between them. Its HTTP(S) proxy is a local trap that records
 every connection, so a request that gradio or a library it uses sends to any other host at start
-or while serving is seen; each module's ``served`` fails its teardown on such a connection or on a traceback that
-the app logged while the module's tests ran, and the server's own teardown on one logged at any
-time, or on a download left in its temporary folder once it stopped. The browser records every
-request to a non-loopback host. The
+or while serving is seen; each module's ``served`` fails its teardown on such a connection or on
+a traceback that the app logged while the module's tests ran, and the server's own teardown on
+one logged at any time, or on a download left in its temporary folder once it stopped. The
+browser records every request to a non-loopback host. The
 browser is Debian's chromium driven by Playwright (tests/run.sh installs both). Expected
 scores are hand counts and ROUGE-1.5.5's values in tests/data/rouge155_golden.jsonl.
 """
