@@ -189,8 +189,7 @@ class WorkerPool:
     with a ``UserWarning``), the calls run in this process: the results are the same, only
     slower. A worker that cannot start or dies raises ``RuntimeError``. When the block ends
     early (an exception, including a signal's) or a ``starmap`` was left unfinished, the workers
-    are killed at once and waited for; otherwise they are shut down without waiting for them to
-    exit (the pool's thread joins them; the interpreter joins that thread at its exit).
+    are killed at once; otherwise they are shut down.
     """
 
     def __init__(self, function: Callable[..., Any], num_proc: int, helps: bool = False):
@@ -280,13 +279,7 @@ class WorkerPool:
     def __exit__(self, kind: Any, *_: Any) -> None:
         if self._pool is None:
             return
-        if kind is None and not self._unfinished:
-            # Their work is done: they exit while this process goes on (a worker's interpreter
-            # takes 0.05 to 0.2 s to end); the pool's own thread joins them, and the interpreter
-            # joins that thread at its exit.
-            self._pool.shutdown(wait=False)
-            return
-        feeder = _stop_workers(self._pool)
+        feeder = _stop_workers(self._pool) if kind is not None or self._unfinished else None
         self._pool.shutdown(wait=True, cancel_futures=True)
         if feeder is not None:
             # The feeder drops the queue's last semaphores when it ends; frozen in the middle
