@@ -29,7 +29,7 @@ from demo.handlers import (
 from demo.options import OPTION_NAMES, ScreenOptions
 from demo.render import histogram_svg
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
-from demo.style import status_class
+from demo.style import STATUS_JS
 
 Values = Mapping[str, Any]
 TEXTS = ("source", "reference", "prediction")
@@ -156,9 +156,9 @@ def _file_inputs_changed(values: Values) -> dict[str, Any]:
     return {**file_inputs_changed(values["status"], options[0]), "file_options": None}
 
 
-def _file_options(values: Values) -> tuple[ScreenOptions, str]:
-    """The options a file is scored with, as the page shows them: every option and the baseline column."""
-    return ScreenOptions.of(values), values["baseline_column"]
+def _file_options(values: Values) -> tuple[ScreenOptions, str, Any]:
+    """What a file's results follow, as the page shows it: every option, the baseline column and the upload."""
+    return ScreenOptions.of(values), values["baseline_column"], values["upload"]
 
 
 def _remember_file_options(values: Values) -> dict[str, Any]:
@@ -166,7 +166,9 @@ def _remember_file_options(values: Values) -> dict[str, Any]:
 
 
 def _file_changed(values: Values) -> dict[str, Any]:
-    return file_inputs_changed(values["status"], ScreenOptions.of(values), "File")
+    if _file_options(values) == values["file_options"]:
+        return {}  # the very file shown was scored: its upload's answer came after the scoring
+    return {**file_inputs_changed(values["status"], ScreenOptions.of(values), "File"), "file_options": None}
 
 
 def _open_example(values: Values, row: int) -> dict[str, Any]:
@@ -218,14 +220,13 @@ def wire(page: Page) -> None:
     ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
         *signature, api_name=False, **in_order
     )
-    # The events that write the file view likewise run one at a time, in the order they were sent:
-    # a "File changed" answer to an upload cannot land after the Score file click that followed it.
-    # The options are remembered first, as for one example. The status_class after each (which
-    # classes the Status box by the text it was sent) is in the same line, so a class sent for an
-    # older text (an upload's) cannot land after one for a newer (the scoring's error), as it could
-    # when they ran in parallel (a loaded CI run drew an error uncoloured).
+    # The events that write the file view likewise run one at a time, in the order they were sent.
+    # The page may send an upload's "File changed" event after the Score file click that followed
+    # it (a loaded run's page cleared the results it had just drawn): what the file is scored with,
+    # the upload included, is remembered first, as for one example, and a late answer that finds
+    # the very file and options scored changes nothing.
     file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}
-    file_options = (*OPTION_NAMES, "baseline_column")
+    file_options = (*OPTION_NAMES, "baseline_column", "upload")
     page.file_button.click(
         *page.event(_remember_file_options, file_options, ["file_options"]), api_name=False, **file_order
     ).then(
@@ -248,7 +249,9 @@ def wire(page: Page) -> None:
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
         **file_order,
-    ).then(status_class, page.status, page.status, **hidden, **file_order)
+    )
+    # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).
+    page.status.change(None, page.status, None, js=STATUS_JS, api_name=False)
     page.histogram_of.input(
         histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
     )
@@ -276,7 +279,7 @@ def wire(page: Page) -> None:
         *page.event(_file_inputs_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
         **edited,
         **file_order,
-    ).then(status_class, page.status, page.status, **hidden, **file_order)
+    )
     gr.on(
         [*option_edits, page.baseline_column.change, page.upload.change],
         *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"]),
@@ -310,5 +313,7 @@ def wire(page: Page) -> None:
         *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **in_order
     )
     page.upload.change(
-        *page.event(_file_changed, ("status", *OPTION_NAMES), FILE_RESULTS), **hidden, **file_order
-    ).then(status_class, page.status, page.status, **hidden, **file_order)
+        *page.event(_file_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
+        **hidden,
+        **file_order,
+    )

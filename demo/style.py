@@ -1,9 +1,5 @@
-"""How the demo's page looks beyond gradio's theme: its CSS, and the class of the Status box
-(errors red, a scored file with a green edge)."""
-
-from typing import Any
-
-import gradio as gr
+"""How the demo's page looks beyond gradio's theme: its CSS, and the script that marks the Status
+box by what it says (errors red, a scored file with a green edge)."""
 
 # Gradio breaks highlighted text anywhere (break-all); break it between words instead.
 CSS = """
@@ -18,8 +14,8 @@ CSS = """
 }
 /* The language menu's text stops before its arrow instead of running under it. */
 #language input { padding-right: 28px !important; text-overflow: ellipsis; }
-#batch-status.status-error textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
-#batch-status.status-scored textarea { border-left: 4px solid #16a34a; }
+#batch-status[data-status=error] textarea { color: #b91c1c; background: #fef2f2; border: 1px solid #dc2626; }
+#batch-status[data-status=scored] textarea { border-left: 4px solid #16a34a; }
 @media (max-width: 480px) {
   /* Tight choices, so that Score stays on a 390x844 phone's first screen with four stemmers. */
   #rouge-types label, #stemmer label { padding: 2px 6px !important; font-size: 13px; }
@@ -50,12 +46,15 @@ CSS = """
 """
 
 
-def status_class(message: str | None) -> Any:
-    """The Status box classed by the ``message`` it shows: ``status-error`` (an ``Error: ...``,
-    drawn red), ``status-scored`` (``Scored ...``, a green edge) or ``status-note`` (anything else,
-    as gradio draws it). Run after each event that writes the status, so the API gets the text."""
-    text = message or ""
-    kind = (
-        "status-error" if text.startswith("Error") else "status-scored" if text.startswith("Scored") else "status-note"
-    )
-    return gr.update(elem_classes=[kind])
+# The Status box drawn by what it says: ``data-status`` "error" for an ``Error: ...`` (drawn red),
+# "scored" for ``Scored ...`` (a green edge), "note" for anything else (as gradio draws it). The
+# page sets it itself whenever the box's text changes (its change event runs this, in the page
+# alone), so the colour cannot lag the text. A server step after each event that wrote the box
+# read the text as the page sent it, and on a loaded machine a step sent for an older text could
+# land after the one for the newer: a scored file's edge stayed grey.
+STATUS_JS = """(text) => {
+    const said = text || "";
+    const box = document.getElementById("batch-status");
+    if (box) box.dataset.status = said.startsWith("Error") ? "error" : said.startsWith("Scored") ? "scored" : "note";
+    return [];
+}"""

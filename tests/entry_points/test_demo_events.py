@@ -8,7 +8,7 @@ import inspect
 import gradio
 from app_calls import DAN, ONE_EXAMPLE, table_rows
 
-from demo import events, handlers
+from demo import events, handlers, style
 from demo import options as demo_options
 
 
@@ -67,18 +67,13 @@ def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
     # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
     # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
-    # (3), matches, the file's options, the upload; and the status's class after each of the 3
-    # events that write the status.
-    assert len(edges) == len(space_page.fns) == 25
-    classed_after = {
-        f.trigger_after for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "status_class"
-    }
-    writers = {
-        f._id
-        for f in space_page.fns.values()
-        if getattr(f.fn, "__name__", None) in ("score_file", "file_inputs_changed", "<lambda>")
-    }
-    assert len(classed_after) == 3 and classed_after <= writers
+    # (3), matches, the file's options, the upload; and the Status box marked by its text.
+    assert len(edges) == len(space_page.fns) == 23
+    # The Status box is marked in the page alone, on its change (whichever event wrote it): no
+    # server step that could land after a newer text's.
+    (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]
+    marks = [f for f in space_page.fns.values() if (status._id, "change") in map(tuple, f.targets)]
+    assert [(f.fn, f.js) for f in marks] == [(None, style.STATUS_JS)]
     # The score chain is wired: Score starts score_one, which starts show_matches.
     (score_one,) = [f._id for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "score_one"]
     (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
@@ -162,7 +157,7 @@ def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
     changed = events._options_changed({**late, "stemmer": "none"})
     assert changed["note"] == "Options changed: press Score again." and changed["scored_texts"] is None
     # The file view: its options and baseline column are remembered when Score file is pressed.
-    shown = {**porter, "baseline_column": "", "status": "Scored 3 examples."}
+    shown = {**porter, "baseline_column": "", "upload": "/tmp/fruit_triples.jsonl", "status": "Scored 3 examples."}
     file_options = events._remember_file_options(shown)["file_options"]
     assert events._file_inputs_changed({**shown, "file_options": file_options}) == {}
     for edit in ({"seed": 7}, {"baseline_column": "baseline"}):
@@ -170,6 +165,10 @@ def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
         assert cleared["status"] == "Options changed: press Score file again." and cleared["file_options"] is None
     # Once cleared, going back to the scored options says so again (the note replaces an error).
     assert events._file_inputs_changed({**shown, "file_options": None})["status"].startswith("Options changed")
+    # The upload's own "File changed" answer, sent after the Score file click, finds that file scored.
+    assert events._file_changed({**shown, "file_options": file_options}) == {}
+    cleared = events._file_changed({**shown, "upload": "/tmp/other.jsonl", "file_options": file_options})
+    assert cleared["status"] == "File changed: press Score file again." and cleared["file_options"] is None
 
 
 def test_an_option_edit_sends_its_clearings_first(space_page):
