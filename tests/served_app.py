@@ -5,8 +5,8 @@ and the helpers that read the page.
 The app is served twice: from the checkout's app.py, and (slow) as a Space runs it: from
 inside the folder `python -m update_rouge.space` writes, with a fresh virtual environment
 holding only what the folder's requirements.txt lists (installed from PyPI; pip's cache makes
-repeats fast). Each runs in a subprocess on a free loopback port, started once per test process
-(pytest-xdist worker) and shared by the modules it runs (a start costs 5 to 6 CPU seconds, and
+repeats fast); the browser modules drive the Space's alone (``AS_SHIPPED``). Each runs in a
+subprocess on a free loopback port, started once per test process (pytest-xdist worker) and shared by the modules it runs (a start costs 5 to 6 CPU seconds, and
 seven modules serve it), paused between them. Its HTTP(S) proxy is a local trap that records
 every connection, so a request that gradio or a library it uses sends to any other host at start
 or while serving is seen; each module's ``served`` fails its teardown on such a connection or on
@@ -206,6 +206,12 @@ def app_server(request, trap, tmp_path_factory):
     assert not failures_logged(log_text), log_text
     # What the app wrote under its temporary folder (its downloads) is gone once it stopped.
     assert sorted(path.name for path in app_tmp.glob("update_rouge_*")) == []
+
+
+# The browser modules' pytestmark: they drive the app as shipped, the Space, alone. The checkout's
+# app.py serves the same demo package (and is called over HTTP by test_app_served_api.py); driving
+# both in Chromium ran every browser check twice, about 570 s of CI's test processes' time.
+AS_SHIPPED = pytest.mark.parametrize("app_server", [pytest.param("space", marks=pytest.mark.slow)], indirect=True)
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,12 @@ import re
 import pytest
 from conftest import DATA_DIR
 from playwright.sync_api import expect
-from served_app import DAN, UI_TIMEOUT_MS, fill, note, score, settle
+from served_app import AS_SHIPPED, DAN, UI_TIMEOUT_MS, fill, note, score, settle
 
 # The fixtures: served, trap, browser, page.
 pytest_plugins = ["served_app"]
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, AS_SHIPPED]
 
 
 def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):

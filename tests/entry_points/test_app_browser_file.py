@@ -9,6 +9,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 from playwright.sync_api import expect
 from served_app import (
+    AS_SHIPPED,
     UI_TIMEOUT_MS,
     grid_rows,
     note,
@@ -18,6 +19,7 @@ from served_app import (
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
+pytestmark = AS_SHIPPED
 
 
 @pytest.mark.slow

@@ -16,11 +16,11 @@ import time
 import pytest
 from conftest import DATA_DIR
 from playwright.sync_api import expect
-from served_app import DAN, UI_TIMEOUT_MS, fill, grid_rows, highlighted, note, open_page, score, settle
+from served_app import AS_SHIPPED, DAN, UI_TIMEOUT_MS, fill, grid_rows, highlighted, note, open_page, score, settle
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, AS_SHIPPED]
 
 # DAN (rouge1: 3 of 5 prediction words match 3 of 4 reference words; F1 0.6667) and a second
 # example whose reference adds "new one" and prediction "new two three" (1 of 3 match 1 of 2; F1

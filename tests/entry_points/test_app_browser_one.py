@@ -11,6 +11,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 from playwright.sync_api import expect
 from served_app import (
+    AS_SHIPPED,
     DAN,
     DAN_SCORES,
     UI_TIMEOUT_MS,
@@ -24,6 +25,7 @@ from served_app import (
 
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
+pytestmark = AS_SHIPPED
 
 
 def test_browser_scores_a_typed_example_and_clears_it_when_an_input_changes(page, tmp_path):
@@ -169,9 +171,13 @@ def line_numbers_off_their_lines(code):
 
 
 def settled_line_offset(page, code, limit_s=60):
-    """``line_numbers_off_their_lines(code)`` once the box's layout is done: measured again every
-    0.2 s while it is 2 px or more, for at most ``limit_s`` (a box just opened is still being laid
-    out on a busy machine); the last measure."""
+    """``line_numbers_off_their_lines(code)`` as a reader sees the box: scrolled into view, once its
+    layout is done: measured again every 0.2 s while it is 2 px or more, for at most ``limit_s``
+    (a box just opened is still being laid out on a busy machine); the last measure.
+
+    CodeMirror measures its lines once the box enters the viewport: a box opened below the fold
+    kept its default 14 px line spacing for its numbers, 42 px off by its last line, until then."""
+    code.scroll_into_view_if_needed()
     deadline = time.monotonic() + limit_s
     offset = line_numbers_off_their_lines(code)
     while offset >= 2 and time.monotonic() < deadline:

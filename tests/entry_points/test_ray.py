@@ -77,23 +77,28 @@ def computed(name):
     return compute(*file_columns, return_signature=True), compute(*file_columns, use_aggregator=False)
 
 
-@pytest.mark.parametrize("blocks", [1, 3, 17])
-def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks):
+# The long Wikipedia file (745 rows) in one block count; the two short files in each: under CI's
+# parallel run a block count of the whole set took Ray 37 to 87 s (4 to 11 s alone).
+@pytest.mark.parametrize(
+    ("blocks", "files"), [(1, TRIPLE_FILES[:2]), (3, TRIPLE_FILES), (17, TRIPLE_FILES[:2])], ids=["1", "3", "17"]
+)
+def test_every_triple_file_equals_compute_bit_for_bit(cluster, blocks, files):
     from ray.data.expressions import col
 
-    rows = [dict(row, file=name) for name in TRIPLE_FILES for row in read_jsonl(name)]
+    rows = [dict(row, file=name) for name in files for row in read_jsonl(name)]
     ds = dataset(rows, blocks).materialize()
     assert ds.num_blocks() == blocks
     scored = score_dataset(ds).materialize()
     keys = output_columns()
     table = per_example(scored, ["file", *keys])
-    for name in TRIPLE_FILES:
+    for name in files:
         expected, expected_table = computed(name)
         of_file = [index for index, file in enumerate(table["file"]) if file == name]
         assert {key: [table[key][index] for index in of_file] for key in keys} == expected_table
         # one file's rows keep their order: its row numbers are an offset range
         assert corpus_scores(scored.filter(expr=col("file") == name), return_signature=True) == expected
-    assert expected["update_rouge1"] == pytest.approx(0.619839, abs=1e-6)  # wiki; docs/stemming.md shows 0.6198
+    if "wiki_triples.jsonl" in files:  # docs/stemming.md shows 0.6198
+        assert computed("wiki_triples.jsonl")[0]["update_rouge1"] == pytest.approx(0.619839, abs=1e-6)
 
 
 def several_references(rows):
