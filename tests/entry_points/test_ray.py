@@ -7,6 +7,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 
 from update_rouge import compute, file_ranges
 from update_rouge.integrations.ray_chunks import RayWorkers
-from update_rouge.integrations.ray_cluster import _loopback_only
+from update_rouge.integrations.ray_cluster import RAY_REPORT_THREADS, _loopback_only
 from update_rouge.integrations.ray_counts import count_column_names
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset, score_jsonl
 
@@ -357,6 +358,11 @@ def test_cli_with_ray_writes_the_per_example_file_it_writes_without(cluster, tmp
     assert on_ray[:2] == plain[:2] and plain[0] == 0
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "plain.jsonl").read_bytes()
     assert len((tmp_path / "ray.jsonl").read_text(encoding="utf-8").splitlines()) == 1490
+
+
+def test_rays_driver_has_the_report_thread_whose_prints_a_ray_run_sends_to_stderr(cluster):
+    # ray_cluster.ray_reports_to_stderr routes this thread's writes by its name.
+    assert RAY_REPORT_THREADS <= {thread.name for thread in threading.enumerate()}
 
 
 def test_cli_with_ray_refuses_num_proc_before_starting_anything(tmp_path, capsys):

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR
 
-from update_rouge.integrations.ray_cluster import CONNECT_TIMEOUT_VARIABLE, connect_timeout
+from update_rouge.integrations.ray_cluster import CONNECT_TIMEOUT_VARIABLE, connect_timeout, ray_reports_to_stderr
 
 pytest.importorskip("ray", reason="needs the ray extra")
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets and processes from /proc")
@@ -201,3 +202,22 @@ def test_a_segmenter_missing_on_the_ray_workers_is_one_line(ray_run, tmp_path):
     assert process.returncode == 2, err
     assert err.splitlines()[-1] == f"update-rouge: error: {HIDDEN}" and "Traceback" not in err
     assert wait_for(lambda: not marked(marker), 30), f"processes left: {described(marked(marker))}"
+
+
+def test_what_rays_report_thread_prints_goes_to_stderr_and_the_rest_to_stdout(capsys):
+    # A loaded run's `--ray` output began with Ray's "(raylet) A worker died ..." line, which Ray's
+    # driver prints to standard output from its report thread (test_ray.py checks its name).
+    def report():
+        print("(raylet) A worker died or was killed while executing a task")
+
+    with ray_reports_to_stderr():
+        print('{"update_rouge1": 0.5}')
+        thread = threading.Thread(target=report, name="ray_listen_error_messages")
+        thread.start()
+        thread.join()
+        sys.stdout.write("done\n")
+        sys.stdout.flush()
+    print("after")
+    out, err = capsys.readouterr()
+    assert out == '{"update_rouge1": 0.5}\ndone\nafter\n'
+    assert err == "(raylet) A worker died or was killed while executing a task\n"

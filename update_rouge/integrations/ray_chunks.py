@@ -34,7 +34,7 @@ try:
 except ImportError as error:
     raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
-from .ray_cluster import cluster
+from .ray_cluster import cluster, ray_reports_to_stderr
 
 IN_FLIGHT_PER_CPU = 2
 """Tasks submitted per CPU of the cluster and not yet taken in: the next is there when one ends."""
@@ -125,6 +125,7 @@ def _cancel(refs: list) -> None:
 def ray_workers(address: str | None) -> Iterator[RayWorkers]:
     """The Ray workers of a ``--ray`` run for the block: on the cluster at ``address`` (a new
     local one for ``None``, stopped at the end however the run ends; see ``ray_cluster``), or
-    on the Ray this process has initialized already."""
-    with contextlib.nullcontext() if ray.is_initialized() else cluster(address):
+    on the Ray this process has initialized already. The cluster's reports that Ray prints go to
+    standard error meanwhile (``ray_reports_to_stderr``)."""
+    with ray_reports_to_stderr(), contextlib.nullcontext() if ray.is_initialized() else cluster(address):
         yield RayWorkers()

@@ -6,6 +6,8 @@ joined, and left as it was found.
   signal included).
 - ``cluster(ADDRESS)`` joins a running cluster once its address answers (given up after
   ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT`` seconds, default 30) and disconnects at the end.
+- ``ray_reports_to_stderr()``: what Ray's driver prints of the cluster's reports (a worker that
+  died, a task retried) goes to standard error, not into the results on standard output.
 
 Needs the optional extra ``pip install 'update-rouge[ray]'``.
 """
@@ -13,8 +15,11 @@ Needs the optional extra ``pip install 'update-rouge[ray]'``.
 import contextlib
 import os
 import socket
+import sys
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any, TextIO, cast
 
 from ..environment import positive_number
 from ..extras import MissingExtra
@@ -31,6 +36,42 @@ DEFAULT_CONNECT_TIMEOUT = 30.0
 _LOOPBACK_VARIABLE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 STRAGGLER_SECONDS = 2.0
 """How long the processes a stopped raylet started may take to exit before they are killed."""
+
+
+# The thread of Ray's driver that prints the reports the cluster sends it (a worker that died, a
+# task retried) to the driver's standard output (ray._private.worker.listen_error_messages).
+RAY_REPORT_THREADS = frozenset({"ray_listen_error_messages"})
+
+
+class _ReportsToStderr:
+    """``stdout`` for every thread but ``RAY_REPORT_THREADS``, whose writes go to ``sys.stderr``."""
+
+    def __init__(self, stdout: Any) -> None:
+        self._stdout = stdout
+
+    def write(self, text: str) -> int:
+        if threading.current_thread().name in RAY_REPORT_THREADS:
+            return sys.stderr.write(text)
+        return self._stdout.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stdout, name)
+
+
+@contextlib.contextmanager
+def ray_reports_to_stderr() -> Iterator[None]:
+    """Within the block, what Ray's driver prints of the cluster's reports goes to standard error;
+    everything else written to ``sys.stdout`` goes where it went. Ray prints such a report (a
+    worker that died while a task ran, the task then retried and its result unchanged) to standard
+    output, in the middle of the results a ``--ray`` run writes there."""
+    stdout = sys.stdout
+    routed = cast(TextIO, _ReportsToStderr(stdout))
+    sys.stdout = routed
+    try:
+        yield
+    finally:
+        if sys.stdout is routed:
+            sys.stdout = stdout
 
 
 @contextlib.contextmanager
