@@ -5,7 +5,8 @@ The input: tests/data/wiki_triples.jsonl repeated to ``--rows`` rows (``ray_thro
 Each configuration (way, engine, N workers) scores it with the default options in a fresh
 driver process:
 
-- ``cli``: ``update_rouge.cli.main([FILE, "--engine", E, "--num-proc", N, "--per-example", OUT])``;
+- ``cli``: ``update-rouge FILE --engine E --num-proc N --per-example OUT`` as the installed command
+  runs it (``update_rouge.cli.run_program()``, the command's arguments in ``sys.argv``);
 - ``compute``: the file's columns read first (not timed), then ``compute(..., num_proc=N)``;
 - ``ray``: a local Ray cluster of N CPUs (its start not timed, and its N worker processes
   started by a task each before the clock starts: a cluster in use), then the command line as above
@@ -93,13 +94,13 @@ elif way == "compute":
     began = time.perf_counter()
     result = compute(**columns, engine=engine, num_proc=workers)
 else:
-    from update_rouge.cli import main
-    argv = [path, "--engine", engine, "--per-example", per_example]
-    argv += ["--ray"] if way == "ray" else ["--num-proc", str(workers)]
+    from update_rouge.cli import run_program
+    sys.argv = ["update-rouge", path, "--engine", engine, "--per-example", per_example]
+    sys.argv += ["--ray"] if way == "ray" else ["--num-proc", str(workers)]
     began = time.perf_counter()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(argv) == 0
+        assert run_program() == 0
     result = json.loads(out.getvalue())
 seconds = time.perf_counter() - began
 # The CPU of this process (its imports included) and of its children that ended (the workers).

@@ -48,6 +48,10 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 """The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
 THREADS_VARIABLE = "RAYON_NUM_THREADS"
 """The variable that sizes a process's Rayon thread pool when that pool starts (rouge-score-rs's)."""
+BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
+"""The variable that sizes OpenBLAS's thread pool (NumPy's wheels) when NumPy is imported: the
+pool's threads start then and spin about 0.1 s of CPU each before they sleep, one per CPU but
+one, whether or not a matrix product ever runs. Nothing this package scores with uses BLAS."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
 FEEDER_JOIN_SECONDS = 2.0
@@ -87,13 +91,16 @@ def guided_share(remaining: int, num_proc: int, most: int, least: int) -> int:
     return max(least, min(most, remaining // (2 * num_proc)))
 
 
-def _install(function: Callable[..., Any], parent: int, threads: int) -> None:
-    """Worker initializer: keep ``function``; size the Rayon pool to ``threads`` unless the
-    environment already does (the pool starts at its first use, after this); exit when the
-    process ``parent`` is gone."""
+def _install(pickled_function: bytes, parent: int, threads: int) -> None:
+    """Worker initializer: size the Rayon pool to ``threads`` and OpenBLAS's to one thread,
+    each unless the environment already does; then unpickle the function and keep it (sent
+    pickled, so that its modules, and NumPy with them, are imported after this, in a worker
+    whose parent's main module did not import NumPy: the CLI's, a script run with ``-c``);
+    exit when the process ``parent`` is gone."""
     global _worker_function
-    _worker_function = function
     os.environ.setdefault(THREADS_VARIABLE, str(threads))
+    os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
+    _worker_function = pickle.loads(pickled_function)
     if os.name == "posix":
         threading.Thread(target=_exit_when_orphaned, args=(parent,), name="parent-check", daemon=True).start()
 
@@ -196,9 +203,10 @@ class WorkerPool:
         self.function = function
         self.num_proc = min(num_proc, available_cpus())
         self.helps = helps
+        self._pickled = b""
         if self.num_proc > 1:
             try:
-                pickle.dumps(function)
+                self._pickled = pickle.dumps(function)
             except Exception as error:
                 warnings.warn(
                     f"num_proc={self.num_proc} ignored, scoring in this process: {error}. Worker processes "
@@ -223,7 +231,7 @@ class WorkerPool:
                     self._workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_install,
-                    initargs=(self.function, os.getpid(), worker_threads(self.num_proc)),
+                    initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
                 )
             # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
             # and SIGTERM in this thread, and the workers must start with SIGINT blocked.

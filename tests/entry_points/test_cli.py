@@ -2,6 +2,7 @@
 named like a command, ``python -m update_rouge`` and the installed ``update-rouge`` script, and
 ``--version``; what the commands share is in test_cli_runner.py."""
 
+import importlib.metadata
 import json
 import os
 import shutil
@@ -14,7 +15,7 @@ from conftest import DATA_DIR, columns, read_jsonl, run_main
 
 import update_rouge
 from update_rouge import compare, compute
-from update_rouge.cli import main
+from update_rouge.cli import main, run_program
 
 REPO = Path(__file__).resolve().parents[2]
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
@@ -86,6 +87,48 @@ def test_installed_command_runs_the_cli(tmp_path):
     assert completed.returncode == 0, completed.stderr
     expected = compute(**columns(read_jsonl("fruit_triples.jsonl")), rouge_types=["rouge2"])
     assert json.loads(completed.stdout) == expected
+
+
+def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(monkeypatch, capsys):
+    # OpenBLAS (NumPy's wheels) starts a thread per CPU but one when NumPy is imported, each
+    # spinning about 0.1 s of CPU; the workers inherit the setting.
+    monkeypatch.setattr(sys, "argv", ["update-rouge", "--version"])
+    for preset, expected in ((None, "1"), ("4", "4")):
+        if preset is None:
+            monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+        else:
+            monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+        with pytest.raises(SystemExit):
+            run_program()
+        assert os.environ.get("OPENBLAS_NUM_THREADS") == expected, f"set beforehand to {preset}"
+
+
+PROGRAM = """
+import os, runpy, sys
+before = sorted({"numpy", "tqdm"} & set(sys.modules))
+import update_rouge.cli
+imported = sorted({"numpy", "tqdm"} & set(sys.modules))
+sys.argv = ["update-rouge", "--version"]
+try:
+    runpy.run_module("update_rouge", run_name="__main__")
+except SystemExit:
+    pass
+print(before, imported, os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+def test_python_m_update_rouge_is_the_program_and_imports_numpy_after_its_settings():
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=120, env=env)
+    assert done.stdout.splitlines()[-1] == "[] [] 1", done.stdout + done.stderr
+
+
+def test_the_installed_command_is_the_program():
+    (command,) = (
+        entry for entry in importlib.metadata.entry_points(group="console_scripts") if entry.name == "update-rouge"
+    )
+    assert command.value == "update_rouge.cli:run_program", "reinstall the package (pip install -e .)"
 
 
 def test_version_is_the_package_version(capsys):

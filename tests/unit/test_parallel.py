@@ -44,6 +44,14 @@ def rayon_threads(_item):
     return os.environ.get("RAYON_NUM_THREADS")
 
 
+BLAS_THREADS_AT_IMPORT = os.environ.get("OPENBLAS_NUM_THREADS")
+"""What this module saw when it was imported: in a worker, where the function it sends is unpickled."""
+
+
+def blas_threads_at_import(_item):
+    return BLAS_THREADS_AT_IMPORT
+
+
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_each_worker_sizes_its_native_thread_pool_to_its_share_of_the_cpus(monkeypatch):
     # Rayon (rouge-score-rs's threads) otherwise starts a thread per CPU in every worker.
@@ -53,6 +61,19 @@ def test_each_worker_sizes_its_native_thread_pool_to_its_share_of_the_cpus(monke
     assert os.environ.get("RAYON_NUM_THREADS") is None, "the parent's own pool must keep every CPU"
     monkeypatch.setenv("RAYON_NUM_THREADS", "3")
     assert list(starmap_in_order(rayon_threads, [(i,) for i in range(4)], 2)) == ["3"] * 4, "a user's setting wins"
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_a_worker_sets_one_openblas_thread_before_it_imports_the_function(monkeypatch):
+    # NumPy's OpenBLAS starts a thread per CPU but one when NumPy is imported, each spinning about
+    # 0.1 s of CPU; the function's module (this one, importing NumPy) must see the setting.
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    seen = list(starmap_in_order(blas_threads_at_import, [(i,) for i in range(4)], 2))
+    assert seen == ["1"] * 4, f"the function's module was imported in the worker with OPENBLAS_NUM_THREADS={seen}"
+    assert os.environ.get("OPENBLAS_NUM_THREADS") is None, "the parent's environment is left as it was"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    seen = list(starmap_in_order(blas_threads_at_import, [(i,) for i in range(4)], 2))
+    assert seen == ["3"] * 4, "a user's setting wins"
 
 
 def pid_of(index):
