@@ -53,6 +53,9 @@ def test_browser_highlights_whole_words(page):
     fill(page, "Old.", "Old. " + "Supercalifragilistic " * 12 + "end.", "Old. New words here.")
     score(page)
     expect(note(page)).to_have_value(re.compile("^The reference adds 1"), timeout=UI_TIMEOUT_MS)
+    # The view is another output of the same event: under load the page may draw it a moment
+    # after the note.
+    expect(page.locator("#reference-view .token.highlighted .text").first).to_be_attached(timeout=UI_TIMEOUT_MS)
     # Each word of the addition starts on the same line as it ends: no line break inside a word.
     broken = page.evaluate(
         """() => {
