@@ -108,12 +108,14 @@ import os, runpy, sys
 before = sorted({"numpy", "tqdm"} & set(sys.modules))
 import update_rouge.cli
 imported = sorted({"numpy", "tqdm"} & set(sys.modules))
+import update_rouge.cli.score  # what the command line's workers import for the per-example lines
+in_worker = "tqdm" in sys.modules
 sys.argv = ["update-rouge", "--version"]
 try:
     runpy.run_module("update_rouge", run_name="__main__")
 except SystemExit:
     pass
-print(before, imported, os.environ.get("OPENBLAS_NUM_THREADS"))
+print(before, imported, in_worker, os.environ.get("OPENBLAS_NUM_THREADS"))
 """
 
 
@@ -121,7 +123,7 @@ def test_python_m_update_rouge_is_the_program_and_imports_numpy_after_its_settin
     env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
     env["PYTHONPATH"] = str(REPO)
     done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=120, env=env)
-    assert done.stdout.splitlines()[-1] == "[] [] 1", done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "[] [] False 1", done.stdout + done.stderr
 
 
 def test_the_installed_command_is_the_program():

@@ -23,8 +23,6 @@ import os
 import sys
 from typing import IO
 
-from tqdm import tqdm
-
 from ..chunk_scoring import CHUNK_SIZE, Output, score_chunks
 from ..file_chunks import open_chunks
 from ..file_lines import STDIN, input_name
@@ -186,6 +184,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             workers = run.enter_context(ray_workers(args.ray or None))
             # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
             settings = dataclasses.replace(settings, num_proc=workers.count)
+        # Imported here: the workers import this module for per_example_tails and show no bar.
+        from tqdm import tqdm
+
         bar = run.enter_context(tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options))
         per_example = (
             None if args.per_example is None else run.enter_context(output_file(args.per_example, binary=True))
