@@ -24,7 +24,9 @@ from pathlib import Path
 
 BEGAN = time.perf_counter()
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as run_program sets it, before NumPy is imported
+from update_rouge.parallel import BLAS_THREADS_VARIABLE  # noqa: E402  (imports no NumPy)
+
+os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")  # as run_program sets it, before the commands import NumPy
 
 import update_rouge.cli.compare  # noqa: E402, F401  (what cli.main imports)
 import update_rouge.cli.score  # noqa: E402, F401

@@ -89,7 +89,7 @@ def test_installed_command_runs_the_cli(tmp_path):
     assert json.loads(completed.stdout) == expected
 
 
-def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(monkeypatch, capsys):
+def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(monkeypatch):
     # OpenBLAS (NumPy's wheels) starts a thread per CPU but one when NumPy is imported, each
     # spinning about 0.1 s of CPU; the workers inherit the setting.
     monkeypatch.setattr(sys, "argv", ["update-rouge", "--version"])
