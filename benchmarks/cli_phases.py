@@ -6,9 +6,13 @@ command runs it (``cli.run_program``), with clocks around its phases: ``imports`
 imports done), ``pool_start`` (the worker pool asked to start), ``first_result`` and
 ``last_result`` (the first and the last range's result back in the main process, and how many
 ``results``), ``bootstrap_s`` and ``bootstrap_cpu`` (the intervals' wall and CPU seconds, all
-threads), ``end``, and ``main_cpu`` (the main process's CPU, ``RUSAGE_SELF``).
+threads), ``end``, ``main_cpu`` (the main process's CPU, ``RUSAGE_SELF``), ``workers_cpu`` (its
+ended children's, ``RUSAGE_CHILDREN``: the workers) and ``main_share`` (``main_cpu`` in percent
+of the two together, as ``benchmarks/scaling.py`` reports it).
 
-Usage: python benchmarks/cli_phases.py FILE N [ENGINE] (ENGINE: python by default). The file
+Usage: python benchmarks/cli_phases.py FILE N [ENGINE [OPTION ...]] (ENGINE: python by default;
+the OPTIONs are added to the command, e.g. ``--confidence-level none`` for a run without the
+bootstrap). The file
 ``benchmarks/scaling.py`` scores is ``ray_throughput.write_input``'s.
 """
 
@@ -64,17 +68,21 @@ def clocked_bootstrap(*args, bootstrap=corpus.bootstrap_statistics, **kwargs):
 def main() -> None:
     path, workers = sys.argv[1], sys.argv[2]
     engine = sys.argv[3] if len(sys.argv) > 3 else "python"
+    options = sys.argv[4:]
     parallel.WorkerPool.__enter__ = clocked_enter
     parallel.WorkerPool.starmap = clocked_starmap
     corpus.bootstrap_statistics = clocked_bootstrap
     with tempfile.TemporaryDirectory() as directory:
         out = str(Path(directory) / "per_example.jsonl")
-        sys.argv = ["update-rouge", path, "--num-proc", workers, "--engine", engine, "--per-example", out]
+        sys.argv = ["update-rouge", path, "--num-proc", workers, "--engine", engine, "--per-example", out, *options]
         with contextlib.redirect_stdout(io.StringIO()):
             assert run_program() == 0
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    marks.update(imports=IMPORTS, end=since(), main_cpu=own.ru_utime + own.ru_stime)
-    print(json.dumps({"N": int(workers), "engine": engine, **{key: round(value, 3) for key, value in marks.items()}}))
+    own, workers_cpu = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    main_cpu, workers_cpu = own.ru_utime + own.ru_stime, workers_cpu.ru_utime + workers_cpu.ru_stime
+    marks.update(imports=IMPORTS, end=since(), main_cpu=main_cpu, workers_cpu=workers_cpu)
+    marks["main_share"] = 100 * main_cpu / (main_cpu + workers_cpu)
+    line = {key: round(value, 3) for key, value in marks.items()}
+    print(json.dumps({"N": int(workers), "engine": engine, "options": options, **line}))
 
 
 if __name__ == "__main__":
