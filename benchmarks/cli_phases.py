@@ -12,8 +12,7 @@ of the two together, as ``benchmarks/scaling.py`` reports it).
 
 Usage: python benchmarks/cli_phases.py FILE N [ENGINE [OPTION ...]] (ENGINE: python by default;
 the OPTIONs are added to the command, e.g. ``--confidence-level none`` for a run without the
-bootstrap). The file
-``benchmarks/scaling.py`` scores is ``ray_throughput.write_input``'s.
+bootstrap). The file ``benchmarks/scaling.py`` scores is ``ray_throughput.write_input``'s.
 """
 
 import contextlib
@@ -77,8 +76,8 @@ def main() -> None:
         sys.argv = ["update-rouge", path, "--num-proc", workers, "--engine", engine, "--per-example", out, *options]
         with contextlib.redirect_stdout(io.StringIO()):
             assert run_program() == 0
-    own, workers_cpu = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    main_cpu, workers_cpu = own.ru_utime + own.ru_stime, workers_cpu.ru_utime + workers_cpu.ru_stime
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    main_cpu, workers_cpu = own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
     marks.update(imports=IMPORTS, end=since(), main_cpu=main_cpu, workers_cpu=workers_cpu)
     marks["main_share"] = 100 * main_cpu / (main_cpu + workers_cpu)
     line = {key: round(value, 3) for key, value in marks.items()}
