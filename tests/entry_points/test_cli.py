@@ -93,6 +93,8 @@ def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(m
     # OpenBLAS (NumPy's wheels) starts a thread per CPU but one when NumPy is imported, each
     # spinning about 0.1 s of CPU; the workers inherit the setting.
     monkeypatch.setattr(sys, "argv", ["update-rouge", "--version"])
+    # Recorded first, so that the variable is put back as it was, whatever run_program sets.
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "0")
     for preset, expected in ((None, "1"), ("4", "4")):
         if preset is None:
             monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)

@@ -25,9 +25,9 @@ def run_program() -> int:
     """The installed ``update-rouge`` command and ``python -m update_rouge``: ``main()``, in a
     process that is the program, which sets for itself, before the commands import NumPy, one
     OpenBLAS thread unless the environment sets their number (``BLAS_THREADS_VARIABLE``:
-    nothing here multiplies matrices, and the pool would start a thread per CPU that spins
-    about 0.1 s of CPU; on 16 CPUs 1.6 s, in the main process and in every worker process,
-    which inherit the setting)."""
+    nothing here multiplies matrices, and the pool would start a thread per CPU but one, fifteen
+    on 16 CPUs, each spinning about 0.1 s of CPU, in the main process and in every worker
+    process, which inherit the setting)."""
     os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
     return main()
 
