@@ -29,6 +29,7 @@ from demo.options import (
     NO_LANGUAGE,
     DemoError,
     ScreenOptions,
+    in_page_words,
     max_request_seconds,
     max_upload_mb,
     screen_default,
@@ -217,10 +218,10 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
             raise DemoError(f"{name}: the file holds no examples")
     except LcsTableTooLarge as error:
         place = f"{name}:{error.index}: " if error.what == "line" and error.index is not None else f"{name}: "
-        return failed_file(render.too_long_note(error.problem, place))
+        return failed_file(render.too_long_note(error, place))
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
-        return failed_file(f"Error: {str(error).replace(path, name)}")
+        return failed_file(f"Error: {in_page_words(error).replace(path, name)}")
     # compute's result: exact means, then intervals and paired test from one set of resamples.
     result = corpus.result()
     result["signature"] = corpus.signature()

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import gradio as gr
 
 from demo import render
-from demo.options import NO_LANGUAGE, DemoError, ScreenOptions
+from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
 from update_rouge.extraction import join_additions
 from update_rouge.extras import MissingExtra
@@ -109,10 +109,15 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
             "reference_view": None,
             "prediction_view": None,
             "scores": None,
-            "note": render.too_long_note(error.problem),
+            "note": render.too_long_note(error),
         }
     except (ValueError, MissingExtra) as error:
-        return {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {error}"}
+        return {
+            "reference_view": None,
+            "prediction_view": None,
+            "scores": None,
+            "note": f"Error: {in_page_words(error)}",
+        }
     note = render.example_notes(source, reference, prediction, example, tokenless)
     if settings.additions == "sentences":
         pattern = settings.segment_pattern
@@ -164,9 +169,9 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
             settings,
         )
     except LcsTableTooLarge as error:
-        return {**shown, "match_note": render.too_long_note(error.problem)}
+        return {**shown, "match_note": render.too_long_note(error)}
     except (ValueError, MissingExtra) as error:
-        return {**shown, "match_note": f"Error: {error}"}
+        return {**shown, "match_note": f"Error: {in_page_words(error)}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
     separator = " · " if render.counts_grams(rouge_type) else " "
     return {

@@ -15,11 +15,13 @@ from typing import Any
 
 import gradio as gr
 
+from update_rouge.errors import LEFT_OUT, Setting, Spelling, UpdateRougeError
 from update_rouge.languages import ISO_639_1 as LANGUAGES
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
+from update_rouge.stemming import LANGUAGE_STEMMER
 
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
@@ -60,11 +62,10 @@ LANGUAGE_CHOICES = [
     (NO_LANGUAGE, NO_LANGUAGE),
     *sorted((f"{LANGUAGE_NAMES[code]} ({code})", code) for code in LANGUAGES),
 ]
-# The stemmer menu: the option table's stemmers and the chosen language's Snowball stemmer (what
-# ``use_stemmer=True`` selects with a ``language``; the page has no ``use_stemmer`` switch).
-SNOWBALL = "snowball"
-STEMMER_CHOICES = (*(OPTION_BY_NAME["stemmer"].choices or ()), SNOWBALL)
-ENGLISH_STEMMERS = ("porter", "rouge155")
+# The stemmer menu: the option table's stemmers (``snowball``: the chosen language's Snowball
+# stemmer; the page has no ``use_stemmer`` switch).
+SNOWBALL = LANGUAGE_STEMMER
+STEMMER_CHOICES = tuple(OPTION_BY_NAME["stemmer"].choices or ())
 # The help the page shows where the table's speaks of the API or the command line.
 DEMO_HELP = {
     "confidence_level": "The level of the bootstrap interval of each rouge type's corpus score; none: no interval.",
@@ -187,9 +188,11 @@ class ScreenOptions:
         """The checked ``Settings`` of these options; ``DemoError`` naming the option (and the
         demo's rule, such as its cap on ``n_bootstrap``) for an unusable value."""
         language = None if self.language in (None, NO_LANGUAGE) else self.language
+        if not self.rouge_types:
+            raise DemoError("rouge_types: tick at least one type")
         options = dict(
             rouge_types=_ordered_types(self.rouge_types),
-            **_stemming(self.stemmer, language),
+            stemmer=self.stemmer,
             language=language,
             remove_stopwords=bool(self.remove_stopwords),
             max_words=_limit(self.max_words, "max_words"),
@@ -205,6 +208,8 @@ class ScreenOptions:
         )
         try:
             return Settings(**options)
+        except UpdateRougeError as error:
+            raise DemoError(error.render(SCREEN)) from None
         except (TypeError, ValueError) as error:
             raise DemoError(str(error)) from None
 
@@ -212,23 +217,40 @@ class ScreenOptions:
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
 
 
-def _stemming(stemmer: str, language: str | None) -> dict[str, Any]:
-    """``Settings``' stemmer arguments of the stemmer menu's ``stemmer`` with ``language``:
-    ``SNOWBALL`` is ``use_stemmer=True`` (the language's Snowball stemmer). ``DemoError`` saying
-    what to choose on the page for ``SNOWBALL`` without a language or an English stemmer with one."""
-    if stemmer == SNOWBALL:
-        if language is None:
-            raise DemoError(
-                f"stemmer {SNOWBALL!r} stems the words of a language: choose the texts' language under "
-                '"Advanced options" (language), or another stemmer'
-            )
-        return {"stemmer": None, "use_stemmer": True}
-    if language is not None and stemmer in ENGLISH_STEMMERS:
-        raise DemoError(
-            f"stemmer {stemmer!r} stems English tokens and cannot be combined with language {language!r}: "
-            f"choose the stemmer {SNOWBALL!r} for the language's Snowball stemmer, or 'none'"
-        )
-    return {"stemmer": stemmer}
+class Screen(Spelling):
+    """The page's spelling of options (``update_rouge.errors.Spelling``): each control by its
+    label (the option's name) with its value as the control shows it (``protocol "none"``,
+    ``remove_stopwords ticked``), leaving one out as setting it back to its screen default."""
+
+    def value(self, option: str, value: Any) -> str:
+        if isinstance(value, bool):
+            return "ticked" if value else "unticked"
+        if option == "language" and value in LANGUAGES:
+            return f'"{LANGUAGE_NAMES[value]} ({value})"'
+        if value is None:
+            return '"none"'
+        if isinstance(value, (list, tuple)):
+            return f'"{", ".join(map(str, value))}"'
+        return f'"{value}"'
+
+    def setting(self, option: str, value: Any) -> str:
+        return f"{option} {self.value(option, value)}"
+
+    def change(self, setting: Setting) -> str:
+        if setting.value is LEFT_OUT:
+            if setting.option not in OPTION_NAMES:
+                return f"leave out {setting.option}"
+            return f"set {setting.option} back to {self.value(setting.option, screen_default(setting.option))}"
+        return f"choose {self.setting(setting.option, setting.value)}"
+
+
+SCREEN = Screen()
+
+
+def in_page_words(error: Exception) -> str:
+    """``error``'s message as the page says it: one of the package's errors rendered in the
+    controls' labels and values (``SCREEN``), any other as it is."""
+    return error.render(SCREEN) if isinstance(error, UpdateRougeError) else str(error)
 
 
 def _limit(value: Any, name: str) -> int | None:

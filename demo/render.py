@@ -21,6 +21,7 @@ import update_rouge
 from update_rouge.edits import kept_positions
 from update_rouge.example_tables import mean as corpus_mean
 from update_rouge.extraction import SEGMENT_PATTERN
+from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
 from update_rouge.protocols import BOOTSTRAP_PROTOCOLS
 from update_rouge.rouge_types import LCS, NGRAM, SUMMARY_LCS, parse_rouge_type
@@ -168,8 +169,7 @@ def example_notes(source: str, reference: str, prediction: str, example: Any, to
 def no_tokens_note(count: int, total: int) -> str:
     """The warning of ``NoTokensWarning(count, total)`` with the demo's advice (``NO_TOKENS_ADVICE``)
     in place of the API's."""
-    problem = str(NoTokensWarning(count, total)).split("; pass language=")[0]
-    return f"Warning: {problem}; {NO_TOKENS_ADVICE}"
+    return f"Warning: {NoTokensWarning(count, total).problem}; {NO_TOKENS_ADVICE}"
 
 
 # What the demo says about an example beyond its LCS limit, in place of the package's advice to
@@ -180,30 +180,22 @@ TOO_LONG_ADVICE = (
 )
 
 
-def too_long_note(problem: str, place: str = "") -> str:
+def too_long_note(error: LcsTableTooLarge, place: str = "") -> str:
     """The error of an example beyond an LCS limit: ``place`` (the file and line, or nothing for
-    the one-example view), the package's ``problem`` without its environment variable advice,
-    and ``TOO_LONG_ADVICE``."""
-    problem = re.sub(
-        r"(;|\()\s*raise it with the environment variable \w+\)?", lambda m: ")" if m[1] == ";" else "", problem
-    )
-    # The time limit in effect is this demo's (``demo.options.serve_limits``): seconds, not minutes.
-    problem = re.sub(
-        r"the LCS limit of ([\d,]+) cells \(minutes of computing on any engine\)",
-        lambda m: f"this demo's LCS limit of {m[1]} cells (about {_lcs_seconds(m[1])} s of computing)",
-        problem,
-    )
-    return f"Error: {place}{problem.strip().rstrip('.')}. {TOO_LONG_ADVICE}"
+    the one-example view), what would be computed and the limit in effect (this demo's time limit,
+    ``demo.options.serve_limits``: seconds, not minutes), and ``TOO_LONG_ADVICE`` in place of
+    the package's advice to raise the limit with an environment variable."""
+    if error.kind == "time":
+        seconds = f"{error.limit * LCS_CELL_SECONDS:.2g}"
+        problem = f"{error.subject} is more than this demo's LCS limit of {error.limit:,} cells (about {seconds} s of computing)"
+    else:
+        problem = f"{error.subject}, more than the limit of {error.limit:,} cells"
+    return f"Error: {place}{problem}. {TOO_LONG_ADVICE}"
 
 
 # The time of one LCS cell, the unit of every cost (``update_rouge.lcs_limits.CELL_COSTS`` and
 # ``PAIR_CELLS``): 200,000,000,000 take about 90 s.
 LCS_CELL_SECONDS = 0.45e-9
-
-
-def _lcs_seconds(cells: str) -> str:
-    """About how many seconds ``cells`` (a count with thousands commas) of LCS take, rounded."""
-    return f"{int(cells.replace(',', '')) * LCS_CELL_SECONDS:.2g}"
 
 
 def counts_grams(rouge_type: str) -> bool:

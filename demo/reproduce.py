@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from demo.options import SNOWBALL, DemoError, ScreenOptions
+from demo.options import DemoError, ScreenOptions
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
 from update_rouge.signature import signature
@@ -74,13 +74,7 @@ def _options_of(settings: Settings) -> dict[str, Any]:
     if settings.confidence_level is None:  # no interval: no resamples either
         del chosen["n_bootstrap"], chosen["seed"]
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
-    changed = {name: value for name, value in chosen.items() if value != defaults[name]}
-    if changed.get("stemmer") == SNOWBALL:  # not a stemmer= value: use_stemmer=True with the language
-        changed = {
-            ("use_stemmer" if name == "stemmer" else name): True if name == "stemmer" else value
-            for name, value in changed.items()
-        }
-    return changed
+    return {name: value for name, value in chosen.items() if value != defaults[name]}
 
 
 def _command_line(chosen: dict[str, Any]) -> str:

@@ -22,8 +22,11 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .comparison.systems import compare
+    from .errors import InputError, OptionError, UpdateRougeError
     from .example_tables import ExampleScore
     from .extraction import extract_additions, split_segments
+    from .extras import MissingExtra
+    from .lcs_limits import LcsTableTooLarge
     from .metric import UpdateRougeScorer, compute, score_examples
     from .no_tokens import NoTokensWarning
     from .rouge_types import DEFAULT_ROUGE_TYPES
@@ -33,6 +36,11 @@ if TYPE_CHECKING:
 _HOMES = {
     "compare": "comparison.systems",
     "ExampleScore": "example_tables",
+    "InputError": "errors",
+    "OptionError": "errors",
+    "UpdateRougeError": "errors",
+    "MissingExtra": "extras",
+    "LcsTableTooLarge": "lcs_limits",
     "extract_additions": "extraction",
     "split_segments": "extraction",
     "NoTokensWarning": "no_tokens",
@@ -80,5 +88,10 @@ __all__ = [
     "ExampleScore",
     "NoTokensWarning",
     "DEFAULT_ROUGE_TYPES",
+    "UpdateRougeError",
+    "OptionError",
+    "InputError",
+    "LcsTableTooLarge",
+    "MissingExtra",
     "__version__",
 ]

@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .example_tables import mean
 from .option_numbers import is_integer, is_real
 from .parallel import available_cpus
@@ -56,11 +57,20 @@ class Resampling(NamedTuple):
 
 
 def check_paired(use_aggregator: bool) -> None:
-    """Raise ``ValueError`` unless a paired test against a baseline can be run: it needs ``use_aggregator``."""
+    """Raise ``OptionError`` unless a paired test against a baseline can be run: it needs ``use_aggregator``."""
     if not use_aggregator:
-        raise ValueError(
-            "baseline_predictions needs use_aggregator=True: the paired test compares corpus means, "
-            "and per-example values (use_aggregator=False) come without intervals or tests"
+        raise OptionError(
+            "baseline_predictions",
+            LEFT_OUT,
+            (
+                Name("baseline_predictions"),
+                " needs ",
+                Setting("use_aggregator", True),
+                ": the paired test compares corpus means, and per-example values (",
+                Setting("use_aggregator", False),
+                ") come without intervals or tests",
+            ),
+            [[Setting("use_aggregator", LEFT_OUT)], [Setting("baseline_predictions", LEFT_OUT)]],
         )
 
 
@@ -74,19 +84,37 @@ def check_bootstrap_options(
         check_paired(use_aggregator)
     if confidence_level is not None:
         if not is_real(confidence_level) or not 0 < confidence_level < 1:
-            raise ValueError(
-                f"confidence_level must be a number strictly between 0 and 1 (e.g. 0.95), or None for no "
-                f"intervals, got {confidence_level!r}"
+            raise OptionError(
+                "confidence_level",
+                confidence_level,
+                (Name("confidence_level"), f" must be a number strictly between 0 and 1, got {confidence_level!r}"),
+                [[Setting("confidence_level", DEFAULT_CONFIDENCE_LEVEL)], [Setting("confidence_level", None)]],
             )
     if not is_integer(n_bootstrap) or n_bootstrap < 1:
-        raise ValueError(f"n_bootstrap must be a positive integer (e.g. 1000), got {n_bootstrap!r}")
+        raise OptionError(
+            "n_bootstrap",
+            n_bootstrap,
+            (Name("n_bootstrap"), f" must be a positive integer, got {n_bootstrap!r}"),
+            [[Setting("n_bootstrap", DEFAULT_N_BOOTSTRAP)]],
+        )
     if n_bootstrap > MAX_N_BOOTSTRAP:
-        raise ValueError(
-            f"n_bootstrap must be at most {MAX_N_BOOTSTRAP:,} resamples (their means alone would take "
-            f"{8 * n_bootstrap:,} bytes per rouge type), got {n_bootstrap!r}"
+        raise OptionError(
+            "n_bootstrap",
+            n_bootstrap,
+            (
+                Name("n_bootstrap"),
+                f" must be at most {MAX_N_BOOTSTRAP:,} resamples (their means alone would take "
+                f"{8 * n_bootstrap:,} bytes per rouge type), got {n_bootstrap!r}",
+            ),
+            [[Setting("n_bootstrap", MAX_N_BOOTSTRAP)]],
         )
     if not is_integer(seed) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise OptionError(
+            "seed",
+            seed,
+            (Name("seed"), f" must be a non-negative integer, got {seed!r}"),
+            [[Setting("seed", DEFAULT_SEED)]],
+        )
 
 
 def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int, threads: int = 1) -> np.ndarray:

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from rouge_score.scoring import Score, fmeasure
 
+from .errors import LEFT_OUT, OptionError, Part, Setting
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
 from .lcs_limits import (
     LcsTableTooLarge,
@@ -265,8 +266,7 @@ class RougeScoreEngine:
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
         oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
         if oversized:
-            index, problem = next(iter(oversized.items()))
-            raise LcsTableTooLarge(problem, index)
+            raise next(iter(oversized.values()))
         return [self._scorer.score(target=target, prediction=prediction) for target, prediction in pairs]
 
 
@@ -288,7 +288,12 @@ class RustEngine:
         """``fallback`` scores the pairs this engine would refuse (above the time limit, or a
         rougeLsum table above the size limit); without it they raise."""
         if not self.supports(tokenizer):
-            raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
+            raise OptionError(
+                "engine",
+                "rust",
+                (Setting("engine", "rust"), " supports only rouge-score's tokenizer (no custom tokenizer or stemmer)"),
+                [[Setting("engine", LEFT_OUT)], [Setting("engine", "python")]],
+            )
         import rouge_score_rs
 
         self.rouge_types = tuple(rouge_types)
@@ -314,8 +319,7 @@ class RustEngine:
             if slow:
                 raise next(iter(slow.values()))
             if oversized:
-                index, problem = next(iter(oversized.items()))
-                raise LcsTableTooLarge(problem, index)
+                raise next(iter(oversized.values()))
             return {}
         handed = sorted(slow.keys() | oversized.keys())
         for index in handed:
@@ -343,65 +347,84 @@ class RustEngine:
 
 
 def check_engine(name: str) -> str:
-    """Return ``name`` if it is one of ``ENGINES``; raise ``ValueError`` otherwise."""
+    """Return ``name`` if it is one of ``ENGINES``; raise ``OptionError`` otherwise."""
     if not isinstance(name, str) or name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}")
+        raise OptionError(
+            "engine",
+            name,
+            (f"unknown engine {name!r}; valid engines are {', '.join(ENGINES)}",),
+            [[Setting("engine", LEFT_OUT)]],
+        )
     return name
 
 
 def inexact_reason(
-    name: str, rouge_types: Sequence[str], needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
-) -> str | None:
-    """Why engine ``name`` ("python", "rust" or "rouge-score") is not exact for the settings, or None.
+    name: str, rouge_types: Sequence[str], needs_counts: Sequence[Setting] = (), options: TextOptions = DEFAULT_OPTIONS
+) -> tuple[Part, ...] | None:
+    """Why engine ``name`` ("python", "rust" or "rouge-score") is not exact for the settings (the
+    message's parts), or None.
 
     Python is exact for every setting (a tokenizer the accelerator cannot run is
     ``RustEngine.supports``'s matter). The others lack the skip-bigram types, ROUGE-W, raw
-    counts (``needs_counts``), stopword removal and length limits; an F weight ``alpha`` other
-    than 0.5 is exact on every engine (the F is formed from its precision and recall).
+    counts (``needs_counts``: the settings that need them), stopword removal and length limits;
+    an F weight ``alpha`` other than 0.5 is exact on every engine (the F is formed from its
+    precision and recall).
     """
     if name == "python":
         return None
+    engine = Setting("engine", name)
     skip_bigram_types = [name for name in rouge_types if parse_rouge_type(name).family == SKIP_BIGRAM]
     if skip_bigram_types:
         return (
-            f"engine={name!r} cannot compute {', '.join(skip_bigram_types)}: skip-bigram types run on the "
-            "python engine only (engine='python' or 'auto')"
+            engine,
+            f" cannot compute {', '.join(skip_bigram_types)}: skip-bigram types run on the python engine only",
         )
     weighted_types = [name for name in rouge_types if parse_rouge_type(name).family == WEIGHTED_LCS]
     if weighted_types:
-        return (
-            f"engine={name!r} cannot compute {', '.join(weighted_types)}: ROUGE-W runs on the python engine "
-            "only (engine='python' or 'auto')"
-        )
+        return (engine, f" cannot compute {', '.join(weighted_types)}: ROUGE-W runs on the python engine only")
     if needs_counts:
-        return (
-            f"engine={name!r} gives no raw counts, which multi_ref='pooled' and 'best_recall' need, as does average='micro': "
-            "use engine='python' or 'auto'"
-        )
+        named = [part for index, setting in enumerate(needs_counts) for part in (", " if index else "", setting)]
+        return (engine, " gives no raw counts, which ", *named, " need" if len(needs_counts) > 1 else " needs")
     if options.changes_tokens:
-        return (
-            f"engine={name!r} cannot remove stopwords or limit lengths (remove_stopwords, max_words, "
-            "max_bytes): use engine='python' or 'auto'"
-        )
+        changed = [
+            part
+            for index, setting in enumerate(options.changed_settings())
+            for part in (", " if index else "", setting)
+        ]
+        return (engine, " cannot remove stopwords or limit lengths (", *changed, ")")
     return None
 
 
 def check_engine_exact(
-    name: str, rouge_types: Sequence[str], needs_counts: bool, options: TextOptions, default_tokens: bool
+    name: str, rouge_types: Sequence[str], needs_counts: Sequence[Setting], options: TextOptions, default_tokens: bool
 ) -> None:
-    """``ValueError`` with the reason if engine ``name`` cannot score these settings exactly: an
+    """``OptionError`` with the reason if engine ``name`` cannot score these settings exactly: an
     inexact engine (``inexact_reason``), the accelerator with other tokens than rouge-score's own
     (``default_tokens`` false: a custom tokenizer, ROUGE-1.5.5 stemming or a language) or not
     installed. "auto" and "python" always can. ``settings.Settings`` calls it when built."""
     if name in ("auto", "python"):
         return
+    others = [[Setting("engine", LEFT_OUT)], [Setting("engine", "python")]]
     reason = inexact_reason(name, rouge_types, needs_counts, options)
     if reason is not None:
-        raise ValueError(reason)
+        raise OptionError("engine", name, reason, others)
     if name == "rust" and not default_tokens:
-        raise ValueError("engine='rust' supports only rouge-score's tokenizer (no custom tokenizer or stemmer)")
+        raise OptionError(
+            "engine",
+            name,
+            (
+                Setting("engine", name),
+                " supports only rouge-score's tokenizer (no custom tokenizer, stemmer other than porter, or language)",
+            ),
+            others,
+        )
     if name == "rust" and not rust_available():
-        raise ValueError("engine='rust' needs the optional accelerator: pip install 'update-rouge[fast]'")
+        raise OptionError(
+            "engine",
+            name,
+            (Setting("engine", name), " needs the optional accelerator: pip install 'update-rouge[fast]'"),
+            others,
+        )
 
 
 def accelerator_threads() -> int:
@@ -413,15 +436,19 @@ def accelerator_threads() -> int:
 
 
 def make_engine(
-    name: str, rouge_types: Sequence[str], tokenizer, needs_counts: bool = False, options: TextOptions = DEFAULT_OPTIONS
+    name: str,
+    rouge_types: Sequence[str],
+    tokenizer,
+    needs_counts: Sequence[Setting] = (),
+    options: TextOptions = DEFAULT_OPTIONS,
 ):
     """The engine called ``name``; "auto" is the accelerator where installed, exact and faster,
     else Python. The accelerator is faster only with two or more threads (``accelerator_threads``):
     with one, as in each of N worker processes on N CPUs, it scored Wikipedia triples about 0.75
     times as fast as the Python engine (docs/speed.md), so "auto" then picks Python.
 
-    An engine that ``inexact_reason`` rejects for the settings raises ``ValueError`` with the
-    reason; "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
+    An engine that ``inexact_reason`` rejects for the settings raises ``OptionError`` with the
+    reason (``needs_counts``: the settings that need raw counts); "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
     accelerator hands the pairs it would refuse (``RustEngine._fallback_scores``) to the Python
     engine, so "auto" refuses only what the Python engine refuses.
     """

@@ -14,6 +14,8 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from .errors import Field, InputError, input_error
+
 
 def lone_surrogate(text: str) -> str | None:
     """What is wrong with ``text`` if it holds a lone surrogate (no Unicode text does), else None.
@@ -65,22 +67,22 @@ def is_column(value: Any) -> bool:
 
 def _as_list(field: str, column: Any) -> list:
     if column is None:
-        raise ValueError(f"{field} is missing: expected a list with one entry per example")
+        raise input_error(field, None, "is missing: expected a list with one entry per example")
     if not is_column(column):
-        raise ValueError(f"{field} must be a list with one entry per example, got {_describe(column)}")
+        raise input_error(field, None, f"must be a list with one entry per example, got {_describe(column)}")
     return list(column)
 
 
 BOM = "\ufeff"
 
 
-def _check_string(value: Any, where: str) -> str:
-    """``value`` if it is Unicode text, less a leading ``BOM``; ``ValueError`` naming ``where`` otherwise."""
+def _check_string(value: Any, where: Field) -> str:
+    """``value`` if it is Unicode text, less a leading ``BOM``; ``InputError`` at ``where`` otherwise."""
     if not isinstance(value, str):
-        raise ValueError(f"{where} must be a string, got {_describe(value)}")
+        raise InputError(where, (where, f" must be a string, got {_describe(value)}"))
     problem = lone_surrogate(value)
     if problem:
-        raise ValueError(f"{where} {problem}")
+        raise InputError(where, (where, f" {problem}"))
     return value.removeprefix(BOM)
 
 
@@ -97,37 +99,47 @@ def check_inputs(
     fields = ("sources", predictions_field, "references")
     sources, predictions, references = (_as_list(f, c) for f, c in zip(fields, (sources, predictions, references)))
     lengths = {field: len(column) for field, column in zip(fields, (sources, predictions, references))}
+    columns = (Field("sources"), ", ", Field(predictions_field), " and ", Field("references"))
     if len(set(lengths.values())) > 1:
-        counts = ", ".join(f"{n} {field}" for field, n in lengths.items())
-        raise ValueError(f"sources, {predictions_field} and references must have the same length, got {counts}")
+        counts = [
+            part for field, n in lengths.items() for part in (", " if field != "sources" else "", f"{n} ", Field(field))
+        ]
+        raise InputError(None, (*columns, " must have the same length, got ", *counts))
     if not sources:
-        raise ValueError(f"sources, {predictions_field} and references are empty: there is nothing to score")
+        raise InputError(None, (*columns, " are empty: there is nothing to score"))
 
-    checked_sources = [_check_string(s, f"sources[{i}]") for i, s in enumerate(sources)]
-    checked_predictions = [_check_string(p, f"{predictions_field}[{i}]") for i, p in enumerate(predictions)]
+    checked_sources = [_check_string(s, Field("sources", i)) for i, s in enumerate(sources)]
+    checked_predictions = [_check_string(p, Field(predictions_field, i)) for i, p in enumerate(predictions)]
 
     several = not isinstance(references[0], str) and references[0] is not None
     checked_references = []
     for i, reference in enumerate(references):
         if several:
             if isinstance(reference, str):
-                raise ValueError(
-                    f"references[{i}] is a string but references[0] is a list: give every example "
-                    "either one reference string or a list of reference strings, not a mix"
-                )
+                raise _mixed_references(i, "a string", "a list")
             if not is_column(reference):
-                raise ValueError(f"references[{i}] must be a list of strings, got {_describe(reference)}")
+                raise input_error("references", i, f"must be a list of strings, got {_describe(reference)}")
             if len(reference) == 0:
-                raise ValueError(f"references[{i}] is an empty list: every example needs at least one reference")
-            checked_references.append([_check_string(r, f"references[{i}][{j}]") for j, r in enumerate(reference)])
+                raise input_error("references", i, "is an empty list: every example needs at least one reference")
+            checked_references.append([_check_string(r, Field("references", i, j)) for j, r in enumerate(reference)])
         else:
             if isinstance(reference, (list, tuple)):
-                raise ValueError(
-                    f"references[{i}] is a list but references[0] is a string: give every example "
-                    "either one reference string or a list of reference strings, not a mix"
-                )
-            checked_references.append([_check_string(reference, f"references[{i}]")])
+                raise _mixed_references(i, "a list", "a string")
+            checked_references.append([_check_string(reference, Field("references", i))])
     return checked_sources, checked_predictions, checked_references
+
+
+def _mixed_references(index: int, kind: str, first_kind: str) -> InputError:
+    where = Field("references", index)
+    return InputError(
+        where,
+        (
+            where,
+            f" is {kind} but ",
+            Field("references", 0),
+            f" is {first_kind}: give every example either one reference string or a list of reference strings, not a mix",
+        ),
+    )
 
 
 def check_group_labels(group_by: Any, n_examples: int | None, use_aggregator: bool) -> list:
@@ -138,10 +150,12 @@ def check_group_labels(group_by: Any, n_examples: int | None, use_aggregator: bo
         raise ValueError("group_by gives the corpus values of each group: it needs use_aggregator=True")
     column = _as_list("group_by", group_by)
     if n_examples is not None and len(column) != n_examples:
-        raise ValueError(f"group_by must have one label per example, got {len(column)} for {n_examples} examples")
+        raise input_error(
+            "group_by", None, f"must have one label per example, got {len(column)} for {n_examples} examples"
+        )
     for index, label in enumerate(column):
         if label is None or not isinstance(label, Hashable) or (isinstance(label, float) and math.isnan(label)):
-            raise ValueError(f"group_by[{index}] must be a label (a string, a number, ...), got {_describe(label)}")
+            raise input_error("group_by", index, f"must be a label (a string, a number, ...), got {_describe(label)}")
     return column
 
 
@@ -149,7 +163,7 @@ def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> li
     """Validate the baseline system's texts (one string per example) and return them as a list."""
     column = _as_list("baseline_predictions", baseline_predictions)
     if len(column) != n_examples:
-        raise ValueError(
-            f"baseline_predictions must have one text per example, got {len(column)} for {n_examples} examples"
+        raise input_error(
+            "baseline_predictions", None, f"must have one text per example, got {len(column)} for {n_examples} examples"
         )
-    return [_check_string(p, f"baseline_predictions[{i}]") for i, p in enumerate(column)]
+    return [_check_string(p, Field("baseline_predictions", i)) for i, p in enumerate(column)]

@@ -26,6 +26,7 @@ import re
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .normalisation import normalise
 from .unicode_patterns import ascii_only, character_class, one_of, subtract
 from .unicode_tables import HAN_KANA, KHMER, LAO, MARK, MYANMAR, THAI, WORD
@@ -101,19 +102,24 @@ def check_language(language: str | None) -> str | None:
     if language is None:
         return None
     if not isinstance(language, str) or language not in ISO_639_1:
-        raise ValueError(
-            f"language must be None or a lower-case ISO 639-1 code such as 'en', 'zh', 'hi', got {language!r}"
+        raise OptionError(
+            "language",
+            language,
+            (Name("language"), f" must be a lower-case ISO 639-1 code such as 'en', 'zh', 'hi', got {language!r}"),
+            [[Setting("language", LEFT_OUT)]],
         )
     return language
 
 
 def check_stemmer_language(language: str) -> str:
-    """The Snowball stemmer name for ``language``; ``ValueError`` listing the supported codes."""
+    """The Snowball stemmer name for ``language``; ``OptionError`` listing the supported codes."""
     if language not in SNOWBALL_LANGUAGES:
         supported = ", ".join(f"{code} ({name})" for code, name in sorted(SNOWBALL_LANGUAGES.items()))
-        raise ValueError(
-            f"no stemmer for language={language!r}: stemming with a language uses NLTK's Snowball stemmers, "
-            f"which exist for {supported}; drop use_stemmer=True to score {language!r} unstemmed"
+        raise OptionError(
+            "stemmer",
+            "snowball",
+            ("no Snowball stemmer for ", Setting("language", language), f": NLTK's exist for {supported}"),
+            [[Setting("stemmer", LEFT_OUT), Setting("use_stemmer", LEFT_OUT)]],
         )
     return SNOWBALL_LANGUAGES[language]
 

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from .environment import positive_integer
+from .errors import PYTHON, Part, Setting, UpdateRougeError
 from .lcs import summary_lines
 from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
@@ -124,21 +125,63 @@ def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: 
     return CELL_COSTS.get((engine, family), 1) * rows * columns + PAIR_CELLS.get((engine, family), 0) * line_pairs
 
 
-class LcsTableTooLarge(ValueError):
-    """A pair is beyond one of the LCS size limits (``max_lcs_cells``, ``max_python_lcs_cells``,
-    ``max_wlcs_cells``). ``problem`` is the message without its place; ``index`` the position of
-    the pair (engines) or of the example (``example_scoring``, ``metric``) it concerns, or None."""
+class LcsTableTooLarge(UpdateRougeError, ValueError):
+    """A pair is beyond one of the LCS limits, as data: ``subject`` (what would be computed,
+    such as ``rougeL of 30,000 x 40,000 tokens``), the ``limit`` in cells and its ``kind``:
+    ``"time"`` (``max_python_lcs_cells``, the one time limit), ``"memory"`` (``max_wlcs_cells``,
+    ROUGE-W's table) or ``"table"`` (``max_lcs_cells``, the table ``engine`` would build);
+    ``index`` the position of the pair (engines) or of the example (``example_scoring``,
+    ``metric``) it concerns, or None, and ``what`` names that position. ``problem`` is the
+    message without its place, with the advice to raise the limit."""
 
-    def __init__(self, problem: str, index: int | None = None, what: str = "pair"):
-        super().__init__(problem if index is None else f"{what} {index}: {problem}")
-        self.problem, self.index, self.what = problem, index, what
+    def __init__(
+        self, subject: str, limit: int, kind: str, index: int | None = None, what: str = "pair", engine: str = ""
+    ):
+        self.subject, self.limit, self.kind, self.index, self.what, self.engine = (
+            subject,
+            limit,
+            kind,
+            index,
+            what,
+            engine,
+        )
+        place = "" if index is None else f"{what} {index}: "
+        self.parts = (place, *self._problem_parts())
+        super().__init__(subject, limit, kind, index, what, engine)
+
+    @property
+    def variable(self) -> str:
+        """The environment variable that raises the limit."""
+        return {"time": MAX_PYTHON_LCS_CELLS_VARIABLE, "memory": MAX_WLCS_CELLS_VARIABLE}.get(
+            self.kind, MAX_LCS_CELLS_VARIABLE
+        )
+
+    def _problem_parts(self) -> tuple[Part, ...]:
+        raise_it = f"raise it with the environment variable {self.variable}"
+        if self.kind == "time":
+            return (
+                f"{self.subject} is more than the LCS limit of {self.limit:,} cells (minutes of computing on any engine; {raise_it})",
+            )
+        if self.kind == "memory":
+            return (f"{self.subject}, more than the limit of {self.limit:,} cells (about one byte each; {raise_it})",)
+        return (
+            Setting("engine", self.engine),
+            f" would build {self.subject}, more than the limit of {self.limit:,} cells ({raise_it}); ",
+            Setting("engine", "python"),
+            " scores it identically in linear memory",
+        )
+
+    @property
+    def problem(self) -> str:
+        return "".join(PYTHON.part(part) for part in self._problem_parts())
+
+    def shifted(self, offset: int) -> "LcsTableTooLarge":
+        """The same refusal of an example ``offset`` examples further on (a batch's in a whole evaluation)."""
+        return self if self.index is None or self.what != "example" else self.at(self.index + offset, self.what)
 
     def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
         """The same refusal, placed at ``what`` number ``index``."""
-        return LcsTableTooLarge(self.problem, index, what)
-
-    def __reduce__(self):
-        return LcsTableTooLarge, (self.problem, self.index, self.what)
+        return LcsTableTooLarge(self.subject, self.limit, self.kind, index, what, self.engine)
 
 
 def max_lcs_cells() -> int:
@@ -178,11 +221,7 @@ def check_lcs_time(rouge_type: str, rows: int, columns: int, cost: int = 0) -> N
             else ""
         )
         pairs = "" if cost == rows * columns else f"{lines} (a cost of {cost:,} cells)"
-        raise LcsTableTooLarge(
-            f"{rouge_type} of {rows:,} x {columns:,} tokens{pairs} is more than the LCS limit of {limit:,} cells "
-            f"(minutes of computing on any engine; raise it with the environment variable "
-            f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
-        )
+        raise LcsTableTooLarge(f"{rouge_type} of {rows:,} x {columns:,} tokens{pairs}", limit, "time")
 
 
 def check_wlcs_table(rows: int, columns: int) -> None:
@@ -191,9 +230,7 @@ def check_wlcs_table(rows: int, columns: int) -> None:
     limit = max_wlcs_cells()
     if rows * columns > limit:
         raise LcsTableTooLarge(
-            f"ROUGE-W would fill a table of {rows:,} x {columns:,} tokens (a line of each side), more "
-            f"than the limit of {limit:,} cells (about one byte each; raise it with the environment "
-            f"variable {MAX_WLCS_CELLS_VARIABLE})"
+            f"ROUGE-W would fill a table of {rows:,} x {columns:,} tokens (a line of each side)", limit, "memory"
         )
 
 
@@ -261,8 +298,10 @@ def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit
     )
 
 
-def oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]) -> dict[int, str]:
-    """Index -> reason of each pair on which engine ``name`` would build a table of one of
+def oversized_pairs(
+    name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]
+) -> dict[int, LcsTableTooLarge]:
+    """Index -> refusal of each pair on which engine ``name`` would build a table of one of
     ``lcs_types`` above ``max_lcs_cells()``."""
     limit = max_lcs_cells()
     oversized = {}
@@ -270,10 +309,7 @@ def oversized_pairs(name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: 
         for rouge_type in lcs_types:
             rows, columns = _table_shape(target, prediction, tokenizer, rouge_type, limit)
             if rows * columns > limit:
-                oversized[index] = (
-                    f"engine={name!r} would build an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}, "
-                    f"more than the limit of {limit:,} cells (raise it with the environment variable {MAX_LCS_CELLS_VARIABLE}); "
-                    "engine='python' or 'auto' scores it identically in linear memory"
-                )
+                subject = f"an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}"
+                oversized[index] = LcsTableTooLarge(subject, limit, "table", index, engine=name)
                 break
     return oversized

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
+from .errors import Field
 from .example_scoring import score_additions
 from .example_tables import ExampleScore, per_example_table
 from .extraction import SourceIndex, join_additions
@@ -159,20 +160,18 @@ class UpdateRougeScorer:
             pattern = self.settings.segment_pattern
             for i, source in enumerate(sources):
                 index = None if edits else SourceIndex(source, pattern)
-                fields = [(f"sources[{i}]", source)] if edits else []
+                fields = [(Field("sources", i), source)] if edits else []
                 fields += [
-                    (f"references[{i}]" + (f"[{j}]" if len(references[i]) > 1 else ""), reference)
+                    (Field("references", i, j if len(references[i]) > 1 else None), reference)
                     for j, reference in enumerate(references[i])
                 ]
-                fields += [(f"{name}[{i}]", texts[i]) for name, texts in systems.items()]
+                fields += [(Field(name, i), texts[i]) for name, texts in systems.items()]
                 for where, text in fields:
                     # "edits" tokenizes whole texts (then only its re-tokenized runs, never refused)
                     joined = text if index is None else join_additions(index.additions(text))
                     if error.text in joined if error.text else not joined:
-                        raise TokenizerError(
-                            f"{error}, on the {'text' if edits else 'additions'} of {where}: {error.text!r:.80}",
-                            error.text,
-                        ) from error
+                        texts = "text" if edits else "additions"
+                        raise TokenizerError(error.problem, error.text, where, texts) from error
             raise
 
     def signature(self, references: Sequence[Any] | None = None, paired: bool = False) -> str:

@@ -33,6 +33,7 @@ import numpy as np
 
 from .bootstrap import Resampling, over_resamples, p_values_not_better, percentile_intervals
 from .engines import Counts
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .rouge155_options import DEFAULT_ALPHA
 from .rouge_types import parse_rouge_type
 
@@ -46,12 +47,23 @@ CountColumns = Mapping[str, np.ndarray]
 
 def check_average(average: str, rouge_types: Sequence[str]) -> str:
     """Return ``average`` if it is one of ``AVERAGES`` and, for ``micro``, no type is ROUGE-W;
-    raise ``ValueError`` otherwise."""
+    raise ``OptionError`` otherwise."""
     if not isinstance(average, str) or average not in AVERAGES:
-        raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
+        raise OptionError(
+            "average",
+            average,
+            (Name("average"), f" must be one of {', '.join(AVERAGES)}, got {average!r}"),
+            [[Setting("average", LEFT_OUT)]],
+        )
     weighted = [name for name in rouge_types if not parse_rouge_type(name).has_micro_counts]
     if average == "micro" and weighted:
-        raise ValueError(f"average='micro' is not defined for ROUGE-W ({', '.join(weighted)}): use average='macro'")
+        kept = [name for name in rouge_types if name not in weighted]
+        raise OptionError(
+            "average",
+            average,
+            (Setting("average", "micro"), f" is not defined for ROUGE-W ({', '.join(weighted)})"),
+            [[Setting("average", LEFT_OUT)], *([[Setting("rouge_types", kept)]] if kept else [])],
+        )
     return average
 
 

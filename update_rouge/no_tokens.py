@@ -24,14 +24,22 @@ class NoTokensWarning(UserWarning):
     """
 
     def __init__(self, count: int, total: int):
-        super().__init__(
-            f"{count} of {total} examples have additions in which the tokenizer finds no token, so they "
-            "score 0 even against an identical reference (rouge-score's tokenizer keeps only a-z and 0-9 and "
-            "drops most non-Latin scripts); pass language= (the texts' ISO 639-1 code, e.g. language='zh') to "
-            "score them with that language's segments and tokens, or tokenizer= (a callable text -> list of tokens)"
-        )
         self.count = count
         self.total = total
+        super().__init__(
+            f"{self.problem}; pass language= (the texts' ISO 639-1 code, e.g. language='zh') to score them with "
+            "that language's segments and tokens, or tokenizer= (a callable text -> list of tokens)"
+        )
+
+    @property
+    def problem(self) -> str:
+        """The warning without its advice (each door gives its own)."""
+        examples = "example has" if self.total == 1 else "examples have"
+        return (
+            f"{self.count} of {self.total} {examples} additions in which the tokenizer finds no token, so they "
+            "score 0 even against an identical reference (rouge-score's tokenizer keeps only a-z and 0-9 and "
+            "drops most non-Latin scripts)"
+        )
 
 
 def _yields_tokens(tokenizer, text: str) -> bool:

@@ -40,6 +40,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer
 
 _worker_function: Callable[..., Any] | None = None
@@ -63,7 +64,12 @@ def check_num_proc(num_proc: Any) -> int:
     """``num_proc`` as an ``int`` if it is a whole number of processes >= 1 (``option_numbers``);
     ``ValueError`` otherwise."""
     if not is_integer(num_proc) or num_proc < 1:
-        raise ValueError(f"num_proc must be a whole number of processes, 1 or more, got {num_proc!r}")
+        raise OptionError(
+            "num_proc",
+            num_proc,
+            (Name("num_proc"), f" must be a whole number of processes, 1 or more, got {num_proc!r}"),
+            [[Setting("num_proc", LEFT_OUT)]],
+        )
     return int(num_proc)
 
 

@@ -32,6 +32,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
+
 PROTOCOLS = ("fruit", "editeval", "autometrics")
 BOOTSTRAP_PROTOCOLS = ("fruit", "editeval")
 PUBLISHED_TYPES = ("rouge1", "rouge2", "rougeLsum")
@@ -54,32 +56,49 @@ def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -
     """``protocol`` if it is ``None`` or names a protocol and no option in ``departures`` (the
     names of the options set away from their defaults that change a number) is set and, for
     ``"fruit"`` and ``"editeval"``, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
-    one ``ValueError`` line. The published scripts have no stemmer, tokenizer, language, edits,
+    ``OptionError``. The published scripts have no stemmer, tokenizer, language, edits,
     ROUGE-1.5.5 options, micro average, other multi-reference mode or other rouge types, so
     those are refused rather than mixed with a published procedure."""
     if protocol is None:
         return None
     if not isinstance(protocol, str) or protocol not in PROTOCOLS:
-        raise ValueError(f"unknown protocol {protocol!r}; valid values are None, {', '.join(PROTOCOLS)}")
+        raise OptionError(
+            "protocol",
+            protocol,
+            (f"unknown protocol {protocol!r}; valid values are None, {', '.join(PROTOCOLS)}",),
+            [[Setting("protocol", LEFT_OUT)]],
+        )
     if departures:
-        raise ValueError(
-            f"protocol={protocol!r} reproduces a published script, which has no {', '.join(departures)} "
-            "option: leave it at its default, or use protocol=None"
+        named = [part for index, name in enumerate(departures) for part in ((", " if index else ""), Name(name))]
+        raise OptionError(
+            "protocol",
+            protocol,
+            (Setting("protocol", protocol), " reproduces a published script, which has no ", *named, " option"),
+            [[Setting(name, LEFT_OUT) for name in departures], [Setting("protocol", LEFT_OUT)]],
         )
     if protocol in BOOTSTRAP_PROTOCOLS and seed > MAX_LEGACY_SEED:
-        raise ValueError(
-            f"protocol={protocol!r} seeds NumPy's legacy generator as np.random.seed does: seed must be at most "
-            f"2**32 - 1, got {seed!r}"
+        raise OptionError(
+            "seed",
+            seed,
+            (
+                Setting("protocol", protocol),
+                " seeds NumPy's legacy generator as np.random.seed does: ",
+                Name("seed"),
+                f" must be at most 2**32 - 1, got {seed!r}",
+            ),
+            [[Setting("seed", LEFT_OUT)]],
         )
     return protocol
 
 
 def check_protocol_paired(protocol: str | None) -> None:
-    """``ValueError`` where ``protocol``'s corpus value has no paired test (``"fruit"``, ``"editeval"``)."""
+    """``OptionError`` where ``protocol``'s corpus value has no paired test (``"fruit"``, ``"editeval"``)."""
     if protocol in BOOTSTRAP_PROTOCOLS:
-        raise ValueError(
-            f"protocol={protocol!r} has no paired test: its corpus value is a bootstrap median, not a mean; "
-            "compare systems without a protocol (our rules) or with protocol='autometrics'"
+        raise OptionError(
+            "protocol",
+            protocol,
+            (Setting("protocol", protocol), " has no paired test: its corpus value is a bootstrap median, not a mean"),
+            [[Setting("protocol", LEFT_OUT)], [Setting("protocol", "autometrics")]],
         )
 
 

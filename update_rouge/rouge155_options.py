@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from rouge_score.scoring import Score
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer, is_real
 from .rouge155_stopwords import STOPWORDS_TEXT
 
@@ -65,6 +66,18 @@ class TextOptions(NamedTuple):
         """Whether the options change what is counted (not only how F is formed)."""
         return self.remove_stopwords or self.limits_length
 
+    def changed_settings(self) -> list[Setting]:
+        """The options set that change what is counted, as ``Setting``s."""
+        return [
+            Setting(name, value)
+            for name, value in (
+                ("remove_stopwords", self.remove_stopwords or None),
+                ("max_words", self.max_words),
+                ("max_bytes", self.max_bytes),
+            )
+            if value is not None
+        ]
+
 
 DEFAULT_OPTIONS = TextOptions()
 
@@ -76,15 +89,37 @@ def check_text_options(
     alpha: float = DEFAULT_ALPHA,
 ) -> TextOptions:
     """The checked ``TextOptions``; ``ValueError`` naming the argument on a bad value."""
-    if remove_stopwords not in (True, False):
-        raise ValueError(f"remove_stopwords must be True or False, got {remove_stopwords!r}")
+    if remove_stopwords is not True and remove_stopwords is not False:
+        raise OptionError(
+            "remove_stopwords",
+            remove_stopwords,
+            (Name("remove_stopwords"), f" must be True or False, got {remove_stopwords!r}"),
+            [[Setting("remove_stopwords", LEFT_OUT)]],
+        )
     for name, value in (("max_words", max_words), ("max_bytes", max_bytes)):
         if value is not None and (not is_integer(value) or value < 1):
-            raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+            raise OptionError(
+                name, value, (Name(name), f" must be a positive integer, got {value!r}"), [[Setting(name, LEFT_OUT)]]
+            )
     if max_words is not None and max_bytes is not None:
-        raise ValueError("max_words and max_bytes limit the length in words or in bytes, not both (as in ROUGE-1.5.5)")
+        raise OptionError(
+            "max_bytes",
+            max_bytes,
+            (
+                Name("max_words"),
+                " and ",
+                Name("max_bytes"),
+                " limit the length in words or in bytes, not both (as in ROUGE-1.5.5)",
+            ),
+            [[Setting("max_bytes", LEFT_OUT)], [Setting("max_words", LEFT_OUT)]],
+        )
     if not is_real(alpha) or not 0 <= alpha <= 1:
-        raise ValueError(f"alpha must be a number in [0, 1], got {alpha!r}")
+        raise OptionError(
+            "alpha",
+            alpha,
+            (Name("alpha"), f" must be a number in [0, 1], got {alpha!r}"),
+            [[Setting("alpha", LEFT_OUT)]],
+        )
     words, size = (None if value is None else int(value) for value in (max_words, max_bytes))
     return TextOptions(bool(remove_stopwords), words, size, float(alpha))
 

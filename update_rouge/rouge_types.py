@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .skipbigrams import SKIP_BIGRAM_TYPE_PATTERN, SkipBigramType, parse_skip_bigram_type
 from .wlcs import WEIGHTED_LCS_TYPE_PATTERN, parse_weighted_lcs_type
 
@@ -103,20 +104,46 @@ def check_rouge_types(rouge_types: Sequence[str] | None) -> tuple[str, ...]:
     if rouge_types is None:
         return DEFAULT_ROUGE_TYPES
     if isinstance(rouge_types, str) or not hasattr(rouge_types, "__iter__"):
-        raise ValueError(f"rouge_types must be a list of rouge type names, got {rouge_types!r}")
+        raise OptionError(
+            "rouge_types",
+            rouge_types,
+            (Name("rouge_types"), f" must be a list of rouge type names, got {rouge_types!r}"),
+            [[Setting("rouge_types", [rouge_types] if isinstance(rouge_types, str) else LEFT_OUT)]],
+        )
     checked = tuple(rouge_types)
     if not checked:
-        raise ValueError(f"rouge_types is empty; valid types are {VALID_ROUGE_TYPES_TEXT}")
+        raise OptionError(
+            "rouge_types",
+            [],
+            (Name("rouge_types"), " is empty: give at least one type"),
+            [[Setting("rouge_types", LEFT_OUT)]],
+        )
     for name in checked:
-        parse_rouge_type(name)
+        try:
+            parse_rouge_type(name)
+        except ValueError as error:
+            kept = [other for other in checked if other != name]
+            raise OptionError(
+                "rouge_types", list(checked), (str(error),), [[Setting("rouge_types", kept or LEFT_OUT)]]
+            ) from None
     duplicates = sorted({t for t in checked if checked.count(t) > 1})
     if duplicates:
-        raise ValueError(f"rouge_types lists {', '.join(duplicates)} more than once")
+        raise OptionError(
+            "rouge_types",
+            list(checked),
+            (Name("rouge_types"), f" lists {', '.join(duplicates)} more than once"),
+            [[Setting("rouge_types", list(dict.fromkeys(checked)))]],
+        )
     return checked
 
 
 def check_multi_ref(multi_ref: str) -> str:
     """Return ``multi_ref`` if it names a multi-reference mode; raise ``ValueError`` otherwise."""
     if not isinstance(multi_ref, str) or multi_ref not in MULTI_REF_MODES:
-        raise ValueError(f"unknown multi_ref {multi_ref!r}; valid values are {', '.join(MULTI_REF_MODES)}")
+        raise OptionError(
+            "multi_ref",
+            multi_ref,
+            ("unknown ", Name("multi_ref"), f" {multi_ref!r}; valid values are {', '.join(MULTI_REF_MODES)}"),
+            [[Setting("multi_ref", LEFT_OUT)]],
+        )
     return multi_ref

@@ -11,6 +11,7 @@ number, one field of ``Settings`` with its check in ``__post_init__`` and one si
 then its use where the data flows through it.
 """
 
+import contextvars
 import functools
 import inspect
 import textwrap
@@ -21,6 +22,7 @@ from typing import Any
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .edits import EditIndex
 from .engines import ENGINES, check_engine, check_engine_exact
+from .errors import LEFT_OUT, Name, OptionError, Setting
 from .extraction import SourceIndex
 from .languages import check_language
 from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
@@ -33,6 +35,8 @@ from .stemming import STEMMERS, resolve_stemmer
 from .tokens import edit_run_tokenizer, make_tokenizer
 
 Tokenizer = Callable[[str], list[str]]
+# Set while ``_accepted`` tries an advice: the settings it builds do not try theirs.
+_TRYING: contextvars.ContextVar[bool] = contextvars.ContextVar("update_rouge_trying_advice", default=False)
 
 
 def parse_level(text: str) -> float | None:
@@ -188,10 +192,11 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "`none` does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs from the "
         "original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m` (WordNet 2.0 "
-        "exception lists, then its Porter variant), so stemmed scores equal the Perl original's.",
+        "exception lists, then its Porter variant), so stemmed scores equal the Perl original's; "
+        "`snowball`, with a `language`, is NLTK's Snowball stemmer of that language.",
         choices=STEMMERS,
         cli=SCORING,
-        shown_default="`none` (`porter` with `use_stemmer=True`)",
+        shown_default="`none` (with `use_stemmer=True`: `porter`, or `snowball` with a `language`)",
     ),
     Option(
         "multi_ref",
@@ -323,9 +328,11 @@ def compute_parameters(leading: Sequence[str]) -> inspect.Signature:
 
 
 def check_switch(name: str, value: Any) -> bool:
-    """``value`` if it is ``True`` or ``False`` (not merely truthy); ``ValueError`` naming ``name`` otherwise."""
+    """``value`` if it is ``True`` or ``False`` (not merely truthy); ``OptionError`` naming ``name`` otherwise."""
     if value is not True and value is not False:
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise OptionError(
+            name, value, (Name(name), f" must be True or False, got {value!r}"), [[Setting(name, LEFT_OUT)]]
+        )
     return value
 
 
@@ -366,17 +373,45 @@ class Settings:
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
+        if _TRYING.get():
+            self._check(use_stemmer)
+            return
+        given = {**{field.name: getattr(self, field.name) for field in fields(self)}, "use_stemmer": use_stemmer}
+        try:
+            self._check(use_stemmer)
+        except OptionError as error:
+            raise error.revised(functools.partial(_working_advice, given)) from None
+
+    def _check(self, use_stemmer: bool) -> None:
+        stemmer_given = self.stemmer not in (None, "none")
         for name, value in (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords)):
             check_switch(name, value)
         if self.tokenizer is not None and not callable(self.tokenizer):
-            raise ValueError(f"tokenizer must be a callable text -> list of tokens, or None, got {self.tokenizer!r}")
+            raise OptionError(
+                "tokenizer",
+                self.tokenizer,
+                (Name("tokenizer"), f" must be a callable text -> list of tokens, or None, got {self.tokenizer!r}"),
+                [[Setting("tokenizer", LEFT_OUT)]],
+            )
         language = check_language(self.language)
         if self.additions not in ADDITIONS_MODES:
-            raise ValueError(f"additions must be one of {', '.join(ADDITIONS_MODES)}, got {self.additions!r}")
+            raise OptionError(
+                "additions",
+                self.additions,
+                (Name("additions"), f" must be one of {', '.join(ADDITIONS_MODES)}, got {self.additions!r}"),
+                [[Setting("additions", mode)] for mode in ADDITIONS_MODES],
+            )
         text_options = check_text_options(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
         if language is not None and text_options.remove_stopwords:
-            raise ValueError(
-                "remove_stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with language="
+            raise OptionError(
+                "remove_stopwords",
+                True,
+                (
+                    Setting("remove_stopwords", True),
+                    " removes ROUGE-1.5.5's English stopwords: it cannot be combined with ",
+                    Setting("language", language),
+                ),
+                [[Setting("remove_stopwords", LEFT_OUT)], [Setting("language", LEFT_OUT)]],
             )
         resolved = {
             "rouge_types": check_rouge_types(self.rouge_types),
@@ -391,7 +426,16 @@ class Settings:
             object.__setattr__(self, name, value)
         check_average(self.average, self.rouge_types)
         if self.average == "micro" and self.multi_ref == "mean":
-            raise ValueError("multi_ref='mean' averages scores, not counts: it cannot be combined with average='micro'")
+            raise OptionError(
+                "multi_ref",
+                "mean",
+                (
+                    Setting("multi_ref", "mean"),
+                    " averages scores, not counts: it cannot be combined with ",
+                    Setting("average", "micro"),
+                ),
+                [[Setting("multi_ref", LEFT_OUT)], [Setting("average", LEFT_OUT)]],
+            )
         default_tokens = self.tokenizer is None and language is None and self.stemmer in ("none", "porter")
         check_engine_exact(self.engine, self.rouge_types, self.needs_counts, self.text_options, default_tokens)
         check_bootstrap_options(self.confidence_level, self.n_bootstrap, self.seed, self.use_aggregator, False)
@@ -402,12 +446,13 @@ class Settings:
         }
         for option, number in numbers.items():
             object.__setattr__(self, option, number)
-        check_protocol(self.protocol, self._departures(use_stemmer), self.seed)
+        check_protocol(self.protocol, self._departures(use_stemmer, stemmer_given), self.seed)
 
-    def _departures(self, use_stemmer: bool) -> list[str]:
+    def _departures(self, use_stemmer: bool, stemmer_given: bool) -> list[str]:
         """The options a published script does not have that are set away from their defaults."""
         changed = {
-            "stemmer": self.stemmer != "none" or use_stemmer,
+            "use_stemmer": use_stemmer,
+            "stemmer": stemmer_given,
             "tokenizer": self.tokenizer is not None,
             "language": self.language is not None,
             "additions": self.additions != DEFAULTS["additions"],
@@ -461,11 +506,47 @@ class Settings:
         return TextOptions(self.remove_stopwords, self.max_words, self.max_bytes, self.alpha)
 
     @property
-    def needs_counts(self) -> bool:
-        """Whether scoring needs the engine's raw counts: ``multi_ref`` ``pooled`` or ``best_recall``, or ``average="micro"``."""
-        return self.multi_ref in ("pooled", "best_recall") or self.average == "micro"
+    def needs_counts(self) -> tuple[Setting, ...]:
+        """The settings that need the engine's raw counts (empty: none): ``multi_ref`` ``pooled``
+        or ``best_recall``, ``average="micro"``."""
+        counted = (Setting("multi_ref", self.multi_ref), Setting("average", self.average))
+        return tuple(setting for setting in counted if setting.value in ("pooled", "best_recall", "micro"))
 
     @property
     def intervals(self) -> bool:
         """Whether corpus results carry bootstrap intervals."""
         return self.use_aggregator and self.confidence_level is not None
+
+
+def _working_advice(given: dict[str, Any], changes: tuple[Setting, ...]) -> tuple[Setting, ...] | None:
+    """``changes`` to ``given`` (the arguments of ``Settings``) without those that change nothing
+    (leaving out what was not given), if ``Settings`` accept the result; else ``None``: an advice
+    is given only where following it works."""
+    changes = tuple(
+        change
+        for change in changes
+        if not (
+            change.value is LEFT_OUT and change.option in given and _same(given[change.option], DEFAULTS[change.option])
+        )
+    )
+    return changes if changes and _accepted(given, changes) else None
+
+
+def _same(value: Any, default: Any) -> bool:
+    return value is default or (type(value) is type(default) and value == default)
+
+
+def _accepted(given: dict[str, Any], changes: Sequence[Setting]) -> bool:
+    """Whether ``Settings`` accept ``given`` with ``changes`` made."""
+    options = dict(given)
+    for change in changes:
+        if change.option in options:
+            options[change.option] = DEFAULTS[change.option] if change.value is LEFT_OUT else change.value
+    trying = _TRYING.set(True)
+    try:
+        Settings(**options)
+    except ValueError:
+        return False
+    finally:
+        _TRYING.reset(trying)
+    return True

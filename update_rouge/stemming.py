@@ -7,15 +7,19 @@ Stemmer names:
   evaluate's ``rouge``;
 - ``"rouge155"``: ROUGE-1.5.5's own tokens and ``-m`` stemming (``rouge155_tokens.py``), the only one
   whose stemmed scores equal the original Perl ROUGE-1.5.5;
-- ``"snowball"`` (``LANGUAGE_STEMMER``, not a ``stemmer=`` value): what ``use_stemmer=True``
-  selects with a ``language=``, NLTK's Snowball stemmer of that language on its tokens
-  (``languages.py``).
+- ``"snowball"`` (``LANGUAGE_STEMMER``): NLTK's Snowball stemmer of the ``language=`` on its
+  tokens (``languages.py``), what ``use_stemmer=True`` selects with a language.
 """
 
 from collections.abc import Callable
 
-STEMMERS = ("none", "porter", "rouge155")
+from .errors import LEFT_OUT, Name, OptionError, Setting
+from .languages import check_stemmer_language
+
+STEMMERS = ("none", "porter", "rouge155", "snowball")
 LANGUAGE_STEMMER = "snowball"
+# The stemmers of rouge-score's and ROUGE-1.5.5's English tokens (not with a language).
+ENGLISH_STEMMERS = ("porter", "rouge155")
 
 
 def resolve_stemmer(
@@ -24,55 +28,96 @@ def resolve_stemmer(
     tokenizer: Callable[[str], list[str]] | None = None,
     language: str | None = None,
 ) -> str:
-    """The stemmer name (in ``STEMMERS``, or ``LANGUAGE_STEMMER``) that the arguments select;
-    ``ValueError`` if they disagree.
+    """The stemmer name (in ``STEMMERS``) that the arguments select; ``OptionError`` if they disagree.
 
-    ``stemmer=None`` means ``"none"``, or with ``use_stemmer=True`` ``"porter"``
-    (``LANGUAGE_STEMMER`` when a ``language`` is given; ``stemmer=LANGUAGE_STEMMER``, the name it
-    resolves to, is taken back with a ``language``). A custom ``tokenizer`` does its own
-    stemming, if any, so it resolves to ``"none"`` and cannot be combined with a stemmer, nor
-    with a language (which brings its own tokens). ``"porter"`` and ``"rouge155"`` stem
-    rouge-score's and ROUGE-1.5.5's English tokens, so they exclude a language.
+    ``stemmer=None`` means ``"none"``; ``use_stemmer=True`` is an alias of ``"porter"``, or of
+    ``"snowball"`` (``LANGUAGE_STEMMER``) when a ``language`` is given. ``"snowball"`` needs a
+    ``language``; ``"porter"`` and ``"rouge155"`` stem rouge-score's and ROUGE-1.5.5's English
+    tokens, so they exclude one. A custom ``tokenizer`` does its own stemming, if any, so it
+    resolves to ``"none"`` and cannot be combined with a stemmer, nor with a language (which
+    brings its own tokens).
     """
-    if language is not None:
-        return _language_stemmer(use_stemmer, stemmer, tokenizer is not None, language)
+    if use_stemmer is not True and use_stemmer is not False:
+        raise OptionError(
+            "use_stemmer",
+            use_stemmer,
+            (Name("use_stemmer"), f" must be True or False, got {use_stemmer!r}"),
+            [[Setting("use_stemmer", LEFT_OUT)]],
+        )
     if stemmer is not None and stemmer not in STEMMERS:
-        raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
-    if use_stemmer not in (True, False):
-        raise ValueError(
-            f"use_stemmer must be True or False, got {use_stemmer!r}; choose a stemmer by name with stemmer="
+        raise OptionError(
+            "stemmer",
+            stemmer,
+            (f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}",),
+            [[Setting("stemmer", LEFT_OUT)]],
         )
-    if use_stemmer and stemmer not in (None, "porter"):
-        raise ValueError(
-            f"use_stemmer=True is an alias of stemmer='porter' and contradicts stemmer={stemmer!r}; give only one of them"
+    alias = LANGUAGE_STEMMER if language is not None else "porter"
+    if use_stemmer and stemmer not in (None, alias):
+        raise OptionError(
+            "use_stemmer",
+            True,
+            (
+                Setting("use_stemmer", True),
+                " is an alias of ",
+                Setting("stemmer", alias),
+                " and contradicts ",
+                Setting("stemmer", stemmer),
+            ),
+            [[Setting("use_stemmer", LEFT_OUT)], [Setting("stemmer", LEFT_OUT)]],
         )
-    name = "porter" if use_stemmer else stemmer or "none"
-    if tokenizer is not None and name != "none":
-        raise ValueError(
-            f"a custom tokenizer replaces the tokenizer and its stemming, so it cannot be combined with the "
-            f"{name!r} stemmer; stem inside the tokenizer, or drop tokenizer="
+    name = alias if use_stemmer else stemmer or "none"
+    if tokenizer is not None:
+        _check_tokenizer(name, language)
+    if language is None and name == LANGUAGE_STEMMER:
+        raise OptionError(
+            "stemmer",
+            name,
+            (
+                Setting("stemmer", name),
+                " stems the words of a language with its Snowball stemmer: it needs ",
+                Name("language"),
+            ),
+            [[Setting("stemmer", LEFT_OUT)], [Setting("stemmer", "porter")]],
         )
+    if language is not None and name in ENGLISH_STEMMERS:
+        raise OptionError(
+            "stemmer",
+            name,
+            (
+                Setting("stemmer", name),
+                " stems rouge-score's English tokens and cannot be combined with ",
+                Setting("language", language),
+            ),
+            [[Setting("stemmer", LEFT_OUT)], [Setting("stemmer", LANGUAGE_STEMMER)], [Setting("language", LEFT_OUT)]],
+        )
+    if name == LANGUAGE_STEMMER and language is not None:
+        check_stemmer_language(language)
     return name
 
 
-def _language_stemmer(use_stemmer: bool, stemmer: str | None, has_tokenizer: bool, language: str) -> str:
-    """``resolve_stemmer`` with a ``language``: ``LANGUAGE_STEMMER`` or ``"none"``."""
-    if has_tokenizer:
-        raise ValueError(
-            f"language={language!r} brings its own tokens, so it cannot be combined with a custom tokenizer; "
-            "give only one of them"
+def _check_tokenizer(stemmer: str, language: str | None) -> None:
+    """A custom tokenizer brings its own tokens: ``OptionError`` with a stemmer or a language."""
+    if language is not None:
+        raise OptionError(
+            "tokenizer",
+            LEFT_OUT,
+            (
+                Setting("language", language),
+                " brings its own tokens, so it cannot be combined with a custom ",
+                Name("tokenizer"),
+                "; give only one of them",
+            ),
+            [[Setting("tokenizer", LEFT_OUT)], [Setting("language", LEFT_OUT)]],
         )
-    if stemmer in ("porter", "rouge155"):
-        raise ValueError(
-            f"stemmer={stemmer!r} stems rouge-score's English tokens and cannot be combined with "
-            f"language={language!r}; use use_stemmer=True for the language's Snowball stemmer"
+    if stemmer != "none":
+        raise OptionError(
+            "tokenizer",
+            LEFT_OUT,
+            (
+                "a custom ",
+                Name("tokenizer"),
+                " replaces the tokenizer and its stemming, so it cannot be combined with ",
+                f"the {stemmer!r} stemmer; stem inside the tokenizer",
+            ),
+            [[Setting("stemmer", LEFT_OUT), Setting("use_stemmer", LEFT_OUT)], [Setting("tokenizer", LEFT_OUT)]],
         )
-    if use_stemmer not in (True, False):
-        raise ValueError(f"use_stemmer must be True or False, got {use_stemmer!r}")
-    # LANGUAGE_STEMMER itself is what the arguments resolve to (Settings keeps it): taken back as
-    # it is, so that settings rebuilt from their fields (dataclasses.replace) resolve the same.
-    if stemmer not in (None, "none", LANGUAGE_STEMMER):
-        raise ValueError(f"unknown stemmer {stemmer!r}; valid stemmers are {', '.join(map(repr, STEMMERS))}")
-    if use_stemmer and stemmer == "none":
-        raise ValueError("use_stemmer=True contradicts stemmer='none'; give only one of them")
-    return LANGUAGE_STEMMER if use_stemmer or stemmer == LANGUAGE_STEMMER else "none"

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
+from .errors import Field, InputError
 from .inputs import _describe
 from .languages import LanguageTokenizer
 from .rouge155_options import STOPWORDS
@@ -83,12 +84,23 @@ class DefaultTokenizer:
         return [stem for stem in stems if stem is not None]
 
 
-class TokenizerError(ValueError):
-    """A custom tokenizer raised, or returned something other than a list of strings, on ``text``."""
+class TokenizerError(InputError):
+    """A custom tokenizer raised, or returned something other than a list of strings, on ``text``:
+    ``problem``; ``where``, once known, the field whose ``texts`` (``"additions"`` or ``"text"``)
+    hold it."""
 
-    def __init__(self, message: str, text: str = ""):
-        super().__init__(message)
-        self.text = text
+    def __init__(self, problem: str, text: str = "", where: Field | None = None, texts: str = "additions"):
+        self.problem, self.text, self.texts = problem, text, texts
+        parts = (problem,) if where is None else (problem, f", on the {texts} of ", where, f": {text!r:.80}")
+        super().__init__(where, parts)
+        self.args = (problem, text, where, texts)
+
+    def shifted(self, offset: int) -> "TokenizerError":
+        return (
+            self
+            if self.where is None
+            else TokenizerError(self.problem, self.text, self.where.shifted(offset), self.texts)
+        )
 
 
 class CallableTokenizer:

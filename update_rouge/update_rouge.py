@@ -18,6 +18,7 @@ from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
+from .errors import OptionError
 from .example_scoring import score_additions
 from .example_tables import ExampleScore
 from .extraction import SEGMENT_PATTERN

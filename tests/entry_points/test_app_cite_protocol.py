@@ -99,8 +99,8 @@ def test_fruit_and_editeval_refuse_a_baseline_column_in_one_line(tmp_path):
     for protocol in ("fruit", "editeval"):
         out = score_file(path, DEFAULT_TYPES, "none", baseline_column="baseline", protocol=protocol)
         assert out["status"] == (
-            f"Error: protocol={protocol!r} has no paired test: its corpus value is a bootstrap median, not a mean; "
-            "compare systems without a protocol (our rules) or with protocol='autometrics'"
+            f'Error: protocol "{protocol}" has no paired test: its corpus value is a bootstrap median, not a mean; '
+            'instead: set protocol back to "none", or choose protocol "autometrics"'
         )
         assert out["download_json"] is None and out["cite"] is None
     paired = score_file(path, DEFAULT_TYPES, "none", baseline_column="baseline", protocol="autometrics")
@@ -109,8 +109,10 @@ def test_fruit_and_editeval_refuse_a_baseline_column_in_one_line(tmp_path):
 
 def test_a_protocol_with_another_option_is_named_in_one_line():
     out = score_file(FRUIT, DEFAULT_TYPES, "porter", protocol="fruit")
-    assert out["status"].startswith("Error: protocol='fruit' reproduces a published script, which has no ")
-    assert "\n" not in out["status"]
+    assert out["status"] == (
+        'Error: protocol "fruit" reproduces a published script, which has no stemmer option; '
+        'instead: set stemmer back to "none", or set protocol back to "none"'
+    )
 
 
 def test_the_reproduce_code_passes_the_protocol_to_compute_and_the_command_line():

@@ -26,7 +26,7 @@ TEXTS = ("S.", "S. A cat sat.", "S. A cat ran.")
         ("max_bytes", 2.5, "max_bytes must be a whole number >= 0 (0: no limit), got 2.5"),
         ("max_words", True, "max_words must be a whole number >= 0 (0: no limit), got True"),
         ("alpha", "half", "alpha must be a number in [0, 1], got 'half'"),
-        ("alpha", float("nan"), "alpha must be a number in [0, 1], got nan"),
+        ("alpha", float("nan"), 'alpha must be a number in [0, 1], got nan; instead: set alpha back to "0.5"'),
         ("alpha", [0.5], "alpha must be a number in [0, 1], got [0.5]"),
     ],
 )

@@ -131,7 +131,7 @@ def test_cli_refuses_a_bootstrap_median_protocol_in_one_line_that_it_can_follow(
     message = err.strip().splitlines()[-1]
     assert message == (
         f"update-rouge compare: error: --protocol {protocol} has no paired test: its corpus value is a bootstrap "
-        "median, not a mean; compare systems without a protocol (our rules) or with --protocol autometrics"
+        "median, not a mean; instead: leave out --protocol, or --protocol autometrics"
     )
 
 

@@ -1,6 +1,6 @@
 """What the commands share (``update_rouge/cli/runner.py``): the options of the table reaching the
 settings, ``--format`` as the output's format, FILE after ``--rouge-types``, and errors in the
-flags the user typed (``in_flags``)."""
+flags the user typed (``Flags``)."""
 
 import json
 
@@ -10,7 +10,8 @@ from test_cli import FRUIT, fruit_compute
 
 from update_rouge import compute
 from update_rouge.cli import main
-from update_rouge.cli.runner import in_flags
+from update_rouge.cli.runner import Flags
+from update_rouge.errors import LEFT_OUT, Setting
 
 
 def test_format_is_the_output_format_in_both_commands_and_an_input_format_there_names_the_new_flag(tmp_path, capsys):
@@ -48,19 +49,38 @@ def test_rouge_types_then_file_reads_the_file(capsys):
 @pytest.mark.parametrize(
     "options, message",
     [
-        (["--alpha", "2"], "--alpha must be a number in [0, 1], got 2.0"),
-        (["--seed", "-1"], "--seed must be a non-negative integer, got -1"),
-        (["--max-words", "3", "--max-bytes", "9"], "--max-words and --max-bytes limit the length in words or in bytes"),
+        (["--alpha", "2"], "--alpha must be a number in [0, 1], got 2.0; instead: leave out --alpha"),
+        (["--seed", "-1"], "--seed must be a non-negative integer, got -1; instead: --seed 12345"),
+        (
+            ["--max-words", "3", "--max-bytes", "9"],
+            "--max-words and --max-bytes limit the length in words or in bytes, not both (as in ROUGE-1.5.5); "
+            "instead: leave out --max-bytes, or leave out --max-words",
+        ),
         (
             ["--remove-stopwords", "--language", "de"],
-            "--remove-stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with --language",
+            "--remove-stopwords removes ROUGE-1.5.5's English stopwords: it cannot be combined with --language de; "
+            "instead: leave out --remove-stopwords, or leave out --language",
         ),
         (
             ["--stemmer", "porter", "--language", "de"],
             "--stemmer porter stems rouge-score's English tokens and cannot be combined with --language de; "
-            "use --use-stemmer for the language's Snowball stemmer",
+            "instead: leave out --stemmer, or --stemmer snowball, or leave out --language",
         ),
-        (["--confidence-level", "1.5"], "--confidence-level must be a number strictly between 0 and 1"),
+        (
+            ["--confidence-level", "1.5"],
+            "--confidence-level must be a number strictly between 0 and 1, got 1.5; "
+            "instead: --confidence-level 0.95, or --confidence-level none",
+        ),
+        (
+            ["--protocol", "fruit", "--use-stemmer"],
+            "--protocol fruit reproduces a published script, which has no --use-stemmer option; "
+            "instead: leave out --use-stemmer, or leave out --protocol",
+        ),
+        (
+            ["--average", "micro", "--engine", "rouge-score"],
+            "--engine rouge-score gives no raw counts, which --average micro needs; "
+            "instead: leave out --engine, or --engine python",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", [[], ["compare", "--system", "prediction"]])
@@ -68,22 +88,24 @@ def test_errors_name_the_flag_typed(capsys, options, message, command):
     status, out, err = run_main([*command, FRUIT, *options], capsys)
     prog = "update-rouge compare" if command else "update-rouge"
     assert (status, out) == (2, "")
-    assert err.startswith(f"{prog}: error: {message}"), err
-    assert err.count("\n") == 1
+    assert err == f"{prog}: error: {message}\n"
 
 
-def test_in_flags_changes_option_names_only():
-    flags = {"language": "--language", "use_stemmer": "--use-stemmer", "confidence_level": "--confidence-level"}
-    assert in_flags("language must be None, got 'xx'", flags) == "--language must be None, got 'xx'"
-    assert (
-        in_flags("no stemmer for language='ta': stemming with a language; drop use_stemmer=True", flags)
-        == "no stemmer for --language ta: stemming with a language; drop --use-stemmer"
+def test_flags_spell_options_as_typed_and_others_as_keywords():
+    flags = Flags(
+        {
+            "language": "--language",
+            "use_stemmer": "--use-stemmer",
+            "confidence_level": "--confidence-level",
+            "rouge_types": "--rouge-types",
+        }
     )
-    assert in_flags("or confidence_level=None for none", flags) == "or --confidence-level none for none"
-    assert in_flags("unknown rouge type 'rouge0'", flags) == "unknown rouge type 'rouge0'"
-    assert in_flags("data.jsonl:3: reference must be a string", {"reference": "--reference"}) == (
-        "data.jsonl:3: reference must be a string"
-    )
+    assert flags.setting("language", "de") == "--language de"
+    assert flags.setting("use_stemmer", True) == "--use-stemmer"
+    assert flags.setting("confidence_level", None) == "--confidence-level none"
+    assert flags.setting("rouge_types", ["rouge1", "rouge2"]) == "--rouge-types rouge1 rouge2"
+    assert flags.change(Setting("language", LEFT_OUT)) == "leave out --language"
+    assert flags.setting("use_aggregator", True) == "use_aggregator=True"  # not a flag of the command
 
 
 def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
@@ -117,3 +139,62 @@ def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
         return_signature=True,
     )
     assert result == expected
+
+
+REFUSED_FLAGS = [
+    ["--protocol", "fruit", "--use-stemmer"],
+    ["--protocol", "editeval", "--additions", "edits", "--stemmer", "porter"],
+    ["--average", "micro", "--engine", "rouge-score"],
+    ["--multi-ref", "pooled", "--engine", "rouge-score"],
+    ["--language", "zh", "--stemmer", "porter"],
+    ["--language", "zh", "--use-stemmer"],
+    ["--language", "de", "--stemmer", "rouge155"],
+    ["--stemmer", "snowball"],
+    ["--use-stemmer", "--stemmer", "rouge155"],
+    ["--confidence-level", "1.5"],
+    ["--max-words", "-3"],
+    ["--max-words", "3", "--max-bytes", "9"],
+    ["--remove-stopwords", "--language", "de"],
+    ["--multi-ref", "mean", "--average", "micro"],
+    ["--rouge-types", "rouge1", "rougeW", "--average", "micro"],
+    ["--rouge-types", "rouge1", "rouge1"],
+    ["--protocol", "fruit", "--seed", "5000000000"],
+    ["--alpha", "2"],
+    ["--n-bootstrap", "0"],
+    ["--num-proc", "0"],
+]
+
+
+def _follow(argv, advice):
+    """``argv`` with one alternative of an error's advice made, as a user would type it:
+    "leave out --flag" drops the flag and its values, "--flag VALUES" sets them."""
+    argv = list(argv)
+    for change in advice.split(" and "):
+        words = change.split()
+        flag = words[-1] if words[:2] == ["leave", "out"] else words[0]
+        assert flag.startswith("--"), f"{change!r} of {advice!r} names no flag"
+        if flag in argv:
+            start = argv.index(flag)
+            end = start + 1
+            while end < len(argv) and not argv[end].startswith("--"):
+                end += 1
+            del argv[start:end]
+        if words[:2] != ["leave", "out"]:
+            argv += words
+    return argv
+
+
+@pytest.mark.parametrize("options", REFUSED_FLAGS, ids=" ".join)
+def test_every_refusal_at_the_command_line_gives_advice_that_works_when_followed(capsys, options):
+    status, out, err = run_main(
+        [FRUIT, *options, "--n-bootstrap", "20"] if "--n-bootstrap" not in options else [FRUIT, *options], capsys
+    )
+    assert (status, out) == (2, "") and err.count("\n") == 1, err
+    assert "=" not in err.split("; instead: ")[0].replace("2**32", ""), f"a keyword in a command-line error: {err}"
+    message, _, advice = err.rstrip("\n").partition("; instead: ")
+    assert advice, f"no advice in {err!r}"
+    for alternative in advice.split(", or "):
+        followed = _follow([*options, "--n-bootstrap", "20"], alternative)
+        status, out, err = run_main([FRUIT, *followed], capsys)
+        assert status == 0, f"following {alternative!r} ({followed}) of {message!r}: {err}"
+        assert json.loads(out)

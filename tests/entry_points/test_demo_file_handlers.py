@@ -310,7 +310,10 @@ def test_a_file_scored_with_edit_additions_gives_computes_numbers():
 
 def test_a_micro_average_with_rouge_w_is_refused_with_its_reason():
     out = score_file(FRUIT, ["rougeW"], "none", average="micro")
-    assert out["status"].startswith("Error: average='micro' is not defined for ROUGE-W")
+    assert (
+        out["status"]
+        == 'Error: average "micro" is not defined for ROUGE-W (rougeW); instead: set average back to "macro"'
+    )
 
 
 def download_column(out, name):

@@ -82,7 +82,7 @@ def test_rouge_types_are_shown_in_a_fixed_order():
 
 def test_no_rouge_type_is_a_clear_error_shown_as_text():
     *views, note = score_one(*DAN, [], "none")
-    assert views == [None, None, None] and note.startswith("Error: rouge_types is empty; valid types are rouge1")
+    assert views == [None, None, None] and note == "Error: rouge_types: tick at least one type"
 
 
 def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
@@ -121,7 +121,7 @@ def test_show_matches_puts_each_addition_on_a_line_for_rougelsum_and_handles_no_
 
 def test_the_tokenless_warning_is_shown_for_one_example_and_for_a_file(tmp_path):
     *_, note = score_one("s.", "s. 中文。", "s. 中文。", ["rouge1"], "none")
-    assert "Warning: 1 of 1 examples have additions in which the tokenizer finds no token" in note
+    assert "Warning: 1 of 1 example has additions in which the tokenizer finds no token" in note
     path = tmp_path / "zh.jsonl"
     path.write_text(
         GOOD_LINE + json.dumps({"source": "s.", "reference": "s. 中文。", "prediction": "s. 中文。"}) + "\n",
@@ -193,7 +193,7 @@ def test_score_one_scores_the_example_once(monkeypatch):
     # The no-token warning comes from the same scoring.
     scored.clear()
     *_, note = score_one("s.", "s. 中文。", "s. 中文。", ["rouge1"], "none")
-    assert scored == [1] and "Warning: 1 of 1 examples have additions in which the tokenizer finds no token" in note
+    assert scored == [1] and "Warning: 1 of 1 example has additions in which the tokenizer finds no token" in note
 
 
 def test_a_text_change_clears_the_view_unless_the_texts_are_those_scored():
@@ -273,11 +273,15 @@ def test_the_snowball_stemmer_stems_the_chosen_language_and_english_stemmers_say
     assert table_rows(stemmed)[0][1:] == ["0.5000", "0.5000", "0.5000"], note  # "kind" of 2 words each
     *_, note = score_one(*texts, ["rouge1"], "porter", "de")
     assert note == (
-        "Error: stemmer 'porter' stems English tokens and cannot be combined with language 'de': "
-        "choose the stemmer 'snowball' for the language's Snowball stemmer, or 'none'"
+        'Error: stemmer "porter" stems rouge-score\'s English tokens and cannot be combined with language '
+        '"German (de)"; instead: set stemmer back to "none", or choose stemmer "snowball", or set language back '
+        'to "none (rouge-score\'s tokens)"'
     )
     *_, note = score_one(*texts, ["rouge1"], "snowball")
-    assert note.startswith("Error: stemmer 'snowball' stems the words of a language: choose the texts' language")
+    assert note == (
+        'Error: stemmer "snowball" stems the words of a language with its Snowball stemmer: it needs language; '
+        'instead: set stemmer back to "none", or choose stemmer "porter"'
+    )
 
 
 def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is_scored_again():
@@ -292,6 +296,7 @@ def test_an_option_change_leaves_a_note_where_the_example_was_scored_until_it_is
     assert handlers.options_changed(None, defaults) == {}
     # An unusable option is named in the notes at once, scored or not (once: not as a pop-up).
     bad = handlers.options_changed(None, demo_options.ScreenOptions.of(alpha=1.5))
-    assert bad["note"] == "Error: alpha must be a number in [0, 1], got 1.5" and bad["scores"] is None
+    assert bad["note"] == 'Error: alpha must be a number in [0, 1], got 1.5; instead: set alpha back to "0.5"'
+    assert bad["scores"] is None
     again = handlers.score_one(*DAN, ["rouge1"], "porter")
     assert again["note"] == scored["note"] and "changed" not in again["note"]

@@ -95,11 +95,9 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
         help_text = demo_options.DEMO_HELP.get(name, option.help)
         assert control.info == (None if name in ("rouge_types", "stemmer") else help_text), name
         if option.choices:
-            # The stemmer menu adds the language's Snowball stemmer (use_stemmer=True with a language),
-            # the protocol menu starts with "none" (the table's None: our rules).
-            extra = ["snowball"] if name == "stemmer" else []
+            # The protocol menu starts with "none" (the table's None: our rules).
             first = ["none"] if name == "protocol" else []
-            assert [value for _, value in control.choices] == [*first, *option.choices, *extra], name
+            assert [value for _, value in control.choices] == [*first, *option.choices], name
     assert "command line" not in controls["confidence_level"].info and "None" not in controls["confidence_level"].info
     assert "use_stemmer" not in controls["language"].info and "stemmer `snowball`" in controls["language"].info
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.

@@ -58,7 +58,7 @@ def test_rouge_w_2000_on_the_command_line_is_a_usage_error(capsys):
     status, out, err = run_main([DATA_DIR / "fruit_triples.jsonl", "--rouge-types", "rougeW-2000"], capsys)
     assert (status, out) == (2, "")
     assert err.strip().endswith(
-        "the ROUGE-W weight must be greater than 1 and at most 5 (a larger one overflows a double)"
+        "the ROUGE-W weight must be greater than 1 and at most 5 (a larger one overflows a double); instead: leave out --rouge-types"
     )
 
 

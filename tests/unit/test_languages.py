@@ -130,7 +130,8 @@ def test_stemming_a_language_without_a_snowball_stemmer_lists_the_supported_ones
     with pytest.raises(ValueError) as error:
         compute(sources=["s。"], predictions=["s。p。"], references=["s。r。"], language="zh", use_stemmer=True)
     message = str(error.value)
-    assert "no stemmer for language='zh'" in message
+    assert "no Snowball stemmer for language='zh'" in message
+    assert message.endswith("; instead: leave out use_stemmer")
     for code in SNOWBALL_LANGUAGES:
         assert f"{code} (" in message
 

@@ -61,7 +61,7 @@ def test_replayed_aggregator_equals_rouge_score_bit_for_bit_and_leaves_the_globa
     ("options", "words"),
     [
         ({"stemmer": "porter"}, "stemmer"),
-        ({"use_stemmer": True}, "stemmer"),
+        ({"use_stemmer": True}, "use_stemmer"),
         ({"tokenizer": str.split}, "tokenizer"),
         ({"language": "de"}, "language"),
         ({"additions": "edits"}, "additions"),
@@ -76,7 +76,9 @@ def test_replayed_aggregator_equals_rouge_score_bit_for_bit_and_leaves_the_globa
 )
 def test_options_a_published_script_never_had_are_refused_in_one_line(options, words):
     with pytest.raises(
-        ValueError, match=f"protocol='editeval' reproduces a published script, which has no {words}"
+        ValueError,
+        match=f"^protocol='editeval' reproduces a published script, which has no {words} option; "
+        f"instead: leave out {words}, or leave out protocol$",
     ) as error:
         compute(["A."], ["A. B."], ["A. C."], protocol="editeval", **options)
     assert "\n" not in str(error.value)

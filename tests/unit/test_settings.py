@@ -73,11 +73,15 @@ def test_settings_are_frozen_and_hashable_parts_are_tuples():
         (dict(engine="fast"), r"unknown engine 'fast'"),
         (dict(num_proc=None), r"num_proc must be a whole number of processes, 1 or more, got None"),
         (dict(multi_ref=None), r"unknown multi_ref None"),
-        (dict(n_bootstrap=None), r"n_bootstrap must be a positive integer .* got None"),
+        (dict(n_bootstrap=None), r"n_bootstrap must be a positive integer, got None; instead: n_bootstrap=1000"),
         (dict(seed=None), r"seed must be a non-negative integer, got None"),
         (dict(tokenizer="split"), r"tokenizer must be a callable"),
         (dict(rouge_types="rouge1"), r"rouge_types must be a list of rouge type names, got 'rouge1'"),
-        (dict(stemmer="snowball"), r"unknown stemmer 'snowball'"),
+        (
+            dict(stemmer="snowball"),
+            r"stemmer='snowball' stems the words of a language with its Snowball stemmer: it needs language",
+        ),
+        (dict(stemmer="lancaster"), r"unknown stemmer 'lancaster'"),
     ],
 )
 def test_bad_settings_are_named_once_when_built(options, message):

@@ -39,7 +39,14 @@ def test_resolution(use_stemmer, stemmer, tokenizer, expected):
         (dict(stemmer="rouge155", tokenizer=word_split), "cannot be combined with the 'rouge155' stemmer"),
         (dict(stemmer="porter", tokenizer=word_split), "cannot be combined with the 'porter' stemmer"),
         (dict(use_stemmer=True, tokenizer=word_split), "cannot be combined with the 'porter' stemmer"),
-        (dict(stemmer="snowball"), "unknown stemmer 'snowball'; valid stemmers are 'none', 'porter', 'rouge155'"),
+        (
+            dict(stemmer="snowball"),
+            "stemmer='snowball' stems the words of a language with its Snowball stemmer: it needs language; instead: leave out stemmer, or stemmer='porter'",
+        ),
+        (
+            dict(stemmer="lancaster"),
+            "unknown stemmer 'lancaster'; valid stemmers are 'none', 'porter', 'rouge155', 'snowball'",
+        ),
         (dict(stemmer="ROUGE155"), "unknown stemmer 'ROUGE155'; valid stemmers are 'none', 'porter', 'rouge155'"),
         (dict(use_stemmer="rouge155"), "use_stemmer must be True or False, got 'rouge155'"),
     ],

@@ -31,11 +31,12 @@ from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
+    TABLE_FLAGS,
+    Flags,
     add_file_argument,
     add_output_format,
     add_table_options,
     compute_options,
-    errors_in_flags,
     run_command,
     write_stdout,
 )
@@ -126,6 +127,10 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
     return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions
 
 
+# The comparison's own options beside the table's.
+COMPARE_FLAGS = Flags({**TABLE_FLAGS, "n_trials": "--n-trials", "method": "--method", "correction": "--correction"})
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     if not 0 < args.level < 1:
@@ -133,16 +138,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     systems = _systems(args, parser)
     paths = _input_paths(args, parser, systems)
     written: list[str] = []
-    return run_command(PROG, functools.partial(_compare, args, systems, paths, written), written)
+    return run_command(PROG, functools.partial(_compare, args, systems, paths, written), written, COMPARE_FLAGS)
 
 
 def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str], written: list[str]) -> int:
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    with errors_in_flags({"n_trials": "--n-trials"}):
-        test = SignificanceTest(args.method, args.correction, args.n_trials)
-        settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
+    test = SignificanceTest(args.method, args.correction, args.n_trials)
+    settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
     check_systems(list(systems), baseline)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)

@@ -8,22 +8,21 @@ SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as
 unless already completed, one line on stderr that names any completed), 141 when the reader of
 the output goes away (``write_stdout``).
 
-The options of the table (``settings.OPTIONS``) are added by ``add_table_options``; a
-``ValueError`` of the options, written for ``compute``'s keyword arguments, reaches the user in
-flags (``errors_in_flags``: ``--alpha must be ...``, not ``alpha must be ...``).
+The options of the table (``settings.OPTIONS``) are added by ``add_table_options``; an error of
+``errors``' family reaches the user rendered in flags (``Flags``: ``--alpha must be ...``, not
+``alpha must be ...``; "leave out --protocol", ``--confidence-level none``).
 """
 
 import argparse
 import contextlib
-import functools
 import os
-import re
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ..errors import Spelling, UpdateRougeError
 from ..extras import MissingExtra
 from ..outputs import shown_path
 from ..parallel import STOP_SIGNALS
@@ -126,49 +125,42 @@ def compute_options(args: argparse.Namespace, groups: Sequence[str] = (SCORING,)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The settings the command line gives (corpus means: ``use_aggregator`` stays true); their
-    ``ValueError`` names flags (``errors_in_flags``)."""
-    with errors_in_flags():
-        return Settings.from_options(vars(args))
+    """The settings the command line gives (corpus means: ``use_aggregator`` stays true)."""
+    return Settings.from_options(vars(args))
+
+
+class Flags(Spelling):
+    """The command line's spelling of options (``errors.Spelling``): each option of ``flags``
+    (name -> flag) as its flag with the value as typed (``--stemmer porter``, ``--use-stemmer``,
+    ``--confidence-level none``, ``--rouge-types rouge1 rouge2``), leaving one out as "leave out
+    --flag"; an option the command line does not offer keeps its keyword."""
+
+    def __init__(self, flags: Mapping[str, str]):
+        self.flags = dict(flags)
+
+    def name(self, option: str) -> str:
+        return self.flags.get(option, option)
+
+    def value(self, option: str, value: Any) -> str:
+        if option not in self.flags:
+            return super().value(option, value)
+        if value is None:
+            return "none"
+        if isinstance(value, (list, tuple)):
+            return " ".join(map(str, value))
+        return str(value)
+
+    def setting(self, option: str, value: Any) -> str:
+        if option in self.flags and value is True:
+            return self.flags[option]
+        if option in self.flags and value is False:
+            return f"no {self.flags[option]}"
+        separator = " " if option in self.flags else "="
+        return f"{self.name(option)}{separator}{self.value(option, value)}"
 
 
 TABLE_FLAGS = {option.name: option.cli_flag for option in OPTIONS if option.cli is not None}
-
-
-@contextlib.contextmanager
-def errors_in_flags(more_flags: Mapping[str, str] = {}) -> Iterator[None]:
-    """Within the block, a ``ValueError`` about options is raised again in the words of the
-    command line (``in_flags``), for the table's options and ``more_flags`` (name -> flag)."""
-    try:
-        yield
-    except ValueError as error:
-        raise ValueError(in_flags(str(error), {**TABLE_FLAGS, **more_flags})) from error
-
-
-def in_flags(message: str, flags: Mapping[str, str]) -> str:
-    """``message``, written for ``compute``'s keyword arguments, for a command-line user: each
-    ``name=VALUE`` of ``flags`` becomes ``--flag VALUE`` (``--flag`` alone for ``True`` or an
-    empty value, ``none`` for ``None``, a quoted value unquoted), and the name becomes the flag
-    wherever it contains an underscore or begins the message (``alpha must be ...``). Other
-    words are left alone: ``language`` in prose stays a word."""
-    for name, flag in flags.items():
-        message = re.sub(
-            rf"(?<![\w.'-]){re.escape(name)}=('[^']*'|\"[^\"]*\"|[^\s,;:)]*)",
-            functools.partial(_flag_and_value, flag),
-            message,
-        )
-        where = r"(?<![\w.'-])" if "_" in name else r"^"
-        message = re.sub(rf"{where}{re.escape(name)}(?![\w'-])", flag, message)
-    return message
-
-
-def _flag_and_value(flag: str, match: "re.Match[str]") -> str:
-    value = match.group(1)
-    if value in ("", "True"):
-        return flag
-    if value == "None":
-        return f"{flag} none"
-    return f"{flag} {value.strip(chr(39) + chr(34))}"
+FLAGS = Flags(TABLE_FLAGS)
 
 
 def write_stdout(text: str) -> int:
@@ -219,8 +211,9 @@ def _signals_interrupt() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ()) -> int:
-    """Run a command's ``body`` and turn its ends into one line on stderr and an exit status:
+def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = (), flags: Flags = FLAGS) -> int:
+    """Run a command's ``body`` and turn its ends into one line on stderr and an exit status
+    (an error of ``errors``' family rendered in ``flags``, the command's spelling of options):
     ``body``'s own status; 2 for ``OSError``, ``ValueError`` (unusable input or options) and
     ``MissingExtra`` (an optional extra the options need is not installed); 1 for
     ``RuntimeError`` (a worker failed); 141 for a closed standard output; 128 + the signal when
@@ -237,7 +230,8 @@ def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = ())
     except BrokenPipeError:
         return pipe_closed()
     except (OSError, ValueError, RuntimeError, MissingExtra) as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        text = error.render(flags) if isinstance(error, UpdateRougeError) else str(error)
+        print(f"{prog}: error: {text}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
 
 

@@ -43,6 +43,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import Name, OptionError, Setting
 from ..micro import micro_scores
 from ..option_numbers import is_integer
 
@@ -59,11 +60,22 @@ def check_n_trials(n_trials: int) -> None:
     """Raise ``ValueError`` unless ``n_trials`` is a positive integer (booleans are not) at most
     ``MAX_N_TRIALS``."""
     if not is_integer(n_trials) or n_trials < 1:
-        raise ValueError(f"n_trials must be a positive integer (e.g. {DEFAULT_N_TRIALS}), got {n_trials!r}")
+        raise OptionError(
+            "n_trials",
+            n_trials,
+            (Name("n_trials"), f" must be a positive integer, got {n_trials!r}"),
+            [[Setting("n_trials", DEFAULT_N_TRIALS)]],
+        )
     if n_trials > MAX_N_TRIALS:
-        raise ValueError(
-            f"n_trials must be at most {MAX_N_TRIALS:,} trials (the p-value's Monte Carlo error is then "
-            f"at most 0.00016), got {n_trials!r}"
+        raise OptionError(
+            "n_trials",
+            n_trials,
+            (
+                Name("n_trials"),
+                f" must be at most {MAX_N_TRIALS:,} trials (the p-value's Monte Carlo error is then "
+                f"at most 0.00016), got {n_trials!r}",
+            ),
+            [[Setting("n_trials", MAX_N_TRIALS)]],
         )
 
 

@@ -14,10 +14,10 @@ transformers.
 """
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import LEFT_OUT, Field, Name, OptionError, Setting, Spelling, UpdateRougeError
 from ..inputs import _describe
 from ..metric import score_examples
 from ..settings import OPTIONS
@@ -49,7 +49,17 @@ _REFUSAL_REASONS = {
 }
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
-_FIELD = re.compile(r"^(sources|predictions|references)\b")
+
+
+class _Columns(Spelling):
+    """A reward's spelling of the inputs: the dataset's columns (``names``: field -> column) and
+    the completions."""
+
+    def __init__(self, names: dict[str, str]):
+        self.names = {**names, "predictions": "completions"}
+
+    def field(self, field: Field) -> str:
+        return f"{self.names.get(field.field, field.field)}{field.indices}"
 
 
 def _parse_term(term: Any) -> tuple[str, str]:
@@ -145,13 +155,19 @@ class UpdateRougeReward:
                 why = _REFUSAL_REASONS.get(
                     option, "a reward is one score per example, which this option does not change"
                 )
-                raise ValueError(f"{option} cannot be set for a reward: {why}")
+                raise OptionError(
+                    option,
+                    compute_kwargs[option],
+                    (Name(option), f" cannot be set for a reward: {why}"),
+                    [[Setting(option, LEFT_OUT)]],
+                )
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):
             if not isinstance(column, str) or not column:
                 raise ValueError(f"{argument} must be the name of a dataset column, got {_describe(column)}")
         self.terms = _parse_reward(reward)
         self.source_column = source_column
         self.reference_column = reference_column
+        self._columns = _Columns({"sources": f"column {source_column!r}", "references": f"column {reference_column!r}"})
         self.options = dict(compute_kwargs, rouge_types=list(dict.fromkeys(t for t, _, _ in self.terms)))
         # score_examples checks every option now, so that a bad one fails here and not at a training step.
         score_examples([""], [""], [""], **self.options)
@@ -184,12 +200,7 @@ class UpdateRougeReward:
         try:
             return self._rewards(completions, columns)
         except ValueError as error:
-            names = {
-                "sources": f"column {self.source_column!r}",
-                "references": f"column {self.reference_column!r}",
-                "predictions": "completions",
-            }
-            message = _FIELD.sub(lambda match: names[match.group(1)], str(error))
+            message = error.render(self._columns) if isinstance(error, UpdateRougeError) else str(error)
             raise ValueError(f"{self.__name__}: {message}") from error
 
     def _rewards(self, completions: Any, columns: dict[str, Any]) -> list[float]:

@@ -12,19 +12,19 @@ interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from
 
 import dataclasses
 import functools
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..corpus import Corpus
+from ..errors import InputError
+from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
 
 IGNORED_ID = -100
-_INDEXED_FIELD = re.compile(r"\b(sources|predictions|references)\[(\d+)\]")
 
 
 def _as_ids(array: Any) -> np.ndarray:
@@ -148,13 +148,11 @@ class UpdateRougeMetrics:
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
         try:
             tables = self._scorer.tables(sources, predictions, references)
-        except ValueError as error:
+        except (InputError, LcsTableTooLarge) as error:
             if not self._offset:
                 raise
             # Indices in the batch become indices in the evaluation (batch_eval_metrics).
-            offset = self._offset
-            message = _INDEXED_FIELD.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + offset}]", str(error))
-            raise ValueError(message) from error
+            raise error.shifted(self._offset) from error
         warn_tokenless(tables.tokenless, len(predictions))
         self._corpus.add(tables.table, references, counts=tables.counts)
         self._offset += len(predictions)
