@@ -5,6 +5,7 @@ One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge 
 readers and ``outputs`` on their own).
 """
 
+import csv
 import json
 import os
 import stat
@@ -79,6 +80,41 @@ def test_an_output_that_is_an_input_is_refused_before_reading(tmp_path, capsys, 
     assert "refusing to overwrite" in one_line(err) and output in err
     assert out == ""
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
+def fruit_csv(path):
+    """FRUIT's three examples as a CSV file at ``path``."""
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction"])
+        writer.writerows(zip(*(fruit_columns()[key] for key in ("sources", "references", "predictions"))))
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+@pytest.mark.parametrize("how", ["no input named", "-", "csv"])
+def test_the_file_behind_standard_input_is_never_an_output(tmp_path, command, how):
+    data = tmp_path / ("data.csv" if how == "csv" else "data.jsonl")
+    if how == "csv":
+        fruit_csv(data)
+    else:
+        data.write_bytes(FRUIT.read_bytes())
+    before = data.read_bytes()
+    argv = [] if command == "score" else ["compare", *SYSTEMS]
+    argv += ["-"] if how == "-" else ["--input-format", "csv"] if how == "csv" else []
+    with open(data, "rb") as stdin:  # update-rouge ... --per-example data.jsonl < data.jsonl
+        completed = subprocess.run(
+            [sys.executable, "-m", "update_rouge", *argv, "--per-example", data.name],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            timeout=300,
+        )
+    prog = "update-rouge" if command == "score" else "update-rouge compare"
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr == f"{prog}: error: the output {data.name} is the input <stdin>: refusing to overwrite it\n"
+    assert data.read_bytes() == before and os.listdir(tmp_path) == [data.name]
 
 
 def test_an_empty_output_name_is_refused(tmp_path, capsys):
