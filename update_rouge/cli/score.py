@@ -9,9 +9,10 @@ examples that share the field's value. The examples are read, scored and written
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
-as ``outputs.output_file`` writes (an existing
-file is replaced only when every example was scored, never an input: ``check_output_paths``),
-and closed before the bootstrap runs, so nothing after it can lose it. Exit status: ``runner``.
+as ``outputs.output_file`` writes (an existing file is replaced only when every example was
+scored and the corpus can be computed from them (``Corpus.check``), never an input, standard
+input's file included: ``check_output_paths``), and closed before the bootstrap runs, so nothing
+after it can lose it. Exit status: ``runner``.
 """
 
 import argparse
@@ -35,6 +36,7 @@ from .runner import (
     add_file_argument,
     add_output_format,
     add_table_options,
+    errors_in_flags,
     run_command,
     settings_from,
     stdin_piped,
@@ -193,6 +195,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
+        # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
+        with errors_in_flags():
+            corpus.check()
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()
