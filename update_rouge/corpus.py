@@ -155,17 +155,23 @@ class Corpus:
         for key, column in columns.items():
             column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
 
+    def check(self) -> None:
+        """Raise ``ValueError`` where the examples added so far have no corpus result: under a
+        published protocol, examples with different numbers of references. ``result`` checks
+        it first; a caller checks it on its own to refuse before writing anything more."""
+        if self.published and len(self.reference_counts) > 1:
+            raise ValueError(
+                f"protocol={self.settings.protocol!r} needs the same number of references in every example "
+                "(its corpus value averages reference slots)"
+            )
+
     def result(self) -> dict[str, Any]:
         """The corpus result ``compute`` gives for all the examples with these settings: the exact
         means of every key, then ``corpus_statistics`` of the F1 columns (the counts under micro)."""
+        self.check()
         result = self.totals.result()
         system: dict[str, Any] = self.f1
         if self.published:
-            if len(self.reference_counts) > 1:
-                raise ValueError(
-                    f"protocol={self.settings.protocol!r} needs the same number of references in every example "
-                    "(its corpus value averages reference slots)"
-                )
             system = {
                 key: np.frombuffer(column, dtype=np.float64).reshape(self.totals.count, -1)
                 for key, column in self.f1.items()

@@ -16,18 +16,11 @@ from contextlib import AbstractContextManager
 from typing import BinaryIO, Protocol, cast
 
 from .environment import positive_integer
-from .outputs import shown_path
+from .outputs import STDIN, input_name
 
 _READ_SIZE = 1 << 16
 DEFAULT_MAX_LINE_BYTES = 100_000_000
 MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
-STDIN = "-"
-"""The input path of standard input."""
-
-
-def input_name(path: str) -> str:
-    """An input path as messages name it: ``<stdin>`` for ``STDIN``, else ``shown_path``'s form."""
-    return "<stdin>" if path == STDIN else shown_path(path)
 
 
 def open_input(path: str) -> AbstractContextManager[BinaryIO]:

@@ -1,10 +1,13 @@
 """Writing a result file without ever losing one of the user's files.
 
 ``check_output_paths`` refuses, before anything is read, an output path that is empty or that
-names the same file as an input (by ``os.path.samefile``, so ``./data.jsonl``, a hard link or a
-symbolic link to the input are caught; an output that does not exist yet cannot be an input),
-and one that is a folder or lies in a folder that does not exist or cannot be written in.
-Messages show paths with ``shown_path``, so that a path holding a line end stays on one line.
+names the same file as an input (the same device and inode, so ``./data.jsonl``, a hard link or
+a symbolic link to the input are caught; an output that does not exist yet cannot be an input;
+the input ``-`` is the file behind standard input, ``os.fstat(0)``, so ``update-rouge
+--per-example x.jsonl < x.jsonl`` is refused too), and one that is a folder or lies in a folder
+that does not exist or cannot be written in.
+Messages show paths with ``shown_path``, so that a path holding a line end stays on one line,
+and inputs with ``input_name`` (``<stdin>`` for ``-``).
 
 ``output_file`` opens the output for writing text (or bytes, ``binary``):
 
@@ -27,6 +30,8 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TextIO, cast
 
 STDOUT = "-"
+STDIN = "-"
+"""The input path of standard input (``file_lines`` reads it), named ``<stdin>`` in messages."""
 _PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
 
 
@@ -37,10 +42,16 @@ def shown_path(path: str) -> str:
     return path if _PLAIN_PATH.fullmatch(path) else repr(path)
 
 
+def input_name(path: str) -> str:
+    """An input path as messages name it: ``<stdin>`` for ``STDIN``, else ``shown_path``'s form."""
+    return "<stdin>" if path == STDIN else shown_path(path)
+
+
 def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:
-    """Raise ``ValueError`` if an output path is empty, is the same file as one of ``inputs``, is
-    a folder, or lies in a folder that does not exist or that this process cannot write in: all
-    before anything is read or scored, naming the path as given."""
+    """Raise ``ValueError`` if an output path is empty, is the same file as one of ``inputs``
+    (``-`` among them: the file behind standard input), is a folder, or lies in a folder that
+    does not exist or that this process cannot write in: all before anything is read or scored,
+    naming the path as given."""
     for output in outputs:
         if output == "":
             raise ValueError("an output file name is empty")
@@ -56,11 +67,22 @@ def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:
             raise ValueError(f"cannot write the output {shown_path(output)}: its folder is not writable")
         if not os.path.exists(output):
             continue
+        output_stat = os.stat(output)
         for path in inputs:
-            if os.path.exists(path) and os.path.samefile(path, output):
+            input_stat = _input_stat(path)
+            if input_stat is not None and os.path.samestat(input_stat, output_stat):
                 raise ValueError(
-                    f"the output {shown_path(output)} is the input {shown_path(path)}: refusing to overwrite it"
+                    f"the output {shown_path(output)} is the input {input_name(path)}: refusing to overwrite it"
                 )
+
+
+def _input_stat(path: str) -> os.stat_result | None:
+    """The status of the input ``path`` (for ``STDIN``, of the file behind standard input);
+    ``None`` when there is none (a missing file, a closed standard input)."""
+    try:
+        return os.fstat(0) if path == STDIN else os.stat(path)
+    except OSError:
+        return None
 
 
 @contextlib.contextmanager

@@ -2,6 +2,8 @@
 options, short files named, identical output across processes and hash seeds. The tables it prints
 (text, Markdown, LaTeX, CSV) are comparison.report's: entry_points/test_comparison_report.py."""
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -97,6 +99,46 @@ def test_cli_jsonl_with_one_column_per_system_and_file_after_rouge_types(tmp_pat
         return_signature=True,
     )
     assert json.loads(out) == expected
+
+
+@pytest.mark.parametrize("how", ["no input named", "-", "csv"])
+def test_cli_reads_standard_input_as_update_rouge_score_does(iterater, capsys, monkeypatch, how):
+    rows = zip(iterater["sources"], iterater["references"], iterater["predictions"])
+    if how == "csv":
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(["source", "reference", "base", "model"])
+        writer.writerows((source, reference, source, prediction) for source, reference, prediction in rows)
+        data = text.getvalue()
+    else:
+        data = "".join(json.dumps({"source": s, "reference": r, "base": s, "model": p}) + "\n" for s, r, p in rows)
+    # cat systems.jsonl | update-rouge compare --system base --system model
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data.encode("utf-8")), encoding="utf-8"))
+    argv = ["compare", "--system", "base", "--system", "model", "--n-bootstrap", "50", "-f", "json"]
+    argv += ["-"] if how == "-" else ["--input-format", "csv"] if how == "csv" else []
+    status, out, err = run_main(argv, capsys)
+    assert status == 0, err
+    expected = compare(
+        iterater["sources"],
+        iterater["references"],
+        {"base": iterater["sources"], "model": iterater["predictions"]},
+        "base",
+        n_bootstrap=50,
+        return_signature=True,
+    )
+    assert json.loads(out) == expected
+
+
+def test_cli_with_no_input_and_a_terminal_says_what_to_give(capsys, monkeypatch):
+    terminal = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+    monkeypatch.setattr(terminal, "isatty", lambda: True)
+    monkeypatch.setattr(sys, "stdin", terminal)
+    status, out, err = run_main(["compare", "--system", "a=x.txt", "--system", "b=y.txt"], capsys)
+    assert status == 2 and out == ""
+    assert err.splitlines()[-1] == (
+        "update-rouge compare: error: give a JSONL or CSV FILE, or --sources and --references with "
+        "--system NAME=FILE, or pipe JSONL to standard input"
+    )
 
 
 @pytest.mark.parametrize(

@@ -82,3 +82,23 @@ def test_dash_is_standard_output(capsys):
     with output_file("-") as handle:
         handle.write("to stdout")
     assert capsys.readouterr().out == "to stdout"
+
+
+def test_the_file_behind_standard_input_is_an_input_by_any_name(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text("x")
+    os.link(data, tmp_path / "hard.jsonl")
+    (tmp_path / "other.jsonl").write_text("x")
+    saved = os.dup(0)
+    reading = os.open(data, os.O_RDONLY)
+    try:
+        os.dup2(reading, 0)  # as ``< data.jsonl`` gives it
+        for output in [str(data), str(tmp_path / "hard.jsonl")]:
+            with pytest.raises(ValueError, match="^the output .* is the input <stdin>: refusing to overwrite it$"):
+                check_output_paths(["-"], [output])
+        check_output_paths(["-"], [str(tmp_path / "other.jsonl"), str(tmp_path / "new.jsonl"), "-"])
+        check_output_paths([], [str(data)])  # standard input is an input only when it is read
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(reading)

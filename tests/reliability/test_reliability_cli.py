@@ -5,6 +5,8 @@ One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge 
 readers and ``outputs`` on their own).
 """
 
+import csv
+import itertools
 import json
 import os
 import stat
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -79,6 +82,117 @@ def test_an_output_that_is_an_input_is_refused_before_reading(tmp_path, capsys, 
     assert "refusing to overwrite" in one_line(err) and output in err
     assert out == ""
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
+def fruit_csv(path):
+    """FRUIT's three examples as a CSV file at ``path``."""
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["source", "reference", "prediction"])
+        writer.writerows(zip(*(fruit_columns()[key] for key in ("sources", "references", "predictions"))))
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+@pytest.mark.parametrize("how", ["no input named", "-", "csv"])
+def test_the_file_behind_standard_input_is_never_an_output(tmp_path, command, how):
+    data = tmp_path / ("data.csv" if how == "csv" else "data.jsonl")
+    if how == "csv":
+        fruit_csv(data)
+    else:
+        data.write_bytes(FRUIT.read_bytes())
+    before = data.read_bytes()
+    argv = [] if command == "score" else ["compare", *SYSTEMS]
+    argv += ["-"] if how == "-" else ["--input-format", "csv"] if how == "csv" else []
+    with open(data, "rb") as stdin:  # update-rouge ... --per-example data.jsonl < data.jsonl
+        completed = subprocess.run(
+            [sys.executable, "-m", "update_rouge", *argv, "--per-example", data.name],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            timeout=300,
+        )
+    prog = "update-rouge" if command == "score" else "update-rouge compare"
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr == f"{prog}: error: the output {data.name} is the input <stdin>: refusing to overwrite it\n"
+    assert data.read_bytes() == before and os.listdir(tmp_path) == [data.name]
+
+
+# A run that fails once the per-example file is open (a bad line, the LCS limit, a lone surrogate,
+# a protocol's references, an interrupt) leaves an existing one byte for byte as it was, and no temporary file.
+OLD_SCORES = b'{"line": 1, "old": true}\n'
+SMALL = {"source": "", "reference": "a b.", "prediction": "a c."}
+LONG_ROW = {"source": "", "reference": " ".join(["w"] * 20), "prediction": " ".join(["w"] * 20)}
+TWO_REFERENCES = {"source": "", "reference": ["a b.", "a c."], "prediction": "a c."}
+
+
+def interrupted_after_one(function):
+    """``function``, giving an iterable, made to raise ``KeyboardInterrupt`` (Ctrl-C) after its
+    first item; a function giving nothing, on its second call."""
+    calls = []
+
+    def interrupted(*args):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(args)
+        result = function(*args)
+        return result if result is None else itertools.chain(itertools.islice(result, 1), interrupt())
+
+    def interrupt():
+        raise KeyboardInterrupt
+        yield
+
+    return interrupted
+
+
+def mid_file_failure(tmp_path, monkeypatch, failure, command):
+    """The data file, the options and the message of ``failure`` at line 3, after lines 1 and 2
+    (one chunk each in ``score``) were scored and written to the temporary file."""
+    monkeypatch.setattr("update_rouge.cli.score.CHUNK_SIZE", 1)
+    rows, options = [json.dumps(SMALL)] * 3, []
+    if failure == "bad line":
+        rows[2], message = UNREADABLE.strip(), "data.jsonl:3: "
+    elif failure == "LCS limit":
+        rows[2], options = json.dumps(LONG_ROW), ["--engine", "python", "--rouge-types", "rougeL"]
+        monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+        message = "rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells"
+    elif failure == "lone surrogate":  # refused where the texts are checked, with the tokens
+        rows[2], message = json.dumps({**SMALL, "reference": "a \ud800 b."}), "contains a lone surrogate (U+D800)"
+    elif failure == "references":
+        rows[2], options = json.dumps(TWO_REFERENCES), ["--protocol", "editeval"]
+        message = "error: --protocol editeval needs the same number of references in every example"
+    else:
+        module = import_module(f"update_rouge.cli.{command}")
+        name = "write_per_example" if command == "score" else "per_example_lines"
+        monkeypatch.setattr(module, name, interrupted_after_one(getattr(module, name)))
+        message = "interrupted by SIGINT: stopped; no existing output file was changed"
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(row + "\n" for row in rows))
+    return data, options, message
+
+
+@pytest.mark.parametrize("failure", ["bad line", "LCS limit", "lone surrogate", "references", "interrupt"])
+def test_a_failure_after_the_output_is_opened_leaves_it_as_it_was(tmp_path, capsys, monkeypatch, failure):
+    data, options, message = mid_file_failure(tmp_path, monkeypatch, failure, "score")
+    output = tmp_path / "per.jsonl"
+    output.write_bytes(OLD_SCORES)
+    status, out, err = run_main([data, *options, "--num-proc", "1", "--per-example", output], capsys)
+    assert status == (130 if failure == "interrupt" else 2) and out == ""
+    assert message in one_line(err)
+    assert output.read_bytes() == OLD_SCORES and sorted(os.listdir(tmp_path)) == ["data.jsonl", "per.jsonl"]
+
+
+@pytest.mark.parametrize("failure", ["bad line", "LCS limit", "lone surrogate", "interrupt"])
+def test_a_failure_in_compare_leaves_the_output_as_it_was(tmp_path, capsys, monkeypatch, failure):
+    data, options, message = mid_file_failure(tmp_path, monkeypatch, failure, "compare")
+    output = tmp_path / "per.jsonl"
+    output.write_bytes(OLD_SCORES)
+    argv = ["compare", data, "--system", "a=prediction", "--system", "b=reference", *options]
+    status, out, err = run_main([*argv, "--per-example", output], capsys)
+    assert status == (130 if failure == "interrupt" else 2) and out == ""
+    assert message in one_line(err)
+    assert output.read_bytes() == OLD_SCORES and sorted(os.listdir(tmp_path)) == ["data.jsonl", "per.jsonl"]
 
 
 def test_an_empty_output_name_is_refused(tmp_path, capsys):

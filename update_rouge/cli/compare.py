@@ -2,10 +2,15 @@
 
 Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
 JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
-or ``--system NAME=COLUMN``). The numbers are ``comparison.systems.compare``'s, bit for bit;
-``--output-format json`` prints exactly ``compare(..., return_signature=True)``. Exit status as
-every command's (``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
-(``outputs``: never an input, ``-`` for standard output), and closed before the paired tests run.
+or ``--system NAME=COLUMN``); ``-`` as FILE, or no input named while standard input is not a
+terminal (``cat systems.jsonl | update-rouge compare --system a --system b``), reads standard
+input (JSONL unless ``--input-format csv``), as ``update-rouge score`` does. The numbers are
+``comparison.systems.compare``'s, bit for bit; ``--output-format json`` prints exactly
+``compare(..., return_signature=True)``. Exit status as every command's
+(``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
+(``outputs``: never an input, standard input's file included; ``-`` for standard output),
+replaces an existing FILE only once every example was scored, and is closed before the paired
+tests run.
 """
 
 import argparse
@@ -26,7 +31,7 @@ from ..comparison.systems import (
     score_systems,
 )
 from ..files import SystemsRow, format_of, read_systems, read_text_files
-from ..outputs import check_output_paths, output_file, shown_path
+from ..outputs import STDIN, check_output_paths, input_name, output_file
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
@@ -38,6 +43,7 @@ from .runner import (
     add_table_options,
     compute_options,
     run_command,
+    stdin_piped,
     write_stdout,
 )
 
@@ -57,8 +63,14 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     inputs = parser.add_argument_group(
         "input: text files (--sources, --references, one per system), or one JSONL or CSV FILE with a column per system"
     )
-    add_file_argument(parser, inputs, "JSONL or CSV file with source, reference and one column per system")
-    inputs.add_argument("--input-format", choices=INPUT_FORMATS, help="format of FILE (default: its extension)")
+    add_file_argument(
+        parser,
+        inputs,
+        "JSONL or CSV file with source, reference and one column per system; - (or no input named): standard input",
+    )
+    inputs.add_argument(
+        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
+    )
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument(
@@ -108,7 +120,10 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
             parser.error("give either FILE or --sources and --references, not both")
         return [args.file]
     if args.sources is None or args.references is None:
-        parser.error("give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE")
+        parser.error(
+            "give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE, "
+            "or pipe JSONL to standard input"
+        )
     return [args.sources, args.references, *systems.values()]
 
 
@@ -135,6 +150,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     if not 0 < args.level < 1:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
+    if args.file is None and args.sources is None and args.references is None and stdin_piped():
+        args.file = STDIN
     systems = _systems(args, parser)
     paths = _input_paths(args, parser, systems)
     written: list[str] = []
@@ -151,7 +168,7 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
-        raise ValueError(f"{shown_path(args.file or args.sources)}: no examples to compare")
+        raise ValueError(f"{input_name(args.file or args.sources)}: no examples to compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
         scored = score_systems(sources, references, predictions, settings)

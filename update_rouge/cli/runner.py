@@ -67,6 +67,15 @@ def add_file_argument(parser: argparse.ArgumentParser, group: argparse._Argument
     group.add_argument("file", nargs="?", default=argparse.SUPPRESS, help=help)
 
 
+def stdin_piped() -> bool:
+    """Whether standard input can be read and is not a terminal (a pipe or a file): a command
+    given no input file reads it then."""
+    try:
+        return sys.stdin is not None and sys.stdin.readable() and not sys.stdin.isatty()
+    except (OSError, ValueError):  # closed
+        return False
+
+
 class _RougeTypesThenFile(argparse.Action):
     """``--rouge-types`` takes every word up to the next option, a FILE that follows it too
     (argparse gives a positional no word a ``nargs="+"`` option took): when no FILE came before,

@@ -9,9 +9,10 @@ examples that share the field's value. The examples are read, scored and written
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
-as ``outputs.output_file`` writes (an existing
-file is replaced only when every example was scored, never an input: ``check_output_paths``),
-and closed before the bootstrap runs, so nothing after it can lose it. Exit status: ``runner``.
+as ``outputs.output_file`` writes (an existing file is replaced only when every example was
+scored and the corpus can be computed from them (``Corpus.check``), never an input, standard
+input's file included: ``check_output_paths``), and closed before the bootstrap runs, so nothing
+after it can lose it. Exit status: ``runner``.
 """
 
 import argparse
@@ -35,8 +36,10 @@ from .runner import (
     add_file_argument,
     add_output_format,
     add_table_options,
+    errors_in_flags,
     run_command,
     settings_from,
+    stdin_piped,
     write_stdout,
 )
 from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
@@ -112,20 +115,12 @@ def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
     (``file_chunks.open_chunks``); a usage error when they do not name one layout."""
     text_files = (args.sources, args.references, args.predictions)
     file = args.file
-    if file is None and text_files == (None, None, None) and _piped():
+    if file is None and text_files == (None, None, None) and stdin_piped():
         file = STDIN
     try:
         return open_chunks(file, args.input_format, text_files, args.group_by)
     except ValueError as error:
         parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
-
-
-def _piped() -> bool:
-    """Whether standard input can be read and is not a terminal (a pipe or a file)."""
-    try:
-        return sys.stdin is not None and sys.stdin.readable() and not sys.stdin.isatty()
-    except (OSError, ValueError):  # closed
-        return False
 
 
 LINE_KEY = b'{"line": '
@@ -168,9 +163,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     ``written`` once complete), then the result."""
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
-    check_output_paths(
-        [path for path in paths if path != STDIN], [] if args.per_example is None else [args.per_example]
-    )
+    check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if args.ray is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
     total_bytes = sum(os.path.getsize(path) for path in paths if path != STDIN) or None
@@ -202,6 +195,9 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
+        # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
+        with errors_in_flags():
+            corpus.check()
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()
