@@ -4,6 +4,8 @@ test_cli_output.py."""
 
 import json
 
+import pytest
+
 from conftest import read_jsonl, run_main
 from test_cli_output import FAST, FAST_OPTIONS, ITERATER, columns
 
@@ -53,3 +55,28 @@ def test_default_json_output_is_unchanged_by_the_new_flags_defaults(capsys):
     explicit = run_main([ITERATER, *FAST, "-f", "json", "-w", "2"], capsys)
     assert explicit[:2] == (status, out)
     assert out == json.dumps(compute(**columns(read_jsonl("iterater_triples.jsonl")), **FAST_OPTIONS), indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (
+            ["-b", "--signature"],
+            "update-rouge: error: -b/--score-only prints the F values alone, without the signature: "
+            "give -b or --signature, not both (-f text prints the signature under the table)\n",
+        ),
+        (
+            ["-b", "-f", "markdown"],
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
+            "give -b or -f/--format markdown, not both\n",
+        ),
+        (
+            ["--format", "json", "--score-only"],
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
+            "give -b or -f/--format json, not both\n",
+        ),
+    ],
+)
+def test_score_only_refuses_a_format_or_a_signature_before_reading_anything(tmp_path, capsys, flags, message):
+    # The input does not exist: the refusal comes before any file is opened.
+    assert run_main([tmp_path / "absent.jsonl", *flags], capsys) == (2, "", message)
