@@ -238,5 +238,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         "average": settings.average,
         "confidence_level": settings.confidence_level,
         "n_bootstrap": settings.n_bootstrap,
+        "protocol": settings.protocol,
+        "reference_slots": max(corpus.reference_counts),
     }
     return write_stdout(report(result, counts, settings.rouge_types, how))
