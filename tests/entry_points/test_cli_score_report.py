@@ -5,7 +5,6 @@ test_cli_output.py."""
 import json
 
 import pytest
-
 from conftest import DATA_DIR, read_jsonl, run_main
 from test_cli_output import FAST, FAST_OPTIONS, ITERATER, columns
 

@@ -69,6 +69,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     inputs.add_argument(
         "--group-by",
         metavar="FIELD",
+        type=_field_name,
         help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
     )
     running = add_table_options(parser)[RUNNING]
@@ -101,6 +102,13 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="progress bar on stderr (default: only when stderr is a terminal, after a second)",
     )
     return parser
+
+
+def _field_name(text: str) -> str:
+    """``--group-by``: the name of a field, not empty (no message could show an empty one)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected the name of a JSON field or CSV column, got an empty name")
+    return text
 
 
 def _width(text: str) -> int:

@@ -10,7 +10,8 @@
   the order it first appeared): its label, a tab, and its F of each type separated by spaces.
 
 The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
-number of examples. Only the formatting differs between the formats: every number is the JSON's.
+number of examples, and a group's label is shown as is unless it could be mistaken for the
+whole corpus or another label (``_label``: a group named ``ALL`` is shown ``'ALL'``). Only the formatting differs between the formats: every number is the JSON's.
 """
 
 import json
@@ -62,9 +63,13 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
 
 
 def _label(label: Any) -> str:
-    """A group label as the table shows it: as is if printable, else quoted."""
+    """A group label as the table shows it: as is, unless it is empty, not printable, ``WHOLE``
+    or begins with a quote, which Python's ``repr`` writes quoted (``'ALL'``). So no two labels,
+    and no label and the whole corpus, look alike: a label shown as is never begins with a quote,
+    a quoted one always does."""
     text = label if isinstance(label, str) else str(label)
-    return text if text.isprintable() and text else repr(text)
+    plain = text.isprintable() and text and text != WHOLE and not text.startswith(("'", '"'))
+    return text if plain else repr(text)
 
 
 def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> list[list[str]]:
@@ -115,7 +120,9 @@ def _described(how: Mapping[str, Any], count: int) -> str:
         else:
             values = "mean F, precision and recall"
         intervals = (
-            f"; {_level(level)} percentile bootstrap intervals of F ({resamples} resamples)" if level is not None else ""
+            f"; {_level(level)} percentile bootstrap intervals of F ({resamples} resamples)"
+            if level is not None
+            else ""
         )
     under = f" ({PROTOCOL_NAMES[protocol]} protocol)" if protocol is not None else ""
     return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}."
