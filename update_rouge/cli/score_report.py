@@ -2,16 +2,19 @@
 
 - ``json`` (the default): ``compute``'s result as ``json.dumps(result, indent=2)`` writes it,
   ``groups`` included (label -> the same keys for that group's examples) with ``--group-by``.
-- ``text``: a line saying what the numbers are, then a table with one row per rouge type (and
-  group): F, its interval when there is one, P and R, with ``width`` decimals; then the signature.
+- ``text``: a line saying what the numbers are (``_described``: the statistic computed, its
+  intervals if any, its scale), then a table with one row per rouge type (and group): F, its
+  interval when there is one, P and R, with ``width`` decimals; then the signature.
 - ``markdown``: the same table in Markdown, the signature in backticks.
-- ``score_only`` (sacreBLEU's ``-b``), whatever the format: one corpus F per rouge type, one per
-  line; with groups, one line per row of the table (the whole corpus first, then each group in
-  the order it first appeared): its label, a tab, and its F of each type separated by spaces.
+- ``score_only`` (sacreBLEU's ``-b``; the command refuses it with a format or a signature, so
+  ``format`` is then ``json``): one corpus F per rouge type, one per line; with groups, one line
+  per row of the table (the whole corpus first, then each group in the order it first
+  appeared): its label, a tab, and its F of each type separated by spaces.
 
 The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
 number of examples, and a group's label is shown as is unless it could be mistaken for the
-whole corpus or another label (``_label``: a group named ``ALL`` is shown ``'ALL'``). Only the formatting differs between the formats: every number is the JSON's.
+whole corpus or another label (``_label``: a group named ``ALL`` is shown ``'ALL'``). Only the
+formatting differs between the formats: every number is the JSON's.
 """
 
 import json
