@@ -12,10 +12,12 @@ Three layouts, all UTF-8:
   hold one or more strings); any other cell is one reference.
 - An example's optional ``id`` (JSON field or CSV column) is kept as text in ``Row.id``: a JSON
   string as is (its JSON text if it holds a lone surrogate), any other JSON value as the JSON text
-  Python writes for it, a CSV cell as is; ``None`` when the example has no ``id``. It is never scored.
+  Python writes for it, a CSV cell as is; ``None`` when the example has no ``id`` or a JSON
+  ``null`` one (no id, not the text ``"null"``). It is never scored.
 - A group label (``group_by``: the name of a JSON field or CSV column, as the command line's
   ``--group-by`` names it) is kept as text in ``Row.group``, as ``id`` is; every example must
-  have that field. ``None`` without ``group_by``.
+  have that field, and not as a JSON ``null`` (refused: ``compute`` takes no ``None`` label).
+  ``None`` without ``group_by``.
 - The path ``-`` (``STDIN``) is standard input, read as JSONL unless the format says CSV, and
   named ``<stdin>`` in messages.
 - For a comparison of systems (``read_systems``), JSONL or CSV with one column of predictions
@@ -174,9 +176,17 @@ def _record(
         _text(value["source"], path, number, "source"),
         _reference_list(value["reference"], path, number),
         [_text(value[column], path, number, column) for column in prediction_columns],
-        _id_text(value["id"]) if "id" in value else None,
-        None if group_by is None else _id_text(value[group_by]),
+        None if value.get("id") is None else _id_text(value["id"]),
+        None if group_by is None else _group_text(value[group_by], path, number, group_by),
     )
+
+
+def _group_text(value: Any, path: str, number: int, field: str) -> str:
+    """A group label's JSON value as text, as ``_id_text`` writes an id; a JSON ``null`` is no
+    label (``compute`` refuses ``None`` as one): ``InputFileError`` naming the field."""
+    if value is None:
+        raise InputFileError(path, number, f"group field {field!r} is null")
+    return _id_text(value)
 
 
 def _jsonl_records(

@@ -93,6 +93,70 @@ def test_per_example_lines_carry_the_id_of_examples_that_have_one(tmp_path, caps
     assert [line["update_rouge1"] for line in lines] == [0.5, 1.0, 1.0]
 
 
+def test_a_null_id_is_no_id_as_a_missing_one_is(tmp_path, capsys):
+    data = tmp_path / "ids.jsonl"
+    data.write_text(
+        '{"id": null, "source": "A b.", "reference": "A b. C d.", "prediction": "A b. C e."}\n'
+        '{"id": "null", "source": "A b.", "reference": "A b. C d.", "prediction": "A b. C d."}\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run_main([data, "--per-example", "-", "--rouge-types", "rouge1", "-b"], capsys)
+    assert status == 0
+    first, second = (json.loads(line) for line in out.splitlines()[:2])
+    assert list(first) == ["line", "update_rouge1", "update_rouge1_precision", "update_rouge1_recall"] + [
+        "_target_diff_len",
+        "_prediction_diff_len",
+        "_both_empty",
+    ]
+    assert (first["update_rouge1"], second["id"], second["update_rouge1"]) == (0.5, "null", 1.0)
+
+
+def example(group, prediction="A b. C d."):
+    return json.dumps({"source": "A b.", "reference": "A b. C d.", "prediction": prediction, "g": group}) + "\n"
+
+
+def test_a_null_group_label_is_refused_naming_the_line_and_the_field(tmp_path, capsys):
+    data = tmp_path / "g.jsonl"
+    data.write_text(example("null") + example(None), encoding="utf-8")
+    assert run_main([data, "--group-by", "g"], capsys) == (
+        2,
+        "",
+        f"update-rouge: error: {data}:2: group field 'g' is null\n",
+    )
+    data.write_text(example("null") + example("x", "A b."), encoding="utf-8")
+    status, out, _ = run_main([data, "--group-by", "g", "-b", "--rouge-types", "rouge1"], capsys)
+    assert (status, out) == (0, "ALL\t0.5000\nnull\t1.0000\nx\t0.0000\n")
+
+
+def test_no_group_row_reads_like_the_whole_corpus_or_another_group(tmp_path, capsys):
+    data = tmp_path / "g.jsonl"
+    data.write_text(
+        example("ALL") + example("'ALL'", "A b.") + example("", "A b. C e.") + example("a\tb", "A b."),
+        encoding="utf-8",
+    )
+    status, out, _ = run_main([data, "--group-by", "g", "-b", "--rouge-types", "rouge1"], capsys)
+    assert status == 0
+    assert out == "ALL\t0.3750\n'ALL'\t1.0000\n\"'ALL'\"\t0.0000\n''\t0.5000\n'a\\tb'\t0.0000\n"
+    status, text, _ = run_main(
+        [data, "--group-by", "g", "-f", "text", "--rouge-types", "rouge1", "--confidence-level", "none"], capsys
+    )
+    assert [line.split()[:2] for line in text.splitlines()[3:8]] == [
+        ["ALL", "4"],
+        ["'ALL'", "1"],
+        ["\"'ALL'\"", "1"],
+        ["''", "1"],
+        ["'a\\tb'", "1"],
+    ]
+
+
+def test_an_empty_group_by_name_is_refused_before_reading(tmp_path, capsys):
+    status, out, err = run_main([tmp_path / "absent.jsonl", "--group-by", ""], capsys)
+    assert (status, out) == (2, "")
+    assert err.endswith(
+        "error: argument --group-by: expected the name of a JSON field or CSV column, got an empty name\n"
+    )
+
+
 @pytest.mark.parametrize("num_proc", ["1", "2"])
 def test_group_by_gives_each_groups_corpus_scores_as_compute_does(grouped, capsys, num_proc):
     path, rows = grouped

@@ -4,7 +4,8 @@ test_cli_output.py."""
 
 import json
 
-from conftest import read_jsonl, run_main
+import pytest
+from conftest import DATA_DIR, read_jsonl, run_main
 from test_cli_output import FAST, FAST_OPTIONS, ITERATER, columns
 
 from update_rouge import compute
@@ -53,3 +54,105 @@ def test_default_json_output_is_unchanged_by_the_new_flags_defaults(capsys):
     explicit = run_main([ITERATER, *FAST, "-f", "json", "-w", "2"], capsys)
     assert explicit[:2] == (status, out)
     assert out == json.dumps(compute(**columns(read_jsonl("iterater_triples.jsonl")), **FAST_OPTIONS), indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (
+            ["-b", "--signature"],
+            "update-rouge: error: -b/--score-only prints the F values alone, without the signature: "
+            "give -b or --signature, not both (-f text prints the signature under the table)\n",
+        ),
+        (
+            ["-b", "-f", "markdown"],
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
+            "give -b or -f/--format markdown, not both\n",
+        ),
+        (
+            ["--format", "json", "--score-only"],
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
+            "give -b or -f/--format json, not both\n",
+        ),
+    ],
+)
+def test_score_only_refuses_a_format_or_a_signature_before_reading_anything(tmp_path, capsys, flags, message):
+    # The input does not exist: the refusal comes before any file is opened.
+    assert run_main([tmp_path / "absent.jsonl", *flags], capsys) == (2, "", message)
+
+
+FRUIT = DATA_DIR / "fruit_triples.jsonl"
+MEAN_INTERVALS = "95% percentile bootstrap intervals of F (1000 resamples)"
+MEDIANS = "medians over 1000 bootstrap resamples of the mean F, precision and recall"
+
+
+@pytest.mark.parametrize(
+    "flags, heading, columns, rougelsum_f",
+    [
+        # FRUIT's corpus value is the bootstrap median x 100: rougeLsum 48.19 (ours 52.02), as in
+        # docs/published-protocols.md.
+        (
+            ["--protocol", "fruit"],
+            f"UpdateROUGE of 3 examples (FRUIT's protocol): {MEDIANS}; 95% percentile intervals of F "
+            "from the same resamples; every value x 100.",
+            ["type", "F", "95%", "interval", "P", "R"],
+            "48.1851",
+        ),
+        (
+            ["--protocol", "fruit", "--confidence-level", "none"],
+            f"UpdateROUGE of 3 examples (FRUIT's protocol): {MEDIANS}; every value x 100.",
+            ["type", "F", "P", "R"],
+            "48.1851",
+        ),
+        (
+            ["--protocol", "editeval", "--confidence-level", "none"],
+            f"UpdateROUGE of 3 examples (EditEval's protocol): {MEDIANS}.",
+            ["type", "F", "P", "R"],
+            "0.4819",
+        ),
+        (
+            ["--protocol", "autometrics"],
+            f"UpdateROUGE of 3 examples (autometrics' protocol): mean F, precision and recall; {MEAN_INTERVALS}.",
+            ["type", "F", "95%", "interval", "P", "R"],
+            "0.4819",
+        ),
+        (
+            ["--average", "micro", "--confidence-level", "0.975"],
+            "UpdateROUGE of 3 examples: micro F, precision and recall (from the counts summed over the "
+            "examples); 97.5% percentile bootstrap intervals of F (1000 resamples).",
+            ["type", "F", "97.5%", "interval", "P", "R"],
+            "0.5120",
+        ),
+        (
+            ["--confidence-level", "none"],
+            "UpdateROUGE of 3 examples: mean F, precision and recall.",
+            ["type", "F", "P", "R"],
+            "0.5202",
+        ),
+    ],
+)
+def test_the_heading_names_the_statistic_its_intervals_and_scale(capsys, flags, heading, columns, rougelsum_f):
+    status, text, err = run_main([FRUIT, "-f", "text", *flags], capsys)
+    assert (status, err) == (0, "")
+    lines = text.splitlines()
+    assert lines[0] == heading
+    assert lines[2].split() == columns
+    assert lines[5].split()[:2] == ["rougeLsum", rougelsum_f]
+    _, markdown, _ = run_main([FRUIT, "-f", "markdown", *flags], capsys)
+    assert markdown.splitlines()[0] == heading
+
+
+def test_an_editeval_heading_says_its_values_average_the_reference_slots(tmp_path, capsys):
+    path = tmp_path / "two.jsonl"
+    path.write_text(
+        '{"source": "A b.", "reference": ["A b. C d.", "A b. E f."], "prediction": "A b. C d."}\n'
+        '{"source": "A b.", "reference": ["A b. C d.", "A b."], "prediction": "A b. C e."}\n',
+        encoding="utf-8",
+    )
+    status, text, _ = run_main([path, "-f", "text", "--protocol", "editeval", "--n-bootstrap", "20"], capsys)
+    assert status == 0
+    assert text.splitlines()[0] == (
+        "UpdateROUGE of 2 examples (EditEval's protocol): medians over 20 bootstrap resamples of the mean F, "
+        "precision and recall; 95% percentile intervals of F from the same resamples; each averaged over the 2 "
+        "reference slots."
+    )

@@ -125,11 +125,11 @@ def test_open_examples_picks_the_reader_and_refuses_mixed_layouts(tmp_path):
         open_examples(text_files=(path, None, path))
 
 
-def test_jsonl_ids_are_kept_as_text_and_absent_ids_are_none(tmp_path):
-    ids = ["x-1", 7, 2.5, None, True, "日本"]
+def test_jsonl_ids_are_kept_as_text_and_absent_and_null_ids_are_none(tmp_path):
+    ids = ["x-1", 7, 2.5, None, True, "日本", "null"]
     lines = [json.dumps(dict(ROW, id=value), ensure_ascii=False) for value in ids] + [json.dumps(ROW)]
     path = write(tmp_path / "ids.jsonl", ("\n".join(lines) + "\n").encode())
-    assert [row.id for row in read_jsonl(path)] == ["x-1", "7", "2.5", "null", "true", "日本", None]
+    assert [row.id for row in read_jsonl(path)] == ["x-1", "7", "2.5", None, "true", "日本", "null", None]
 
 
 def test_an_id_holding_a_lone_surrogate_is_kept_as_its_json_text(tmp_path):

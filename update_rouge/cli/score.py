@@ -72,12 +72,17 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     inputs.add_argument(
         "--group-by",
         metavar="FIELD",
+        type=_field_name,
         help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
     )
     running = add_table_options(parser)[RUNNING]
     add_output_format(running, OUTPUT_FORMATS, "json")
+    parser.set_defaults(output_format=None)  # json; None tells that -f was not given (_check_score_only)
     running.add_argument(
-        "-b", "--score-only", action="store_true", help="print only the corpus F of each type, one per line"
+        "-b",
+        "--score-only",
+        action="store_true",
+        help="print only the corpus F of each type, one per line (no format, no signature: not with -f or --signature)",
     )
     running.add_argument(
         "-w",
@@ -100,6 +105,13 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="progress bar on stderr (default: only when stderr is a terminal, after a second)",
     )
     return parser
+
+
+def _field_name(text: str) -> str:
+    """``--group-by``: the name of a field, not empty (no message could show an empty one)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected the name of a JSON field or CSV column, got an empty name")
+    return text
 
 
 def _width(text: str) -> int:
@@ -158,9 +170,27 @@ def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
 
+def _check_score_only(args: argparse.Namespace) -> None:
+    """``-b`` prints the numbers alone, as sacreBLEU's ``-b`` does: a format or a signature
+    asked for with it is refused (``ValueError`` naming both flags), not ignored."""
+    if not args.score_only:
+        return
+    if args.output_format is not None:
+        raise ValueError(
+            f"-b/--score-only prints the F values alone, in no format: give -b or -f/--format {args.output_format}, "
+            "not both"
+        )
+    if args.return_signature:
+        raise ValueError(
+            "-b/--score-only prints the F values alone, without the signature: give -b or --signature, not both "
+            "(-f text prints the signature under the table)"
+        )
+
+
 def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: list[str]) -> int:
     """The command: check everything, then score, write the per-example file (appended to
     ``written`` once complete), then the result."""
+    _check_score_only(args)
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
@@ -201,15 +231,18 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()
-    if args.return_signature or (args.output_format != "json" and not args.score_only):
+    output_format = args.output_format or "json"
+    if args.return_signature or (output_format != "json" and not args.score_only):
         result["signature"] = corpus.signature()
     counts = [corpus.totals.count, *(group.totals.count for group in corpus.groups.values())]
     how = {
-        "format": args.output_format,
+        "format": output_format,
         "score_only": args.score_only,
         "width": args.width,
         "average": settings.average,
         "confidence_level": settings.confidence_level,
         "n_bootstrap": settings.n_bootstrap,
+        "protocol": settings.protocol,
+        "reference_slots": max(corpus.reference_counts),
     }
     return write_stdout(report(result, counts, settings.rouge_types, how))

@@ -2,15 +2,19 @@
 
 - ``json`` (the default): ``compute``'s result as ``json.dumps(result, indent=2)`` writes it,
   ``groups`` included (label -> the same keys for that group's examples) with ``--group-by``.
-- ``text``: a line saying what the numbers are, then a table with one row per rouge type (and
-  group): F, its interval when there is one, P and R, with ``width`` decimals; then the signature.
+- ``text``: a line saying what the numbers are (``_described``: the statistic computed, its
+  intervals if any, its scale), then a table with one row per rouge type (and group): F, its
+  interval when there is one, P and R, with ``width`` decimals; then the signature.
 - ``markdown``: the same table in Markdown, the signature in backticks.
-- ``score_only`` (sacreBLEU's ``-b``), whatever the format: one corpus F per rouge type, one per
-  line; with groups, one line per row of the table (the whole corpus first, then each group in
-  the order it first appeared): its label, a tab, and its F of each type separated by spaces.
+- ``score_only`` (sacreBLEU's ``-b``; the command refuses it with a format or a signature, so
+  ``format`` is then ``json``): one corpus F per rouge type, one per line; with groups, one line
+  per row of the table (the whole corpus first, then each group in the order it first
+  appeared): its label, a tab, and its F of each type separated by spaces.
 
 The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
-number of examples. Only the formatting differs between the formats: every number is the JSON's.
+number of examples, and a group's label is shown as is unless it could be mistaken for the
+whole corpus or another label (``_label``: a group named ``ALL`` is shown ``'ALL'``). Only the
+formatting differs between the formats: every number is the JSON's.
 """
 
 import json
@@ -28,7 +32,9 @@ Row = tuple[str, int | None, Mapping[str, Any]]
 def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequence[str], how: Mapping[str, Any]) -> str:
     """The command's output of ``result`` (the corpus result, with ``groups`` and ``signature``
     if any). ``counts`` are the examples of the whole corpus and of each group, in order;
-    ``how`` holds ``format``, ``score_only``, ``width``, ``average`` and ``confidence_level``."""
+    ``how`` holds ``format``, ``score_only``, ``width``, ``average``, ``confidence_level``,
+    ``n_bootstrap``, ``protocol`` and ``reference_slots`` (the references of each example, which
+    a protocol's medians are averaged over)."""
     if how["format"] == "json" and not how["score_only"]:
         return json.dumps(result, indent=2) + "\n"
     groups = result.get("groups", {})
@@ -60,9 +66,13 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
 
 
 def _label(label: Any) -> str:
-    """A group label as the table shows it: as is if printable, else quoted."""
+    """A group label as the table shows it: as is, unless it is empty, not printable, ``WHOLE``
+    or begins with a quote, which Python's ``repr`` writes quoted (``'ALL'``). So no two labels,
+    and no label and the whole corpus, look alike: a label shown as is never begins with a quote,
+    a quoted one always does."""
     text = label if isinstance(label, str) else str(label)
-    return text if text.isprintable() and text else repr(text)
+    plain = text.isprintable() and text and text != WHOLE and not text.startswith(("'", '"'))
+    return text if plain else repr(text)
 
 
 def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> list[list[str]]:
@@ -71,7 +81,7 @@ def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, An
     intervals = how["confidence_level"] is not None
     grouped = rows[0][1] is not None
     header = (["group", "n"] if grouped else []) + ["type", "F"]
-    header += [f"{how['confidence_level']:.0%} interval"] if intervals else []
+    header += [f"{_level(how['confidence_level'])} interval"] if intervals else []
     table = [header + ["P", "R"]]
     for label, count, values in rows:
         for rouge_type in rouge_types:
@@ -85,15 +95,37 @@ def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, An
     return table
 
 
+PROTOCOL_NAMES = {"fruit": "FRUIT's", "editeval": "EditEval's", "autometrics": "autometrics'"}
+BOOTSTRAP_MEDIANS = ("fruit", "editeval")
+"""The protocols whose corpus values are bootstrap medians (``protocols.BOOTSTRAP_PROTOCOLS``)."""
+
+
+def _level(confidence_level: float) -> str:
+    """A confidence level as a percentage with the digits it has: 95%, 97.5%, 99.9%."""
+    return f"{confidence_level * 100:.10g}%"
+
+
 def _described(how: Mapping[str, Any], count: int) -> str:
-    """The line above the table: which values, over how many examples, and the intervals."""
-    if how["average"] == "micro":
-        values = "micro F, precision and recall (from the counts summed over the examples)"
+    """The line above the table: over how many examples, under which protocol, which statistic
+    the values are (our mean, the micro average, or a protocol's bootstrap median), their
+    intervals if any, and their scale."""
+    protocol = how.get("protocol")
+    level, resamples = how["confidence_level"], how["n_bootstrap"]
+    if protocol in BOOTSTRAP_MEDIANS:
+        values = f"medians over {resamples} bootstrap resamples of the mean F, precision and recall"
+        intervals = f"; {_level(level)} percentile intervals of F from the same resamples" if level is not None else ""
+        slots = how.get("reference_slots", 1)
+        intervals += f"; each averaged over the {slots} reference slots" if slots > 1 else ""
+        intervals += "; every value x 100" if protocol == "fruit" else ""
     else:
-        values = "mean F, precision and recall"
-    intervals = ""
-    if how["confidence_level"] is not None:
+        if how["average"] == "micro":
+            values = "micro F, precision and recall (from the counts summed over the examples)"
+        else:
+            values = "mean F, precision and recall"
         intervals = (
-            f"; {how['confidence_level']:.0%} percentile bootstrap intervals of F ({how['n_bootstrap']} resamples)"
+            f"; {_level(level)} percentile bootstrap intervals of F ({resamples} resamples)"
+            if level is not None
+            else ""
         )
-    return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}: {values}{intervals}."
+    under = f" ({PROTOCOL_NAMES[protocol]} protocol)" if protocol is not None else ""
+    return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}."
