@@ -151,7 +151,7 @@ def _reference_list(value: object, path: str, line: int) -> list[str]:
 Record = tuple[int, str, list[str], list[str], str | None, str | None]
 
 
-def _id_text(value: Any) -> str:
+def id_text(value: Any) -> str:
     """An ``id``'s JSON value as text: a string as is, else (or with a lone surrogate) its JSON text."""
     if isinstance(value, str) and not lone_surrogate(value):
         return value
@@ -174,8 +174,8 @@ def _record(
         _text(value["source"], path, number, "source"),
         _reference_list(value["reference"], path, number),
         [_text(value[column], path, number, column) for column in prediction_columns],
-        _id_text(value["id"]) if "id" in value else None,
-        None if group_by is None else _id_text(value[group_by]),
+        id_text(value["id"]) if "id" in value else None,
+        None if group_by is None else id_text(value[group_by]),
     )
 
 
@@ -203,10 +203,17 @@ def _jsonl_record(
 ) -> Record:
     """The record of JSONL line ``where[1]``, whose object starts at ``line[where[0]]``."""
     start, number = where
-    value, end = _parse_json(line, start, path, _on_line(number))
+    return _record(jsonl_value(line, number, path, start), path, number, prediction_columns, group_by)
+
+
+def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
+    """The JSON value of the JSONL line ``number`` of the file ``path`` (not blank), read from
+    ``line[start]`` on; ``InputFileError`` naming the file and line for anything but one JSON
+    value (a key given twice in an object included)."""
+    value, end = _parse_json(line, _skip_space(line, start), path, _on_line(number))
     if line[_skip_space(line, end) :]:
         raise InputFileError(path, number, "not valid JSON (extra data after the object)")
-    return _record(value, path, number, prediction_columns, group_by)
+    return value
 
 
 def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:

@@ -123,9 +123,38 @@ def test_bad_documents_and_files_are_named(tmp_path):
         integration.process_results({"id": "x7", "source": "A.", "reference": 3}, ["A. B."])
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"source": "A.", "reference": "A. B."}\n{"reference": "A. B."}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"bad.jsonl, line 2: each line is an object with a 'source' string"):
+    with pytest.raises(ValueError, match=r"bad\.jsonl:2: each line is an object with a 'source' string$"):
         integration.load_jsonl(str(bad), version=1.0)
     with pytest.raises(ValueError, match="pass --metadata"):
         integration.load_jsonl(version=1.0)
     with pytest.raises(ValueError, match="use_aggregator cannot be set"):
         integration.make_process_results(use_aggregator=False)
+
+
+def test_load_jsonl_names_the_file_and_line_of_bad_json(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"source": "A.", "reference": "A. B."}\n\n{"source": "A.", "reference"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^\S*bad\.jsonl:3: not valid JSON \(Expecting ':' delimiter\)$"):
+        integration.load_jsonl(str(bad))
+    bad.write_text('{"source": "A.", "reference": []}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad\.jsonl:1: 'reference' must be a reference string or a non-empty list"):
+        integration.load_jsonl(str(bad))
+
+
+def test_load_jsonl_takes_a_byte_order_mark_and_keeps_every_id_as_text(tmp_path):
+    path = tmp_path / "updates.jsonl"
+    lines = [
+        {"id": 7, "source": "A.", "reference": "A. B."},
+        {"source": "C.", "reference": ["C. D.", "C. E."]},
+        {"id": "x", "source": "F.", "reference": "F. G."},
+    ]
+    path.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8"))
+    test = integration.load_jsonl(str(path))["test"]
+    assert test["id"] == ["7", "2", "x"]
+    assert test["source"] == ["A.", "C.", "F."]
+    assert test["reference"] == [["A. B."], ["C. D.", "C. E."], ["F. G."]]
+
+
+def test_process_results_without_a_generation_says_so():
+    with pytest.raises(ValueError, match=r"^document 'x7': process_results got no generation \(results is empty\)$"):
+        integration.process_results({"id": "x7", "source": "A.", "reference": "A. B."}, [])
