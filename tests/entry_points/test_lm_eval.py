@@ -158,3 +158,17 @@ def test_load_jsonl_takes_a_byte_order_mark_and_keeps_every_id_as_text(tmp_path)
 def test_process_results_without_a_generation_says_so():
     with pytest.raises(ValueError, match=r"^document 'x7': process_results got no generation \(results is empty\)$"):
         integration.process_results({"id": "x7", "source": "A.", "reference": "A. B."}, [])
+
+
+def test_process_results_differing_in_engine_or_num_proc_only_are_both_taken():
+    # the module's process_results has the default settings; a task's utils.py asks for workers
+    process = integration.make_process_results(num_proc=2, engine="python")
+    doc = {"id": "a", "source": "A cat sat.", "reference": "A cat sat. It purred."}
+    items = [process(doc, ["A cat sat. It purred loudly."])["update_rouge1"]]
+    assert items == [integration.process_results(doc, ["A cat sat. It purred loudly."])["update_rouge1"]]
+    want = compute(["A cat sat."], ["A cat sat. It purred loudly."], ["A cat sat. It purred."])
+    assert integration.aggregation("update_rouge1")(items) == want["update_rouge1"] == 0.8
+    # settings that change a number with one signature (two custom tokenizers) are still refused
+    integration.make_process_results(rouge_types=["rougeL"], tokenizer=str.split)
+    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+        integration.make_process_results(rouge_types=["rougeL"], tokenizer=lambda text: text.split())
