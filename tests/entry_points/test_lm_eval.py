@@ -172,3 +172,26 @@ def test_process_results_differing_in_engine_or_num_proc_only_are_both_taken():
     integration.make_process_results(rouge_types=["rougeL"], tokenizer=str.split)
     with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
         integration.make_process_results(rouge_types=["rougeL"], tokenizer=lambda text: text.split())
+
+
+@pytest.mark.parametrize("options", [{"n_bootstrap": 50, "seed": 3}, {"confidence_level": None, "stemmer": "porter"}])
+def test_the_settings_name_is_compute_signature_and_the_values_honour_it(options):
+    process = integration.make_process_results(**options)
+    docs = [
+        {"id": str(index), "source": row["source"], "reference": row["reference"]}
+        for index, row in enumerate(read_jsonl("fruit_triples.jsonl")[:8])
+    ]
+    predictions = [row["prediction"] for row in read_jsonl("fruit_triples.jsonl")[:8]]
+    items = [process(doc, [prediction])["update_rouge2"] for doc, prediction in zip(docs, predictions)]
+    want = compute(
+        [doc["source"] for doc in docs],
+        predictions,
+        [doc["reference"] for doc in docs],
+        rouge_types=TYPES,
+        return_signature=True,
+        **options,
+    )
+    assert items[0][0] == want["signature"].replace("refs:1|", "refs:unknown|")
+    keys = ["update_rouge2"] + (["update_rouge2_low", "update_rouge2_high"] if options.get("n_bootstrap") else [])
+    assert {key: integration.aggregation(key)(items) for key in keys} == {key: want[key] for key in keys}
+    assert ("|boot:50|seed:3|ci:0.95|" in items[0][0]) == ("n_bootstrap" in options)
