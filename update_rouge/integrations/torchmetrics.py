@@ -66,6 +66,8 @@ class UpdateRougeMetric(Metric):
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    n_examples: "torch.Tensor"
+    """How many examples ``update`` was given (a state reduced by ``sum``)."""
 
     def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
