@@ -151,7 +151,7 @@ def _reference_list(value: object, path: str, line: int) -> list[str]:
 Record = tuple[int, str, list[str], list[str], str | None, str | None]
 
 
-def id_text(value: Any) -> str:
+def _id_text(value: Any) -> str:
     """An ``id``'s JSON value as text: a string as is, else (or with a lone surrogate) its JSON text."""
     if isinstance(value, str) and not lone_surrogate(value):
         return value
@@ -174,8 +174,8 @@ def _record(
         _text(value["source"], path, number, "source"),
         _reference_list(value["reference"], path, number),
         [_text(value[column], path, number, column) for column in prediction_columns],
-        id_text(value["id"]) if "id" in value else None,
-        None if group_by is None else id_text(value[group_by]),
+        _id_text(value["id"]) if "id" in value else None,
+        None if group_by is None else _id_text(value[group_by]),
     )
 
 
@@ -214,6 +214,12 @@ def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
     if line[_skip_space(line, end) :]:
         raise InputFileError(path, number, "not valid JSON (extra data after the object)")
     return value
+
+
+def jsonl_id(value: Any) -> str | None:
+    """An ``id`` field's JSON value as text (``_id_text``: a string as is, another value as its
+    JSON text), ``None`` (no id) for a JSON ``null``."""
+    return None if value is None else _id_text(value)
 
 
 def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:

@@ -147,12 +147,13 @@ def test_load_jsonl_takes_a_byte_order_mark_and_keeps_every_id_as_text(tmp_path)
         {"id": 7, "source": "A.", "reference": "A. B."},
         {"source": "C.", "reference": ["C. D.", "C. E."]},
         {"id": "x", "source": "F.", "reference": "F. G."},
+        {"id": None, "source": "H.", "reference": "H. I."},
     ]
     path.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8"))
     test = integration.load_jsonl(str(path))["test"]
-    assert test["id"] == ["7", "2", "x"]
-    assert test["source"] == ["A.", "C.", "F."]
-    assert test["reference"] == [["A. B."], ["C. D.", "C. E."], ["F. G."]]
+    assert test["id"] == ["7", "2", "x", "4"]
+    assert test["source"] == ["A.", "C.", "F.", "H."]
+    assert test["reference"] == [["A. B."], ["C. D.", "C. E."], ["F. G."], ["H. I."]]
 
 
 def test_process_results_without_a_generation_says_so():

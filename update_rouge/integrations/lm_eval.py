@@ -29,7 +29,7 @@ from typing import Any
 
 from ..extras import MissingExtra
 from ..file_lines import InputFileError, decoded_lines
-from ..files import id_text, jsonl_value
+from ..files import jsonl_id, jsonl_value
 
 try:
     from lm_eval.api.registry import register_aggregation
@@ -106,7 +106,8 @@ def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]
     as the split ``test``, read as the command line reads JSONL (UTF-8, a byte order mark
     dropped, blank lines skipped). Each line has ``source``, ``reference`` (a string or a list
     of strings) and optionally ``id``, kept as text as the command line keeps it (a string as
-    is, another JSON value as its JSON text; else the line number); other fields are kept.
+    is, another JSON value as its JSON text; the line number where it is absent or ``null``);
+    other fields are kept.
     ``metadata``'s other entries (the task's ``version``, a model's settings) are not ours and
     are ignored. Raises ``InputFileError`` (a ``ValueError``), ``path:line: what is wrong``, for
     a bad line."""
@@ -136,7 +137,8 @@ def _row(line: str, number: int, path: str) -> dict[str, Any]:
         row["reference"] = list(as_references(row.get("reference"), "'reference'"))
     except ValueError as error:
         raise InputFileError(path, number, str(error)) from None
-    row["id"] = id_text(row["id"]) if "id" in row else str(number)
+    example_id = jsonl_id(row.get("id"))
+    row["id"] = str(number) if example_id is None else example_id
     return row
 
 
