@@ -213,10 +213,23 @@ def _jsonl_record(
 ) -> Record:
     """The record of JSONL line ``where[1]``, whose object starts at ``line[where[0]]``."""
     start, number = where
-    value, end = _parse_json(line, start, path, _on_line(number))
+    return _record(jsonl_value(line, number, path, start), path, number, prediction_columns, group_by)
+
+
+def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
+    """The JSON value of the JSONL line ``number`` of the file ``path`` (not blank), read from
+    ``line[start]`` on; ``InputFileError`` naming the file and line for anything but one JSON
+    value (a key given twice in an object included)."""
+    value, end = _parse_json(line, _skip_space(line, start), path, _on_line(number))
     if line[_skip_space(line, end) :]:
         raise InputFileError(path, number, "not valid JSON (extra data after the object)")
-    return _record(value, path, number, prediction_columns, group_by)
+    return value
+
+
+def jsonl_id(value: Any) -> str | None:
+    """An ``id`` field's JSON value as text (``_id_text``: a string as is, another value as its
+    JSON text), ``None`` (no id) for a JSON ``null``."""
+    return None if value is None else _id_text(value)
 
 
 def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:

@@ -123,3 +123,22 @@ def test_options_compute_refuses_are_refused_when_the_scorer_is_made():
         update_rouge_scorer(stemmer="snowball-xx")
     with pytest.raises(ValueError, match="use_aggregator cannot be set"):
         update_rouge_scorer(use_aggregator=False)
+
+
+def test_scorers_differing_in_engine_or_num_proc_only_are_both_taken(tmp_path):
+    update_rouge_scorer()
+    triples = rows()[:6]
+    log = run(triples, update_rouge_scorer(engine="python", num_proc=2), tmp_path)
+    assert log.status == "success", log.error
+    want = compute(
+        [row["source"] for row in triples],
+        [row["prediction"] for row in triples],
+        [row["reference"] for row in triples],
+        rouge_types=TYPES,
+    )
+    [score] = log.results.scores
+    assert score.metrics["update_rouge1"].value == pytest.approx(want["update_rouge1"], abs=1e-12, rel=0)
+    # settings that change a number with one signature (two custom tokenizers) are still refused
+    update_rouge_scorer(rouge_types=["rougeL"], tokenizer=str.split)
+    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+        update_rouge_scorer(rouge_types=["rougeL"], tokenizer=lambda text: text.split())

@@ -158,3 +158,55 @@ def test_the_inspect_backend_reports_compute(tmp_path, monkeypatch, lighteval_ap
     want = expected(rows)
     for key in KEYS:
         assert score.metrics[key].value == pytest.approx(want[key], abs=1e-12, rel=0), key
+
+
+def fruit_docs(lighteval_api, ids):
+    from lighteval.tasks.requests import Doc
+
+    rows = read_jsonl("fruit_triples.jsonl")[: len(ids)]
+    docs = [
+        Doc(query=row["source"], choices=[row["reference"]], gold_index=0, specific={"source": row["source"]}, id=id_)
+        for row, id_ in zip(rows, ids)
+    ]
+    return docs, rows
+
+
+def test_a_doc_id_of_digits_int_refuses_is_no_position(lighteval_api):
+    from lighteval.models.model_output import ModelResponse
+
+    from update_rouge.integrations.lighteval import UpdateRougeComputation
+
+    docs, rows = fruit_docs(lighteval_api, ["\u00b2", "12", "\u0663"])  # superscript two; Arabic-Indic three
+    computation = UpdateRougeComputation()
+    values = [
+        computation.compute(doc, ModelResponse(text=[row["prediction"]]))["update_rouge1"]
+        for doc, row in zip(docs, rows)
+    ]
+    assert [value.position for value in values] == [-1, 12, 3]
+
+
+def test_metrics_differing_in_engine_or_num_proc_only_are_both_taken(lighteval_api):
+    from lighteval.models.model_output import ModelResponse
+
+    from update_rouge.integrations.lighteval import corpus_values, update_rouge_metric
+
+    first = update_rouge_metric(confidence_level=None)
+    second = update_rouge_metric(confidence_level=None, engine="python", num_proc=2)
+    docs, rows = fruit_docs(lighteval_api, [str(index) for index in range(6)])
+    for metric in (first, second):
+        values = [
+            metric.sample_level_fn.compute(doc, ModelResponse(text=[row["prediction"]]))["update_rouge2"]
+            for doc, row in zip(docs, rows)
+        ]
+        want = compute(
+            [row["source"] for row in rows],
+            [row["prediction"] for row in rows],
+            [row["reference"] for row in rows],
+            rouge_types=TYPES,
+            confidence_level=None,
+        )
+        assert corpus_values(values)["update_rouge2"] == want["update_rouge2"]
+    # settings that change a number with one signature (two custom tokenizers) are still refused
+    update_rouge_metric(confidence_level=None, rouge_types=["rougeL"], tokenizer=str.split)
+    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+        update_rouge_metric(confidence_level=None, rouge_types=["rougeL"], tokenizer=lambda text: text.split())

@@ -123,9 +123,76 @@ def test_bad_documents_and_files_are_named(tmp_path):
         integration.process_results({"id": "x7", "source": "A.", "reference": 3}, ["A. B."])
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"source": "A.", "reference": "A. B."}\n{"reference": "A. B."}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"bad.jsonl, line 2: each line is an object with a 'source' string"):
+    with pytest.raises(ValueError, match=r"bad\.jsonl:2: each line is an object with a 'source' string$"):
         integration.load_jsonl(str(bad), version=1.0)
     with pytest.raises(ValueError, match="pass --metadata"):
         integration.load_jsonl(version=1.0)
     with pytest.raises(ValueError, match="use_aggregator cannot be set"):
         integration.make_process_results(use_aggregator=False)
+
+
+def test_load_jsonl_names_the_file_and_line_of_bad_json(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"source": "A.", "reference": "A. B."}\n\n{"source": "A.", "reference"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^\S*bad\.jsonl:3: not valid JSON \(Expecting ':' delimiter\)$"):
+        integration.load_jsonl(str(bad))
+    bad.write_text('{"source": "A.", "reference": []}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad\.jsonl:1: 'reference' must be a reference string or a non-empty list"):
+        integration.load_jsonl(str(bad))
+
+
+def test_load_jsonl_takes_a_byte_order_mark_and_keeps_every_id_as_text(tmp_path):
+    path = tmp_path / "updates.jsonl"
+    lines = [
+        {"id": 7, "source": "A.", "reference": "A. B."},
+        {"source": "C.", "reference": ["C. D.", "C. E."]},
+        {"id": "x", "source": "F.", "reference": "F. G."},
+        {"id": None, "source": "H.", "reference": "H. I."},
+    ]
+    path.write_bytes(b"\xef\xbb\xbf" + "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8"))
+    test = integration.load_jsonl(str(path))["test"]
+    assert test["id"] == ["7", "2", "x", "4"]
+    assert test["source"] == ["A.", "C.", "F.", "H."]
+    assert test["reference"] == [["A. B."], ["C. D.", "C. E."], ["F. G."], ["H. I."]]
+
+
+def test_process_results_without_a_generation_says_so():
+    with pytest.raises(ValueError, match=r"^document 'x7': process_results got no generation \(results is empty\)$"):
+        integration.process_results({"id": "x7", "source": "A.", "reference": "A. B."}, [])
+
+
+def test_process_results_differing_in_engine_or_num_proc_only_are_both_taken():
+    # the module's process_results has the default settings; a task's utils.py asks for workers
+    process = integration.make_process_results(num_proc=2, engine="python")
+    doc = {"id": "a", "source": "A cat sat.", "reference": "A cat sat. It purred."}
+    items = [process(doc, ["A cat sat. It purred loudly."])["update_rouge1"]]
+    assert items == [integration.process_results(doc, ["A cat sat. It purred loudly."])["update_rouge1"]]
+    want = compute(["A cat sat."], ["A cat sat. It purred loudly."], ["A cat sat. It purred."])
+    assert integration.aggregation("update_rouge1")(items) == want["update_rouge1"] == 0.8
+    # settings that change a number with one signature (two custom tokenizers) are still refused
+    integration.make_process_results(rouge_types=["rougeL"], tokenizer=str.split)
+    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+        integration.make_process_results(rouge_types=["rougeL"], tokenizer=lambda text: text.split())
+
+
+@pytest.mark.parametrize("options", [{"n_bootstrap": 50, "seed": 3}, {"confidence_level": None, "stemmer": "porter"}])
+def test_the_settings_name_is_compute_signature_and_the_values_honour_it(options):
+    process = integration.make_process_results(**options)
+    docs = [
+        {"id": str(index), "source": row["source"], "reference": row["reference"]}
+        for index, row in enumerate(read_jsonl("fruit_triples.jsonl")[:8])
+    ]
+    predictions = [row["prediction"] for row in read_jsonl("fruit_triples.jsonl")[:8]]
+    items = [process(doc, [prediction])["update_rouge2"] for doc, prediction in zip(docs, predictions)]
+    want = compute(
+        [doc["source"] for doc in docs],
+        predictions,
+        [doc["reference"] for doc in docs],
+        rouge_types=TYPES,
+        return_signature=True,
+        **options,
+    )
+    assert items[0][0] == want["signature"].replace("refs:1|", "refs:unknown|")
+    keys = ["update_rouge2"] + (["update_rouge2_low", "update_rouge2_high"] if options.get("n_bootstrap") else [])
+    assert {key: integration.aggregation(key)(items) for key in keys} == {key: want[key] for key in keys}
+    assert ("|boot:50|seed:3|ci:0.95|" in items[0][0]) == ("n_bootstrap" in options)

@@ -80,6 +80,52 @@ def test_options_compute_refuses_or_that_need_the_order_are_refused():
         UpdateRougeMetric().compute()
 
 
+@pytest.mark.parametrize("average", ["macro", "micro"])
+def test_compute_before_any_update_is_refused_under_both_averages(average):
+    metric = UpdateRougeMetric(average=average)
+    with pytest.raises(ValueError, match="^no examples were given to update: there is nothing to compute$"):
+        metric.compute()
+
+
+SIGNED = [
+    {},
+    {"average": "micro"},
+    {"average": "micro", "multi_ref": "pooled", "rouge_types": ["rouge2", "rougeL"]},
+    {"confidence_level": None, "stemmer": "porter", "rouge_types": ["rougeLsum"]},
+    {"protocol": "autometrics"},
+]
+
+
+@pytest.mark.parametrize("options", SIGNED, ids=lambda options: "-".join(map(str, options.values())) or "default")
+def test_the_signature_is_that_of_compute_without_an_interval(options):
+    triples = rows()[:9]
+    metric = UpdateRougeMetric(**options)
+    fed(metric, triples)
+    sources, predictions = [r["source"] for r in triples], [r["prediction"] for r in triples]
+    references = [r["reference"] for r in triples]
+    want = compute(sources, predictions, references, **{**options, "confidence_level": None}, return_signature=True)
+    signature = metric.signature(references)
+    assert signature == want["signature"]
+    assert "|boot:none|ci:none|" in signature and "seed:" not in signature and signature.startswith("refs:1-2|")
+
+
+REFUSED = [
+    ("n_bootstrap", 50),
+    ("seed", 3),
+    ("confidence_level", 0.95),
+    ("baseline_predictions", ["A cat."]),
+    ("use_aggregator", False),
+    ("return_signature", True),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), REFUSED, ids=[name for name, _ in REFUSED])
+def test_options_it_does_not_honour_are_refused_in_one_line_naming_them(name, value):
+    with pytest.raises(ValueError, match=f"^{name} cannot be set") as error:
+        UpdateRougeMetric(**{name: value})
+    assert "\n" not in str(error.value)
+
+
 @pytest.mark.parametrize("protocol", ["fruit", "editeval"])
 def test_a_bootstrap_median_protocol_is_refused_in_one_line(protocol):
     with pytest.raises(

@@ -8,6 +8,7 @@ scorer, so the same numbers, intervals and signature), and hands every key from 
 Needs no extra.
 """
 
+import dataclasses
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -59,6 +60,8 @@ def as_triple(source: Any, prediction: Any, references: Any, where: str) -> Trip
     return source, prediction, as_references(references, f"{where}: the reference")
 
 
+_HOW = ("engine", "num_proc")
+"""The settings of how a scorer runs, not of what it computes (every engine is bit-identical)."""
 _NAMED: dict[str, Settings] = {}
 _NAMED_LOCK = threading.Lock()
 
@@ -66,14 +69,22 @@ _NAMED_LOCK = threading.Lock()
 def settings_name(settings: Settings) -> str:
     """A name for ``settings`` that per-sample records carry (readable in a harness's logs): its
     signature (``UpdateRougeScorer.signature``, ``refs:unknown``). Remembered in this process, for
-    ``named_settings``. Two different settings with one signature (two custom tokenizers) cannot
-    be told apart, so the second raises ``ValueError``."""
+    ``named_settings``. Settings that differ only in ``engine`` or ``num_proc`` (which never
+    change a number) share the name; the corpus result then runs with the last one's. Two
+    settings that differ otherwise with one signature (two custom tokenizers) cannot be told
+    apart, so the second raises ``ValueError``."""
     name = UpdateRougeScorer(settings).signature()
     with _NAMED_LOCK:
-        known = _NAMED.setdefault(name, settings)
-    if known != settings:
-        raise ValueError(f"other settings with the same signature are in use in this process: {name}")
+        known = _NAMED.get(name)
+        if known is not None and _scoring(known) != _scoring(settings):
+            raise ValueError(f"other settings with the same signature are in use in this process: {name}")
+        _NAMED[name] = settings
     return name
+
+
+def _scoring(settings: Settings) -> tuple[Any, ...]:
+    """The fields of ``settings`` that decide the numbers: all but ``engine`` and ``num_proc``."""
+    return tuple(getattr(settings, field.name) for field in dataclasses.fields(settings) if field.name not in _HOW)
 
 
 def named_settings(names: Iterable[str], what: str) -> Settings:

@@ -55,8 +55,8 @@ PROMPT = "Update the text below with new information.\n\nText: {source}\n\nUpdat
 
 class SampleValue(float):
     """A sample's F1 of one type, carrying the sample's settings name, (source, prediction,
-    references) triple and position in the dataset (lighteval's ``Doc.id``, ``-1`` if not a
-    number) for the corpus value. Pickles with them (for gathering across processes)."""
+    references) triple and position in the dataset (lighteval's ``Doc.id``, ``-1`` unless it is
+    decimal digits, ``str.isdecimal``) for the corpus value. Pickles with them (for gathering across processes)."""
 
     name: str
     triple: Triple
@@ -89,7 +89,7 @@ class UpdateRougeComputation(SampleLevelComputation):
         texts = model_response.final_text
         triple = as_triple(source, texts[0] if texts else None, [doc.choices[i] for i in golds], where)
         example = self._scorer.score(triple[0], triple[1], list(triple[2]))
-        position = int(doc.id) if str(doc.id).isdigit() else -1
+        position = int(doc.id) if str(doc.id).isdecimal() else -1
         return {
             f"update_{t}": SampleValue(float(example.scores[t].fmeasure), self.name, triple, position)
             for t in self.settings.rouge_types

@@ -23,12 +23,13 @@ key's ``aggregation`` naming the key (``reported_keys``).
 """
 
 import functools
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..extras import MissingExtra
+from ..file_lines import InputFileError, decoded_lines
+from ..files import jsonl_id, jsonl_value
 
 try:
     from lm_eval.api.registry import register_aggregation
@@ -87,6 +88,8 @@ def make_process_results(
 
     def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Item]:
         where = f"document {doc['id']!r}" if "id" in doc else "a document"
+        if not results:
+            raise ValueError(f"{where}: process_results got no generation (results is empty)")
         source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
         item = (name, source, prediction, references)
         return {key: item for key in keys}
@@ -100,27 +103,43 @@ process_results = make_process_results()
 
 def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]:
     """The shipped task's ``custom_dataset``: the JSONL file ``data_files`` (from ``--metadata``)
-    as the split ``test``. Each line has ``source``, ``reference`` (a string or a list of
-    strings) and optionally ``id`` (else its line number); other fields are kept. ``metadata``'s
-    other entries (the task's ``version``, a model's settings) are not ours and are ignored.
-    Raises ``ValueError`` naming the line for a bad one."""
+    as the split ``test``, read as the command line reads JSONL (UTF-8, a byte order mark
+    dropped, blank lines skipped). Each line has ``source``, ``reference`` (a string or a list
+    of strings) and optionally ``id``, kept as text as the command line keeps it (a string as
+    is, another JSON value as its JSON text; the line number where it is absent or ``null``);
+    other fields are kept.
+    ``metadata``'s other entries (the task's ``version``, a model's settings) are not ours and
+    are ignored. Raises ``InputFileError`` (a ``ValueError``), ``path:line: what is wrong``, for
+    a bad line."""
     import datasets
 
     if not data_files:
         raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
-    rows = []
-    with open(data_files, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            where = f"{data_files}, line {number}"
-            if not isinstance(row, dict) or not isinstance(row.get("source"), str):
-                raise ValueError(f"{where}: each line is an object with a 'source' string")
-            row["reference"] = list(as_references(row.get("reference"), f"{where}: 'reference'"))
-            row.setdefault("id", str(number))
-            rows.append(row)
+    with open(data_files, "rb") as handle:
+        rows = [
+            _row(line, number, data_files)
+            for number, line in enumerate(decoded_lines(handle, data_files, _no_progress), 1)
+            if line.strip(" \t\r\n")  # JSON's white space
+        ]
     return {"test": datasets.Dataset.from_list(rows)}
+
+
+def _no_progress(_: int) -> None:
+    pass
+
+
+def _row(line: str, number: int, path: str) -> dict[str, Any]:
+    """The document of the (not blank) line ``number`` of the JSONL file ``path``."""
+    row = jsonl_value(line, number, path)
+    if not isinstance(row, dict) or not isinstance(row.get("source"), str):
+        raise InputFileError(path, number, "each line is an object with a 'source' string")
+    try:
+        row["reference"] = list(as_references(row.get("reference"), "'reference'"))
+    except ValueError as error:
+        raise InputFileError(path, number, str(error)) from None
+    example_id = jsonl_id(row.get("id"))
+    row["id"] = str(number) if example_id is None else example_id
+    return row
 
 
 if __name__ == "__main__":

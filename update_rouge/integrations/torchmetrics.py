@@ -21,7 +21,9 @@ The means are those of ``compute`` (``corpus.mean``, ``micro.micro_means``), not
 
 No bootstrap interval is computed here: a resample depends on the order of the examples, which
 the gathering across processes does not keep. ``compute`` on the gathered texts gives the
-intervals and ``signature()`` the settings signature.
+intervals. ``signature(references)`` is the signature of what this metric computes: that of
+``compute(..., confidence_level=None, return_signature=True)`` with the same options
+(``boot:none|ci:none``).
 """
 
 from collections.abc import Sequence
@@ -45,30 +47,39 @@ from ..protocols import BOOTSTRAP_PROTOCOLS
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
-_CORPUS_OPTIONS = ("use_aggregator", "baseline_predictions", "return_signature", "confidence_level")
+_REFUSED = ("use_aggregator", "baseline_predictions", "return_signature", "n_bootstrap", "seed")
+"""``compute``'s options this metric does not take: it gives corpus means, without a bootstrap."""
 
 
 class UpdateRougeMetric(Metric):
     """UpdateROUGE's corpus means as a ``torchmetrics.Metric`` (see the module docstring).
 
     ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
-    (``process_group``, ``dist_sync_on_step``, ...). Raises ``ValueError`` for an option
-    ``compute`` refuses and for the corpus options this metric does not take
-    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``confidence_level``,
-    and ``protocol="fruit"`` or ``"editeval"``, whose corpus value is an order-dependent bootstrap
-    median; ``protocol="autometrics"``, an exact mean, is taken).
+    (``process_group``, ``dist_sync_on_step``, ...). Raises ``ValueError`` naming the keyword for
+    an option ``compute`` refuses and for the corpus options this metric does not honour
+    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``n_bootstrap``,
+    ``seed``, a ``confidence_level`` other than ``None``, and ``protocol="fruit"`` or
+    ``"editeval"``, whose corpus value is an order-dependent bootstrap median;
+    ``protocol="autometrics"``, an exact mean, is taken).
     """
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    n_examples: "torch.Tensor"
+    """How many examples ``update`` was given (a state reduced by ``sum``)."""
 
     def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
-        for name in _CORPUS_OPTIONS:
+        for name in _REFUSED:
             if name in options:
-                raise ValueError(f"{name} cannot be set: UpdateRougeMetric computes corpus means only")
-        self.settings = Settings(**options)
+                raise ValueError(f"{name} cannot be set: UpdateRougeMetric computes corpus means only, no bootstrap")
+        if options.get("confidence_level") is not None:
+            raise ValueError(
+                f"confidence_level cannot be set to {options['confidence_level']!r}: UpdateRougeMetric computes no "
+                "interval (only confidence_level=None is taken)"
+            )
+        self.settings = Settings(**{**options, "confidence_level": None})
         if self.settings.protocol in BOOTSTRAP_PROTOCOLS:
             raise ValueError(
                 f"UpdateRougeMetric cannot give the bootstrap median of protocol={self.settings.protocol!r} (it needs "
@@ -77,6 +88,7 @@ class UpdateRougeMetric(Metric):
             )
         self._scorer = UpdateRougeScorer(self.settings)
         self._micro = self.settings.average == "micro"
+        self.add_state("n_examples", torch.tensor(0, dtype=torch.int64), dist_reduce_fx="sum")
         for rouge_type in self.settings.rouge_types:
             key = f"update_{rouge_type}"
             if self._micro:
@@ -90,6 +102,7 @@ class UpdateRougeMetric(Metric):
         examples = self._scorer.examples(sources, predictions, references)
         if not examples:
             return
+        self.n_examples = self.n_examples + len(examples)
         for rouge_type in self.settings.rouge_types:
             key = f"update_{rouge_type}"
             if self._micro:
@@ -103,10 +116,10 @@ class UpdateRougeMetric(Metric):
                     getattr(self, key + suffix).append(torch.tensor(values, dtype=torch.float64, device=self.device))
 
     def compute(self) -> dict[str, "torch.Tensor"]:
-        """The corpus means of every example given to ``update`` (on every process once synced).
-
-        Under ``macro`` raises ``ValueError`` before any example; under ``micro`` the sums of no
-        examples give 0.0 (the micro average's convention for empty denominators)."""
+        """The corpus means of every example given to ``update`` (on every process once synced);
+        ``ValueError`` before any example, under ``macro`` and ``micro`` alike."""
+        if int(self.n_examples) == 0:
+            raise ValueError("no examples were given to update: there is nothing to compute")
         if self._micro:
             sums = {
                 f"update_{t}": getattr(self, f"update_{t}_counts").cpu().numpy().reshape(1, 3)
@@ -118,14 +131,12 @@ class UpdateRougeMetric(Metric):
         return {key: torch.tensor(value, dtype=torch.float64) for key, value in means.items()}
 
     def signature(self, references: Sequence[Any] | None = None) -> str:
-        """The settings signature of these results (``UpdateRougeScorer.signature``)."""
+        """The signature of these results: ``compute``'s with the same options and
+        ``confidence_level=None`` (``references`` give its ``refs`` field, else ``refs:unknown``)."""
         return self._scorer.signature(references)
 
     def _macro_states(self) -> list[str]:
         return [f"update_{t}{suffix}" for t in self.settings.rouge_types for suffix, _ in MEASURES]
 
     def _values(self, name: str) -> list[float]:
-        state = getattr(self, name)
-        if isinstance(state, list) and not state:
-            raise ValueError("no examples were given to update: there is nothing to compute")
-        return dim_zero_cat(state).cpu().tolist()
+        return dim_zero_cat(getattr(self, name)).cpu().tolist()
