@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from demo.options import DemoError, ScreenOptions
+from update_rouge.protocols import BOOTSTRAP_PROTOCOLS
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
 from update_rouge.signature import signature
@@ -54,7 +55,9 @@ def example_signature(options: ScreenOptions, references: int = 1) -> str:
 
 
 def _options_of(settings: Settings) -> dict[str, Any]:
-    """The keyword options of ``compute`` that differ from the defaults, in the table's order."""
+    """The keyword options of ``compute`` that differ from the defaults, in the table's order;
+    without an interval ``n_bootstrap`` and ``seed`` only under ``"fruit"`` or ``"editeval"``,
+    whose corpus value (a bootstrap median) depends on them."""
     chosen = {
         "rouge_types": list(settings.rouge_types),
         "stemmer": settings.stemmer,
@@ -71,7 +74,8 @@ def _options_of(settings: Settings) -> dict[str, Any]:
         "average": settings.average,
         "protocol": settings.protocol,
     }
-    if settings.confidence_level is None:  # no interval: no resamples either
+    if settings.confidence_level is None and settings.protocol not in BOOTSTRAP_PROTOCOLS:
+        # No interval: no resamples either, unless the corpus value is a protocol's bootstrap median.
         del chosen["n_bootstrap"], chosen["seed"]
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
     return {name: value for name, value in chosen.items() if value != defaults[name]}
@@ -138,7 +142,7 @@ def reproduce(
             "import csv\n"
             "import json\n\n"
             "import evaluate\n\n"
-            f"with open({name!r}, encoding='utf-8', newline='') as handle:\n"
+            f"with open({name!r}, encoding='utf-8-sig', newline='') as handle:\n"
             "    rows = list(csv.DictReader(handle))\n"
         )
     else:
@@ -148,7 +152,7 @@ def reproduce(
             f"# {name}: one JSON object a line with source, reference and prediction"
             + (f" (and {baseline})" if baseline else "")
             + ".\n"
-            f"with open({name!r}, encoding='utf-8') as handle:\n"
+            f"with open({name!r}, encoding='utf-8-sig') as handle:\n"
             "    rows = [json.loads(line) for line in handle if line.strip()]\n"
         )
     columns = ("[row['source'] for row in rows]", "[row['prediction'] for row in rows]")

@@ -7,7 +7,10 @@ One rule for every entry point (``compute``, the scorer, the command line, ``com
 the Trainer helper, the reward, the demo: all check their texts here): a text that starts with
 a byte order mark (U+FEFF) is scored without it (``BOM``; one is dropped, as reading a UTF-8
 file with a BOM drops it), so that it cannot make the text's first sentence an addition.
-A U+FEFF anywhere else is kept (it is a zero-width no-break space there).
+A U+FEFF anywhere else is kept (it is a zero-width no-break space there). Under a published
+protocol (``keep_bom``) a leading U+FEFF is kept too, as the published scripts score it; a
+file's BOM is its encoding, dropped by the readers (``file_lines``, ``csv_cuts``) before any
+text is checked, with or without a protocol.
 """
 
 import math
@@ -76,25 +79,27 @@ def _as_list(field: str, column: Any) -> list:
 BOM = "\ufeff"
 
 
-def _check_string(value: Any, where: Field) -> str:
-    """``value`` if it is Unicode text, less a leading ``BOM``; ``InputError`` at ``where`` otherwise."""
+def _check_string(value: Any, where: Field, keep_bom: bool = False) -> str:
+    """``value`` if it is Unicode text, less a leading ``BOM`` unless ``keep_bom``; ``InputError``
+    at ``where`` otherwise."""
     if not isinstance(value, str):
         raise InputError(where, (where, f" must be a string, got {_describe(value)}"))
     problem = lone_surrogate(value)
     if problem:
         raise InputError(where, (where, f" {problem}"))
-    return value.removeprefix(BOM)
+    return value if keep_bom else value.removeprefix(BOM)
 
 
 def check_inputs(
-    sources: Any, predictions: Any, references: Any, predictions_field: str = "predictions"
+    sources: Any, predictions: Any, references: Any, predictions_field: str = "predictions", keep_bom: bool = False
 ) -> tuple[list[str], list[str], list[list[str]]]:
     """Validate the three input columns and return them as lists.
 
     ``references`` may hold one string per example or one non-empty list of strings per
     example (several references), but not a mix of both. The returned references are always
-    a list of lists. Raises ``ValueError`` naming the field and index of the first problem;
-    ``predictions_field`` is the name the predictions go by (e.g. ``systems['base']``).
+    a list of lists, and each text is returned less a leading ``BOM`` unless ``keep_bom`` (a
+    published protocol's scoring). Raises ``ValueError`` naming the field and index of the
+    first problem; ``predictions_field`` is the name the predictions go by (e.g. ``systems['base']``).
     """
     fields = ("sources", predictions_field, "references")
     sources, predictions, references = (_as_list(f, c) for f, c in zip(fields, (sources, predictions, references)))
@@ -108,8 +113,8 @@ def check_inputs(
     if not sources:
         raise InputError(None, (*columns, " are empty: there is nothing to score"))
 
-    checked_sources = [_check_string(s, Field("sources", i)) for i, s in enumerate(sources)]
-    checked_predictions = [_check_string(p, Field(predictions_field, i)) for i, p in enumerate(predictions)]
+    checked_sources = [_check_string(s, Field("sources", i), keep_bom) for i, s in enumerate(sources)]
+    checked_predictions = [_check_string(p, Field(predictions_field, i), keep_bom) for i, p in enumerate(predictions)]
 
     several = not isinstance(references[0], str) and references[0] is not None
     checked_references = []
@@ -121,11 +126,13 @@ def check_inputs(
                 raise input_error("references", i, f"must be a list of strings, got {_describe(reference)}")
             if len(reference) == 0:
                 raise input_error("references", i, "is an empty list: every example needs at least one reference")
-            checked_references.append([_check_string(r, Field("references", i, j)) for j, r in enumerate(reference)])
+            checked_references.append(
+                [_check_string(r, Field("references", i, j), keep_bom) for j, r in enumerate(reference)]
+            )
         else:
             if isinstance(reference, (list, tuple)):
                 raise _mixed_references(i, "a list", "a string")
-            checked_references.append([_check_string(reference, Field("references", i))])
+            checked_references.append([_check_string(reference, Field("references", i), keep_bom)])
     return checked_sources, checked_predictions, checked_references
 
 
@@ -159,11 +166,12 @@ def check_group_labels(group_by: Any, n_examples: int | None, use_aggregator: bo
     return column
 
 
-def check_baseline_predictions(baseline_predictions: Any, n_examples: int) -> list[str]:
-    """Validate the baseline system's texts (one string per example) and return them as a list."""
+def check_baseline_predictions(baseline_predictions: Any, n_examples: int, keep_bom: bool = False) -> list[str]:
+    """Validate the baseline system's texts (one string per example) and return them as a list
+    (less a leading ``BOM`` unless ``keep_bom``, as ``check_inputs``)."""
     column = _as_list("baseline_predictions", baseline_predictions)
     if len(column) != n_examples:
         raise input_error(
             "baseline_predictions", None, f"must have one text per example, got {len(column)} for {n_examples} examples"
         )
-    return [_check_string(p, Field("baseline_predictions", i)) for i, p in enumerate(column)]
+    return [_check_string(p, Field("baseline_predictions", i), keep_bom) for i, p in enumerate(column)]

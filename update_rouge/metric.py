@@ -60,7 +60,8 @@ class UpdateRougeScorer:
 
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
         """Score one example; ``reference`` is a string or a non-empty list of them."""
-        sources, predictions, references = check_inputs([source], [prediction], [reference])
+        keep_bom = self.settings.protocol is not None
+        sources, predictions, references = check_inputs([source], [prediction], [reference], keep_bom=keep_bom)
         with self._naming_examples(sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)[0]
 
@@ -68,7 +69,8 @@ class UpdateRougeScorer:
         self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
     ) -> list[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
-        sources, predictions, references = check_inputs(sources, predictions, references)
+        keep_bom = self.settings.protocol is not None
+        sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
         with self._naming_examples(sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)
 
@@ -125,11 +127,12 @@ class UpdateRougeScorer:
         under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(_table_checked, sources) as pool:
-            sources, predictions, references = check_inputs(sources, predictions, references)
+            keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
+            sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
             systems = {"predictions": predictions}
             checked_baseline = None
             if baseline_predictions is not None:
-                checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions))
+                checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions), keep_bom)
                 systems["baseline_predictions"] = checked_baseline
             with self._naming_examples(sources, systems, references):
                 table, tokenless, counts = _merged_tables(self._in_workers(pool, sources, predictions, references))

@@ -143,19 +143,46 @@ def published_bootstrap(
     confidence) / 2`` (``confidence_level`` ``None``: 0.95, the aggregator's default; the median
     does not depend on it). Returns per matrix a ``3 x 3`` array: rows low, mid, high; columns
     precision, recall, F. NumPy's global generator is not used.
+
+    The resamples are drawn and averaged in blocks (``resample_means``) with the same draws and
+    the same sums, so the values are the aggregator's bit for bit.
     """
     generator = np.random.RandomState(seed)
     confidence = 0.95 if confidence_level is None else confidence_level
     delta = (1 - confidence) / 2
     quantiles = 100 * np.array([delta, 0.5, 1 - delta])
-    results = []
-    for matrix in matrices:
-        rows = matrix.shape[0]
-        means = np.zeros((n_bootstrap, matrix.shape[1]))
-        for resample in range(n_bootstrap):
-            means[resample, :] = np.mean(matrix[generator.choice(rows, size=rows), :], axis=0)
-        results.append(np.percentile(means, quantiles, axis=0))
-    return results
+    return [np.percentile(resample_means(matrix, n_bootstrap, generator), quantiles, axis=0) for matrix in matrices]
+
+
+BLOCK_INDICES = 1 << 16
+"""About how many row indices one block of resamples draws (512 KiB of int64, 1.5 MiB of gathered
+rows of three measures): what bounds ``resample_means``'s memory beyond its ``n_bootstrap x 3``
+result."""
+
+
+def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.RandomState) -> np.ndarray:
+    """The ``n_bootstrap x m`` resample means of an ``n x m`` ``matrix`` that the aggregator's loop
+    computes, each resample's ``n`` indices drawn from ``generator`` as its ``choice(n, size=n)``
+    draws them, ``generator`` left where that loop leaves it.
+
+    ``choice`` with replacement is ``randint(0, n, size=n)``, and the legacy bounded-integer
+    sampler takes from the stream the same words whether ``k`` resamples are drawn in one
+    ``size=(k, n)`` call or in ``k`` calls (for ``n = 1`` it takes none), so a block draws what
+    ``k`` iterations draw. ``np.mean(rows, axis=0)`` of the ``n x m`` rows adds them one after
+    another down each column and divides by ``n``; the block's ``n x k x m`` gather (``take``
+    returns it C-contiguous), reduced over its first axis, adds in that order too (its last two
+    axes are the contiguous inner loop, as the ``m`` columns are; for ``k = 1`` it is that very
+    ``n x m`` array). A gather reduced along a contiguous axis would be summed pairwise, which
+    differs in the last bit.
+    """
+    rows, measures = matrix.shape
+    means = np.empty((n_bootstrap, measures))
+    block = max(1, BLOCK_INDICES // rows)
+    for start in range(0, n_bootstrap, block):
+        size = min(block, n_bootstrap - start)
+        gathered = matrix.take(generator.randint(0, rows, size=(size, rows)).T, axis=0)  # C-contiguous
+        np.divide(np.add.reduce(gathered, axis=0), rows, out=means[start : start + size])
+    return means
 
 
 def published_statistics(

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from update_rouge import compute
+from update_rouge.protocols import CORPUS_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("published_protocols", ROOT / "scripts" / "published_protocols.py")
@@ -112,3 +113,48 @@ def test_fruit_where_neither_side_adds_is_100_a_repair_of_the_published_failure(
     assert result["update_rouge1"] in (0.0, 50.0, 100.0)
     only_rule = compute(sources[:1], sources[:1], sources[:1], protocol="fruit")
     assert only_rule["update_rouge1"] == only_rule["update_rouge1_low"] == only_rule["update_rouge1_high"] == 100.0
+
+
+def marked_iterater():
+    """Twelve IteraTeR triples, a leading U+FEFF on the prediction, the reference, the source or
+    all three of every other one (references one per example, as ``load_case`` gives them)."""
+    sources, predictions, references = published.load_case(
+        {"file": "iterater_triples.jsonl", "rows": [0, 12, 1], "references": "one"}
+    )
+    for i in range(1, 12, 2):
+        fields = {1: "p", 3: "r", 5: "s"}.get(i % 8, "prs")
+        predictions[i] = "\ufeff" + predictions[i] if "p" in fields else predictions[i]
+        references[i] = ["\ufeff" + references[i][0]] if "r" in fields else references[i]
+        sources[i] = "\ufeff" + sources[i] if "s" in fields else sources[i]
+    return sources, predictions, references
+
+
+def test_a_leading_u_feff_in_a_text_is_scored_as_the_published_scripts_score_it():
+    # By hand: under every protocol the prediction's first sentence, "\ufeffAlpha beta.", is not
+    # in the source, so it is added: "\ufeffAlpha beta. New words here." against "New words
+    # here." (rouge-score's tokenizer makes U+FEFF a separator): P 3/5, R 1, F 0.75.
+    source, reference = "Alpha beta. Gamma delta.", "Alpha beta. Gamma delta. New words here."
+    prediction = "\ufeff" + reference
+    for protocol in ("fruit", "editeval", "autometrics"):
+        result = compute([source], [prediction], [reference], protocol=protocol, use_aggregator=False)
+        assert result["update_rouge1"] == [pytest.approx(0.75, abs=1e-15)], protocol
+    assert compute([source], [prediction], [reference], protocol="fruit")["update_rouge1"] == pytest.approx(75)
+    assert compute([source], [prediction], [reference], use_aggregator=False)["update_rouge1"] == [1.0]  # ours drops it
+
+    sources, predictions, references = marked_iterater()
+    state = np.random.get_state()
+    try:
+        slots = published.scored_slots(sources, predictions, references)
+        expected = {protocol: published.published_corpus(protocol, slots, 3, (0.95, 200)) for protocol in CORPUS_SCALE}
+    finally:
+        np.random.set_state(state)
+    for protocol, values in expected.items():
+        result = compute(sources, predictions, references, protocol=protocol, seed=3, n_bootstrap=200)
+        assert {key: result[key] for key in values} == values, protocol
+    autometrics = compute(sources, predictions, references, protocol="autometrics", use_aggregator=False)
+    for key, values in published.autometrics_per_example(sources, predictions, references).items():
+        assert autometrics[key] == values, key
+    plain = published.autometrics_per_example(
+        *published.load_case({"file": "iterater_triples.jsonl", "rows": [0, 12, 1], "references": "one"})
+    )
+    assert plain["_prediction_diff_len"] != autometrics["_prediction_diff_len"]  # the marks change the additions

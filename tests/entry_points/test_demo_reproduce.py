@@ -14,7 +14,7 @@ from conftest import read_jsonl
 from demo import file_handlers, handlers
 from demo import options as demo_options
 from demo import reproduce as demo_reproduce
-from update_rouge import metric_path
+from update_rouge import compute, metric_path
 from update_rouge.version import __version__
 
 NO_LANGUAGE = demo_options.NO_LANGUAGE
@@ -186,7 +186,7 @@ def options_in_api_order(options):
 def test_the_file_code_reads_the_uploaded_file_by_its_name(upload):
     code = reproduce(DEFAULT_TYPES, "none", environ={}, file_name=upload)
     name = upload.rsplit("/", 1)[1]
-    assert f"with open({name!r}, encoding='utf-8'" in code and "examples.jsonl" not in code and "/tmp" not in code
+    assert f"with open({name!r}, encoding='utf-8-sig'" in code and "examples.jsonl" not in code and "/tmp" not in code
     assert code.rstrip().endswith(f"# update-rouge {name}")
 
 
@@ -235,3 +235,59 @@ def test_the_reproduce_code_prints_the_numbers_of_a_file_scored_with_edits_and_t
     with open(page["download_json"], encoding="utf-8") as handle:
         assert printed == json.load(handle)
     assert "agg:micro" in printed["signature"].split("|")
+
+
+@pytest.mark.parametrize("protocol", ["fruit", "editeval"])
+def test_without_an_interval_a_bootstrap_protocols_code_passes_the_seed_and_resamples(
+    protocol, tmp_path, monkeypatch, capsys
+):
+    # The corpus value of "fruit" and "editeval" is a bootstrap median: it moves with the seed
+    # and the number of resamples even where no interval is asked for.
+    options = dict(confidence_level="none", n_bootstrap=300, seed=7, protocol=protocol)
+    code = demo_reproduce.reproduce(demo_options.ScreenOptions.of(options), environ={"SPACE_ID": SPACE})
+    assert "    confidence_level=None,\n    n_bootstrap=300,\n    seed=7,\n" in code
+    assert code.rstrip().endswith(
+        f"# update-rouge examples.jsonl --confidence-level none --n-bootstrap 300 --seed 7 --protocol {protocol}"
+    )
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text("".join(json.dumps(row) + "\n" for row in read_jsonl("iterater_triples.jsonl")), "utf-8")
+    page = file_handlers.score_file(str(examples), DEFAULT_TYPES, "none", **options)
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    with open(page["download_json"], encoding="utf-8") as handle:
+        assert printed == json.load(handle)
+    signature = printed["signature"].split("|")
+    assert {"ci:none", "boot:300", "seed:7"} <= set(signature) and f"protocol:{protocol}@" in printed["signature"]
+    # The page's table shows these numbers, and they are not the default seed's.
+    scale = 1 if protocol == "fruit" else 100
+    assert page["summary"]["value"].values.tolist()[0][:2] == ["rouge1", f"{scale * printed['update_rouge1']:.1f}"]
+    default_seed = file_handlers.score_file(str(examples), DEFAULT_TYPES, "none", **{**options, "seed": 12345})
+    with open(default_seed["download_json"], encoding="utf-8") as handle:
+        assert json.load(handle)["update_rouge1"] != printed["update_rouge1"]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_the_code_drops_a_files_bom_as_the_page_does_and_keeps_a_fields_under_a_protocol(
+    suffix, tmp_path, monkeypatch, capsys
+):
+    # The file is written with a BOM (its encoding); one prediction starts with U+FEFF (its
+    # text), which "fruit" scores as FRUIT's script does: the marked first sentence is added.
+    rows = [{key: row[key] for key in ("source", "reference", "prediction")} for row in ROWS]
+    rows[1]["prediction"] = "\ufeff" + rows[1]["prediction"]
+    examples = tmp_path / f"runs{suffix}"
+    with open(examples, "w", encoding="utf-8-sig", newline="") as handle:
+        if suffix == ".csv":
+            writer = csv.DictWriter(handle, ["source", "reference", "prediction"])
+            writer.writeheader()
+            writer.writerows(rows)
+        else:
+            handle.writelines(json.dumps(row) + "\n" for row in rows)
+    assert examples.read_bytes().startswith(b"\xef\xbb\xbf")
+    options = demo_options.ScreenOptions.of(protocol="fruit", seed=3)
+    code = demo_reproduce.reproduce(options, environ={"SPACE_ID": SPACE}, file_name=str(examples))
+    page = file_handlers.score_file(str(examples), DEFAULT_TYPES, "none", protocol="fruit", seed=3)
+    printed = run_reproduce_code(code, tmp_path, monkeypatch, capsys)
+    with open(page["download_json"], encoding="utf-8") as handle:
+        assert printed == json.load(handle)
+    unmarked = [row["prediction"].removeprefix("\ufeff") for row in rows]
+    plain = compute([r["source"] for r in rows], unmarked, [r["reference"] for r in rows], protocol="fruit", seed=3)
+    assert printed["_prediction_diff_len"] > plain["_prediction_diff_len"]

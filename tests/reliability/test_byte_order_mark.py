@@ -1,5 +1,7 @@
 """One rule for a text that starts with a byte order mark (U+FEFF), at every entry point: it is
-scored without it (``inputs.BOM``), as a UTF-8 file's BOM is dropped; elsewhere in a text it stays."""
+scored without it (``inputs.BOM``), as a UTF-8 file's BOM is dropped; elsewhere in a text it stays.
+Under a published protocol it stays at the start too (the scripts score it), and a file's BOM is
+still dropped by the reader."""
 
 import io
 import json
@@ -119,3 +121,24 @@ def test_csv_text_files_standard_input_and_two_workers_drop_a_fields_bom_too(tmp
         assert status == 0, err
         assert json.loads(out)["_prediction_diff_len"] == len("New words.")
         assert json.loads(out)["update_rouge1"] == pytest.approx(2 * 1.0 * (2 / 3) / (1 + 2 / 3))
+
+
+def test_under_a_protocol_a_texts_u_feff_is_kept_and_a_files_bom_is_dropped(tmp_path, capsys):
+    row = {"source": SOURCE, "reference": REFERENCE, "prediction": PREDICTION}
+    marked = {**row, "prediction": with_bom(PREDICTION)}
+    plain, file_bom, field_bom = (tmp_path / f"{name}.jsonl" for name in ("plain", "file_bom", "field_bom"))
+    plain.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    file_bom.write_text(json.dumps(row) + "\n", encoding="utf-8-sig")
+    field_bom.write_text(json.dumps(marked) + "\n", encoding="utf-8")
+    options = ["--rouge-types", "rouge1", "rouge2", "rougeLsum", "--protocol", "fruit"]
+    outputs = [run_main([path, *options], capsys) for path in (plain, file_bom, field_bom)]
+    assert all(status == 0 for status, _, _ in outputs)
+    results = [json.loads(out) for _, out, _ in outputs]
+    assert results[1] == results[0] and results[0]["_prediction_diff_len"] == len("New words.")
+    # The marked first sentence is added: "\ufeffAlpha beta. New words." against "New words here.".
+    assert results[2]["_prediction_diff_len"] == len("\ufeffAlpha beta. New words.")
+    assert results[2] == compute([SOURCE], [with_bom(PREDICTION)], [REFERENCE], protocol="fruit")
+    # rouge1: P 2/4, R 2/3, F 4/7 (x 100 under "fruit"), against 80 without the mark.
+    assert results[2]["update_rouge1"] == pytest.approx(400 / 7) and results[0]["update_rouge1"] == pytest.approx(80)
+    scorer = UpdateRougeScorer(protocol="editeval")
+    assert scorer.score(SOURCE, with_bom(PREDICTION), REFERENCE).scores["rouge1"].fmeasure == pytest.approx(4 / 7)

@@ -5,12 +5,11 @@ followed."""
 import pickle
 
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import read_jsonl
 
 import update_rouge
 from update_rouge import InputError, LcsTableTooLarge, MissingExtra, OptionError, compute
 from update_rouge.errors import LEFT_OUT, PYTHON, Field, Name, Setting, Spelling, UpdateRougeError
-from update_rouge.settings import DEFAULTS
 from update_rouge.tokens import TokenizerError
 
 ROWS = read_jsonl("fruit_triples.jsonl")
