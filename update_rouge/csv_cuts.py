@@ -8,10 +8,12 @@ cell; inside a quoted cell ``""`` is a quote and a lone ``"`` closes it; text af
 quote, which the strict reader refuses, is read as the lenient reader reads it (as more of the
 cell), since the record that holds it fails to parse wherever it is cut. A record in the first
 ``WINDOW`` bytes is found with one match of a compiled expression; a longer one (or one not
-ended yet) by stepping from quote to quote and line end with ``bytes.find``, so that a long
-record costs about what reading its bytes costs. The bytes ``"``, ``,``, ``\r`` and ``\n`` are
-never part of a longer UTF-8 character, so the bytes tell what the decoded text would, but for
-the byte order mark that may start the file (``CsvRecords`` steps over it).
+ended yet) cell by cell: runs of whole cells matched ``WINDOW`` bytes at a time, the end of a
+long quoted cell and the line end found with ``bytes.find``, so that no match backtracks over
+more than ``WINDOW`` bytes (a failing match over a whole long record backtracks for seconds).
+The bytes ``"``, ``,``, ``\r`` and ``\n`` are never part of a longer UTF-8 character, so the
+bytes tell what the decoded text would, but for the byte order mark that may start the file
+(``CsvRecords`` steps over it).
 
 ``CsvRecords`` reads a file in blocks and moves from record end to record end, holding only
 the bytes not yet taken, and stops at a record longer than a limit (``max_line_bytes()``, the
@@ -33,13 +35,17 @@ cell closes there, and nowhere else."""
 _CELL = rb'(?:"' + _QUOTED + rb'"(?!")[^,\r\n]*|[^",\r\n][^,\r\n]*)?'
 """A cell: quoted (line ends and all, and closed), unquoted or empty."""
 _RECORD = re.compile(_CELL + rb"(?:," + _CELL + rb")*(?:\r\n?|\n)")
+_CELLS = re.compile(rb"(?:" + _CELL + rb",)*")
+"""Whole cells, each followed by its comma: where a match ends, a cell starts."""
+_QUOTED_RUN = re.compile(_QUOTED)
 
 BLOCK = 1 << 20
 """The bytes ``CsvRecords`` reads at a time (more for a record longer than that)."""
 WINDOW = 1 << 16
-"""A record in this many bytes is found with one match of ``_RECORD``; a longer one by ``_step_end``."""
+"""A record in this many bytes is found with one match of ``_RECORD``; a longer one by
+``_step_end``, which matches at most this many bytes at a time."""
 BOM = b"\xef\xbb\xbf"
-_QUOTE, _COMMA, _CR = ord('"'), ord(","), ord("\r")
+_CR = ord("\r")
 
 
 def record_end(data: bytes | bytearray, start: int, complete: bool) -> int | None:
@@ -71,48 +77,47 @@ class _Next:
         return self.at
 
 
-class _NextQuotedCell(_Next):
-    """Where the next comma followed by a quote (which opens a quoted cell) is in ``data``."""
-
-    def __init__(self, data: bytes | bytearray):
-        super().__init__(data, b'"')
-
-    def after(self, position: int) -> int:
-        if self.at < position:
-            quote = self.data.find(b'"', position + 1)
-            while quote > 0 and self.data[quote - 1] != _COMMA:  # a plain character of an unquoted cell
-                quote = self.data.find(b'"', quote + 1)
-            self.at = len(self.data) if quote < 0 else quote - 1
-        return self.at
-
-
 def _step_end(data: bytes | bytearray, start: int, complete: bool) -> int | None:
-    """``record_end``, found by stepping over the quoted cells and to the line end: each quote,
-    line end and comma-quote is looked for with ``bytes.find`` from where the last one was."""
+    """``record_end``, found cell by cell: whole cells (each followed by its comma) in runs of at
+    most ``WINDOW`` bytes matched at once, then a quoted cell to its closing quote and the rest
+    of a cell to its comma or line end, each looked for with ``bytes.find``."""
     size = len(data)
-    quoted = data.startswith(b'"', start)
-    position = start + quoted  # in an unquoted stretch of cells, or inside a quoted cell
-    cell, lf, cr = _NextQuotedCell(data), _Next(data, b"\n"), _Next(data, b"\r")
+    position = start  # where a cell starts
+    lf, cr, comma = _Next(data, b"\n"), _Next(data, b"\r"), _Next(data, b",")
     while True:
-        if quoted:
-            close = data.find(b'"', position)
-            if close < 0 or (close + 1 == size and not complete):  # unclosed, or "" not known
+        position = _CELLS.match(data, position, min(size, position + WINDOW)).end()  # type: ignore[union-attr]
+        if data.startswith(b'"', position):
+            closed = _closed(data, position + 1, complete)
+            if closed is None:
                 return size if complete else None
-            quoted = data.startswith(b'"', close + 1)  # "" is a quote; a lone " closes the cell
-            position = close + 1 + quoted
-            continue
-        end = min(lf.after(position), cr.after(position))
-        opened = cell.after(position)
-        if opened < end:
-            position, quoted = opened + 2, True
+            position = closed
+        end = min(lf.after(position), cr.after(position))  # the first line end outside quotes
+        if end == size and not complete:
+            return None  # no line end in the bytes read: the record goes on
+        if comma.after(position) < end:
+            position = comma.after(position) + 1
             continue
         if end == size:
-            return size if complete else None
+            return size
         if data[end] == _CR:
             if end + 1 == size and not complete:
                 return None  # a "\n" may follow in the bytes not read yet
             end += data.startswith(b"\n", end + 1)
         return end + 1
+
+
+def _closed(data: bytes | bytearray, position: int, complete: bool) -> int | None:
+    """The index after the quote that closes the quoted cell whose text starts at
+    ``data[position]``; ``None`` if ``data`` does not hold it (or ends at a quote that a second
+    one may follow, unless ``complete``)."""
+    while True:
+        close = data.find(b'"', position)
+        if close < 0 or (close + 1 == len(data) and not complete):
+            return None
+        if not data.startswith(b'"', close + 1):
+            return close + 1
+        run = _QUOTED_RUN.match(data, close, min(len(data), close + WINDOW))  # the pairs and text after
+        position = max(close + 2, run.end())  # type: ignore[union-attr]
 
 
 def lines_in(data: bytes) -> int:
