@@ -27,6 +27,7 @@ from demo.options import (
     MAX_SECONDS_VARIABLE,
     MAX_UPLOAD_VARIABLE,
     NO_LANGUAGE,
+    SCREEN,
     DemoError,
     ScreenOptions,
     in_page_words,
@@ -40,7 +41,7 @@ from update_rouge.comparison.systems import SignificanceTest, comparison_signatu
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
-from update_rouge.protocols import CORPUS_SCALE, check_protocol_paired
+from update_rouge.protocols import CORPUS_SCALE, MULTI_REFERENCE_RULE, check_protocol_paired
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -210,21 +211,22 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
         ids: dict[int, str] = {}
         rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
+        rows = _same_reference_counts(rows, settings.protocol, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             corpus = score(rows, settings)
         tokenless = sum(w.message.count for w in caught if isinstance(w.message, NoTokensWarning))
         if not lines:
             raise DemoError(f"{name}: the file holds no examples")
+        # compute's result: exact means, then intervals and paired test from one set of resamples.
+        result = corpus.result()
+        result["signature"] = corpus.signature()
     except LcsTableTooLarge as error:
         place = f"{name}:{error.index}: " if error.what == "line" and error.index is not None else f"{name}: "
         return failed_file(render.too_long_note(error, place))
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
         return failed_file(f"Error: {in_page_words(error).replace(path, name)}")
-    # compute's result: exact means, then intervals and paired test from one set of resamples.
-    result = corpus.result()
-    result["signature"] = corpus.signature()
     types = list(settings.rouge_types)
     id_column = {"id": [ids.get(line, "") for line in lines]} if ids else {}
     per_example = pd.DataFrame({"line": lines, **id_column, **columns})
@@ -313,6 +315,28 @@ def _noting_ids(rows: Iterator[Any], ids: dict[int, str]) -> Iterator[Any]:
         if row.id is not None:
             ids[row.line] = row.id
         yield row
+
+
+def _same_reference_counts(rows: Iterator[Any], protocol: str | None, name: str) -> Iterator[Any]:
+    """``rows``; where ``protocol``'s corpus value averages reference slots (``"slot-mean"`` in
+    ``protocols.MULTI_REFERENCE_RULE``), so that every example must have as many references,
+    stopped with ``DemoError`` naming the line of the first row whose number differs from the first row's."""
+    slots = MULTI_REFERENCE_RULE.get(protocol or "") == "slot-mean"
+    first: tuple[int, int] | None = None  # the first row's line and number of references
+    for row in rows:
+        count = len(row.references)
+        first = first or (row.line, count)
+        if slots and count != first[1]:
+            raise DemoError(
+                f"{name}:{row.line}: {_references(count)}, but line {first[0]} has {_references(first[1])}: "
+                f"{SCREEN.setting('protocol', protocol)} needs the same number of references in every example (its corpus value "
+                "averages reference slots)"
+            )
+        yield row
+
+
+def _references(count: int) -> str:
+    return f"{count} reference{'s' * (count != 1)}"
 
 
 def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
+from .errors import LEFT_OUT, OptionError, Setting
 from .example_tables import RunningTotals, mean
 from .micro import as_arrays, micro_bootstrap_statistics, micro_means
 from .protocols import BOOTSTRAP_PROTOCOLS, check_protocol_paired, published_statistics
@@ -160,9 +161,15 @@ class Corpus:
         published protocol, examples with different numbers of references. ``result`` checks
         it first; a caller checks it on its own to refuse before writing anything more."""
         if self.published and len(self.reference_counts) > 1:
-            raise ValueError(
-                f"protocol={self.settings.protocol!r} needs the same number of references in every example "
-                "(its corpus value averages reference slots)"
+            protocol = self.settings.protocol
+            raise OptionError(
+                "protocol",
+                protocol,
+                (
+                    Setting("protocol", protocol),
+                    " needs the same number of references in every example (its corpus value averages reference slots)",
+                ),
+                [[Setting("protocol", LEFT_OUT)]],
             )
 
     def result(self) -> dict[str, Any]:

@@ -21,9 +21,8 @@ those readers yield, and the first unusable input in file order raises the same
   chunk; then chunks of ``lines`` records (blank lines included), fewer when they reach
   the byte limit, each from the line a record starts on; ``rows()`` reads them with
   ``files.csv_rows``, as the reader goes on from that line. A record of more than
-  ``max_line_bytes()`` bytes (several long cells, or an unclosed quote, or a line too long)
-  makes this process read the rest of the file as rows itself, as the reader does, so that the
-  bytes held stay bounded and a line too long is refused as the reader refuses it; its error
+  ``max_line_bytes()`` bytes (a line too long, several long cells, or an unclosed quote) is
+  refused as the reader refuses it, once a little more than the limit of it is read: its error
   is raised by the last chunk's ``rows()``, after the chunks before.
 - A ``.json`` file (which may hold one JSON array, one document that ``json`` parses in C):
   read as rows in this process by the ``files`` reader, and handed out ``lines`` rows at a time.
@@ -46,9 +45,7 @@ from .csv_cuts import CsvRecords, lines_in
 from .file_lines import (
     STDIN,
     InputFileError,
-    Readable,
     decode_line,
-    decoded_lines,
     max_line_bytes,
     numbered_raw_lines,
     open_input,
@@ -260,7 +257,7 @@ def _csv_chunks(path: str, reading: Reading, size: int, workers: int) -> Iterato
         sizes = _Sizes([handle], workers)
         records = CsvRecords(handle, max_line_bytes())
         if not records.next() and records.too_long:
-            yield from _csv_read_here(path, records.rest(), 1, group_by, advance, size)
+            yield RowChunk([], records.refusal(path, 1))
             return
         header = records.take()
         advance(len(header))
@@ -280,24 +277,7 @@ def _csv_chunks(path: str, reading: Reading, size: int, workers: int) -> Iterato
             advance(len(text))
             yield CsvChunk(path, columns, first, text)
         if records.too_long:
-            yield from _csv_read_here(path, records.rest(), first + lines_in(text), columns, advance, size)
-
-
-def _csv_read_here(
-    path: str,
-    rest: Readable,
-    first: int,
-    columns: CsvColumns | str | None,
-    advance: Callable[[int], None],
-    size: int,
-) -> Iterator[Chunk]:
-    """The chunks of rows of ``rest``, the CSV file ``path`` from its line ``first``, where a
-    record starts (the header row when ``columns`` is not ``CsvColumns`` but the ``group_by``
-    field or ``None``), read in this process."""
-    lines = decoded_lines(rest, path, advance, first)
-    if not isinstance(columns, CsvColumns):
-        columns, first = csv_columns(path, lines, ("prediction",), columns)
-    yield from _row_chunks(csv_rows(path, lines, first, columns), size)
+            yield RowChunk([], records.refusal(path, first + lines_in(text)))
 
 
 def _text_chunks(

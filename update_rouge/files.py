@@ -32,8 +32,9 @@ and reports the bytes it has read to ``advance`` (for a progress bar). Unusable 
 twice in a CSV header, JSON nested too deeply or holding a number Python refuses to convert,
 a CSV quote out of place (read strictly), text that is not UTF-8, a line longer than
 ``max_line_bytes()`` (default 100,000,000 bytes, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``: so
-that a file without line ends, such as ``/dev/zero``, cannot fill the memory; a quoted CSV cell
-is held to the same size).
+that a file without line ends, such as ``/dev/zero``, cannot fill the memory), or a CSV record
+longer than that (its quoted cells may span lines: the record is held to the limit of one line,
+and refused before the rest of it is read, ``csv_cuts.numbered_lines``).
 
 ``open_examples`` picks the reader for a file name (by extension, or ``file_format``) or for
 three text files: the command line and the demo read through it.
@@ -48,6 +49,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from . import csv_cuts
 from .file_lines import STDIN, InputFileError, decode_line, decoded_lines, max_line_bytes, open_input
 from .inputs import lone_surrogate
 from .outputs import shown_path
@@ -385,7 +387,7 @@ def _csv_records(
     """Line, source, references, the texts of ``prediction_columns``, the ``id`` and the group
     label of each CSV record."""
     with open_input(path) as handle:
-        lines = decoded_lines(handle, path, advance)
+        lines = (decode_line(raw, number, path) for number, raw in csv_cuts.numbered_lines(handle, path, advance))
         columns, first = csv_columns(path, lines, prediction_columns, group_by)
         yield from csv_records(path, lines, first, columns)
 

@@ -198,6 +198,25 @@ def test_client_gets_the_line_of_a_malformed_file_and_no_downloads(client, tmp_p
     assert json_path is None and csv_path is None
 
 
+def test_client_gets_the_line_of_an_example_editeval_cannot_average_and_the_log_no_traceback(client, tmp_path):
+    # The module's fixture fails a test whose call logged a traceback (served_app.failures_logged).
+    path = tmp_path / "refs.jsonl"
+    path.write_text(
+        '{"source": "a.", "reference": "a. b.", "prediction": "a. b. c."}\n'
+        '{"source": "a.", "reference": ["a. b.", "a. c."], "prediction": "a. b."}\n',
+        encoding="utf-8",
+    )
+    options = ["0.95", "none (rouge-score's tokens)", False, 0, 0, 0.5, "", "max_f1", 1000, 12345, "sentences", "macro"]
+    status, *_, json_path, csv_path, _ = client.predict(
+        handle_file(str(path)), ["rouge1", "rouge2", "rougeLsum"], "none", *options, "editeval", api_name="/score_file"
+    )
+    assert status == (
+        'Error: refs.jsonl:2: 2 references, but line 1 has 1 reference: protocol "editeval" needs the same number '
+        "of references in every example (its corpus value averages reference slots)"
+    )
+    assert json_path is None and csv_path is None
+
+
 def test_the_http_api_takes_additions_and_average_as_trailing_arguments(client, served):
     texts = (
         "The team won 3 games in 2020. The coach is Smith.",

@@ -316,6 +316,47 @@ def test_a_micro_average_with_rouge_w_is_refused_with_its_reason():
     )
 
 
+UNEQUAL_REFERENCES = {  # a file whose second example has two references, its first one
+    "x.jsonl": (
+        '{"source": "a.", "reference": "a. b.", "prediction": "a. b. c."}\n'
+        '{"source": "a.", "reference": ["a. b.", "a. c."], "prediction": "a. b."}\n',
+        1,
+    ),
+    "x.csv": ('source,reference,prediction\na.,a. b.,a. b. c.\na.,"[""a. b."", ""a. c.""]",a. b.\n', 2),
+}
+
+
+@pytest.mark.parametrize("name", UNEQUAL_REFERENCES)
+def test_editeval_names_the_line_of_an_example_with_another_number_of_references(tmp_path, name):
+    text, first = UNEQUAL_REFERENCES[name]
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    out = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="editeval")
+    assert out["status"] == (
+        f'Error: {name}:{first + 1}: 2 references, but line {first} has 1 reference: protocol "editeval" needs '
+        "the same number of references in every example (its corpus value averages reference slots)"
+    )
+    assert out["results"] == {"__type__": "update", "visible": False}
+    assert out["download_json"] is None and out["download_csv"] is None
+    # FRUIT's script takes one reference (its own reason); autometrics scores the first of each.
+    fruit = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="fruit")
+    assert (
+        fruit["status"] == "Error: protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several"
+    )
+    assert score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="autometrics")["status"].startswith(
+        f"Scored 2 examples from {name}"
+    )
+
+
+def test_an_error_of_the_corpus_result_is_shown_in_the_status(monkeypatch):
+    def refuse(_corpus):
+        raise ValueError("the corpus refuses")
+
+    monkeypatch.setattr("update_rouge.corpus.Corpus.result", refuse)
+    out = score_file(FRUIT, DEFAULT_TYPES, "none")
+    assert out["status"] == "Error: the corpus refuses"
+    assert out["download_json"] is None
+
+
 def download_column(out, name):
     with open(out["download_csv"], newline="", encoding="utf-8") as handle:
         return [record[name] for record in csv.DictReader(handle)]

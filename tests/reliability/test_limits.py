@@ -87,6 +87,22 @@ def test_an_endless_line_is_refused_with_file_and_line(capsys, monkeypatch):
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.parametrize("num_proc", ["1", "2"])
+def test_a_csv_record_over_the_limit_is_refused_with_file_and_line(tmp_path, capsys, monkeypatch, num_proc):
+    # An unclosed quote: the rest of the file, 4 MB of short lines, is one record.
+    monkeypatch.setenv(MAX_LINE_BYTES_VARIABLE, "100000")
+    path = tmp_path / "data.csv"
+    path.write_bytes(b"source,reference,prediction\n,a b.,a b.\n\n" + b',a b.,"a\n' + b"x y\n" * 1_000_000)
+    started = time.monotonic()
+    status, out, err = run_main([path, "--num-proc", num_proc], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"update-rouge: error: {path}:4: a record (its quoted cells span lines) longer than 100,000 bytes, the "
+        f"limit of one record (raise it with the environment variable {MAX_LINE_BYTES_VARIABLE})\n"
+    )
+    assert time.monotonic() - started < 10
+
+
 @pytest.mark.parametrize("layout", ["jsonl", "csv", "text files"])
 def test_a_long_line_names_its_file_and_line_and_one_at_the_limit_is_read(tmp_path, capsys, monkeypatch, layout):
     row = {"source": "", "reference": "a b.", "prediction": "a b."}

@@ -5,6 +5,7 @@ into (read in blocks of a few bytes, with records over the limit) read as ``file
 reads the file."""
 
 import csv
+import io
 import os
 import pickle
 import tempfile
@@ -16,10 +17,10 @@ from conftest import quick_and_full
 from hypothesis import strategies as st
 
 import update_rouge.csv_cuts
-from update_rouge.csv_cuts import lines_in, record_end
+from update_rouge.csv_cuts import lines_in, numbered_lines, record_end
 from update_rouge.file_chunks import open_chunks
 from update_rouge.file_lines import InputFileError
-from update_rouge.files import read_csv
+from update_rouge.files import Row, read_csv
 
 # Rich in what the reader treats apart, with characters of two and three bytes in UTF-8, and
 # characters that end lines for str.splitlines but neither for the reader nor for file_lines
@@ -177,8 +178,8 @@ def check_chunks_read_as_the_file(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.csv"
         path.write_bytes(data)
-        # Blocks of the usual size and of a few bytes; records over a limit of 40 bytes, which
-        # this process reads from there on (and a line over it, an error for both).
+        # Blocks of the usual size and of a few bytes; records over a limit of 40 bytes, an
+        # error for both (named by the line the record starts on).
         for block, limit in ((update_rouge.csv_cuts.BLOCK, "100000000"), (5, "100000000"), (7, "40")):
             with mock.patch.object(update_rouge.csv_cuts, "BLOCK", block):
                 with mock.patch.dict(os.environ, {"UPDATE_ROUGE_MAX_LINE_BYTES": limit}):
@@ -195,3 +196,74 @@ def check_chunks_read_as_the_file(data: bytes) -> None:
 test_chunks_read_as_the_file, test_chunks_read_as_the_file_full = quick_and_full(1000, files, quick_examples=150)(
     check_chunks_read_as_the_file
 )
+
+
+def check_stepped_as_matched(data: bytes) -> None:
+    # Records longer than the window are found cell by cell (runs of cells matched in windows, a
+    # quoted cell's end and a line end found with bytes.find): the same ends, wherever windows end.
+    for window in (0, 1, 3):
+        with mock.patch.object(update_rouge.csv_cuts, "WINDOW", window):
+            check_pieces_read_as_the_whole(data)
+
+
+test_records_past_the_window_end_as_read, test_records_past_the_window_end_as_read_full = quick_and_full(
+    5000, texts, quick_examples=300
+)(check_stepped_as_matched)
+
+
+class Endless:
+    """A binary file of ``head`` and then ``repeated`` for ever, counting the bytes read; past
+    ``most`` bytes read, an ``AssertionError``."""
+
+    def __init__(self, head: bytes, repeated: bytes, most: int):
+        self.head, self.repeated, self.most, self.count = head, repeated, most, 0
+
+    def read(self, size: int) -> bytes:
+        data = (self.head + self.repeated * (size // len(self.repeated) + 1))[:size]
+        self.head = self.head[size:]
+        self.count += len(data)
+        assert self.count <= self.most, f"read {self.count:,} bytes of a record over the limit"
+        return data
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("no file descriptor")  # a stream, as a pipe is
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        pass
+
+
+ENDLESS = {  # what repeats for ever after the quote that opens the last record's third cell
+    "a line": b"x",
+    "quoted line ends": b"x\r\n",
+    "quoted cells and line ends": b'x",y,"z\n',
+}
+
+
+@pytest.mark.parametrize("reader", ["numbered_lines", "read_csv", "open_chunks"])
+@pytest.mark.parametrize("repeated", ENDLESS)
+def test_a_record_over_the_limit_is_refused_before_the_rest_is_read(monkeypatch, reader, repeated):
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "1000")
+    monkeypatch.setattr(update_rouge.csv_cuts, "BLOCK", 64)
+    head = b'source,reference,prediction\nA.,A. B.,A.\r\n\nA.,B.,"'
+    handle = Endless(head, ENDLESS[repeated], 2 * 1000 + len(head))
+    for module in ("files", "file_chunks"):
+        monkeypatch.setattr(f"update_rouge.{module}.open_input", lambda path: handle)
+    reads = {
+        "numbered_lines": lambda: (line for _, line in numbered_lines(handle, "endless.csv", lambda _: None)),
+        "read_csv": lambda: read_csv("endless.csv"),
+        "open_chunks": chunked("endless.csv", 2),
+    }
+    found = outcome(reads[reader])
+    what = "line" if repeated == "a line" else "record (its quoted cells span lines)"
+    assert found[-1] == (
+        f"endless.csv:4: a {what} longer than 1,000 bytes, the limit of one {what.split()[0]} (raise it with the "
+        "environment variable UPDATE_ROUGE_MAX_LINE_BYTES)"
+    )
+    if reader == "numbered_lines":
+        assert found[:-1] == [b"source,reference,prediction\n", b"A.,A. B.,A.\r\n", b"\n"]
+    else:  # the rows before it, then its error
+        assert found[:-1] == [Row(2, "A.", ["A. B."], "A.")]
+    assert 1000 < handle.count <= 2 * 1000 + len(head)

@@ -163,18 +163,28 @@ def test_for_several_workers_the_chunks_get_smaller_towards_the_end(tmp_path, mo
 @pytest.mark.parametrize("layout, limit", [("jsonl", None), ("csv-lists", None), ("csv-lists", 6600)])
 def test_the_progress_counts_every_byte(tmp_path, monkeypatch, layout, limit):
     paths, _ = LAYOUTS[layout](tmp_path, ROWS)
-    if limit is not None:  # lines of 6,515 bytes at most, one record of 6,685: read in this process from there
-        assert max(map(len, open(paths[0], "rb").read().splitlines(keepends=True))) < limit
+    data = open(paths[0], "rb").read()
+    if limit is not None:  # lines of 6,515 bytes at most, one record of 6,685 (two lines): refused
+        assert max(map(len, data.splitlines(keepends=True))) < limit
         monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", str(limit))
     read = open_chunks(paths[0])[1]
     seen = []
-    kinds = [type(chunk).__name__ for chunk in read(seen.append, 4)]
-    assert sum(seen) == os.path.getsize(paths[0])
-    if layout == "jsonl":
-        assert set(kinds) == {"JsonlChunk"}
-    else:
-        assert set(kinds) == ({"CsvChunk"} if limit is None else {"CsvChunk", "RowChunk"})
-        assert kinds == sorted(kinds)  # CsvChunks, then RowChunks
+    chunks = list(read(seen.append, 4))
+    kinds = [type(chunk).__name__ for chunk in chunks]
+    if limit is None:
+        assert sum(seen) == os.path.getsize(paths[0])
+        assert set(kinds) == {"JsonlChunk" if layout == "jsonl" else "CsvChunk"}
+        return
+    # The records before the long one, then its error: the bytes read are those before its line.
+    assert kinds == ["CsvChunk"] * (len(kinds) - 1) + ["RowChunk"]
+    with pytest.raises(InputFileError, match=r"x\.csv:(\d+): a record \(its quoted cells span lines\) longer") as error:
+        chunks[-1].rows()
+    line = int(error.value.line)
+    assert line > 2
+    assert sum(seen) == len(b"".join(data.splitlines(keepends=True)[: line - 1]))
+    record = b"".join(data.splitlines(keepends=True)[line - 1 : line + 1])
+    assert len(record) > limit  # and it is one record of the header's four cells, on two lines:
+    assert [len(cells) for cells in csv.reader(io.StringIO(record.decode(), newline=""))] == [4]
 
 
 def reader_error(paths, files):
@@ -226,7 +236,8 @@ BAD_CSV = {  # a bad record, the line of the error in it
     "bad utf-8 on the second line of a cell": (b'"A.\r\n\xff",A.,A.\r\n', 1),
     "an empty list of references": (b'A.,"\r\n[]",A.\r\n', 0),
     "an unclosed quote at the end": (b'A.,"A.\r\nB.,C.', 1),
-    "a line too long": (b'A.,"A.\n' + b"x" * 5000 + b'\n",A.\n', 1),
+    "a line too long": (b"A." + b"x" * 6000 + b",A.,A.\r\n", 0),
+    "a record too long, on lines not too long": (b'A.,"A.\n' + b"x" * 3000 + b"\n" + b"y" * 3000 + b'\n",A.\n', 0),
 }
 
 
@@ -245,10 +256,13 @@ def write_bad_csv(path, problem, at=22):
 @pytest.mark.parametrize("problem", BAD_CSV)
 def test_bad_csv_is_named_by_its_file_and_line_as_the_reader_names_it(tmp_path, monkeypatch, problem, size):
     line = write_bad_csv(tmp_path / "x.csv", problem)
-    if problem == "a line too long":
-        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "4000")  # the longest other line has 1,897 bytes
+    if "too long" in problem:
+        monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "5500")  # the longest other record has 5,093 bytes
     expected = reader_error([str(tmp_path / "x.csv")], {})
     assert f"x.csv:{line}: " in expected
+    if "too long" in problem:
+        what = "line" if problem == "a line too long" else "record (its quoted cells span lines)"
+        assert f"x.csv:{line}: a {what} longer than 5,500 bytes, the limit of one " in expected
     with pytest.raises(InputFileError) as raised:
         chunked_rows([str(tmp_path / "x.csv")], {}, size)
     assert str(raised.value) == expected
@@ -257,9 +271,9 @@ def test_bad_csv_is_named_by_its_file_and_line_as_the_reader_names_it(tmp_path, 
 @pytest.mark.parametrize(
     "limit, problem",
     [
-        (None, "not valid CSV (unexpected end of data)"),  # the file ends in the cell
-        ("20000", "not valid CSV (field larger than field limit (20000))"),  # read here from the record on
-        ("4000", "not valid CSV (field larger than field limit (4000))"),
+        (None, "not valid CSV (unexpected end of data)"),  # the file ends in the cell (named by its last line)
+        ("20000", "a record (its quoted cells span lines) longer than 20,000 bytes, the limit of one record"),
+        ("6000", "a record (its quoted cells span lines) longer than 6,000 bytes, the limit of one record"),
     ],
 )
 def test_an_unclosed_quote_takes_the_rest_of_the_file_as_the_reader_does(tmp_path, monkeypatch, limit, problem):
@@ -270,11 +284,14 @@ def test_an_unclosed_quote_takes_the_rest_of_the_file_as_the_reader_does(tmp_pat
     path = tmp_path / "x.csv"
     path.write_bytes(b"source,reference,prediction\n" + b"".join(records[:22]) + b'A.,"A.\r\n' + rest)
     expected = reader_error([str(path)], {})
-    assert expected.endswith(f": {problem}")
+    assert f": {problem}" in expected and expected.endswith(")")
+    if limit is not None:  # the record is named by the line it starts on, where the quote opens
+        line = 2 + sum(record.count(b"\n") for record in records[:22])
+        assert f"x.csv:{line}: " in expected
     with pytest.raises(InputFileError) as raised:
         chunked_rows([str(path)], {}, 5)
     assert str(raised.value) == expected
-    # Over the limit, this process reads the cell (and refuses it) rather than hold all of it for a worker.
+    # Over the limit, this process refuses the record rather than hold all of it for a worker.
     kinds = [type(chunk).__name__ for chunk in open_chunks(str(path))[1](lambda _: None, 5)]
     assert kinds[-1] == ("CsvChunk" if limit is None else "RowChunk")
 

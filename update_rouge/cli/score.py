@@ -36,7 +36,6 @@ from .runner import (
     add_file_argument,
     add_output_format,
     add_table_options,
-    errors_in_flags,
     run_command,
     settings_from,
     stdin_piped,
@@ -226,8 +225,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         if corpus.totals.count == 0:
             raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
         # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
-        with errors_in_flags():
-            corpus.check()
+        corpus.check()
     if args.per_example not in (None, "-"):
         written.append(args.per_example)
     result = corpus.result()
