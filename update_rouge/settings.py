@@ -96,7 +96,8 @@ OPTIONS: tuple[Option, ...] = (
         "use_stemmer",
         "`bool`",
         False,
-        '`True` is an alias of `stemmer="porter"`, as in evaluate\'s rouge.',
+        '`True` is an alias of `stemmer="porter"` (with a `language`, of `stemmer="snowball"`), as in '
+        "evaluate's rouge.",
         cli=SCORING,
         parse=bool,
     ),
