@@ -41,7 +41,7 @@ from typing import NamedTuple
 from rouge_score.scoring import Score
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
-from .option_numbers import is_integer, is_real
+from .option_numbers import check_switch, is_integer, is_real
 from .rouge155_stopwords import STOPWORDS_TEXT
 
 STOPWORDS = frozenset(STOPWORDS_TEXT.split("\n")) - {""}
@@ -89,13 +89,7 @@ def check_text_options(
     alpha: float = DEFAULT_ALPHA,
 ) -> TextOptions:
     """The checked ``TextOptions``; ``ValueError`` naming the argument on a bad value."""
-    if remove_stopwords is not True and remove_stopwords is not False:
-        raise OptionError(
-            "remove_stopwords",
-            remove_stopwords,
-            (Name("remove_stopwords"), f" must be True or False, got {remove_stopwords!r}"),
-            [[Setting("remove_stopwords", LEFT_OUT)]],
-        )
+    check_switch("remove_stopwords", remove_stopwords)
     for name, value in (("max_words", max_words), ("max_bytes", max_bytes)):
         if value is not None and (not is_integer(value) or value < 1):
             raise OptionError(

@@ -26,6 +26,7 @@ from .errors import LEFT_OUT, Name, OptionError, Setting
 from .extraction import SourceIndex
 from .languages import check_language
 from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
+from .option_numbers import check_switch
 from .parallel import check_num_proc
 from .protocols import PROTOCOLS, PUBLISHED_TYPES, ProtocolIndex, check_protocol
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
@@ -326,15 +327,6 @@ def compute_parameters(leading: Sequence[str]) -> inspect.Signature:
     parameters = [inspect.Parameter(name, kind) for name in leading]
     parameters += [inspect.Parameter(option.name, kind, default=option.default) for option in OPTIONS]
     return inspect.Signature(parameters)
-
-
-def check_switch(name: str, value: Any) -> bool:
-    """``value`` if it is ``True`` or ``False`` (not merely truthy); ``OptionError`` naming ``name`` otherwise."""
-    if value is not True and value is not False:
-        raise OptionError(
-            name, value, (Name(name), f" must be True or False, got {value!r}"), [[Setting(name, LEFT_OUT)]]
-        )
-    return value
 
 
 @dataclass(frozen=True)

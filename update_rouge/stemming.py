@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .languages import check_stemmer_language
+from .option_numbers import check_switch
 
 STEMMERS = ("none", "porter", "rouge155", "snowball")
 LANGUAGE_STEMMER = "snowball"
@@ -37,13 +38,7 @@ def resolve_stemmer(
     resolves to ``"none"`` and cannot be combined with a stemmer, nor with a language (which
     brings its own tokens).
     """
-    if use_stemmer is not True and use_stemmer is not False:
-        raise OptionError(
-            "use_stemmer",
-            use_stemmer,
-            (Name("use_stemmer"), f" must be True or False, got {use_stemmer!r}"),
-            [[Setting("use_stemmer", LEFT_OUT)]],
-        )
+    check_switch("use_stemmer", use_stemmer)
     if stemmer is not None and stemmer not in STEMMERS:
         raise OptionError(
             "stemmer",
