@@ -21,6 +21,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..protocols import BOOTSTRAP_PROTOCOLS
+
 OUTPUT_FORMATS = ("json", "text", "markdown")
 DEFAULT_WIDTH = 4
 WHOLE = "ALL"
@@ -96,8 +98,6 @@ def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, An
 
 
 PROTOCOL_NAMES = {"fruit": "FRUIT's", "editeval": "EditEval's", "autometrics": "autometrics'"}
-BOOTSTRAP_MEDIANS = ("fruit", "editeval")
-"""The protocols whose corpus values are bootstrap medians (``protocols.BOOTSTRAP_PROTOCOLS``)."""
 
 
 def _level(confidence_level: float) -> str:
@@ -111,7 +111,7 @@ def _described(how: Mapping[str, Any], count: int) -> str:
     intervals if any, and their scale."""
     protocol = how.get("protocol")
     level, resamples = how["confidence_level"], how["n_bootstrap"]
-    if protocol in BOOTSTRAP_MEDIANS:
+    if protocol in BOOTSTRAP_PROTOCOLS:
         values = f"medians over {resamples} bootstrap resamples of the mean F, precision and recall"
         intervals = f"; {_level(level)} percentile intervals of F from the same resamples" if level is not None else ""
         slots = how.get("reference_slots", 1)
