@@ -185,8 +185,7 @@ def max_lcs_cells() -> int:
 def max_python_lcs_cells() -> int:
     """The largest product of the two sides' token counts the Python engine computes rougeL or
     rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
-    of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
-    about 11 s of CPU)."""
+    of about 450,000 tokens: about a minute and a half of one core; docs/guarantees.md)."""
     return positive_integer(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS, "table cells")
 
 
