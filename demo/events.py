@@ -222,7 +222,7 @@ def wire(page: Page) -> None:
     )
     # The events that write the file view likewise run one at a time, in the order they were sent.
     # The page may send an upload's "File changed" event after the Score file click that followed
-    # it (a loaded run's page cleared the results it had just drawn): what the file is scored with,
+    # it: what the file is scored with,
     # the upload included, is remembered first, as for one example, and a late answer that finds
     # the very file and options scored changes nothing.
     file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}

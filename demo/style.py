@@ -49,9 +49,7 @@ CSS = """
 # The Status box drawn by what it says: ``data-status`` "error" for an ``Error: ...`` (drawn red),
 # "scored" for ``Scored ...`` (a green edge), "note" for anything else (as gradio draws it). The
 # page sets it itself whenever the box's text changes (its change event runs this, in the page
-# alone), so the colour cannot lag the text. A server step after each event that wrote the box
-# read the text as the page sent it, and on a loaded machine a step sent for an older text could
-# land after the one for the newer: a scored file's edge stayed grey.
+# alone), so the colour cannot lag the text (a server step per event could land out of order).
 STATUS_JS = """(text) => {
     const said = text || "";
     const box = document.getElementById("batch-status");

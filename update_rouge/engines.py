@@ -444,8 +444,8 @@ def make_engine(
 ):
     """The engine called ``name``; "auto" is the accelerator where installed, exact and faster,
     else Python. The accelerator is faster only with two or more threads (``accelerator_threads``):
-    with one, as in each of N worker processes on N CPUs, it scored Wikipedia triples about 0.75
-    times as fast as the Python engine (docs/speed.md), so "auto" then picks Python.
+    with one, as in each of N worker processes on N CPUs, it is slower than the Python engine
+    (docs/speed.md), so "auto" then picks Python.
 
     An engine that ``inexact_reason`` rejects for the settings raises ``OptionError`` with the
     reason (``needs_counts``: the settings that need raw counts); "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the

@@ -12,17 +12,15 @@ pair with the Python engine instead (the same numbers).
 Time: on every engine time grows with the product of the two sides' token counts (rougeL: whole
 texts; rougeLsum and ROUGE-W: all lines), and ROUGE-W fills a table of about one byte per cell
 for each pair of lines. The summary-level walks (rougeLsum, ROUGE-W) also cost something for
-every pair of a reference line and a prediction line, however short: 10,000 one-word lines a
-side are 100,000,000 line pairs of one cell each, and took 66 s of ROUGE-W. And a cell costs
+every pair of a reference line and a prediction line, however short (10,000 one-word lines a
+side are 100,000,000 line pairs of one cell each). And a cell costs
 more on some engines and types than a cell of the Python engine's rougeL, which defines the unit:
 rougeLsum walks back through its columns (python), fills a table for each line pair
-(rouge-score-rs) or builds every table in pure Python (rouge-score): 3,500 lines of 30 tokens a
-side took 23 s of python rougeLsum, counted as 6 s; 8,000 lines of 10 took 73 s of
-rouge-score-rs, counted as 14 s. So the cost counted is the cells at ``CELL_COSTS`` each plus
+(rouge-score-rs) or builds every table in pure Python (rouge-score). So the cost counted is the
+cells at ``CELL_COSTS`` each plus
 ``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and type, in cells of
 the same time). ROUGE-W's tables are no bit-parallel LCS: a cell of one costs
-hundreds to thousands of LCS cells, and a table something per token of its two lines besides
-(300 lines of 60 tokens a side, 0.6% of the limit as cells and line pairs, took 92 s), so the
+hundreds to thousands of LCS cells, and a table something per token of its two lines besides, so the
 python engine adds ``wlcs_tables_cost``, the sum over its line pairs of their tables' cost.
 Before scoring a pair, every engine checks that cost against
 ``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
@@ -63,10 +61,8 @@ PAIR_CELLS = {
 }
 """What one pair of a reference line and a prediction line costs a summary-level walk, in LCS
 cells of the same time, by (engine, family of the type: rougeLsum's ``SUMMARY_LCS``, ROUGE-W's ``WEIGHTED_LCS``). Measured with
-``scripts/lcs_line_pairs.py`` on one-token lines (a cell is about 0.45 ns: 200,000,000,000 of
-them take about a minute and a half): python rougeLsum 25 to 58 ns a pair, python ROUGE-W 0.7
-to 3.9 us, rouge-score-rs rougeLsum 140 ns, rouge-score rougeLsum 24 us; each the slowest measured, in cells, rounded
-up (ROUGE-W: 3.9 us is 8,700 cells)."""
+``scripts/lcs_line_pairs.py`` on one-token lines: each the slowest measured, in cells, rounded up
+(docs/speed.md, "The LCS time limit's prices")."""
 
 
 WLCS_TABLE_CELLS = {"python": (2_000, 10_000), "numpy": (100, 90_000)}
@@ -74,10 +70,8 @@ WLCS_TABLE_CELLS = {"python": (2_000, 10_000), "numpy": (100, 90_000)}
 in LCS cells, as (per cell, per token): ``cell * a * b + token * (a + b)``; ``python`` for the
 tables of at most ``wlcs.NUMPY_CELLS`` cells (filled in pure Python), ``numpy`` for the larger
 ones (by anti-diagonals, a fixed cost each). Measured with ``wlcs._mark_small`` and
-``_mark_large`` on prediction lines that are a reference line reversed (no line is skipped),
-against ``lcs.lcs_length`` on the same machine: pure Python 1,400 (127 x 127 tokens) to 10,500
-(1 x 1) LCS cells a cell, NumPy 54 (3,000 x 3,000) to 3,600 (20 x 1,000) a cell and 46,000 to
-81,000 a diagonal; each bound holds every measurement, with some room (a busy 2-core machine)."""
+``_mark_large`` against ``lcs.lcs_length``; each bound holds every measurement, with some room
+(docs/speed.md, "The LCS time limit's prices")."""
 
 
 def wlcs_tables_cost(target_lengths: Sequence[int], prediction_lengths: Sequence[int]) -> int:
@@ -107,14 +101,8 @@ CELL_COSTS = {
 }
 """What one cell (a reference token by a prediction token) costs, in LCS cells of 0.45 ns, by
 (engine, family of the type: rougeL's ``LCS``, rougeLsum's ``SUMMARY_LCS``); 1 for the others
-(python rougeL, the cell's definition; ROUGE-W, priced by ``wlcs_tables_cost``). Measured with
-prediction lines that are reference lines reversed or with their first token changed, on a busy
-2-core machine: python rougeLsum up to 2.4 ns a cell (one line of 40,000 tokens, first token
-changed: its walk back takes every column), rouge-score-rs rougeL 2.5 to 4.4 ns (60,000 and 158,000
-distinct tokens, the second reversed)
-and rougeLsum up to 14 ns (a full table for each line pair, 5,000 x 5,000 tokens), rouge-score
-up to 970 ns (rougeLsum, a line of 1,500 tokens a side); each bound holds every measurement with
-room for a busier machine."""
+(python rougeL, the cell's definition; ROUGE-W, priced by ``wlcs_tables_cost``). Each bound holds
+every measurement, with room for a busier machine (docs/speed.md, "The LCS time limit's prices")."""
 
 
 def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:
@@ -197,8 +185,7 @@ def max_lcs_cells() -> int:
 def max_python_lcs_cells() -> int:
     """The largest product of the two sides' token counts the Python engine computes rougeL or
     rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
-    of about 450,000 tokens: about a minute and a half of one core; 150,000 tokens each take
-    about 11 s of CPU)."""
+    of about 450,000 tokens: about a minute and a half of one core; docs/guarantees.md)."""
     return positive_integer(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS, "table cells")
 
 

@@ -12,7 +12,7 @@ share the same cores). The workers share the CPUs with their native thread pools
 worker's Rayon pool (the threads of the accelerator rouge-score-rs) gets ``available_cpus() //
 num_proc`` threads, at least one, unless the environment already sets ``RAYON_NUM_THREADS``
 (``worker_threads``); left at Rayon's default, every worker would start a thread per CPU, and
-on two CPUs two workers were then no faster than one (docs/speed.md). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
+the workers would compete for the same cores (docs/speed.md). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
 the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
 without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
 parent builds the pool, starts a worker or hands it work, so that a signal's exception never
@@ -21,9 +21,9 @@ semaphore half made. A worker whose parent is gone (killed with SIGKILL, say) no
 ``PARENT_CHECK_SECONDS`` and exits. Multiprocessing's resource tracker, which this process
 starts with its first pool, is started with SIGHUP blocked (``_start_resource_tracker``): it
 ignores SIGINT and SIGTERM itself but not SIGHUP, and a SIGHUP to the process group (a closed
-terminal) killed it, so that the run's clean-up started a new one, which printed a warning and
-a ``KeyError`` traceback for each semaphore it had not seen. It ends when this process and its
-workers have ended, as before.
+terminal) would kill it, so that the run's clean-up would start a new one, which prints a warning
+and a ``KeyError`` traceback for each semaphore it has not seen. It ends when this process and its
+workers have ended.
 """
 
 import contextlib
@@ -51,7 +51,7 @@ THREADS_VARIABLE = "RAYON_NUM_THREADS"
 """The variable that sizes a process's Rayon thread pool when that pool starts (rouge-score-rs's)."""
 BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
 """The variable that sizes OpenBLAS's thread pool (NumPy's wheels) when NumPy is imported: the
-pool's threads start then and spin about 0.1 s of CPU each before they sleep, one per CPU but
+pool's threads start then and spin a while before they sleep (docs/speed.md), one per CPU but
 one, whether or not a matrix product ever runs. Nothing this package scores with uses BLAS."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
@@ -193,8 +193,8 @@ class WorkerPool:
     With ``helps``, this process is one of the ``num_proc`` that score: ``num_proc - 1``
     workers start, and while they start, and whenever each has its two pieces of work in
     flight, this process calls ``function`` on the next piece itself (``starmap``). It has its
-    imports done, so it scores from the first moment, while a worker takes a third of a second
-    or more to start, and one process fewer starts. Its results, exceptions included, take
+    imports done, so it scores from the first moment, while the workers start, and one process
+    fewer starts. Its results, exceptions included, take
     their place in input order like the workers'.
 
     ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;

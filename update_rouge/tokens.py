@@ -39,8 +39,8 @@ def _porter_stem(token: str) -> str | None:
 
 @cache
 def _porter():
-    """NLTK's Porter stemmer, imported on first use: importing NLTK costs a process (each
-    ``num_proc`` worker among them) about 0.14 s, which runs without a stemmer need not pay."""
+    """NLTK's Porter stemmer, imported on first use: a process (each ``num_proc`` worker among
+    them) that runs without a stemmer does not import NLTK (its cost: docs/speed.md)."""
     from nltk.stem import porter
 
     return porter.PorterStemmer()

@@ -6,7 +6,7 @@ through another, is imported here, and no other (the demo and the command line i
 package; tests/publishing/test_architecture.py checks both ways).
 """
 
-import os
+from typing import NamedTuple
 
 import datasets
 import evaluate
@@ -221,6 +221,12 @@ def _check_keys(kwargs, expected: str) -> None:
         raise TypeError(f"unexpected keyword argument(s) {', '.join(f'{k}=' for k in unknown)}: use {expected}")
 
 
+class _Failed(NamedTuple):
+    """The error ``compute`` raised inside evaluate's ``compute``, carried out of it as its result."""
+
+    error: BaseException
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class UpdateRouge(evaluate.Metric):
     def _info(self):
@@ -261,7 +267,7 @@ class UpdateRouge(evaluate.Metric):
         """``ValueError`` naming this call and the stored ones when its references are lists and
         theirs strings, or the reverse: evaluate stores one form until ``compute``. ``_forms``
         holds the form of each call stored since the last ``compute``."""
-        if self.writer is None:  # nothing stored since the last compute
+        if len(self) == 0:  # nothing stored since the last compute
             self._forms: list[bool] = []
         forms = self._forms
         if forms and forms[0] != several:
@@ -278,37 +284,28 @@ class UpdateRouge(evaluate.Metric):
 
         An unknown or bad option raises ``TypeError`` or ``ValueError`` naming it before the
         batches are touched, so batches given to ``add_batch`` stay for the next ``compute``.
-        evaluate itself holds a file lock on its cache from ``_finalize`` until ``_compute``
-        returns, and leaves it held (the next ``compute`` would wait for it a second) if
-        ``_compute`` raises: then the lock is released and the cache file removed, as after a
-        successful ``compute``, and the error is raised. An error in the data of ``compute``
-        itself (checked as ``add_batch`` checks it) leaves earlier ``add_batch`` batches stored.
+        evaluate holds a file lock on its cache from ``_finalize`` until ``_compute`` returns, and
+        releases it only then: so ``_compute`` returns an error of the scoring rather than raising
+        it, and this method raises it once evaluate has released the lock and removed its cache
+        files. An error in the data of ``compute`` itself (checked as ``add_batch`` checks it)
+        leaves earlier ``add_batch`` batches stored.
         """
-        options = {name: value for name, value in kwargs.items() if name not in self._feature_names()}
+        options = {name: value for name, value in kwargs.items() if name not in self.features[0]}
         unknown = sorted(set(options) - set(DEFAULTS))
         if unknown:
             raise TypeError(f"compute() got unexpected keyword arguments {unknown}; the options are {sorted(DEFAULTS)}")
         Settings.from_options(options)
         check_switch("return_signature", options.get("return_signature", DEFAULTS["return_signature"]))
-        try:
-            return super().compute(predictions=predictions, references=references, **kwargs)
-        except BaseException:
-            if self.writer is None:  # evaluate's _finalize ran: this compute took the stored batches
-                self._release_cache()
-            raise
-
-    def _release_cache(self):
-        """Remove the cache files evaluate's ``_finalize`` locked for ``compute`` and release their locks."""
-        taken = zip(getattr(self, "filelocks", None) or [], getattr(self, "file_paths", None) or [])
-        for filelock, file_path in reversed(list(taken)):
-            if os.path.exists(file_path):
-                os.remove(file_path)
-            filelock.release()
-        self.filelocks, self.file_paths = [], []
-        self.data, self.writer = None, None
+        output = super().compute(predictions=predictions, references=references, **kwargs)
+        if isinstance(output, _Failed):
+            raise output.error
+        return output
 
     def _compute(self, predictions, references, sources, **options):
-        return compute(sources=sources, predictions=predictions, references=references, **options)
+        try:
+            return compute(sources=sources, predictions=predictions, references=references, **options)
+        except BaseException as error:
+            return _Failed(error)
 
     _compute.__signature__ = compute_parameters(["self", "predictions", "references", "sources"])  # type: ignore[attr-defined]
 

@@ -200,18 +200,90 @@ def test_compute_signature_and_evaluate_take_the_options_of_the_table():
         update_rouge.build_signature(colour="red")
 
 
-def test_the_private_evaluate_state_the_script_releases_is_where_it_looks(evaluate_metric):
-    # update_rouge.py's _release_cache frees what evaluate's _finalize took for a compute that
-    # then failed: the private writer, filelocks and file_paths. The version matrix runs this on
-    # the newest evaluate and on the lowest allowed (0.4.1), so a rename there fails here.
-    evaluate_metric.add_batch(sources=["Dan bakes."], predictions=["Dan bakes. He sells."], references=["He sings."])
-    assert evaluate_metric.writer is not None
-    evaluate_metric._finalize()
-    assert evaluate_metric.writer is None
-    paths, locks = list(evaluate_metric.file_paths), list(evaluate_metric.filelocks)
-    assert paths and all(os.path.exists(path) for path in paths), paths
-    assert locks and all(lock.is_locked for lock in locks)
-    evaluate_metric._release_cache()
-    assert not any(os.path.exists(path) for path in paths), "the cache files were left behind"
-    assert not any(lock.is_locked for lock in locks), "a cache lock is still held"
-    assert evaluate_metric.data is None
+def test_a_compute_that_fails_while_scoring_raises_its_error_and_leaves_no_cache_file(tmp_path):
+    # evaluate removes its cache files and releases their locks only when _compute returns: the
+    # script's _compute returns the scoring's error and its compute raises it after that.
+    import evaluate
+
+    def fail_on_bakes(text):
+        if "bakes" in text:
+            raise KeyError("bakes")
+        return text.split()
+
+    metric = evaluate.load(str(MODULE_DIR), cache_dir=str(tmp_path))
+    metric.add_batch(sources=["Dan."], predictions=["Dan. He bakes."], references=["Dan. He sings."])
+    assert list(tmp_path.rglob("*.arrow")), "evaluate stored no cache file: the test would prove nothing"
+    with pytest.raises(ValueError, match=r"^tokenizer raised KeyError: 'bakes', on the additions of predictions\[0\]"):
+        metric.compute(tokenizer=fail_on_bakes)
+    assert not list(tmp_path.rglob("*.arrow")), "the cache files were left behind"
+    result = metric.compute(sources=["Dan."], predictions=["Dan. He bakes."], references=["Dan. He sings."])
+    assert result["update_rouge1"] == 0.5
+
+
+WRITERS = ("setattr", "delattr", "__setattr__", "__delattr__")
+
+
+def written_targets(node):
+    """The targets ``node`` assigns, augments, annotates or deletes (none for other nodes)."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        return list(node.targets)
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return [node.target]
+    return []
+
+
+def assigned_attributes(tree):
+    """(line, object, name) of every attribute the code assigns, augments, annotates or deletes,
+    and of every ``setattr``/``delattr``/``__setattr__`` call; object is the source of the
+    expression whose attribute is written (``self``, ``_compute``, ...)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) in WRITERS:
+            found.append((node.lineno, ast.unparse(node), "(call)"))
+        targets = written_targets(node)
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+                targets.extend(target.elts if not isinstance(target, ast.Starred) else [target.value])
+            elif isinstance(target, ast.Attribute):
+                found.append((target.lineno, ast.unparse(target.value), target.attr))
+    return found
+
+
+def test_the_script_writes_no_attribute_of_evaluates_objects():
+    # The rule: update_rouge.py writes (assigns, augments, annotates, deletes, setattr) only
+    # (a) attributes of `self` that evaluate's EvaluationModule does not have: not on the class
+    # (dir(evaluate.Metric)) and never assigned to `self` in evaluate/module.py, where its instance
+    # state (writer, data, filelocks, file_paths, ...) is set; and (b) `__signature__` of a function
+    # the script defines. Anything else would depend on evaluate's private state, which a new
+    # evaluate release may rename. Each line of `bad` below breaks the rule and must be found.
+    import evaluate
+    import evaluate.module
+
+    theirs = set(dir(evaluate.Metric)) | {
+        name for _, obj, name in assigned_attributes(ast.parse(inspect.getsource(evaluate.module))) if obj == "self"
+    }
+    assert {"writer", "data", "filelocks", "file_paths", "filelock"} <= theirs
+
+    def broken(source):
+        tree = ast.parse(source)
+        functions = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return [
+            (line, obj, name)
+            for line, obj, name in assigned_attributes(tree)
+            if not (obj == "self" and name not in theirs) and not (obj in functions and name == "__signature__")
+        ]
+
+    bad = [
+        "self.filelocks, self.file_paths = [], []",
+        "self.writer = None",
+        "self._module_info = 1",
+        "del self.data",
+        "setattr(self, '_forms', [])",
+        "evaluate.MetricInfo._x = 1",
+        "info = evaluate.MetricInfo()\ninfo.features += 1",
+        "def f(): pass\nf.__doc__ = ''",
+    ]
+    for source in bad:
+        assert broken(source), source
+    assert broken((MODULE_DIR / "update_rouge.py").read_text(encoding="utf-8")) == []

@@ -26,7 +26,7 @@ def run_program() -> int:
     process that is the program, which sets for itself, before the commands import NumPy, one
     OpenBLAS thread unless the environment sets their number (``BLAS_THREADS_VARIABLE``:
     nothing here multiplies matrices, and the pool would start a thread per CPU but one, fifteen
-    on 16 CPUs, each spinning about 0.1 s of CPU, in the main process and in every worker
+    on 16 CPUs, each spinning for a while before it sleeps, in the main process and in every worker
     process, which inherit the setting)."""
     os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
     return main()

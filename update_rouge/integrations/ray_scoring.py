@@ -155,8 +155,8 @@ def score_dataset(
     ``*_column`` names and ``compute``'s scoring keyword arguments. The options are checked here,
     on the driver, before anything runs on the cluster. ``batch_size``: rows an actor scores per
     task (``None``: one block each; readers cut blocks of about 1 MB, 75 Wikipedia triples, and
-    each task costs Ray tens of milliseconds: on 2 CPUs 10,000 such rows took 7.3 s to score as
-    whole blocks, 5.3 s in batches of 1,000)."""
+    each task costs Ray tens of milliseconds, so that smaller batches can score faster than whole
+    blocks: docs/speed.md)."""
     scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
     compute(*_WARM_UP, use_aggregator=False, **scoring)
     return ds.map_batches(
