@@ -120,7 +120,9 @@ def _interrupt(run, signum, delay, workers=0, more=(), began=None):
     time.sleep(delay)
     if signum in (signal.SIGINT, signal.SIGHUP):
         # A Ctrl-C, or a closed terminal, reaches every process of the group: the workers and
-        # multiprocessing's resource tracker too.
+        # multiprocessing's resource tracker too. The run's own group (start_new_session), never
+        # the one of this test process and its pytest-xdist siblings.
+        assert os.getpgid(process.pid) == process.pid != os.getpgrp(), "the run shares a process group"
         os.killpg(process.pid, signum)
     else:
         process.send_signal(signum)
