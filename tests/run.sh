@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine (Python 3.10 to 3.13, apt) and runs it,
-# in the active virtual environment or else in .venv in the checkout (see scripts/venv.sh).
+# in the active virtual environment or else in .venv-tests in the checkout (see scripts/venv.sh): not
+# in the run command's .venv, whose versions the tests' extras would change (lighteval pins nltk).
 #   bash tests/run.sh          the quick run: every test not marked slow, a test file per core
 #                              (pytest-xdist; -n N or -n 0 chooses otherwise): about 100 s of tests
 #                              on a quiet 2-core machine, 5 minutes on a loaded one, after the
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
-source scripts/venv.sh
+source scripts/venv.sh .venv-tests
 marker=()
 if [ "${1:-}" = "--all" ]; then
     shift
