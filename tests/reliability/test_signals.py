@@ -132,7 +132,8 @@ def _interrupt(run, signum, delay, workers=0, more=(), began=None):
     except subprocess.TimeoutExpired:
         pytest.fail(f"{signum.name} at {delay:.2f} s: still running {END_SECONDS} s later")
     took = time.monotonic() - sent
-    where = f"{signum.name} at {delay:.2f} s after {'the first child' if began is None else 'the first line'}"
+    anchor = f"{workers} workers ran" if workers else "the first child" if began is None else "the first line"
+    where = f"{signum.name} at {delay:.2f} s after {anchor}"
     assert process.returncode == 128 + signum, f"{where}: exit {process.returncode}, stderr {err!r}"
     assert err.startswith(f"update-rouge: interrupted by {signum.name}: stopped") and err.count("\n") == 1, (
         f"{where}: stderr {err!r}"
@@ -170,6 +171,14 @@ def test_a_hangup_of_the_process_group_prints_one_line_and_leaves_nothing(run, a
     # It killed multiprocessing's resource tracker: then "process died unexpectedly, relaunching"
     # and a KeyError traceback per semaphore followed the line on stderr.
     _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, more=("--additions", additions))
+
+
+def test_a_hangup_of_the_installed_commands_group_prints_one_line(run):
+    # Its workers run the installed script as __mp_main__ (spawn), which imports its entry point:
+    # they printed the line too, one line per process.
+    script = shutil.which("update-rouge", path=Path(sys.executable).parent)
+    assert script is not None, "update-rouge is not installed: run pip install -e ."
+    _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, began=((script,), lambda: True))
 
 
 @pytest.mark.slow
