@@ -10,8 +10,9 @@
 # Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+venv_folder=.venv-tests
 # shellcheck source=scripts/venv.sh
-source scripts/venv.sh .venv-tests
+source scripts/venv.sh
 marker=()
 if [ "${1:-}" = "--all" ]; then
     shift
