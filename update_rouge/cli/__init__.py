@@ -30,9 +30,9 @@ def run_program() -> int:
     then until a command's own handling takes over (``runner.run_command``), a stop signal
     (Ctrl-C while the commands are imported, say) ends the process at once with the command's
     one line and 128 + the signal, not a traceback; nothing has been started or written by
-    then. Once ``main`` has returned, the signals have
-    their default action (the process ends by the signal, which a shell reports as 128 + the
-    signal): the command has done all it had to do.
+    then. Once ``main`` has returned, the signals have their default action (the process ends
+    by the signal, which a shell reports as 128 + the signal): the command has done all it had
+    to do.
 
     Before the commands import NumPy, it sets for itself one OpenBLAS thread unless the
     environment sets their number (``BLAS_THREADS_VARIABLE``: nothing here multiplies matrices,
