@@ -6,6 +6,7 @@
 set -euo pipefail
 here="$PWD"
 cd "$(dirname "$0")/.."
+venv_folder=.venv
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
 install_once package -e .

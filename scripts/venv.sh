@@ -1,10 +1,15 @@
 # Sourced (not run) by scripts/update-rouge.sh and tests/run.sh, with the checkout as the current
-# folder. Puts a Python that pip may install into first on PATH, as `python`:
+# folder, after they set the shell variable venv_folder (not an argument: a sourced file takes the
+# caller's own arguments for its $1). Puts a Python that pip may install into first on PATH, as
+# `python`:
 # - the active virtual environment ($VIRTUAL_ENV), when there is one;
-# - else .venv in the checkout, made with `python3 -m venv` on first use. This is what makes the
-#   README's commands work with only a system Python (Debian's is "externally managed": pip refuses
-#   to install into it, and there is no `python`, only `python3`). When venv cannot make one
-#   (Debian without python3-venv), it installs python3-venv with apt-get and tries again.
+# - else the folder venv_folder in the checkout (.venv when unset), made with `python3 -m venv` on
+#   first use. This is what makes the README's commands work with only a system Python (Debian's
+#   is "externally managed": pip refuses to install into it, and there is no `python`, only
+#   `python3`). When venv cannot make one (Debian without python3-venv), it installs python3-venv
+#   with apt-get and tries again. The run command uses .venv and the test command .venv-tests:
+#   the tests' extras pin versions of their own (lighteval pins nltk 3.9.1), which must not
+#   change what the run command prints (a stemmed score's signature names the nltk version).
 # Then `install_once NAME PIP_ARGUMENTS...` runs `python -m pip install PIP_ARGUMENTS...` unless
 # the same request from the same checkout, with the same pyproject.toml and this file, was
 # installed into this environment before (a stamp file inside the environment records it, so a
@@ -18,7 +23,7 @@
 if [ -n "${VIRTUAL_ENV:-}" ]; then
     venv_dir="$VIRTUAL_ENV"
 else
-    venv_dir="$PWD/.venv"
+    venv_dir="$PWD/${venv_folder:-.venv}"
     if ! "$venv_dir/bin/python" -c "" 2>/dev/null; then
         rm -rf "$venv_dir"
         echo "$0: creating the virtual environment $venv_dir with $(command -v python3)" >&2

@@ -15,12 +15,17 @@ As an evaluate metric from the installed package: ``evaluate.load(update_rouge.m
 """
 
 import importlib
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
 
 from .version import __version__
 
+# Not typing's: this module imports nothing that Python's start has not imported already, so
+# that the command line handles Ctrl-C from its first line on (``cli.run_program``). Type
+# checkers take any TYPE_CHECKING for true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .comparison.systems import compare
     from .errors import InputError, OptionError, UpdateRougeError
     from .example_tables import ExampleScore
@@ -57,7 +62,7 @@ _HOMES = {
 that scores chunks, does not import all of them (comparing systems, NumPy's statistics)."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
@@ -71,7 +76,7 @@ def __dir__() -> list[str]:
 
 def metric_path() -> str:
     """The path of the evaluate script inside this package, for ``evaluate.load(metric_path())``."""
-    return str(Path(__file__).with_name("update_rouge.py"))
+    return os.path.join(os.path.dirname(__file__), "update_rouge.py")
 
 
 __all__ = [

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from rouge_score.scoring import Score, fmeasure
 
 from .errors import LEFT_OUT, OptionError, Part, Setting
+from .extras import is_package
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
 from .lcs_limits import (
     LcsTableTooLarge,
@@ -271,12 +272,13 @@ class RougeScoreEngine:
 
 
 def rust_available() -> bool:
-    """Whether the optional ``rouge-score-rs`` accelerator is installed."""
+    """Whether the optional ``rouge-score-rs`` accelerator is installed: it imports, as the
+    package itself (``extras.is_package``: not a folder of that name on the path)."""
     try:
-        import rouge_score_rs  # noqa: F401
+        import rouge_score_rs
     except ImportError:
         return False
-    return True
+    return is_package(rouge_score_rs, "RougeScorer")
 
 
 class RustEngine:

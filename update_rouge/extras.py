@@ -1,4 +1,16 @@
-"""The error of a missing optional extra."""
+"""The optional extras: the error when one is missing, and what counts as installed.
+
+A package counts as installed only when Python finds the package itself: a module or a regular
+package, not a namespace package, which any folder of that name on the path makes (Ray's own
+``/tmp/ray`` for a program run in ``/tmp``, a ``jieba/`` folder beside a script run with
+``python -m``) and which holds none of the package's code. ``installed`` asks without
+importing; ``extra_imports`` checks what a block of imports gave.
+"""
+
+import contextlib
+import importlib.util
+import sys
+from collections.abc import Iterator, Mapping
 
 
 class MissingExtra(ImportError):
@@ -8,3 +20,39 @@ class MissingExtra(ImportError):
     the evaluate module and the worker processes raise it as it is, the command line prints it
     and exits with status 2, the demo shows it.
     """
+
+
+def installed(name: str) -> bool:
+    """Whether the top-level module ``name`` is installed: found as a module or a regular
+    package, not as a namespace package (a folder without ``__init__.py``; see the module
+    docstring). Nothing is imported."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a module of that name in sys.modules without a spec
+        return False
+    return spec is not None and spec.origin is not None
+
+
+def is_package(module: object, attribute: str) -> bool:
+    """Whether the imported ``module`` is the package that holds ``attribute``: a file of code
+    (``__file__``: a namespace package has none) with that attribute."""
+    return getattr(module, "__file__", None) is not None and hasattr(module, attribute)
+
+
+@contextlib.contextmanager
+def extra_imports(message: str, expected: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, the imports of an optional extra: an ``ImportError`` becomes
+    ``MissingExtra(message)``, and so does each module ``name`` of ``expected`` that the block
+    imported as anything but the package holding ``expected[name]`` (``is_package``), with
+    where Python found it."""
+    try:
+        yield
+    except MissingExtra:
+        raise
+    except ImportError as error:
+        raise MissingExtra(message) from error
+    for name, attribute in expected.items():
+        module = sys.modules.get(name)
+        if not is_package(module, attribute):
+            where = getattr(module, "__file__", None) or ", ".join(getattr(module, "__path__", None) or ["nowhere"])
+            raise MissingExtra(f"{message} (the {name} that Python finds, {where}, is not that package)")

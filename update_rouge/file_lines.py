@@ -25,8 +25,11 @@ MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
 
 def open_input(path: str) -> AbstractContextManager[BinaryIO]:
     """The input file ``path`` opened for reading bytes; for ``STDIN``, standard input's bytes
-    (left open when the block ends)."""
+    (left open when the block ends), or an ``OSError`` naming it when the process was started
+    with standard input closed (Python then has no ``sys.stdin``)."""
     if path == STDIN:
+        if sys.stdin is None:
+            raise OSError(f"{input_name(STDIN)}: standard input is closed")
         return contextlib.nullcontext(cast(BinaryIO, sys.stdin.buffer))
     return open(path, "rb")
 

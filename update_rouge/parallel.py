@@ -42,11 +42,10 @@ from typing import Any
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer
+from .stop_signals import STOP_SIGNALS
 
 _worker_function: Callable[..., Any] | None = None
 
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-"""The signals that stop a run: Ctrl-C, ``kill``, a closed terminal or a dropped connection."""
 THREADS_VARIABLE = "RAYON_NUM_THREADS"
 """The variable that sizes a process's Rayon thread pool when that pool starts (rouge-score-rs's)."""
 BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"

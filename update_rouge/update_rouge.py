@@ -44,6 +44,7 @@ from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_paramet
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
+from .stop_signals import STOP_SIGNALS
 from .tokens import DefaultTokenizer
 from .unicode_assigned import ASSIGNED
 from .unicode_patterns import one_of

@@ -6,12 +6,11 @@ raises ``MissingExtra`` naming the pip line. Their versions go into the signatur
 (``segmenter_versions``), as their dictionaries decide the tokens.
 """
 
-import importlib.util
 import logging
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from .extras import MissingExtra
+from .extras import MissingExtra, installed
 
 PIP_EXTRA = "pip install 'update-rouge[multilingual]'"
 # Per language with a word segmenter: the modules it imports.
@@ -22,8 +21,8 @@ LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "th": "Thai"}
 
 def check_segmenter_installed(language: str) -> None:
     """Raise ``MissingExtra`` (an ``ImportError``) naming the pip line when ``language``'s
-    segmenter is not installed."""
-    missing = [name for name in _SEGMENTER_MODULES.get(language, ()) if importlib.util.find_spec(name) is None]
+    segmenter is not installed (``extras.installed``: a folder of that name on the path is not it)."""
+    missing = [name for name in _SEGMENTER_MODULES.get(language, ()) if not installed(name)]
     if missing:
         raise MissingExtra(_missing_segmenter(language, missing, "not installed"))
 

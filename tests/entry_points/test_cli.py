@@ -6,6 +6,7 @@ import importlib.metadata
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from conftest import DATA_DIR, columns, read_jsonl, run_main
 import update_rouge
 from update_rouge import compare, compute
 from update_rouge.cli import main, run_program
+from update_rouge.stop_signals import STOP_SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
 FRUIT = DATA_DIR / "fruit_triples.jsonl"
@@ -95,14 +97,21 @@ def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(m
     monkeypatch.setattr(sys, "argv", ["update-rouge", "--version"])
     # Recorded first, so that the variable is put back as it was, whatever run_program sets.
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "0")
-    for preset, expected in ((None, "1"), ("4", "4")):
-        if preset is None:
-            monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
-        else:
-            monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
-        with pytest.raises(SystemExit):
-            run_program()
-        assert os.environ.get("OPENBLAS_NUM_THREADS") == expected, f"set beforehand to {preset}"
+    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    try:
+        for preset, expected in ((None, "1"), ("4", "4")):
+            if preset is None:
+                monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+            else:
+                monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+            with pytest.raises(SystemExit):
+                run_program()
+            assert os.environ.get("OPENBLAS_NUM_THREADS") == expected, f"set beforehand to {preset}"
+            # The program's own handling ends with it: the signals' default actions are left.
+            assert {signal.getsignal(number) for number in STOP_SIGNALS} == {signal.SIG_DFL}
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
 
 
 PROGRAM = """
@@ -132,7 +141,7 @@ def test_the_installed_command_is_the_program():
     (command,) = (
         entry for entry in importlib.metadata.entry_points(group="console_scripts") if entry.name == "update-rouge"
     )
-    assert command.value == "update_rouge.cli:run_program", "reinstall the package (pip install -e .)"
+    assert command.value == "update_rouge.cli.script:run_program", "reinstall the package (pip install -e .)"
 
 
 def test_version_is_the_package_version(capsys):

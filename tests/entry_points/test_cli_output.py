@@ -5,8 +5,10 @@ and ``--group-by`` (the corpus scores of each group, equal to ``compute(group_by
 
 import io
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import DATA_DIR, read_jsonl, run_main
@@ -65,6 +67,27 @@ def test_standard_input_errors_are_named_stdin_and_csv_needs_the_input_format(mo
     piped(monkeypatch, b"source,reference,prediction\nA b.,A b. C d.,A b. C d.\n")
     status, out, _ = run_main(["-", "--input-format", "csv", "-b", "--rouge-types", "rouge1"], capsys)
     assert (status, out) == (0, "1.0000\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["update-rouge", "-"],
+        ["update-rouge", "compare", "-", "--system", "base=source", "--system", "prediction"],
+        [sys.executable, "-m", "update_rouge", "-"],
+    ],
+    ids=["installed", "compare", "python -m"],
+)
+def test_a_closed_standard_input_is_one_line_naming_it(argv):
+    # Started with file descriptor 0 closed, Python has no sys.stdin: it was an AttributeError.
+    # The installed script next to this interpreter (pip install -e . puts it there).
+    command = shutil.which(argv[0], path=Path(sys.executable).parent) or argv[0]
+    done = subprocess.run(
+        ["bash", "-c", 'exec "$@" <&-', "bash", command, *argv[1:]], capture_output=True, text=True, timeout=120
+    )
+    prog = "update-rouge compare" if "compare" in argv else "update-rouge"
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"{prog}: error: <stdin>: standard input is closed\n"
 
 
 @pytest.mark.parametrize("num_proc", ["1", "2"])

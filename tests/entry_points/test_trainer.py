@@ -2,58 +2,23 @@
 
 import numpy as np
 import pytest
-import torch  # tests/run.sh installs torch==2.13.0 (CPU), transformers and accelerate
-from datasets import Dataset
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-from transformers import (
-    DataCollatorForSeq2Seq,
-    EvalPrediction,
-    PreTrainedTokenizerFast,
-    Seq2SeqTrainer,
-    Seq2SeqTrainingArguments,
-    T5Config,
-    T5ForConditionalGeneration,
+from trainer_helpers import (  # noqa: F401 (fixtures)
+    PREFIX,
+    REFERENCES,
+    SOURCES,
+    evaluate_with,
+    expected,
+    ids,
+    padded,
+    seq2seq,
+    tokenizer,
 )
+from transformers import EvalPrediction
 
 from update_rouge import compute
 from update_rouge.integrations.trainer import make_compute_metrics
 
 pytestmark = pytest.mark.needs_torch
-
-# Texts already in the word-level tokenizer's spacing, so that decoding gives them back unchanged.
-SOURCES = [
-    "Dan is a baker .",
-    "Paris is in France .",
-    "The sky is blue .",
-    "Ann plays the piano .",
-    "The river is long . It runs north .",
-]
-REFERENCES = [
-    "Dan is a baker . Dan loves chocolate cakes .",
-    "Paris is in France . It is the capital .",
-    "The sky is blue .",
-    "Ann plays the piano . She plays every day .",
-    "The river is long . It runs north . Fish live in it .",
-]
-PREFIX = "update: "
-
-
-@pytest.fixture(scope="module")
-def tokenizer():
-    words = Tokenizer(models.WordLevel(unk_token="[UNK]"))
-    words.pre_tokenizer = pre_tokenizers.Whitespace()
-    trainer = trainers.WordLevelTrainer(special_tokens=["[PAD]", "[UNK]", "[EOS]"])
-    words.train_from_iterator(SOURCES + REFERENCES + [PREFIX, "chip cookies"], trainer=trainer)
-    return PreTrainedTokenizerFast(tokenizer_object=words, pad_token="[PAD]", unk_token="[UNK]", eos_token="[EOS]")
-
-
-def padded(rows, value=-100):
-    width = max(len(row) for row in rows)
-    return np.array([row + [value] * (width - len(row)) for row in rows])
-
-
-def ids(tokenizer, texts):
-    return [tokenizer(text, add_special_tokens=False)["input_ids"] for text in texts]
 
 
 def test_decodes_minus_100_padding_tuples_and_prefixes(tokenizer):
@@ -114,8 +79,8 @@ def test_a_published_protocol_over_batches_equals_compute(tokenizer, protocol):
     ]
     assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
     result = metrics(batches[2], compute_result=True)
-    expected = compute(SOURCES, predictions, REFERENCES, protocol=protocol, seed=7, n_bootstrap=300)
-    assert result == {key: float(value) for key, value in expected.items()}
+    computed = compute(SOURCES, predictions, REFERENCES, protocol=protocol, seed=7, n_bootstrap=300)
+    assert result == {key: float(value) for key, value in computed.items()}
     # FRUIT's corpus values are in its x 100 scale; the others in [0, 1].
     assert (result["update_rouge1"] > 1.0) == (protocol == "fruit")
 
@@ -158,61 +123,6 @@ def test_sources_must_match_the_eval_set(tokenizer, sources):
 def test_use_aggregator_cannot_be_passed(tokenizer):
     with pytest.raises(ValueError, match="use_aggregator cannot be set"):
         make_compute_metrics(tokenizer, use_aggregator=False)
-
-
-@pytest.fixture(scope="module")
-def seq2seq(tokenizer, tmp_path_factory):
-    torch.manual_seed(0)
-    config = T5Config(
-        vocab_size=len(tokenizer),
-        d_model=16,
-        d_ff=32,
-        d_kv=8,
-        num_layers=1,
-        num_decoder_layers=1,
-        num_heads=2,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        decoder_start_token_id=tokenizer.pad_token_id,
-    )
-    model = T5ForConditionalGeneration(config).eval()
-    features = {
-        "input_ids": ids(tokenizer, [PREFIX + source for source in SOURCES]),
-        "labels": ids(tokenizer, REFERENCES),
-    }
-    features["attention_mask"] = [[1] * len(row) for row in features["input_ids"]]
-    return model, Dataset.from_dict(features), tmp_path_factory.mktemp("trainer")
-
-
-def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
-    model, dataset, output_dir = seq2seq
-    args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir),
-        per_device_eval_batch_size=2,
-        predict_with_generate=True,
-        generation_max_length=10,
-        report_to=[],
-        use_cpu=True,
-        **arguments,
-    )
-    trainer = Seq2SeqTrainer(
-        model=model,
-        args=args,
-        eval_dataset=dataset,
-        processing_class=tokenizer,
-        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-        compute_metrics=compute_metrics,
-    )
-    return trainer, trainer.evaluate()
-
-
-@pytest.fixture(scope="module")
-def expected(seq2seq, tokenizer):
-    """UpdateROUGE of the texts the model generates, decoded here one row at a time."""
-    trainer, _ = evaluate_with(seq2seq, tokenizer, None)
-    generated = trainer.predict(seq2seq[1]).predictions
-    predictions = [tokenizer.decode([i for i in row if i >= 0], skip_special_tokens=True) for row in generated]
-    return compute(sources=SOURCES, predictions=predictions, references=REFERENCES)
 
 
 def test_evaluate_reports_update_rouge(seq2seq, tokenizer, expected):

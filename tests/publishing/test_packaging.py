@@ -28,7 +28,9 @@ def test_the_licence_file_is_apache_2_as_the_metadata_says():
 def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
     source = tmp_path / "source"
     shutil.copytree(
-        ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "tests", "*.egg-info", "build", "__pycache__")
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".git", ".venv", ".venv-tests", "tests", "*.egg-info", "build", "__pycache__"),
     )
     out = tmp_path / "dist"
     out.mkdir()

@@ -14,6 +14,7 @@ import os
 import pickle
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,78 @@ def test_a_harness_integration_without_its_extra_is_one_line(monkeypatch, module
     with pytest.raises(ImportError) as raised:
         importlib.import_module(f"update_rouge.integrations.{module}")
     assert type(raised.value) is MissingExtra and str(raised.value) == line
+
+
+# A folder named like an extra (Ray's own /tmp/ray, a jieba/ beside the data) where the extra
+# is not installed: Python imports it as a namespace package, which holds none of its code.
+SHADOWED = ("ray", "jieba", "rouge_score_rs")
+
+
+@pytest.fixture(scope="module")
+def venv_without(tmp_path_factory):
+    """A virtual environment of this interpreter holding everything this one has but the
+    packages ``SHADOWED`` (links to this environment's installed packages but those): a real
+    installation without those extras, as a user's is."""
+    root = tmp_path_factory.mktemp("without")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / "venv")], check=True, timeout=120)
+    python = root / "venv" / "bin" / "python"
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    into = Path(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.strip())
+    for site in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+        for entry in Path(site).iterdir():
+            package = entry.name.split("-")[0].split(".")[0]
+            if package not in SHADOWED and not (into / entry.name).exists():
+                (into / entry.name).symlink_to(entry)
+    return python
+
+
+@pytest.mark.parametrize(
+    "options, line",
+    [
+        (["--ray"], f"{NO_RAY} (the ray that Python finds, {{cwd}}/ray, is not that package)"),
+        (["--language", "zh"], NOT_INSTALLED),
+        (["--engine", "rust"], "--engine rust needs the optional accelerator: pip install 'update-rouge[fast]'"),
+    ],
+    ids=["ray", "jieba", "rouge_score_rs"],
+)
+def test_a_folder_named_like_a_missing_extra_is_not_the_extra(venv_without, tmp_path, options, line):
+    # python -m puts the working folder first on the path; ray/ there was taken for Ray
+    # ("module 'ray' has no attribute 'is_initialized'"), jieba/ for jieba.
+    for name in SHADOWED:
+        (tmp_path / name).mkdir()
+    rows = chinese_rows()[:3]
+    (tmp_path / "zh.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    done = subprocess.run(
+        [venv_without, "-m", "update_rouge", "zh.jsonl", *options],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == f"update-rouge: error: {line.format(cwd=tmp_path)}\n"
+
+
+def test_installed_means_a_module_or_a_regular_package(tmp_path, monkeypatch):
+    from update_rouge.extras import installed, is_package
+
+    (tmp_path / "folder_only").mkdir()
+    (tmp_path / "regular").mkdir()
+    (tmp_path / "regular" / "__init__.py").write_text("VALUE = 1\n")
+    (tmp_path / "single.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert [installed(name) for name in ("folder_only", "regular", "single", "absent_name")] == [
+        False,
+        True,
+        True,
+        False,
+    ]
+    try:
+        import folder_only
+        import regular
+
+        found = (is_package(folder_only, "VALUE"), is_package(regular, "VALUE"), is_package(regular, "OTHER"))
+    finally:
+        for name in ("folder_only", "regular"):
+            sys.modules.pop(name, None)
+    assert found == (False, True, False)

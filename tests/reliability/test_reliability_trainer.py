@@ -1,12 +1,12 @@
 """Issue 18 for the Trainer helper (tests/reliability/test_reliability_api.py has the Python API's part):
 logits, NaN, -100, indices over the evaluation, interrupted evaluations; a mistake gives one
-ValueError naming the example. Needs torch (the fixtures of tests/entry_points/test_trainer.py)."""
+ValueError naming the example. Needs torch (the fixtures of tests/trainer_helpers.py)."""
 
 from unittest.mock import patch
 
 import numpy as np
 import pytest
-from test_trainer import PREFIX, expected, ids, padded, seq2seq, tokenizer  # noqa: F401 (fixtures)
+from trainer_helpers import PREFIX, expected, ids, padded, seq2seq, tokenizer  # noqa: F401 (fixtures)
 from transformers import DataCollatorForSeq2Seq, EvalPrediction, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 from update_rouge.integrations.trainer import make_compute_metrics
@@ -14,7 +14,7 @@ from update_rouge.integrations.trainer import make_compute_metrics
 pytestmark = pytest.mark.needs_torch
 
 
-def test_logits_are_refused_with_the_two_ways_to_get_ids(tokenizer):  # noqa: F811
+def test_logits_are_refused_with_the_two_ways_to_get_ids(tokenizer):
     logits = np.random.default_rng(0).normal(size=(2, 3, len(tokenizer))).astype(np.float32)
     eval_prediction = EvalPrediction(predictions=(logits,), label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."])))
     with pytest.raises(ValueError) as caught:
@@ -26,7 +26,7 @@ def test_logits_are_refused_with_the_two_ways_to_get_ids(tokenizer):  # noqa: F8
     )
 
 
-def test_nan_in_predictions_is_named_with_the_example(tokenizer):  # noqa: F811
+def test_nan_in_predictions_is_named_with_the_example(tokenizer):
     predictions = np.zeros((2, 3))
     predictions[1, 2] = np.nan
     eval_prediction = EvalPrediction(predictions=predictions, label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."])))
@@ -34,7 +34,7 @@ def test_nan_in_predictions_is_named_with_the_example(tokenizer):  # noqa: F811
         make_compute_metrics(tokenizer, sources=["a .", "b ."])(eval_prediction)
 
 
-def test_minus_100_in_predictions_is_padding_and_other_negative_ids_are_refused(tokenizer):  # noqa: F811
+def test_minus_100_in_predictions_is_padding_and_other_negative_ids_are_refused(tokenizer):
     texts = ["Dan is a baker . Dan loves chocolate cakes .", "The sky is blue ."]
     sources = ["Dan is a baker .", "The sky is blue ."]
     metrics = make_compute_metrics(tokenizer, sources=sources, rouge_types=["rouge1"])
@@ -56,7 +56,7 @@ def fail_on_chip(text):
     return text.split()
 
 
-def test_batch_errors_name_the_example_in_the_evaluation(tokenizer):  # noqa: F811
+def test_batch_errors_name_the_example_in_the_evaluation(tokenizer):
     sources = ["Dan is a baker .", "The sky is blue .", "Paris is in France .", "Dan is a baker ."]
     predictions = [
         "Dan is a baker .",
@@ -87,7 +87,7 @@ def test_batch_errors_name_the_example_in_the_evaluation(tokenizer):  # noqa: F8
 
 
 @pytest.mark.slow
-def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, tokenizer, expected):  # noqa: F811
+def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, tokenizer, expected):
     model, dataset, output_dir = seq2seq
     metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX)
     args = Seq2SeqTrainingArguments(
@@ -126,7 +126,7 @@ def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, t
         assert results[f"eval_{key}"] == value
 
 
-def test_an_id_the_tokenizer_cannot_decode_is_named_with_the_example(tokenizer):  # noqa: F811
+def test_an_id_the_tokenizer_cannot_decode_is_named_with_the_example(tokenizer):
     texts = ["Dan is a baker .", "The sky is blue ."]
     predictions = padded(ids(tokenizer, texts))
     predictions[1, 2] = 2**32  # a fast tokenizer's ids are 32-bit: it raised a bare OverflowError

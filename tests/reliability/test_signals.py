@@ -2,7 +2,8 @@
 
 The runs get a real SIGTERM, SIGHUP or SIGINT (to the process group, as Ctrl-C sends it) at
 moments drawn from a seeded schedule that starts when the first child process appears, so the
-signal lands while the workers start, while they import, and while they score. Each run must
+signal lands while the workers start, while they import, and while they score; and a SIGINT
+while the program imports its commands. Each run must
 end within seconds with the documented line and status, leave no process of its session, no
 temporary file, and the existing output as it was. A SIGKILL of the main process must not
 leave its workers behind. docs/guarantees.md states what is tested here.
@@ -10,6 +11,8 @@ leave its workers behind. docs/guarantees.md states what is tested here.
 
 import os
 import random
+import select
+import shutil
 import signal
 import stat
 import subprocess
@@ -74,17 +77,19 @@ def run(tmp_path):
     output = tmp_path / "OUT"
     started = []
 
-    def start(*more):
+    def start(*more, program=("-m", "update_rouge")):
+        """The run, started as ``python PROGRAM``: ``-m update_rouge`` by default."""
         output.write_text("earlier scores\n")
         output.chmod(0o640)
         process = subprocess.Popen(
-            [sys.executable, "-m", "update_rouge", str(data), "--num-proc", "2", "--per-example", str(output), *more],
+            [sys.executable, *map(str, program), str(data), "--num-proc", "2", "--per-example", str(output), *more],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             cwd=REPO,
             env=dict(os.environ, PYTHONPATH=str(REPO)),
             start_new_session=True,
+            pass_fds=[fd for fd in program if isinstance(fd, int)],
         )
         started.append(process)
         return process
@@ -97,19 +102,27 @@ def run(tmp_path):
             process.communicate()
 
 
-def _interrupt(start, output, signum, delay, workers=0, more=()):
+def _interrupt(run, signum, delay, workers=0, more=(), began=None):
     """One run (with the options ``more``), given ``signum`` ``delay`` seconds after its first
-    child process appeared (after ``workers`` worker processes were running, when given); SIGINT
+    child process appeared (after ``workers`` worker processes were running, when given; with
+    ``began``, ``(program, wait)``, the run of ``program`` after ``wait()`` returned); SIGINT
     and SIGHUP go to the whole process group (a Ctrl-C, a closed terminal), SIGTERM to the
-    main process."""
-    process = start(*more)
-    assert _wait_for(lambda: _children(process.pid), 60), process.communicate()
+    main process. ``run`` is the fixture's (start, output)."""
+    start, output = run
+    if began is None:
+        process = start(*more)
+        assert _wait_for(lambda: _children(process.pid), 60), process.communicate()
+    else:
+        process = start(*more, program=began[0])
+        assert began[1](), process.communicate()
     if workers:
         assert _wait_for(lambda: len(_workers(process.pid)) >= workers, 120, step=0.1), process.communicate()
     time.sleep(delay)
     if signum in (signal.SIGINT, signal.SIGHUP):
         # A Ctrl-C, or a closed terminal, reaches every process of the group: the workers and
-        # multiprocessing's resource tracker too.
+        # multiprocessing's resource tracker too. The run's own group (start_new_session), never
+        # the one of this test process and its pytest-xdist siblings.
+        assert os.getpgid(process.pid) == process.pid != os.getpgrp(), "the run shares a process group"
         os.killpg(process.pid, signum)
     else:
         process.send_signal(signum)
@@ -119,7 +132,8 @@ def _interrupt(start, output, signum, delay, workers=0, more=()):
     except subprocess.TimeoutExpired:
         pytest.fail(f"{signum.name} at {delay:.2f} s: still running {END_SECONDS} s later")
     took = time.monotonic() - sent
-    where = f"{signum.name} at {delay:.2f} s after the first child"
+    anchor = f"{workers} workers ran" if workers else "the first child" if began is None else "the imports began"
+    where = f"{signum.name} at {delay:.2f} s after {anchor}"
     assert process.returncode == 128 + signum, f"{where}: exit {process.returncode}, stderr {err!r}"
     assert err.startswith(f"update-rouge: interrupted by {signum.name}: stopped") and err.count("\n") == 1, (
         f"{where}: stderr {err!r}"
@@ -143,25 +157,33 @@ def _schedule(seed, count):
     "signum, delay", _schedule(seed=26, count=2), ids=lambda value: getattr(value, "name", f"{value:.2f}s")
 )
 def test_a_signal_at_a_random_moment_ends_the_run_cleanly(run, signum, delay):
-    _interrupt(*run, signum, delay)
+    _interrupt(run, signum, delay)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda value: value.name)
 def test_a_signal_while_both_workers_score_stops_them_and_leaves_the_output_alone(run, signum):
-    _interrupt(*run, signum, delay=1, workers=2)
+    _interrupt(run, signum, delay=1, workers=2)
 
 
 @pytest.mark.parametrize("additions", ["sentences", "edits"])
 def test_a_hangup_of_the_process_group_prints_one_line_and_leaves_nothing(run, additions):
     # It killed multiprocessing's resource tracker: then "process died unexpectedly, relaunching"
     # and a KeyError traceback per semaphore followed the line on stderr.
-    _interrupt(*run, signal.SIGHUP, delay=0.5, workers=2, more=("--additions", additions))
+    _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, more=("--additions", additions))
+
+
+def test_a_hangup_of_the_installed_commands_group_prints_one_line(run):
+    # Its workers run the installed script as __mp_main__ (spawn), which imports its entry point:
+    # they printed the line too, one line per process.
+    script = shutil.which("update-rouge", path=Path(sys.executable).parent)
+    assert script is not None, "update-rouge is not installed: run pip install -e ."
+    _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, began=((script,), lambda: True))
 
 
 @pytest.mark.slow
 def test_fifteen_signals_at_random_moments_each_end_the_run_within_seconds(run):
-    took = [_interrupt(*run, signum, delay) for signum, delay in _schedule(seed=1, count=15)]
+    took = [_interrupt(run, signum, delay) for signum, delay in _schedule(seed=1, count=15)]
     assert max(took) < END_SECONDS
 
 
@@ -174,6 +196,56 @@ def test_the_workers_exit_when_the_main_process_is_killed(run):
     process.kill()
     process.communicate()
     assert _wait_for(lambda: not _live(workers), 5, step=0.05), f"workers {_live(workers)} outlived their parent"
+
+
+BEGIN = """
+import os, runpy, sys
+how, name, marker = sys.argv[1:4]
+sys.argv = [name, *sys.argv[4:]]
+
+
+def mark(event, arguments):
+    global marker
+    if event == "import" and arguments[0] == "update_rouge.parallel" and marker:
+        os.write(int(marker), b"."), os.close(int(marker))
+        marker = ""
+
+
+sys.addaudithook(mark)
+if how == "script":
+    runpy.run_path(name, run_name="__main__")
+else:
+    runpy.run_module(name, run_name="__main__", alter_sys=True)
+"""
+
+
+def _imports_begun(how, name):
+    """``(program, wait)`` for ``_interrupt``: ``python -c`` code that runs the installed script
+    ``name`` (``how`` "script") or the module ``name`` as ``python -m`` does (``how`` "module"),
+    and a ``wait()`` that returns once the program begins to import ``update_rouge.parallel``,
+    the first of the modules that bring the commands' dependencies (multiprocessing, then the
+    commands and NumPy: the half second a Ctrl-C hit). Before it lie Python's own start and the
+    package's first modules (tests/entry_points/test_cli_script.py checks which)."""
+    read, write = os.pipe()
+
+    def wait():
+        os.close(write)
+        try:
+            return select.select([read], [], [], 60)[0] and os.read(read, 1) == b"."
+        finally:
+            os.close(read)
+
+    return ("-c", BEGIN, how, name, write), wait
+
+
+def test_a_ctrl_c_while_the_commands_import_is_the_one_line_and_status_130(run):
+    # It was a KeyboardInterrupt traceback of 14 to 51 lines. 8 moments from the start of those
+    # imports to 1 s after, on the installed update-rouge script and python -m update_rouge in turn.
+    script = shutil.which("update-rouge", path=Path(sys.executable).parent)
+    assert script is not None, "update-rouge is not installed: run pip install -e ."
+    for index, delay in enumerate([0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0]):
+        began = _imports_begun("script", script) if index % 2 == 0 else _imports_begun("module", "update_rouge")
+        _interrupt(run, signal.SIGINT, delay, began=began)
 
 
 def test_a_stop_signal_during_a_worker_start_is_held_until_it_is_started():

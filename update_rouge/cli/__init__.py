@@ -7,35 +7,76 @@ written with a directory when it comes first: ``update-rouge ./compare``.
 
 ``runner`` holds what the commands share (exit status, signals, the options of the table,
 errors in flags); ``score`` and ``compare`` are one command each. This module imports them when
-``main`` runs (so that ``run_program`` comes first) and none of them imports it.
+``main`` runs (so that ``run_program`` comes first) and none of them imports it. It imports
+nothing itself but the standard library's ``os``, ``signal`` and ``sys`` and ``stop_signals``,
+so that the program handles the stop signals before its imports (``run_program``).
 """
 
-import argparse
-import importlib
 import os
+import signal
 import sys
 
-from ..parallel import BLAS_THREADS_VARIABLE
+from ..stop_signals import STOP_SIGNALS, interrupted_line
 
 COMMANDS = ("score", "compare")
 """The commands, each a module of this package with ``add_parser`` and ``run``."""
 
 
 def run_program() -> int:
-    """The installed ``update-rouge`` command and ``python -m update_rouge``: ``main()``, in a
-    process that is the program, which sets for itself, before the commands import NumPy, one
-    OpenBLAS thread unless the environment sets their number (``BLAS_THREADS_VARIABLE``:
-    nothing here multiplies matrices, and the pool would start a thread per CPU but one, fifteen
-    on 16 CPUs, each spinning for a while before it sleeps, in the main process and in every worker
-    process, which inherit the setting)."""
+    """The installed ``update-rouge`` command (through ``script``) and ``python -m update_rouge``:
+    ``main()``, in a process that is the program.
+
+    Its first act (the installed script's, on importing ``script``) is ``stop_at_once``: from
+    then until a command's own handling takes over (``runner.run_command``), a stop signal
+    (Ctrl-C while the commands are imported, say) ends the process at once with the command's
+    one line and 128 + the signal, not a traceback; nothing has been started or written by
+    then. Once ``main`` has returned, the signals have their default action (the process ends
+    by the signal, which a shell reports as 128 + the signal): the command has done all it had
+    to do.
+
+    Before the commands import NumPy, it sets for itself one OpenBLAS thread unless the
+    environment sets their number (``BLAS_THREADS_VARIABLE``: nothing here multiplies matrices,
+    and the pool would start a thread per CPU but one, fifteen on 16 CPUs, each spinning for a while before it sleeps, in the main process and in every worker process, which inherit the setting)."""
+    installed = stop_at_once(program_name(sys.argv[1:]))  # again after script.py's: no harm
+    from ..parallel import BLAS_THREADS_VARIABLE
+
     os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
-    return main()
+    try:
+        return main()
+    finally:
+        for number in installed:
+            signal.signal(number, signal.SIG_DFL)
+
+
+def program_name(argv: list[str]) -> str:
+    """The name the command ``argv`` prints its lines with (its module's ``PROG``, not imported yet)."""
+    return "update-rouge compare" if argv[:1] == ["compare"] else "update-rouge"
+
+
+def stop_at_once(prog: str) -> list[int]:
+    """Make each stop signal that this process does not ignore write ``prog``'s interrupt line
+    to stderr and end the process with 128 + the signal, at once (``os._exit``: there is
+    nothing to clean up before a command begins). The signals it handles."""
+
+    def stop(signum: int, _frame: object) -> None:
+        try:
+            os.write(2, (interrupted_line(prog, signum) + "\n").encode())
+        finally:
+            os._exit(128 + signum)
+
+    installed = [number for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN]
+    for number in installed:
+        signal.signal(number, stop)
+    return installed
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``) names; its exit status. Usage errors
     exit 2 through argparse's ``SystemExit``; ``--help`` and ``--version`` exit 0 through it, also
     when standard output is closed (what they printed is dropped)."""
+    import argparse
+    import importlib
+
     from .runner import pipe_closed
 
     argv = sys.argv[1:] if argv is None else list(argv)

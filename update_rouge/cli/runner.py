@@ -25,9 +25,9 @@ from typing import Any
 from ..errors import Spelling, UpdateRougeError
 from ..extras import MissingExtra
 from ..outputs import shown_path
-from ..parallel import STOP_SIGNALS
 from ..rouge_types import check_rouge_types
 from ..settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
+from ..stop_signals import NOTHING_CHANGED, STOP_SIGNALS, interrupted_line
 
 INPUT_FORMATS = ("jsonl", "csv")
 
@@ -201,7 +201,7 @@ class Interrupted(BaseException):
 
 @contextlib.contextmanager
 def _signals_interrupt() -> Iterator[None]:
-    """Within the block, the stop signals (``parallel.STOP_SIGNALS``) raise ``Interrupted``; after
+    """Within the block, the stop signals (``stop_signals.STOP_SIGNALS``) raise ``Interrupted``; after
     the first one they are ignored until the block is left, so the clean-up is not itself interrupted."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -233,8 +233,7 @@ def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = (),
             return body()
     except (Interrupted, KeyboardInterrupt) as stop:
         signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-        name = signal.Signals(signum).name
-        print(f"{prog}: interrupted by {name}: stopped; {_outputs_told(written)}", file=sys.stderr)
+        print(interrupted_line(prog, signum, _outputs_told(written)), file=sys.stderr)
         return 128 + signum
     except BrokenPipeError:
         return pipe_closed()
@@ -247,5 +246,5 @@ def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = (),
 def _outputs_told(written: Sequence[str]) -> str:
     """What an interrupted run did to the output files, ``written`` being those it completed."""
     if not written:
-        return "no existing output file was changed"
+        return NOTHING_CHANGED
     return f"{', '.join(map(shown_path, written))} had been written completely; no other output file was changed"

@@ -26,13 +26,13 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any
 
-from ..extras import MissingExtra
+from ..extras import extra_imports
 from ..parallel import THREADS_VARIABLE
 
-try:
+with extra_imports(
+    "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'", {"ray": "is_initialized"}
+):
     import ray
-except ImportError as error:
-    raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
 from .ray_cluster import cluster, ray_reports_to_stderr
 

@@ -22,13 +22,13 @@ from collections.abc import Iterator
 from typing import Any, TextIO, cast
 
 from ..environment import positive_number
-from ..extras import MissingExtra
+from ..extras import extra_imports
 from ..parallel import stop_signals_deferred
 
-try:
+with extra_imports(
+    "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'", {"ray": "is_initialized"}
+):
     import ray
-except ImportError as error:
-    raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
 CONNECT_TIMEOUT_VARIABLE = "UPDATE_ROUGE_RAY_CONNECT_TIMEOUT"
 DEFAULT_CONNECT_TIMEOUT = 30.0

@@ -38,16 +38,17 @@ from typing import Any
 
 import numpy as np
 
-from ..extras import MissingExtra
+from ..extras import MissingExtra, extra_imports
 from ..file_lines import InputFileError
 from ..file_ranges import RangeChunk, range_chunks, regular_file
 
-try:
+with extra_imports(
+    "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'",
+    {"pyarrow": "Table", "ray": "is_initialized"},
+):
     import pyarrow as pa
     import pyarrow.compute as pc
     import ray
-except ImportError as error:
-    raise MissingExtra("scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'") from error
 
 from ..bootstrap import Resampling, bootstrap_statistics
 from ..example_tables import RunningTotals, f1_columns, per_example_table
