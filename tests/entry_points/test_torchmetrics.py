@@ -130,7 +130,8 @@ def test_options_it_does_not_honour_are_refused_in_one_line_naming_them(name, va
 @pytest.mark.parametrize("protocol", ["fruit", "editeval"])
 def test_a_bootstrap_median_protocol_is_refused_in_one_line(protocol):
     with pytest.raises(
-        OptionError, match=f"^protocol='{protocol}' cannot be set for UpdateRougeMetric: its corpus value is a bootstrap"
+        OptionError,
+        match=f"^protocol='{protocol}' cannot be set for UpdateRougeMetric: its corpus value is a bootstrap",
     ) as error:
         UpdateRougeMetric(protocol=protocol)
     assert "\n" not in str(error.value)
