@@ -21,7 +21,6 @@ from conftest import read_jsonl, run_main
 from update_rouge import OptionError, compute
 from update_rouge.cli.runner import FLAGS
 from update_rouge.errors import LEFT_OUT
-from update_rouge.integrations import refusals
 from update_rouge.integrations.harness_corpus import HARNESS_TYPES
 from update_rouge.integrations.lm_eval import aggregation, make_process_results
 from update_rouge.integrations.rewards import update_rouge_reward
@@ -30,7 +29,6 @@ from update_rouge.settings import DEFAULTS, OPTIONS
 
 H, R = "honoured", "refused"
 NAMES = [option.name for option in OPTIONS]
-CALLABLE = "no control: a callable cannot be given here"
 
 
 def split_words(text):
@@ -69,47 +67,64 @@ WITH = {"seed": {"n_bootstrap": 20}, "language": {"use_stemmer": True}}
 # The options that never change a number (every engine is bit-identical; workers reassemble in order).
 HOW = ("engine", "num_proc")
 
-EVERY = dict.fromkeys(NAMES, H)
-TABLE_CLI = {option.name: H for option in OPTIONS if option.cli is not None}
+
+def door(honoured, refused="", **reasons):
+    """A door's decisions: the options it ``honoured`` and ``refused`` (names separated by spaces)
+    and, for each other option, the reason it cannot be given there. Written out by hand, so that
+    an option added to the table is in no door until each decides."""
+    decisions = {**dict.fromkeys(honoured.split(), H), **dict.fromkeys(refused.split(), R), **reasons}
+    assert len(decisions) == len(honoured.split()) + len(refused.split()) + len(reasons)
+    return decisions
+
+
+# The options that make each example's score, those of the corpus statistics, and those that
+# shape compute's result (per-example lists, a paired test, groups, a signature string).
+SCORING = (
+    "rouge_types use_stemmer tokenizer engine num_proc stemmer multi_ref remove_stopwords max_words max_bytes alpha "
+)
+SCORING += "language additions"
+STATISTICS = " confidence_level n_bootstrap seed average protocol "
+SHAPE = " use_aggregator baseline_predictions group_by return_signature"
+TYPED = SCORING.replace("tokenizer ", "")
+CALLABLE = "no control: a callable cannot be given here"
 DOORS = {
-    "compute": EVERY,
-    "evaluate": EVERY,
-    "cli score": {
-        **TABLE_CLI,
-        "tokenizer": CALLABLE,
-        "use_aggregator": "not offered: it prints corpus values; --per-example FILE writes each example's beside them",
-        "baseline_predictions": "not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
-        "group_by": H,  # --group-by FIELD: the labels are a field of the input
-    },
-    "cli compare": {
-        **TABLE_CLI,
-        "tokenizer": CALLABLE,
-        "use_aggregator": "not offered: it compares corpus values; --per-example FILE writes each example's",
-        "baseline_predictions": "not offered: the baseline is one of the systems compared (--baseline NAME)",
-        "group_by": "not offered: a comparison is not grouped",
-        "return_signature": "not offered: its output always holds the signature",
-    },
-    "demo": {
-        **dict.fromkeys(NAMES, H),
-        "use_stemmer": "no control: the stemmer menu's porter is it",
-        "tokenizer": CALLABLE,
-        "use_aggregator": "no control: the page shows the corpus values and each example's",
-        "group_by": "no control: the page does not group examples",
-        "return_signature": "no control: the page always shows the signature",
-        "engine": "no control: the server runs auto; every engine gives the same numbers",
-        "num_proc": "no control: the server decides how it runs",
-    },  # baseline_predictions: score_file's baseline_column
-    "reward": {name: R if name in ("rouge_types", *refusals.CORPUS_OPTIONS) else H for name in NAMES},
-    "trainer": {name: R if name in refusals.NOT_ONE_RESULT else H for name in NAMES},
-    "torchmetrics": {
-        name: R if name in refusals.CORPUS_OPTIONS and name not in ("average", "protocol") else H for name in NAMES
-    },  # protocol: autometrics honoured, fruit and editeval refused (a bootstrap median)
-    "ray": {name: R if name in ("use_aggregator", "baseline_predictions", "group_by") else H for name in NAMES},
-    **{
-        door: {name: R if name in refusals.NOT_ONE_RESULT else H for name in NAMES}
-        for door in ("lm_eval", "inspect", "lighteval")
-    },
+    "compute": door(SCORING + STATISTICS + SHAPE),
+    "evaluate": door(SCORING + STATISTICS + SHAPE),
+    "cli score": door(
+        TYPED + STATISTICS + "group_by return_signature",  # group_by: --group-by FIELD, a field of the input
+        tokenizer=CALLABLE,
+        use_aggregator="not offered: it prints corpus values; --per-example FILE writes each example's beside them",
+        baseline_predictions="not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
+    ),
+    "cli compare": door(
+        TYPED + STATISTICS,
+        tokenizer=CALLABLE,
+        use_aggregator="not offered: it compares corpus values; --per-example FILE writes each example's",
+        baseline_predictions="not offered: the baseline is one of the systems compared (--baseline NAME)",
+        group_by="not offered: a comparison is not grouped",
+        return_signature="not offered: its output always holds the signature",
+    ),
+    "demo": door(
+        "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions"
+        + STATISTICS
+        + "baseline_predictions",  # score_file's baseline_column
+        use_stemmer="no control: the stemmer menu's porter is it",
+        tokenizer=CALLABLE,
+        use_aggregator="no control: the page shows the corpus values and each example's",
+        group_by="no control: the page does not group examples",
+        return_signature="no control: the page always shows the signature",
+        engine="no control: the server runs auto; every engine gives the same numbers",
+        num_proc="no control: the server decides how it runs",
+    ),
+    "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE),
+    "trainer": door(SCORING + STATISTICS, SHAPE),
+    # protocol: autometrics (an exact mean) honoured; fruit and editeval (a bootstrap median) refused.
+    "torchmetrics": door(SCORING + " average protocol", "confidence_level n_bootstrap seed" + SHAPE),
+    "ray": door(SCORING + STATISTICS + "return_signature", "use_aggregator baseline_predictions group_by"),
+    **{door_name: door(SCORING + STATISTICS, SHAPE) for door_name in ("lm_eval", "inspect", "lighteval")},
 }
+# The demo's Reproduce code (demo/reproduce.py) holds what the page was given: the demo's decisions.
+DOORS["reproduce"] = DOORS["demo"]
 ROWS = read_jsonl("fruit_triples.jsonl")
 
 
@@ -246,29 +261,49 @@ SCREEN = {
 SCREEN_WITH = {"seed": {"n_bootstrap": 20}, "language": {"stemmer": "snowball"}}
 
 
-@pytest.mark.parametrize("option", door_options("demo", H))
-def test_the_demo_honours_its_controls(option, tmp_path):
-    from demo import file_handlers
+def on_screen(option, tmp_path):
+    """The examples file of ``option`` (with a baseline column ``base``, the sources) and the
+    demo's options (``ScreenOptions``) with ``option`` set on its control, checked to be
+    ``Settings`` equal to ``compute``'s under it."""
     from demo.options import ScreenOptions
     from update_rouge.settings import Settings
 
     path = write_input(tmp_path, option)
-    sources, _, _, options = inputs(option)
-    if option == "baseline_predictions":
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        path.write_text("".join(json.dumps({**line, "base": line["source"]}) + "\n" for line in lines))
-        out = file_handlers.score_file(str(path), ["rouge1", "rouge2", "rougeLsum"], "none", baseline_column="base")
-    else:
-        changes = {**SCREEN_WITH.get(option, {}), option: SCREEN[option]}
-        screen = {"rouge_types": ["rouge1", "rouge2", "rougeLsum"], "stemmer": "none", **changes}
-        assert ScreenOptions.of(**changes).settings() == Settings(**options)
-        out = file_handlers.score_file(str(path), screen.pop("rouge_types"), screen.pop("stemmer"), **screen)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps({**line, "base": line["source"]}) + "\n" for line in lines))
+    changes = {} if option == "baseline_predictions" else {**SCREEN_WITH.get(option, {}), option: SCREEN[option]}
+    options = ScreenOptions.of(**changes)
+    if changes:
+        assert options.settings() == Settings(**inputs(option)[3])
+    return path, options
+
+
+@pytest.mark.parametrize("option", door_options("demo", H))
+def test_the_demo_honours_its_controls(option, tmp_path):
+    from demo import file_handlers
+
+    path, options = on_screen(option, tmp_path)
+    screen = {name: getattr(options, name) for name in SCREEN}
+    baseline = "base" if option == "baseline_predictions" else ""
+    out = file_handlers.score_file(
+        str(path), screen.pop("rouge_types"), screen.pop("stemmer"), baseline_column=baseline, **screen
+    )
     with open(out["download_json"], encoding="utf-8") as handle:
         result = json.load(handle)
-    want = expected(option)
-    same_numbers({key: value for key, value in result.items() if key != "signature"}, want)
-    if option == "baseline_predictions":
-        assert "update_rouge1_delta" in result
+    want = expected(option, return_signature=True)
+    assert result == want and ("update_rouge1_delta" in result) == bool(baseline)
+
+
+@pytest.mark.parametrize("option", door_options("reproduce", H))
+def test_the_reproduce_code_honours_what_the_page_was_given(option, tmp_path, monkeypatch, capsys):
+    from test_demo_reproduce import SPACE, run_reproduce_code
+
+    from demo import reproduce
+
+    path, options = on_screen(option, tmp_path)
+    baseline = "base" if option == "baseline_predictions" else ""
+    code = reproduce.reproduce(options, baseline, environ={"SPACE_ID": SPACE}, file_name=str(path))
+    assert run_reproduce_code(code, tmp_path, monkeypatch, capsys) == expected(option, return_signature=True)
 
 
 @pytest.mark.parametrize("option", slow_if_workers(door_options("reward", H)))
