@@ -85,7 +85,9 @@ class UpdateRougeMetric(Metric):
                 level,
                 (
                     Name("confidence_level"),
-                    f" cannot be set for {_DOOR} but to None: it computes no interval, got {level!r}",
+                    f" cannot be set for {_DOOR}: it computes no interval (only ",
+                    Setting("confidence_level", None),
+                    " is taken)",
                 ),
                 [[Setting("confidence_level", None)]],
             )
