@@ -53,7 +53,10 @@ class Option:
     the default, which ``shown_default`` (or the ``repr`` of ``default``) adds. ``cli`` is the
     command line's argument group (``None``: not offered there); ``parse`` turns the command
     line's text into the value: ``bool`` (a switch), ``list`` (one or more words), ``int``,
-    ``parse_level``, or ``None`` for a string (from ``choices`` when given).
+    ``parse_level``, or ``None`` for a string (from ``choices`` when given). ``cli_help`` and
+    ``cli_default`` are the help and the default as the command line says them (flags and the
+    words typed, not Python's keywords, ``True`` or ``None``), where ``help`` and the default's
+    ``repr`` would not do (``cli_described``).
     """
 
     name: str
@@ -65,6 +68,8 @@ class Option:
     parse: Any = None
     shown_default: str | None = None
     flag: str | None = None
+    cli_help: str | None = None
+    cli_default: str | None = None
 
     @property
     def cli_flag(self) -> str:
@@ -76,10 +81,56 @@ class Option:
         choices = f" One of {', '.join(f'`{choice}`' for choice in self.choices)}." if self.choices else ""
         return f"{self.help}{choices} Defaults to {self.shown_default or f'`{self.default!r}`'}."
 
+    def cli_described(self) -> str:
+        """The command line's help: ``cli_help`` (or ``help``), the choices and the default as
+        typed (``cli_default``, else the default's text; a switch, off unless given, states none)."""
+        choices = f" One of {', '.join(f'`{choice}`' for choice in self.choices)}." if self.choices else ""
+        text = f"{self.cli_help or self.help}{choices}"
+        if self.parse is bool:
+            return text
+        return f"{text} Defaults to {self.cli_default or f'`{self.default}`'}."
+
 
 SCORING, STATISTICS, RUNNING = "scoring", "statistics and reporting", "output and running"
 ADDITIONS_MODES = ("sentences", "edits")
 
+_PROTOCOL_NOT_WITH = (
+    'Not with a stemmer, tokenizer, language, `additions="edits"`, ROUGE-1.5.5 options, `average="micro"`, '
+    "another `multi_ref` or other rouge types than rouge1, rouge2, rougeLsum."
+)
+_PROTOCOL_NOT_WITH_FLAGS = (
+    "Not with --stemmer, --use-stemmer, --language, --additions edits, ROUGE-1.5.5 options, --average micro, "
+    "another --multi-ref or other --rouge-types than rouge1 rouge2 rougeLsum."
+)
+_MULTI_REF_HELP = (
+    "How several references of an example combine. `max_f1`: per type the reference with the "
+    "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
+    "grams summed over the references, the prediction's grams counted once per reference. "
+    "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
+    "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
+    '`accumulate="avg"`): per type precision, recall and F each averaged over the references. The '
+    "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
+    "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
+    'nothing, like the prediction, scores 1.0 in the average). Not with `average="micro"` (`mean`).'
+)
+_PROTOCOL_HELP = (
+    "Reproduce a published script's numbers bit for bit (docs/published-protocols.md); `None` "
+    "keeps our rules. `fruit`: FRUIT's `edit_rouge` (segments tested against the source before "
+    "stripping, additions joined with a space, corpus value the median F of rouge-score's "
+    "BootstrapAggregator x 100, on NumPy's legacy generator seeded with `seed`; where neither side "
+    "adds, 100, a repair of the published code, which fails there). `editeval`: EditEval's "
+    "`update_rouge` (the same rules, the median F in [0, 1]; several references: each reference "
+    "slot's corpus value, averaged). `autometrics`: autometrics' `UpdateROUGE` (segments stripped "
+    "before the test, the first reference only; per example; the corpus value is our exact mean). "
+    "Under `fruit` and `editeval` the corpus `update_<type>` is the bootstrap median and "
+    "`_low`/`_high` the aggregator's interval. " + _PROTOCOL_NOT_WITH
+)
+_LANGUAGE_HELP = (
+    "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence terminal "
+    "(and, for `th`, at white space between Thai characters), tokens are the language's words in any "
+    "script (Chinese, Japanese and Thai need `update-rouge[multilingual]`), and --use-stemmer uses its "
+    "Snowball stemmer. Without it, the published rules."
+)
 OPTIONS: tuple[Option, ...] = (
     Option(
         "rouge_types",
@@ -92,6 +143,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=SCORING,
         parse=list,
         shown_default=f"`{list(DEFAULT_ROUGE_TYPES)}`",
+        cli_default=f"`{' '.join(DEFAULT_ROUGE_TYPES)}`",
     ),
     Option(
         "use_stemmer",
@@ -101,6 +153,8 @@ OPTIONS: tuple[Option, ...] = (
         "evaluate's rouge.",
         cli=SCORING,
         parse=bool,
+        cli_help="Porter stemming, the same as --stemmer porter (with a --language: --stemmer snowball), "
+        "as evaluate's rouge `use_stemmer`.",
     ),
     Option(
         "tokenizer",
@@ -124,6 +178,7 @@ OPTIONS: tuple[Option, ...] = (
         "(`none` on the command line); `None` for none.",
         cli=STATISTICS,
         parse=parse_level,
+        cli_help="In (0, 1), the level of the percentile bootstrap interval of each type's mean F1; `none` for none.",
     ),
     Option(
         "n_bootstrap",
@@ -167,6 +222,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=STATISTICS,
         parse=bool,
         flag="--signature",
+        cli_help="Add the settings signature string to the output (under `signature` in JSON).",
     ),
     Option(
         "engine",
@@ -187,6 +243,7 @@ OPTIONS: tuple[Option, ...] = (
         'workers); results are identical to 1. A script using it needs an `if __name__ == "__main__":` guard.',
         cli=RUNNING,
         parse=int,
+        cli_help="Worker processes to score in; results are identical to 1.",
     ),
     Option(
         "stemmer",
@@ -199,22 +256,18 @@ OPTIONS: tuple[Option, ...] = (
         choices=STEMMERS,
         cli=SCORING,
         shown_default="`none` (with `use_stemmer=True`: `porter`, or `snowball` with a `language`)",
+        cli_default="`none` (with --use-stemmer: `porter`, or `snowball` with a --language)",
     ),
     Option(
         "multi_ref",
         "`str`",
         DEFAULT_MULTI_REF,
-        "How several references of an example combine. `max_f1`: per type the reference with the "
-        "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
-        "grams summed over the references, the prediction's grams counted once per reference. "
-        "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
-        "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
-        '`accumulate="avg"`): per type precision, recall and F each averaged over the references. The '
-        "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
-        "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
-        'nothing, like the prediction, scores 1.0 in the average). Not with `average="micro"` (`mean`).',
+        _MULTI_REF_HELP,
         choices=MULTI_REF_MODES,
         cli=SCORING,
+        cli_help=_MULTI_REF_HELP.replace('`accumulate="avg"`', "`accumulate` `avg`").replace(
+            '`average="micro"`', "--average micro"
+        ),
     ),
     Option(
         "remove_stopwords",
@@ -233,6 +286,9 @@ OPTIONS: tuple[Option, ...] = (
         "ROUGE-1.5.5 cuts them; not with `max_bytes`.",
         cli=SCORING,
         parse=int,
+        cli_help="ROUGE-1.5.5 `-l N`: keep only the first N words of each side's joined additions, cut as "
+        "ROUGE-1.5.5 cuts them; not with --max-bytes.",
+        cli_default="no limit",
     ),
     Option(
         "max_bytes",
@@ -242,6 +298,9 @@ OPTIONS: tuple[Option, ...] = (
         "ROUGE-1.5.5 cuts them; not with `max_words`.",
         cli=SCORING,
         parse=int,
+        cli_help="ROUGE-1.5.5 `-b N`: keep only the first N bytes of each side's joined additions, cut as "
+        "ROUGE-1.5.5 cuts them; not with --max-words.",
+        cli_default="no limit",
     ),
     Option(
         "alpha",
@@ -260,6 +319,8 @@ OPTIONS: tuple[Option, ...] = (
         "`update-rouge[multilingual]`), and `use_stemmer=True` uses its Snowball stemmer. `None` keeps "
         "the published rules.",
         cli=SCORING,
+        cli_help=_LANGUAGE_HELP,
+        cli_default="no language (the published rules)",
     ),
     Option(
         "additions",
@@ -288,20 +349,13 @@ OPTIONS: tuple[Option, ...] = (
         "protocol",
         "`str` or `None`",
         None,
-        "Reproduce a published script's numbers bit for bit (docs/published-protocols.md); `None` "
-        "keeps our rules. `fruit`: FRUIT's `edit_rouge` (segments tested against the source before "
-        "stripping, additions joined with a space, corpus value the median F of rouge-score's "
-        "BootstrapAggregator x 100, on NumPy's legacy generator seeded with `seed`; where neither side "
-        "adds, 100, a repair of the published code, which fails there). `editeval`: EditEval's "
-        "`update_rouge` (the same rules, the median F in [0, 1]; several references: each reference "
-        "slot's corpus value, averaged). `autometrics`: autometrics' `UpdateROUGE` (segments stripped "
-        "before the test, the first reference only; per example; the corpus value is our exact mean). "
-        "Under `fruit` and `editeval` the corpus `update_<type>` is the bootstrap median and "
-        "`_low`/`_high` the aggregator's interval. Not with a stemmer, tokenizer, language, "
-        '`additions="edits"`, ROUGE-1.5.5 options, `average="micro"`, another `multi_ref` or '
-        "other rouge types than rouge1, rouge2, rougeLsum.",
+        _PROTOCOL_HELP,
         choices=PROTOCOLS,
         cli=STATISTICS,
+        cli_help=_PROTOCOL_HELP.replace("`None` keeps our rules", "without it, our rules")
+        .replace("seeded with `seed`", "seeded with --seed")
+        .replace(_PROTOCOL_NOT_WITH, _PROTOCOL_NOT_WITH_FLAGS),
+        cli_default="no protocol (our rules)",
     ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}

@@ -312,7 +312,7 @@ def test_score_dataset_and_corpus_scores_under_a_published_protocol(cluster):
     assert corpus_scores(scored, protocol="autometrics", return_signature=True) == expected
     # ... a bootstrap median needs every example in order: refused in one line, before any work.
     for protocol in ("fruit", "editeval"):
-        with pytest.raises(ValueError, match=f"^corpus_scores cannot give protocol='{protocol}'") as error:
+        with pytest.raises(ValueError, match=f"^protocol='{protocol}' cannot be set for corpus_scores: ") as error:
             corpus_scores(None, protocol=protocol)
         assert "\n" not in str(error.value)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import read_jsonl
 
-from update_rouge import compute
+from update_rouge import OptionError, compute
 
 torch = pytest.importorskip(
     "torch", reason="needs torch (tests/run.sh installs torch==2.13.0 where its CPU wheel fits)"
@@ -116,6 +116,7 @@ REFUSED = [
     ("baseline_predictions", ["A cat."]),
     ("use_aggregator", False),
     ("return_signature", True),
+    ("group_by", ["a"]),
 ]
 
 
@@ -129,7 +130,8 @@ def test_options_it_does_not_honour_are_refused_in_one_line_naming_them(name, va
 @pytest.mark.parametrize("protocol", ["fruit", "editeval"])
 def test_a_bootstrap_median_protocol_is_refused_in_one_line(protocol):
     with pytest.raises(
-        ValueError, match=f"^UpdateRougeMetric cannot give the bootstrap median of protocol='{protocol}' \\("
+        OptionError,
+        match=f"^protocol='{protocol}' cannot be set for UpdateRougeMetric: its corpus value is a bootstrap",
     ) as error:
         UpdateRougeMetric(protocol=protocol)
     assert "\n" not in str(error.value)

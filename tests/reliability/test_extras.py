@@ -177,7 +177,10 @@ def venv_without(tmp_path_factory):
     [
         (["--ray"], f"{NO_RAY} (the ray that Python finds, {{cwd}}/ray, is not that package)"),
         (["--language", "zh"], NOT_INSTALLED),
-        (["--engine", "rust"], "--engine rust needs the optional accelerator: pip install 'update-rouge[fast]'; instead: leave out --engine, or --engine python"),
+        (
+            ["--engine", "rust"],
+            "--engine rust needs the optional accelerator: pip install 'update-rouge[fast]'; instead: leave out --engine, or --engine python",
+        ),
     ],
     ids=["ray", "jieba", "rouge_score_rs"],
 )

@@ -46,7 +46,7 @@ def add_table_options(
 
 def _argparse_options(option: Option) -> dict[str, Any]:
     """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
-    described = option.described().replace("%", "%%")
+    described = option.cli_described().replace("%", "%%")
     if option.parse is bool:
         return {"action": "store_true", "help": described}
     arguments: dict[str, Any] = {"default": option.default, "help": described}

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import Settings, UpdateRougeScorer
 from ..inputs import _describe
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
 """The rouge types a harness reports unless ``rouge_types`` is given."""
@@ -25,11 +26,10 @@ Triple = tuple[str, str, tuple[str, ...]]
 
 def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
-    is given. Raises ``ValueError`` for an option ``compute`` refuses and for the options that
-    are not one corpus result (``use_aggregator``, ``baseline_predictions``, ``return_signature``)."""
-    for name in ("use_aggregator", "baseline_predictions", "return_signature"):
-        if name in options:
-            raise ValueError(f"{name} cannot be set: an evaluation harness reports one corpus result per run")
+    is given. Raises ``ValueError`` for an option ``compute`` refuses and ``OptionError`` for the
+    options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
+    ``baseline_predictions``, ``return_signature``, ``group_by``)."""
+    refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import LEFT_OUT, Name, OptionError, Setting
 from ..extras import MissingExtra, extra_imports
 from ..file_lines import InputFileError
 from ..file_ranges import RangeChunk, range_chunks, regular_file
@@ -62,14 +63,24 @@ from ..settings import Settings
 from ..signature import build_signature
 from .ray_chunks import size_native_threads
 from .ray_counts import count_arrays, count_column_names, count_values
+from .refusals import refuse_given, refuse_unknown
 
 ROW_COLUMN = "row"
 _REFERENCE_COUNT = "_reference_count"
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
+# compute's options that Ray's scoring does not take, and why.
+_NOT_RAY = {
+    "baseline_predictions": "a baseline is its rows scored with its predictions, given to corpus_scores as baseline=",
+    "group_by": "it computes no groups",
+    "use_aggregator": "score_dataset gives the per-example columns, corpus_scores the corpus result",
+}
 
 
 def _scoring_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of ``compute`` that score each example (no statistics, signature or baseline)."""
+    """The keyword arguments of ``compute`` that score each example (no statistics or signature,
+    which ``corpus_scores`` takes); ``OptionError`` for those that give no per-example columns."""
+    for name, why in _NOT_RAY.items():
+        refuse_given(options, (name,), "Ray's scoring", why)
     corpus_only = ("confidence_level", "n_bootstrap", "seed", "return_signature", "baseline_predictions")
     return {key: value for key, value in options.items() if key not in corpus_only}
 
@@ -360,12 +371,31 @@ def corpus_scores(
 def _check_corpus_options(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``options`` (``compute``'s keyword arguments); ``ValueError`` for
     options ``compute`` refuses or ``corpus_scores`` cannot honour."""
+    refuse_unknown(options, "corpus_scores()")
     if options.get("use_aggregator", True) is not True:
-        raise ValueError("corpus_scores gives corpus results: read per-example values from the scored dataset")
+        raise OptionError(
+            "use_aggregator",
+            options["use_aggregator"],
+            (
+                Name("use_aggregator"),
+                " cannot be set for corpus_scores: it gives corpus results; read per-example "
+                "values from the scored dataset",
+            ),
+            [[Setting("use_aggregator", LEFT_OUT)]],
+        )
+    for name, why in _NOT_RAY.items():
+        if name != "use_aggregator":
+            refuse_given(options, (name,), "corpus_scores", why)
     settings = Settings.from_options(options)
     if settings.protocol in BOOTSTRAP_PROTOCOLS:
-        raise ValueError(
-            f"corpus_scores cannot give protocol={settings.protocol!r}'s bootstrap median (it needs every "
-            "example's scores in order): use compute, or the command line's --ray"
+        raise OptionError(
+            "protocol",
+            settings.protocol,
+            (
+                Setting("protocol", settings.protocol),
+                " cannot be set for corpus_scores: its bootstrap median needs every example's scores in "
+                "order; use compute, or the command line's --ray",
+            ),
+            [[Setting("protocol", LEFT_OUT)]],
         )
     return settings

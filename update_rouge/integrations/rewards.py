@@ -17,30 +17,19 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import LEFT_OUT, Field, Name, OptionError, Setting, Spelling, UpdateRougeError
+from ..errors import Field, Spelling, UpdateRougeError
 from ..inputs import _describe
 from ..metric import score_examples
 from ..settings import OPTIONS
+from .refusals import CORPUS_OPTIONS, refuse_given
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
-# compute's options that a reward honours: they make a per-example score, or run it.
-REWARD_OPTIONS = (
-    "use_stemmer",
-    "tokenizer",
-    "engine",
-    "num_proc",
-    "stemmer",
-    "multi_ref",
-    "remove_stopwords",
-    "max_words",
-    "max_bytes",
-    "alpha",
-    "language",
-    "additions",
-)
-# The table's other options (a corpus result's, or the types): refused by name.
-REFUSED_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REWARD_OPTIONS)
+# The table's options a reward refuses by name: the types (they come from reward=) and those
+# that act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of.
+REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS)
+# compute's options that a reward honours, the table's others: they make a per-example score, or run it.
+REWARD_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REFUSED_OPTIONS)
 # Why an option is refused, where the general reason (it makes no per-example score) is not it.
 _REFUSAL_REASONS = {
     "rouge_types": "the types come from reward=",
@@ -151,16 +140,8 @@ class UpdateRougeReward:
         **compute_kwargs: Any,
     ):
         for option in REFUSED_OPTIONS:
-            if option in compute_kwargs:
-                why = _REFUSAL_REASONS.get(
-                    option, "a reward is one score per example, which this option does not change"
-                )
-                raise OptionError(
-                    option,
-                    compute_kwargs[option],
-                    (Name(option), f" cannot be set for a reward: {why}"),
-                    [[Setting(option, LEFT_OUT)]],
-                )
+            why = _REFUSAL_REASONS.get(option, "a reward is one score per example, which this option does not change")
+            refuse_given(compute_kwargs, (option,), "a reward", why)
         for argument, column in (("source_column", source_column), ("reference_column", reference_column)):
             if not isinstance(column, str) or not column:
                 raise ValueError(f"{argument} must be the name of a dataset column, got {_describe(column)}")

@@ -42,23 +42,29 @@ except ImportError as error:
 
 from .. import Settings, UpdateRougeScorer
 from ..corpus import mean
+from ..errors import LEFT_OUT, Name, OptionError, Setting
 from ..micro import micro_means
 from ..protocols import BOOTSTRAP_PROTOCOLS
+from .refusals import CORPUS_OPTIONS, refuse_given
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
-_REFUSED = ("use_aggregator", "baseline_predictions", "return_signature", "n_bootstrap", "seed")
-"""``compute``'s options this metric does not take: it gives corpus means, without a bootstrap."""
+_REFUSED = tuple(name for name in CORPUS_OPTIONS if name not in ("confidence_level", "average", "protocol"))
+"""``compute``'s options this metric does not take (``use_aggregator``, ``n_bootstrap``, ``seed``,
+``baseline_predictions``, ``group_by``, ``return_signature``): it gives corpus means, without a
+bootstrap, one tensor per key."""
+_DOOR = "UpdateRougeMetric"
 
 
 class UpdateRougeMetric(Metric):
     """UpdateROUGE's corpus means as a ``torchmetrics.Metric`` (see the module docstring).
 
     ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
-    (``process_group``, ``dist_sync_on_step``, ...). Raises ``ValueError`` naming the keyword for
-    an option ``compute`` refuses and for the corpus options this metric does not honour
-    (``use_aggregator``, ``baseline_predictions``, ``return_signature``, ``n_bootstrap``,
-    ``seed``, a ``confidence_level`` other than ``None``, and ``protocol="fruit"`` or
+    (``process_group``, ``dist_sync_on_step``, ...). Raises ``OptionError`` (a ``ValueError``)
+    naming the keyword for an option ``compute`` refuses and for the corpus options this metric
+    does not honour (``use_aggregator``, ``baseline_predictions``, ``group_by``,
+    ``return_signature``, ``n_bootstrap``, ``seed``, a ``confidence_level`` other than ``None``,
+    and ``protocol="fruit"`` or
     ``"editeval"``, whose corpus value is an order-dependent bootstrap median;
     ``protocol="autometrics"``, an exact mean, is taken).
     """
@@ -71,20 +77,32 @@ class UpdateRougeMetric(Metric):
 
     def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
-        for name in _REFUSED:
-            if name in options:
-                raise ValueError(f"{name} cannot be set: UpdateRougeMetric computes corpus means only, no bootstrap")
-        if options.get("confidence_level") is not None:
-            raise ValueError(
-                f"confidence_level cannot be set to {options['confidence_level']!r}: UpdateRougeMetric computes no "
-                "interval (only confidence_level=None is taken)"
+        refuse_given(options, _REFUSED, _DOOR, "it computes corpus means only, no bootstrap")
+        level = options.get("confidence_level")
+        if level is not None:
+            raise OptionError(
+                "confidence_level",
+                level,
+                (
+                    Name("confidence_level"),
+                    f" cannot be set for {_DOOR}: it computes no interval (only ",
+                    Setting("confidence_level", None),
+                    " is taken)",
+                ),
+                [[Setting("confidence_level", None)]],
             )
         self.settings = Settings(**{**options, "confidence_level": None})
         if self.settings.protocol in BOOTSTRAP_PROTOCOLS:
-            raise ValueError(
-                f"UpdateRougeMetric cannot give the bootstrap median of protocol={self.settings.protocol!r} (it needs "
-                "every example's scores in order, which gathering across processes does not keep): use compute "
-                "on the gathered texts"
+            raise OptionError(
+                "protocol",
+                self.settings.protocol,
+                (
+                    Setting("protocol", self.settings.protocol),
+                    f" cannot be set for {_DOOR}: its corpus value is a bootstrap median, which needs every "
+                    "example's scores in order, and gathering across processes does not keep it; use compute "
+                    "on the gathered texts",
+                ),
+                [[Setting("protocol", LEFT_OUT)]],
             )
         self._scorer = UpdateRougeScorer(self.settings)
         self._micro = self.settings.average == "micro"

@@ -23,6 +23,7 @@ from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 IGNORED_ID = -100
 
@@ -46,9 +47,9 @@ class UpdateRougeMetrics:
         task_prefix: str | None = None,
         **compute_kwargs: Any,
     ):
-        for name in ("use_aggregator", "baseline_predictions", "return_signature"):
-            if name in compute_kwargs:
-                raise ValueError(f"{name} cannot be set: a Trainer logs corpus means and intervals, one float per key")
+        refuse_given(
+            compute_kwargs, NOT_ONE_RESULT, "a Trainer", "it logs corpus means and intervals, one float per key"
+        )
         if sources is not None and task_prefix is not None:
             raise ValueError("give sources= or task_prefix=, not both: task_prefix applies to decoded inputs only")
         self.processing_class = processing_class
@@ -221,8 +222,8 @@ def make_compute_metrics(
             removed from the decoded inputs; an input without it raises ``ValueError``.
         **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``stemmer``,
             ``tokenizer``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``engine``,
-            ``num_proc``, ...); not ``use_aggregator``, ``baseline_predictions`` or
-            ``return_signature``.
+            ``num_proc``, ...); not ``use_aggregator``, ``baseline_predictions``,
+            ``return_signature`` or ``group_by`` (``OptionError`` naming it).
 
     Returns:
         A callable taking an ``EvalPrediction`` (and ``compute_result`` for
