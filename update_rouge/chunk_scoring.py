@@ -2,7 +2,7 @@
 
 ``score_chunks`` hands out chunks of examples (``file_chunks``: raw lines of a file, or rows)
 to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a
-``corpus.Corpus`` with their per-example tables in input order; ``score_rows`` does so for rows
+``corpus.Corpus`` with their per-example tables in input order; ``corpus_of_rows`` does so for rows
 read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
 Rows with a group label (``files.Row.group``, given by ``--group-by``) also feed the corpus of
 their group (``Corpus.add_tables``).
@@ -24,7 +24,7 @@ from .parallel import available_cpus, starmap_in_order
 from .settings import Settings
 
 CHUNK_SIZE = 1000
-"""Examples scored at a time by ``score_rows``."""
+"""Examples scored at a time by ``corpus_of_rows``."""
 
 Table = dict[str, list]
 Counted = dict[str, list[Counts]]
@@ -45,7 +45,7 @@ def _silent(_: str) -> None:
     pass
 
 
-def score_rows(
+def corpus_of_rows(
     rows: Iterable[Any],
     settings: Settings,
     on_chunk: Callable[[list[int], Table], None] | None = None,
@@ -65,6 +65,10 @@ def score_rows(
             yield chunk
 
     return score_chunks(chunks(), settings, None if on_chunk is None else Output(on_chunk), tell, paired)
+
+
+score_rows = corpus_of_rows
+"""``corpus_of_rows``'s name before 0.2.0, kept for one release (CHANGELOG)."""
 
 
 class Output(NamedTuple):
@@ -174,18 +178,18 @@ def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., 
     ``file_ranges.RangeChunk`` (``read()``: its examples, numbered within the range, and its
     lines), scored (``Scored``); a range's unusable input or LCS refusal is returned with it."""
     if isinstance(chunk, list):
-        return _score_rows(scorer, paired, render, chunk)
+        return _score_chunk_rows(scorer, paired, render, chunk)
     read = getattr(chunk, "read", None)
     if read is None:
-        return _score_rows(scorer, paired, render, chunk.rows())
+        return _score_chunk_rows(scorer, paired, render, chunk.rows())
     try:
         rows, count = read()
-        return _score_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
+        return _score_chunk_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
     except (InputFileError, LcsTableTooLarge) as error:
         return Scored([], [], numbering=(chunk.first, 0), error=error)
 
 
-def _score_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
+def _score_chunk_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
     """The examples ``rows`` scored: their lines (none for a chunk of blank lines), stand-in
     references (a list of the fewest and one of the most references an example has: all
     ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables`` of the examples (the

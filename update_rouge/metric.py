@@ -270,7 +270,7 @@ def _table_checked(
     examples = _score_checked(settings, sources, predictions, references)
     return (
         per_example_table(examples, settings.rouge_types),
-        tokenless_examples(examples, settings.make_tokenizer()),
+        tokenless_examples(examples, settings.additions_tokenizer()),
         examples_counts(examples, settings.rouge_types),
     )
 

@@ -114,7 +114,7 @@ def score_systems(
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRougeScorer(settings)
-    active_tokenizer = settings.make_tokenizer()
+    active_tokenizer = settings.additions_tokenizer()
     tables: dict[str, dict[str, list]] = {}
     columns: dict[str, Mapping[str, Any]] = {}
     tokenless: list[bool] = []
