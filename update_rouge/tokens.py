@@ -108,7 +108,7 @@ class CallableTokenizer:
 
     What it returns is checked: a ``list`` or ``tuple`` of ``str``, else ``TokenizerError``
     naming ``tokenizer``, what it returned and the text; an exception it raises is wrapped in a
-    ``TokenizerError`` (``from`` the original). ``metric`` adds the example's field and index.
+    ``TokenizerError`` (``from`` the original). ``example_workers.naming_examples`` adds the example's field and index.
     """
 
     splits_on_newlines = False
