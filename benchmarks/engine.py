@@ -26,7 +26,7 @@ from rouge_score import rouge_scorer
 
 from update_rouge import compute
 from update_rouge.engines import make_engine, rust_available
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
@@ -109,7 +109,7 @@ def main():
         target, prediction = long_pair(4000, n_lines)
         types = ["rougeL", "rougeLsum"] if n_lines == 1 else ["rougeLsum"]
         reference = rouge_scorer.RougeScorer(types)
-        engine = make_engine("python", types, make_tokenizer())
+        engine = make_engine("python", types, tokenizer_for())
         assert engine.score(target, prediction) == reference.score(target, prediction)
         medians = median_times(
             {

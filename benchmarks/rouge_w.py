@@ -23,7 +23,7 @@ from engine import json_rows, long_pair, median_times
 
 from update_rouge.engines import PythonEngine
 from update_rouge.extraction import SourceIndex, join_additions
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 DEFAULT_PATH = """
 import json, statistics, sys, time
@@ -63,7 +63,7 @@ def main():
     args = parser.parse_args()
 
     pairs = wiki_pairs()
-    tokenizer = make_tokenizer()
+    tokenizer = tokenizer_for()
     engines = {name: PythonEngine([name], tokenizer) for name in ("rougeLsum", "rougeW")}
     contenders = {name: lambda engine=engine: engine.count_pairs(pairs) for name, engine in engines.items()}
     times = median_times(contenders, args.repeats)

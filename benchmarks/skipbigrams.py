@@ -23,7 +23,7 @@ from engine import json_rows, median_times
 
 from update_rouge.engines import make_engine
 from update_rouge.skipbigrams import SkipBigramType, skip_bigram_counts
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 UNLIMITED = [SkipBigramType(unigrams=False, distance=None), SkipBigramType(unigrams=True, distance=None)]
 SU4 = [SkipBigramType(unigrams=True, distance=4)]
@@ -70,7 +70,7 @@ def main():
     args = parser.parse_args()
     print(f"median of {args.repeats} interleaved repetitions")
 
-    tokenize = make_tokenizer().tokenize
+    tokenize = tokenizer_for().tokenize
     row = next(row for row in json_rows("wiki_triples.jsonl") if row["id"] == "wikiver3-Hanseatic_League-4-5-6")
     reference, prediction = (tokenize(row[field])[:2000] for field in ("reference", "prediction"))
     shared = len(set(reference) & set(prediction))
@@ -84,7 +84,7 @@ def main():
     compare("2,000 distinct shared words, rougeS + rougeSU", words, shuffled, UNLIMITED, args.repeats)
 
     rows = json_rows("rouge155_skipbigram_golden.jsonl")
-    engine = make_engine("python", ["rougeS", "rougeSU", "rougeS4", "rougeSU4"], make_tokenizer())
+    engine = make_engine("python", ["rougeS", "rougeSU", "rougeS4", "rougeSU4"], tokenizer_for())
     pairs = [(row["reference"], row["prediction"]) for row in rows]
     seconds = median_times({"ours": lambda: engine.count_pairs(pairs)}, args.repeats)["ours"]
     tokens = sum(len(tokenize(text)) for pair in pairs for text in pair)

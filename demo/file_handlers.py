@@ -36,7 +36,7 @@ from demo.options import (
     screen_default,
 )
 from update_rouge import files
-from update_rouge.chunk_scoring import score_rows
+from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
@@ -208,7 +208,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
             progress(min(1.0, done[0] / total_bytes), desc=f"Scored {len(lines)} examples")
 
         progress(0, desc="Scoring")
-        score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
+        score = functools.partial(corpus_of_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
         ids: dict[int, str] = {}
         rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
         rows = _same_reference_counts(rows, settings.protocol, name)

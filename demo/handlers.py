@@ -102,7 +102,7 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
     try:
         settings = options.settings()
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
-        tokenizer = settings.make_tokenizer()
+        tokenizer = settings.additions_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
     except LcsTableTooLarge as error:
         return {

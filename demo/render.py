@@ -104,7 +104,7 @@ def edit_highlights(text: str, source: str, additions: Sequence[str], settings: 
     labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
     order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
     when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
-    tokenizer = settings.make_text_tokenizer()
+    tokenizer = settings.text_tokenizer()
     tokens = tokenizer.tokenize(text)
     kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
     lowered = text.lower()

@@ -1,8 +1,9 @@
 """Examples scored in chunks (the CLI's stream, the demo's file, the Trainer's batches).
 
 ``score_chunks`` hands out chunks of examples (``file_chunks``: raw lines of a file, or rows)
-to worker processes with ``num_proc`` > 1, which parse and score them, and feeds a
-``corpus.Corpus`` with their per-example tables in input order; ``score_rows`` does so for rows
+to worker processes with ``num_proc`` > 1 (``example_workers.ExampleWorkers``, the one path of
+``compute`` too), which parse and score them, and feeds a
+``corpus.Corpus`` with their per-example tables in input order; ``corpus_of_rows`` does so for rows
 read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
 Rows with a group label (``files.Row.group``, given by ``--group-by``) also feed the corpus of
 their group (``Corpus.add_tables``).
@@ -12,40 +13,30 @@ import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Generator, Iterable
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from .corpus import Corpus
 from .engines import Counts
+from .example_workers import ExampleWorkers, Workers, process_count
 from .file_lines import InputFileError
 from .lcs_limits import LcsTableTooLarge
 from .metric import UpdateRougeScorer
 from .no_tokens import warn_tokenless
-from .parallel import available_cpus, starmap_in_order
+from .parallel import available_cpus
 from .settings import Settings
 
 CHUNK_SIZE = 1000
-"""Examples scored at a time by ``score_rows``."""
+"""Examples scored at a time by ``corpus_of_rows``."""
 
 Table = dict[str, list]
 Counted = dict[str, list[Counts]]
-
-
-class Workers(Protocol):
-    """Workers other than this machine's processes (``integrations.ray_chunks.RayWorkers``):
-    ``count`` of them, and ``parallel.starmap_in_order``'s contract on them."""
-
-    count: int
-
-    def starmap_in_order(
-        self, function: Callable[..., Any], items: Iterable[tuple], count: int
-    ) -> Generator[Any, None, None]: ...
 
 
 def _silent(_: str) -> None:
     pass
 
 
-def score_rows(
+def corpus_of_rows(
     rows: Iterable[Any],
     settings: Settings,
     on_chunk: Callable[[list[int], Table], None] | None = None,
@@ -65,6 +56,10 @@ def score_rows(
             yield chunk
 
     return score_chunks(chunks(), settings, None if on_chunk is None else Output(on_chunk), tell, paired)
+
+
+score_rows = corpus_of_rows
+"""``corpus_of_rows``'s name before 0.2.0, kept for one release (CHANGELOG)."""
 
 
 class Output(NamedTuple):
@@ -120,10 +115,9 @@ def score_chunks(
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
     ``rows()`` (or ``read()``), naming its file line.
     """
-    num_proc = min(settings.num_proc, available_cpus()) if workers is None else workers.count
     pending = iter(chunks)
-    first = list(itertools.islice(pending, num_proc))
-    num_proc = min(num_proc, max(1, len(first)))
+    first = list(itertools.islice(pending, process_count(settings.num_proc, workers=workers)))
+    num_proc = process_count(settings.num_proc, len(first), workers)
     if workers is None and num_proc < settings.num_proc:
         tell(
             f"--num-proc {settings.num_proc}: using {num_proc} worker process(es) "
@@ -131,11 +125,20 @@ def score_chunks(
         )
     scorer = UpdateRougeScorer(dataclasses.replace(settings, use_aggregator=False, num_proc=1))
     corpus = Corpus(settings, paired)
-    tokenless = 0
     render = None if output is None else output.render
     score = functools.partial(_score_chunk, scorer, paired, render)
-    starmap = starmap_in_order if workers is None else workers.starmap_in_order
-    results = starmap(score, ((chunk,) for chunk in itertools.chain(first, pending)), num_proc)
+    with ExampleWorkers(score, num_proc, workers=workers) as spread:
+        results = spread.in_order((chunk,) for chunk in itertools.chain(first, pending))
+        tokenless = _add_up(results, corpus, output)
+    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
+    return corpus
+
+
+def _add_up(results: Generator[Scored, None, None], corpus: Corpus, output: Output | None) -> int:
+    """Add the chunks ``results`` to ``corpus`` in input order (and give each to ``output``);
+    return the number of examples without tokens. A chunk that numbers its lines itself is
+    shifted by the lines of such chunks before it; a chunk's error is raised here."""
+    tokenless = 0
     before = 0  # the lines of the chunks so far that number their lines themselves
     try:
         for scored in results:
@@ -151,11 +154,10 @@ def score_chunks(
             tokenless += scored.tables.tokenless
             if output is not None:
                 lines = [line + shift for line in scored.lines] if shift else scored.lines
-                output.write(lines, scored.tables.table if render is None else scored.rendered)
+                output.write(lines, scored.tables.table if output.render is None else scored.rendered)
     finally:
         results.close()
-    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
-    return corpus
+    return tokenless
 
 
 def _shifted(error: Exception, shift: int) -> Exception:
@@ -174,18 +176,18 @@ def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., 
     ``file_ranges.RangeChunk`` (``read()``: its examples, numbered within the range, and its
     lines), scored (``Scored``); a range's unusable input or LCS refusal is returned with it."""
     if isinstance(chunk, list):
-        return _score_rows(scorer, paired, render, chunk)
+        return _score_chunk_rows(scorer, paired, render, chunk)
     read = getattr(chunk, "read", None)
     if read is None:
-        return _score_rows(scorer, paired, render, chunk.rows())
+        return _score_chunk_rows(scorer, paired, render, chunk.rows())
     try:
         rows, count = read()
-        return _score_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
+        return _score_chunk_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
     except (InputFileError, LcsTableTooLarge) as error:
         return Scored([], [], numbering=(chunk.first, 0), error=error)
 
 
-def _score_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
+def _score_chunk_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
     """The examples ``rows`` scored: their lines (none for a chunk of blank lines), stand-in
     references (a list of the fewest and one of the most references an example has: all
     ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables`` of the examples (the

@@ -4,7 +4,7 @@ diff against its source marks as inserted or replaced.
 The diff, exactly (reproducible with rouge-score's own ``_lcs_table`` and ``_backtrack_norec``
 on the reversed token lists):
 
-- **Tokens**: those of the settings' tokenizer (``tokens.make_tokenizer``: rouge-score's,
+- **Tokens**: those of the settings' tokenizer (``tokens.tokenizer_for``: rouge-score's,
   Porter-stemmed when asked, without ROUGE-1.5.5's stopwords when asked; ROUGE-1.5.5's; the
   ``language=`` pipeline's; or a user's callable), of the whole source and the whole text.
 - **Kept tokens**: one longest common subsequence (LCS) of the text's tokens t[0..n) and the

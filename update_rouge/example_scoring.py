@@ -35,7 +35,7 @@ def score_additions(
     """Score every example's additions: per example, one list of additions per reference.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
-    ``tokenizer``, ``language``, ``remove_stopwords``: ``Settings.make_tokenizer``), the engine,
+    ``tokenizer``, ``language``, ``remove_stopwords``: ``Settings.additions_tokenizer``), the engine,
     ``multi_ref`` and ROUGE-1.5.5's length limits and F weight ``alpha``
     (``settings.text_options``): the F of every score is formed with ``alpha``
     (``alpha_score``) before references are compared by it.
@@ -67,7 +67,7 @@ def score_additions(
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted, micro = settings.needs_counts, settings.average == "micro"
     options = settings.text_options
-    tokenizer = settings.make_tokenizer()
+    tokenizer = settings.additions_tokenizer()
     scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref in ("pooled", "mean") else any)(not reference for reference in references)
@@ -140,7 +140,7 @@ def score_published(
         reference_additions = [references[:1] for references in reference_additions]
     elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
         raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")
-    scorer = make_engine(settings.engine, rouge_types, settings.make_tokenizer())
+    scorer = make_engine(settings.engine, rouge_types, settings.additions_tokenizer())
     rules = [
         [adds_nothing(reference) and adds_nothing(prediction) for reference in references]
         for references, prediction in zip(reference_additions, prediction_additions)

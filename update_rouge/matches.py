@@ -64,7 +64,7 @@ def token_matches(target: str, prediction: str, rouge_type: str, settings: Setti
     """
     if not explained(rouge_type):
         raise ValueError(f"the matches of {rouge_type} are not shown (rouge1 to rouge9, rougeL and rougeLsum are)")
-    tokenizer = settings.make_tokenizer()
+    tokenizer = settings.additions_tokenizer()
     engine = PythonEngine([rouge_type], tokenizer, settings.text_options)
     counts = engine.counts(target, prediction)[rouge_type]
     assert isinstance(counts, Counts)

@@ -3,32 +3,26 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 
 ``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
-the whole metric without ``evaluate``; the evaluate module calls ``compute`` here.
+the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
+holds the public API only: how the examples are spread over processes, and what each process
+runs on them, is ``example_workers``'s.
 """
 
-import contextlib
 import functools
-import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
-from .errors import Field
-from .example_scoring import score_additions
-from .example_tables import ExampleScore, per_example_table
-from .extraction import SourceIndex, join_additions
+from .example_tables import ExampleScore
+from .example_workers import ExampleWorkers, merged_tables, naming_examples, process_count, score_checked, table_checked
 from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
-from .lcs_limits import LcsTableTooLarge
-from .micro import count_columns
-from .no_tokens import tokenless_examples, warn_tokenless
-from .parallel import WorkerPool, guided_share
+from .no_tokens import warn_tokenless
 from .protocols import check_protocol_paired
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
-from .tokens import TokenizerError
 
 
 class Tables(NamedTuple):
@@ -62,7 +56,7 @@ class UpdateRougeScorer:
         """Score one example; ``reference`` is a string or a non-empty list of them."""
         keep_bom = self.settings.protocol is not None
         sources, predictions, references = check_inputs([source], [prediction], [reference], keep_bom=keep_bom)
-        with self._naming_examples(sources, {"predictions": predictions}, references):
+        with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)[0]
 
     def examples(
@@ -71,7 +65,7 @@ class UpdateRougeScorer:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
         keep_bom = self.settings.protocol is not None
         sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
-        with self._naming_examples(sources, {"predictions": predictions}, references):
+        with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)
 
     def corpus(
@@ -126,7 +120,7 @@ class UpdateRougeScorer:
         of examples in which either system's additions have no token (not warned here) and,
         under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
         # The workers start first: they import the package while this process checks the inputs.
-        with self._workers(_table_checked, sources) as pool:
+        with self._workers(table_checked, sources) as workers:
             keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
             sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
             systems = {"predictions": predictions}
@@ -134,193 +128,31 @@ class UpdateRougeScorer:
             if baseline_predictions is not None:
                 checked_baseline = check_baseline_predictions(baseline_predictions, len(predictions), keep_bom)
                 systems["baseline_predictions"] = checked_baseline
-            with self._naming_examples(sources, systems, references):
-                table, tokenless, counts = _merged_tables(self._in_workers(pool, sources, predictions, references))
+            with naming_examples(self.settings, sources, systems, references):
+                table, tokenless, counts = merged_tables(workers.in_shards(sources, predictions, references))
                 baseline_table = baseline_counts = None
                 if checked_baseline is not None:
-                    shards = self._in_workers(pool, sources, checked_baseline, references)
-                    baseline_table, baseline_tokenless, baseline_counts = _merged_tables(shards)
+                    shards = workers.in_shards(sources, checked_baseline, references)
+                    baseline_table, baseline_tokenless, baseline_counts = merged_tables(shards)
                     tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
                 return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
-
-    @contextlib.contextmanager
-    def _naming_examples(
-        self, sources: list[str], systems: dict[str, list[str]], references: list[list[str]]
-    ) -> Iterator[None]:
-        """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
-
-        Only on that error path are the examples searched, in input order, for the first field
-        whose newline-joined additions contain the text the tokenizer failed on (the engines give
-        a tokenizer those joined additions or their lines, the no-token check single additions;
-        with ``additions="edits"``, whose whole text contains it, sources included), so the
-        default path costs nothing; if none does (a text cut by ``max_words``), the error is
-        raised as it is.
-        """
-        try:
-            yield
-        except TokenizerError as error:
-            edits = self.settings.additions == "edits"
-            pattern = self.settings.segment_pattern
-            for i, source in enumerate(sources):
-                index = None if edits else SourceIndex(source, pattern)
-                fields = [(Field("sources", i), source)] if edits else []
-                fields += [
-                    (Field("references", i, j if len(references[i]) > 1 else None), reference)
-                    for j, reference in enumerate(references[i])
-                ]
-                fields += [(Field(name, i), texts[i]) for name, texts in systems.items()]
-                for where, text in fields:
-                    # "edits" tokenizes whole texts (then only its re-tokenized runs, never refused)
-                    joined = text if index is None else join_additions(index.additions(text))
-                    if error.text in joined if error.text else not joined:
-                        texts = "text" if edits else "additions"
-                        raise TokenizerError(error.problem, error.text, where, texts) from error
-            raise
 
     def signature(self, references: Sequence[Any] | None = None, paired: bool = False) -> str:
         """The settings signature (see ``signature.py``); ``references`` give its ``refs`` field."""
         return signature(self.settings, references, paired)
 
     def _examples(self, sources: list[str], predictions: list[str], references: list[list[str]]) -> list[ExampleScore]:
-        """Score checked inputs (``_in_workers``)."""
-        with self._workers(_score_checked, sources) as pool:
-            return [example for shard in self._in_workers(pool, sources, predictions, references) for example in shard]
+        """Score checked inputs (``ExampleWorkers.in_shards``)."""
+        with self._workers(score_checked, sources) as workers:
+            return [example for shard in workers.in_shards(sources, predictions, references) for example in shard]
 
-    def _workers(
-        self, function: Callable[[Settings, list[str], list[str], list[list[str]]], Any], sources: Any
-    ) -> WorkerPool:
-        """The ``WorkerPool`` of ``function(settings, ...)`` for the examples of ``sources``:
+    def _workers(self, function: Callable[..., Any], sources: Any) -> ExampleWorkers:
+        """The ``ExampleWorkers`` of ``function(settings, ...)`` for the examples of ``sources``:
         ``num_proc`` processes, no more than CPUs available or examples, this one among them (it
         ``helps``: ``num_proc - 1`` workers start, none for one). The settings travel with the
         function, sent to each worker once (and checked to pickle)."""
-        examples = len(sources) if is_column(sources) else 0
-        return WorkerPool(functools.partial(function, self.settings), min(self.settings.num_proc, examples), helps=True)
-
-    def _in_workers(
-        self, pool: WorkerPool, sources: list[str], predictions: list[str], references: list[list[str]]
-    ) -> list[Any]:
-        """The ``pool``'s function of consecutive shards of the checked inputs, in input order:
-        one shard in this process, or, with several processes (this one and its workers), shards
-        of at most ``len(sources) / (4 * num_proc)`` examples (rounded up), each ended early once
-        its texts reach its share of characters (``_shard_starts``). An ``LcsTableTooLarge`` of a
-        shard is placed at its example in all of them."""
-        num_proc = pool.num_proc
-        if num_proc <= 1:
-            return [pool.function(sources, predictions, references)]
-        starts = _shard_starts(sources, predictions, references, math.ceil(len(sources) / (4 * num_proc)), num_proc)
-        shards = [
-            (sources[start:end], predictions[start:end], references[start:end])
-            for start, end in zip(starts, starts[1:] + [len(sources)])
-        ]
-        results: list[Any] = []
-        try:
-            for result in pool.starmap(shards):
-                results.append(result)
-        except LcsTableTooLarge as error:
-            if error.index is None:
-                raise
-            raise error.at(starts[len(results)] + error.index, "example") from None
-        return results
-
-
-SHARD_CHARACTERS = 1 << 22
-"""A shard of ``compute(..., num_proc=N)`` ends once its texts hold this many characters: long
-examples make more, smaller shards, so that the workers finish together (the last shard of one
-worker is then a small part of the run), and the texts in flight stay bounded."""
-LEAST_SHARD_CHARACTERS = 1 << 16
-"""Towards the end of the examples the shards get smaller (``parallel.guided_share`` of the
-characters left), down to this many characters."""
-
-
-def _shard_starts(
-    sources: list[str], predictions: list[str], references: list[list[str]], most: int, num_proc: int = 1
-) -> list[int]:
-    """The first example of each shard: a shard ends after ``most`` examples or once its texts
-    reach its share of characters, whichever comes first: ``SHARD_CHARACTERS``, or for
-    ``num_proc`` workers less towards the end (``parallel.guided_share`` of the characters of the
-    examples after the shard's start, at least ``LEAST_SHARD_CHARACTERS``)."""
-    sizes = [
-        len(source) + len(prediction) + sum(map(len, texts))
-        for source, prediction, texts in zip(sources, predictions, references)
-    ]
-    remaining = sum(sizes)
-    limit = guided_share(remaining, num_proc, SHARD_CHARACTERS, LEAST_SHARD_CHARACTERS)
-    starts = [0]
-    held = 0
-    for index, size in enumerate(sizes):
-        held += size
-        if index + 1 - starts[-1] == most or held >= limit:
-            starts.append(index + 1)
-            remaining -= held
-            limit = guided_share(remaining, num_proc, SHARD_CHARACTERS, LEAST_SHARD_CHARACTERS)
-            held = 0
-    if starts[-1] == len(sources):
-        starts.pop()
-    return starts
-
-
-Shard = tuple[dict[str, list], list[bool], dict[str, list[Counts]] | None]
-
-
-def _table_checked(
-    settings: Settings, sources: list[str], predictions: list[str], references: list[list[str]]
-) -> Shard:
-    """The per-example table of checked inputs, per example whether it is tokenless, and the
-    micro average's counts (``None`` unless ``average="micro"``)."""
-    examples = _score_checked(settings, sources, predictions, references)
-    return (
-        per_example_table(examples, settings.rouge_types),
-        tokenless_examples(examples, settings.make_tokenizer()),
-        examples_counts(examples, settings.rouge_types),
-    )
-
-
-def _merged_tables(shards: list[Shard]) -> Shard:
-    """The tables, tokenless flags and counts of consecutive shards, joined in order."""
-    table = {key: [value for shard in shards for value in shard[0][key]] for key in shards[0][0]}
-    flags = [flag for shard in shards for flag in shard[1]]
-    first_counts = shards[0][2]
-    counts = None
-    if first_counts is not None:
-        counts = {key: [count for shard in shards for count in shard[2][key]] for key in first_counts}  # type: ignore[index]
-    return table, flags, counts
-
-
-def _score_checked(
-    settings: Settings, sources: list[str], predictions: list[str], references: list[list[str]]
-) -> list[ExampleScore]:
-    """Score checked inputs in this process."""
-    prediction_additions, reference_additions = [], []
-    additions_index = settings.additions_index()
-    for i, (source, prediction, example_references) in enumerate(zip(sources, predictions, references)):
-        try:
-            index = additions_index(source)
-            prediction_additions.append(index.additions(prediction))
-            if settings.protocol == "autometrics":  # it scores the first reference only
-                example_references = example_references[:1]
-            reference_additions.append([index.additions(reference) for reference in example_references])
-        except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
-            raise error.at(i, "example") from None
-    scored = score_additions(reference_additions, prediction_additions, settings)
-    return [
-        ExampleScore(
-            scores=scores,
-            reference_additions=references,
-            prediction_additions=prediction,
-            both_empty=both,
-            counts=counts,
-        )
-        for (scores, both, counts), references, prediction in zip(scored, reference_additions, prediction_additions)
-    ]
-
-
-def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> dict[str, list[Counts]] | None:
-    """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
-    if not examples or examples[0].counts is None:
-        return None
-    counts = [example.counts for example in examples]
-    assert None not in counts, "every example of a micro run carries its counts"
-    return count_columns(counts, rouge_types)  # type: ignore[arg-type]
+        count = process_count(self.settings.num_proc, len(sources) if is_column(sources) else 0)
+        return ExampleWorkers(functools.partial(function, self.settings), count, helps=True)
 
 
 def score_examples(

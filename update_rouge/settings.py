@@ -33,7 +33,7 @@ from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .sentences import segment_pattern
 from .stemming import STEMMERS, resolve_stemmer
-from .tokens import edit_run_tokenizer, make_tokenizer
+from .tokens import edit_run_tokenizer, tokenizer_for
 
 Tokenizer = Callable[[str], list[str]]
 # Set while ``_accepted`` tries an advice: the settings it builds do not try theirs.
@@ -519,18 +519,22 @@ class Settings:
         names = {field.name for field in fields(cls)} | {"use_stemmer"}
         return cls(**{name: value for name, value in options.items() if name in names})
 
-    def make_text_tokenizer(self):
+    def text_tokenizer(self):
         """A new tokenizer of these settings: rouge-score's (stemmed or not), ROUGE-1.5.5's, the
         ``language``'s, or the user's callable, with the stopwords removed where asked for
-        (``tokens.make_tokenizer``)."""
-        return make_tokenizer(self.stemmer, self.tokenizer, self.remove_stopwords, self.language)
+        (``tokens.tokenizer_for``)."""
+        return tokenizer_for(self.stemmer, self.tokenizer, self.remove_stopwords, self.language)
 
-    def make_tokenizer(self):
-        """A new tokenizer of the additions: ``make_text_tokenizer``'s, or with ``additions="edits"``
+    def additions_tokenizer(self):
+        """A new tokenizer of the additions: ``text_tokenizer``'s, or with ``additions="edits"``
         the one that gives back the runs' tokens (``tokens.edit_run_tokenizer``), which are
         already the text tokenizer's."""
-        tokenizer = self.make_text_tokenizer()
+        tokenizer = self.text_tokenizer()
         return tokenizer if self.additions == "sentences" else edit_run_tokenizer(tokenizer)
+
+    # The names before 0.2.0, kept for one release (CHANGELOG): both made "a tokenizer".
+    make_text_tokenizer = text_tokenizer
+    make_tokenizer = additions_tokenizer
 
     def additions_index(self) -> Callable[[str], Any]:
         """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
@@ -539,7 +543,7 @@ class Settings:
         if self.protocol is not None:
             return functools.partial(ProtocolIndex, protocol=self.protocol)
         if self.additions == "edits":
-            return functools.partial(EditIndex, tokenizer=self.make_text_tokenizer())
+            return functools.partial(EditIndex, tokenizer=self.text_tokenizer())
         return functools.partial(SourceIndex, pattern=self.segment_pattern)
 
     @property

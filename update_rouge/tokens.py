@@ -1,5 +1,5 @@
 """Tokenizers: text -> list of tokens, each an object with a ``tokenize(text)`` method, and
-``make_tokenizer``, the one that a stemmer name and the options imply (``Settings.make_tokenizer``).
+``tokenizer_for``, the one that a stemmer name and the options imply (``Settings.text_tokenizer``).
 
 ``DefaultTokenizer`` reproduces rouge-score's tokenizer token for token (lower-case, every run of
 characters outside [a-z0-9] separates tokens, tokens of more than 3 characters optionally
@@ -108,7 +108,7 @@ class CallableTokenizer:
 
     What it returns is checked: a ``list`` or ``tuple`` of ``str``, else ``TokenizerError``
     naming ``tokenizer``, what it returned and the text; an exception it raises is wrapped in a
-    ``TokenizerError`` (``from`` the original). ``metric`` adds the example's field and index.
+    ``TokenizerError`` (``from`` the original). ``example_workers.naming_examples`` adds the example's field and index.
     """
 
     splits_on_newlines = False
@@ -160,7 +160,7 @@ def edit_run_tokenizer(tokenizer):
     return DefaultTokenizer() if type(tokenizer) is DefaultTokenizer else WhiteSpaceTokenizer()
 
 
-def make_tokenizer(
+def tokenizer_for(
     stemmer: str = "none",
     tokenizer: Callable[[str], list[str]] | None = None,
     remove_stopwords: bool = False,
@@ -183,3 +183,7 @@ def make_tokenizer(
     if tokenizer is not None:
         return CallableTokenizer(tokenizer, stopwords)
     return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
+
+
+make_tokenizer = tokenizer_for
+"""``tokenizer_for``'s name before 0.2.0, kept for one release (CHANGELOG)."""

@@ -21,6 +21,7 @@ from .environment import positive_integer
 from .errors import OptionError
 from .example_scoring import score_additions
 from .example_tables import ExampleScore
+from .example_workers import ExampleWorkers
 from .extraction import SEGMENT_PATTERN
 from .extras import MissingExtra
 from .inputs import check_inputs

@@ -13,7 +13,7 @@ from rouge_score import rouge_scorer
 
 import update_rouge.engines
 from update_rouge.engines import make_engine, rust_available
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
 
@@ -23,7 +23,7 @@ def reference_scores(types, target, prediction, **scorer_kwargs):
 
 
 def engine_scores(engine, types, target, prediction, use_stemmer=False, tokenizer=None):
-    scorer = make_engine(engine, types, make_tokenizer("porter" if use_stemmer else "none", tokenizer))
+    scorer = make_engine(engine, types, tokenizer_for("porter" if use_stemmer else "none", tokenizer))
     return {t: tuple(s) for t, s in scorer.score_pairs([(target, prediction)])[0].items()}
 
 
@@ -101,16 +101,16 @@ def test_rust_is_installed_where_its_tests_run():
 
 def test_unknown_engine_is_refused():
     with pytest.raises(ValueError, match="unknown engine 'fast'; valid engines are auto, python, rust, rouge-score"):
-        make_engine("fast", ["rouge1"], make_tokenizer())
+        make_engine("fast", ["rouge1"], tokenizer_for())
 
 
 def test_rust_refuses_a_custom_tokenizer():
     with pytest.raises(ValueError, match="engine='rust' supports only rouge-score's tokenizer"):
-        make_engine("rust", ["rouge1"], make_tokenizer(tokenizer=str.split))
+        make_engine("rust", ["rouge1"], tokenizer_for(tokenizer=str.split))
 
 
 def test_auto_uses_python_for_a_custom_tokenizer():
-    assert make_engine("auto", ["rouge1"], make_tokenizer(tokenizer=str.split)).name == "python"
+    assert make_engine("auto", ["rouge1"], tokenizer_for(tokenizer=str.split)).name == "python"
 
 
 @pytest.mark.parametrize(
@@ -124,6 +124,6 @@ def test_auto_uses_the_accelerator_only_with_two_threads_or_more(monkeypatch, th
     else:
         monkeypatch.setenv("RAYON_NUM_THREADS", threads)
     monkeypatch.setattr(update_rouge.engines, "available_cpus", lambda: 1)
-    assert make_engine("auto", ["rouge1"], make_tokenizer()).name == (expected or "python")
+    assert make_engine("auto", ["rouge1"], tokenizer_for()).name == (expected or "python")
     monkeypatch.setattr(update_rouge.engines, "available_cpus", lambda: 4)
-    assert make_engine("auto", ["rouge1"], make_tokenizer()).name == (expected or "rust")
+    assert make_engine("auto", ["rouge1"], tokenizer_for()).name == (expected or "rust")

@@ -13,7 +13,7 @@ from conftest import read_jsonl
 from rouge_score import rouge_scorer
 
 from update_rouge.engines import make_engine
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 RECORDED = read_jsonl("rouge_score_whole_texts.jsonl")
@@ -29,7 +29,7 @@ def test_the_recording_covers_every_row():
 @pytest.mark.parametrize("engine", ["python", "rust"])
 @pytest.mark.parametrize("stemmed", [False, True])
 def test_engine_equals_recorded_rouge_score(engine, stemmed):
-    scorer = make_engine(engine, TYPES, make_tokenizer("porter" if stemmed else "none"))
+    scorer = make_engine(engine, TYPES, tokenizer_for("porter" if stemmed else "none"))
     rows = [TEXTS[(record["file"], record["id"])] for record in RECORDED]
     scores = scorer.score_pairs([(row["reference"], row["source"]) for row in rows])
     for record, got in zip(RECORDED, scores):

@@ -179,14 +179,14 @@ def test_the_advanced_options_reach_the_scorer():
 
 def test_score_one_scores_the_example_once(monkeypatch):
     scorer_module = update_rouge.metric
-    score_checked = scorer_module._score_checked
+    score_checked = scorer_module.score_checked
     scored = []
 
     def counted(settings, sources, predictions, references):
         scored.append(len(sources))
         return score_checked(settings, sources, predictions, references)
 
-    monkeypatch.setattr(scorer_module, "_score_checked", counted)
+    monkeypatch.setattr(scorer_module, "score_checked", counted)
     _, _, scores, note = score_one(*DAN, DEFAULT_TYPES, "none")
     assert scored == [1], f"score_one scored {scored} examples per call, expected one call of one example"
     assert table_rows(scores)[0] == ["rouge1", "0.6000", "0.7500", "0.6667"]

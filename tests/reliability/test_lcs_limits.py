@@ -13,7 +13,7 @@ import update_rouge
 from update_rouge.integrations.rewards import update_rouge_reward
 from update_rouge.integrations.trainer import make_compute_metrics
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge, wlcs_tables_cost
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 # The cost of example 2's 20 x 20 tokens: its 400 cells at lcs_limits.CELL_COSTS each (python rougeL
 # and ROUGE-W 1, rust rougeL 12, python rougeLsum 8, rust rougeLsum 60, rouge-score 4,000), plus for
@@ -75,7 +75,7 @@ def test_rougelsum_prices_its_cells_per_engine_and_auto_hands_the_accelerators_r
     # 27,200; rust: 60 x 900 + 400 x 100 = 94,000; rouge-score: 4,000 x 900 + 60,000 x 100 = 9,600,000.
     texts = reversed_lines(10, 3)
     monkeypatch.setenv("RAYON_NUM_THREADS", "2")  # "auto" picks the accelerator (two threads)
-    assert type(update_rouge.engines.make_engine("auto", ["rougeLsum"], make_tokenizer())).__name__ == "RustEngine"
+    assert type(update_rouge.engines.make_engine("auto", ["rougeLsum"], tokenizer_for())).__name__ == "RustEngine"
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "27200")
     python = update_rouge.compute(**texts, rouge_types=["rougeLsum"], engine="python", confidence_level=None)
     assert update_rouge.compute(**texts, rouge_types=["rougeLsum"], engine="auto", confidence_level=None) == python

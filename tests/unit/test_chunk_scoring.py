@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 
 from update_rouge import Settings, compute
-from update_rouge.chunk_scoring import score_rows
+from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.files import read_jsonl as read_rows
 
 
@@ -21,7 +21,7 @@ def computed(iterater):
 @pytest.mark.parametrize("chunk_size", [1, 7, 1000])
 def test_streamed_totals_equal_compute_bit_for_bit(computed, chunk_size):
     expected = computed
-    corpus = score_rows(read_rows(str(DATA_DIR / "iterater_triples.jsonl")), Settings(), chunk_size=chunk_size)
+    corpus = corpus_of_rows(read_rows(str(DATA_DIR / "iterater_triples.jsonl")), Settings(), chunk_size=chunk_size)
     assert corpus.result() == expected
 
 
@@ -32,7 +32,7 @@ Paired = namedtuple("Paired", "line source references prediction baseline")
 def test_a_paired_corpus_in_workers_equals_compute_with_a_baseline():
     rows = read_jsonl("iterater_triples.jsonl")
     paired = [Paired(i, r["source"], [r["reference"]], r["prediction"], r["source"]) for i, r in enumerate(rows)]
-    corpus = score_rows(paired, Settings(num_proc=2), chunk_size=7, paired=True)
+    corpus = corpus_of_rows(paired, Settings(num_proc=2), chunk_size=7, paired=True)
     expected = compute(
         sources=[r["source"] for r in rows],
         predictions=[r["prediction"] for r in rows],

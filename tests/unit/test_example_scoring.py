@@ -8,7 +8,7 @@ from conftest import read_jsonl
 from update_rouge import compute, extract_additions
 from update_rouge.engines import make_engine, score_from_counts
 from update_rouge.example_scoring import best_recall_index
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 MODES = ["max_f1", "pooled", "best_recall"]
 
@@ -176,7 +176,7 @@ def test_every_row_equals_rouge155_through_compute(golden, mode, every_row):
 @pytest.mark.parametrize("every_row", SWEEPS)
 def test_every_row_has_rouge155s_counts_and_best_recall_choice(golden, every_row):
     golden = golden if every_row else golden[::SAMPLE_STEP]
-    engine = make_engine("python", list(GOLDEN_TYPES.values()), make_tokenizer())
+    engine = make_engine("python", list(GOLDEN_TYPES.values()), tokenizer_for())
     differs_from_best_f1 = 0
     for row in golden:
         counted = engine.count_pairs([(reference, row["prediction"]) for reference in row["references"]])

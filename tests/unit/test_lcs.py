@@ -21,7 +21,7 @@ from rouge_score import rouge_scorer
 from update_rouge import lcs
 from update_rouge.engines import PythonEngine, make_engine
 from update_rouge.lcs_limits import DEFAULT_MAX_LCS_CELLS, MAX_LCS_CELLS_VARIABLE, LcsTableTooLarge, max_lcs_cells
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 # Few distinct tokens: many repeats, hence many LCS ties for the backtracking to break.
 _line = st.lists(st.sampled_from("abcd"), max_size=30)
@@ -122,14 +122,14 @@ def test_long_single_lines_match_rouge_score(tiny_budgets):
     words = [f"w{rng.randrange(40)}" for _ in range(3000)]
     reference, candidate = " ".join(words[:1500]), " ".join(words[1500:])
     expected = rouge_scorer.RougeScorer(["rougeLsum"]).score(reference, candidate)
-    assert PythonEngine(["rougeLsum"], make_tokenizer()).score(reference, candidate) == expected
+    assert PythonEngine(["rougeLsum"], tokenizer_for()).score(reference, candidate) == expected
 
 
 _MEMORY_PROBE = textwrap.dedent(
     """
     import random, resource, sys
     from update_rouge.engines import PythonEngine
-    from update_rouge.tokens import make_tokenizer
+    from update_rouge.tokens import tokenizer_for
     rng = random.Random(11)
     vocabulary = [f"w{i}" for i in range(20000)]
     weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
@@ -137,7 +137,7 @@ _MEMORY_PROBE = textwrap.dedent(
     target = " ".join(rng.choices(vocabulary, weights, k=n))
     prediction = " ".join(rng.choices(vocabulary, weights, k=n))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    score = PythonEngine(["rougeLsum"], make_tokenizer()).score(target, prediction)["rougeLsum"]
+    score = PythonEngine(["rougeLsum"], tokenizer_for()).score(target, prediction)["rougeLsum"]
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(score.recall, (after - before) // 1024)
     """
@@ -183,7 +183,7 @@ def _pairs():
 @pytest.mark.parametrize("engine", ["rouge-score", "rust"])
 def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
-    scorer = make_engine(engine, ["rouge1", "rougeLsum"], make_tokenizer())
+    scorer = make_engine(engine, ["rouge1", "rougeLsum"], tokenizer_for())
     with pytest.raises(
         LcsTableTooLarge, match=r"60 x 60 tokens for rougeLsum.*3,599 cells.*UPDATE_ROUGE_MAX_LCS_CELLS"
     ):
@@ -196,14 +196,14 @@ def test_explicit_engine_refuses_a_table_above_the_limit(engine, monkeypatch):
 def test_rouge_score_engine_counts_rougel_on_whole_texts(monkeypatch):
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "3599")
     pair = ("\n".join(["a b c"] * 20), "\n".join(["c a"] * 30))  # lines of 3 and 2 tokens, texts 60 x 60
-    assert make_engine("rouge-score", ["rougeLsum"], make_tokenizer()).score_pairs([pair])
+    assert make_engine("rouge-score", ["rougeLsum"], tokenizer_for()).score_pairs([pair])
     with pytest.raises(LcsTableTooLarge, match="for rougeL,"):
-        make_engine("rouge-score", ["rougeL"], make_tokenizer()).score_pairs([pair])
+        make_engine("rouge-score", ["rougeL"], tokenizer_for()).score_pairs([pair])
 
 
 def test_auto_scores_oversized_pairs_with_the_python_engine(monkeypatch):
     monkeypatch.setenv(MAX_LCS_CELLS_VARIABLE, "100")
-    scorer = make_engine("auto", ["rouge1", "rouge2", "rougeLsum"], make_tokenizer(stemmer="porter"))
+    scorer = make_engine("auto", ["rouge1", "rouge2", "rougeLsum"], tokenizer_for(stemmer="porter"))
     reference = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)
     pairs = _pairs() + [("", "x"), ("running dogs", "the dogs ran")]
     assert scorer.score_pairs(pairs) == [reference.score(*pair) for pair in pairs]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from rouge_score.scoring import fmeasure
 
-from update_rouge.chunk_scoring import score_rows
+from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_additions
 from update_rouge.metric import compute
 from update_rouge.settings import Settings
@@ -228,7 +228,7 @@ def test_the_stream_gives_compute_micro_numbers_chunk_by_chunk(multi_ref):
     baselines = sources[1:] + sources[:1]
     settings = Settings(average="micro", multi_ref=multi_ref, n_bootstrap=300)
     rows = [PairedRow(i + 1, *fields) for i, fields in enumerate(zip(sources, references, predictions, baselines))]
-    corpus = score_rows(rows, settings, chunk_size=7, paired=True)
+    corpus = corpus_of_rows(rows, settings, chunk_size=7, paired=True)
     expected = compute(
         sources,
         predictions,

@@ -10,7 +10,7 @@ import pytest
 from conftest import read_jsonl
 
 from update_rouge import NoTokensWarning, compute
-from update_rouge.chunk_scoring import score_rows
+from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.files import Row
 from update_rouge.settings import Settings
 
@@ -142,6 +142,6 @@ def test_no_warning_on_the_bundled_english_data():
 def test_the_cli_warns_once_for_all_its_chunks():
     rows = [Row(i + 1, "s.", ["s. 雨."] if i % 2 else ["s. It rained."], "s. It rained.") for i in range(7)]
     with pytest.warns(NoTokensWarning) as caught:
-        corpus = score_rows(rows, Settings(), chunk_size=2)
+        corpus = corpus_of_rows(rows, Settings(), chunk_size=2)
     assert [(w.message.count, w.message.total) for w in caught] == [(3, 7)]
     assert corpus.totals.count == 7

@@ -15,7 +15,7 @@ import pytest
 from conftest import read_jsonl
 
 import update_rouge
-from update_rouge import compute, metric
+from update_rouge import compute, example_workers
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
 from update_rouge.parallel import WorkerPool, available_cpus, starmap_in_order
 
@@ -142,29 +142,29 @@ def test_bad_input_is_named_and_the_workers_started_before_the_check_are_gone(it
 
 
 def test_shards_end_after_their_share_of_examples_or_at_the_character_bound(monkeypatch):
-    monkeypatch.setattr(metric, "SHARD_CHARACTERS", 10)
+    monkeypatch.setattr(example_workers, "SHARD_CHARACTERS", 10)
     texts = ["abcd", "ab", "abcdefghijkl", "a", "a", "a", "a", "a"]  # each example holds 3 x its text
-    starts = metric._shard_starts(texts, texts, [[text] for text in texts], most=3)
+    starts = example_workers.shard_starts(texts, texts, [[text] for text in texts], most=3)
     # 12 >= 10 ends the first shard at once; 6 + 36 the second; 3 examples of 3 the third, then the rest.
     assert starts == [0, 1, 3, 6]
 
 
 def test_for_several_workers_the_shards_get_smaller_towards_the_end(monkeypatch):
-    monkeypatch.setattr(metric, "SHARD_CHARACTERS", 400)
-    monkeypatch.setattr(metric, "LEAST_SHARD_CHARACTERS", 60)
+    monkeypatch.setattr(example_workers, "SHARD_CHARACTERS", 400)
+    monkeypatch.setattr(example_workers, "LEAST_SHARD_CHARACTERS", 60)
     texts = ["abcdefghij"] * 100  # 30 characters an example, 3,000 in all
-    starts = metric._shard_starts(texts, texts, [[text] for text in texts], most=1000, num_proc=2)
+    starts = example_workers.shard_starts(texts, texts, [[text] for text in texts], most=1000, num_proc=2)
     # A quarter of the characters left, between 60 and 400: 400 while 1,600 or more are left
     # (14 examples each), then 330 of 1,320 (11), 247 of 990 (9), 180 (6), 135 (5), 97 (4), 67 (3),
     # then 60 (2 examples each).
     assert starts == [0, 14, 28, 42, 56, 67, 76, 82, 87, 91, 94, 96, 98]
-    assert metric._shard_starts(texts, texts, [[text] for text in texts], most=1000) == list(range(0, 100, 14))
+    assert example_workers.shard_starts(texts, texts, [[text] for text in texts], most=1000) == list(range(0, 100, 14))
 
 
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_a_too_large_lcs_in_a_later_shard_names_its_place_in_the_input(monkeypatch):
     # Shards of unequal sizes: the example's index is counted from each shard's true start.
-    monkeypatch.setattr(metric, "SHARD_CHARACTERS", 40)
+    monkeypatch.setattr(example_workers, "SHARD_CHARACTERS", 40)
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
     short, long = "a b.", " ".join(f"w{index}" for index in range(20)) + "."
     references = [short] * 13

@@ -22,7 +22,7 @@ from update_rouge.rouge155_options import (
     limited_text,
 )
 from update_rouge.settings import Settings
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = read_jsonl("rouge155_config_golden.jsonl")
@@ -105,12 +105,12 @@ def test_stopwords_list_and_tokens():
     lines = (ROOT / "tests/data/rouge155-stopwords/smart_common_words.txt").read_text().splitlines()
     # 598 lines, "may" and "would" listed twice.
     assert len(lines) == 598 and len(STOPWORDS) == 596 and STOPWORDS == set(lines)
-    assert make_tokenizer("none", None, True).tokenize("The cat and the hat") == ["cat", "hat"]
-    assert make_tokenizer("porter", None, True).tokenize("The running dogs") == ["run", "dog"]
-    assert make_tokenizer("none", str.split, True).tokenize("the Cat") == ["Cat"]
+    assert tokenizer_for("none", None, True).tokenize("The cat and the hat") == ["cat", "hat"]
+    assert tokenizer_for("porter", None, True).tokenize("The running dogs") == ["run", "dog"]
+    assert tokenizer_for("none", str.split, True).tokenize("the Cat") == ["Cat"]
     # Under -m -s ROUGE-1.5.5 stems without the WordNet exception lists ("studied" -> "studi").
-    assert make_tokenizer("rouge155", None, True).tokenize("The studied") == ["studi"]
-    assert make_tokenizer("rouge155").tokenize("The studied") == ["the", "study"]
+    assert tokenizer_for("rouge155", None, True).tokenize("The studied") == ["studi"]
+    assert tokenizer_for("rouge155").tokenize("The studied") == ["the", "study"]
 
 
 def test_alpha_by_hand():
@@ -134,10 +134,10 @@ def test_default_alpha_and_engines_with_alpha():
 
 
 def test_engine_choice():
-    tokenizer = make_tokenizer()
+    tokenizer = tokenizer_for()
     assert make_engine("auto", ["rougeW"], tokenizer).name == "python"
     stopwords = check_text_options(remove_stopwords=True)
-    assert make_engine("auto", ["rouge1"], make_tokenizer("none", None, True), options=stopwords).name == "python"
+    assert make_engine("auto", ["rouge1"], tokenizer_for("none", None, True), options=stopwords).name == "python"
     with pytest.raises(ValueError, match="ROUGE-W runs on the python engine"):
         make_engine("rouge-score", ["rouge1", "rougeW"], tokenizer)
     with pytest.raises(ValueError, match="cannot remove stopwords or limit lengths"):

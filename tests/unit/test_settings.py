@@ -135,3 +135,21 @@ def test_the_exact_engines_build_with_the_options_they_support():
     assert Settings(engine="rust", use_stemmer=True).engine == "rust"
     assert Settings(engine="rouge-score", language="hi").engine == "rouge-score"
     assert Settings(engine="auto", rouge_types=["rougeSU4"], multi_ref="pooled").engine == "auto"
+
+
+def test_each_tokenizer_a_settings_makes_is_named_for_what_it_tokenizes():
+    settings = Settings(stemmer="porter", additions="edits")
+    # The texts' tokenizer stems; the additions of "edits" are its runs' tokens, taken as they are.
+    assert settings.text_tokenizer().tokenize("Dogs running") == ["dog", "run"]
+    assert settings.additions_tokenizer().tokenize("dog run") == ["dog", "run"]
+    assert settings.additions_tokenizer().tokenize("running") == ["running"]
+    assert Settings(stemmer="porter").additions_tokenizer().tokenize("running") == ["run"]
+
+
+def test_the_names_before_0_2_0_stay_for_one_release():
+    from update_rouge import chunk_scoring, tokens
+
+    assert Settings.make_tokenizer is Settings.additions_tokenizer
+    assert Settings.make_text_tokenizer is Settings.text_tokenizer
+    assert tokens.make_tokenizer is tokens.tokenizer_for
+    assert chunk_scoring.score_rows is chunk_scoring.corpus_of_rows

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from update_rouge import compute, extract_additions, skipbigrams
 from update_rouge.engines import make_engine
 from update_rouge.skipbigrams import SkipBigramType, gram_total, parse_skip_bigram_type, skip_bigram_counts
-from update_rouge.tokens import make_tokenizer
+from update_rouge.tokens import tokenizer_for
 
 GOLDEN_TYPES = ["rougeS", "rougeSU", "rougeS4", "rougeSU4"]
 # The quick run compares every SAMPLE_STEP-th golden row (0, 10, 20, ...); every row is compared in
@@ -174,8 +174,8 @@ def test_engines_other_than_python_refuse_skip_bigram_types():
         with pytest.raises(
             ValueError, match=f"engine='{engine}' cannot compute rougeSU4: skip-bigram types run on the python"
         ):
-            make_engine(engine, ["rouge1", "rougeSU4"], make_tokenizer())
-    assert make_engine("auto", ["rouge1", "rougeS"], make_tokenizer()).name == "python"
+            make_engine(engine, ["rouge1", "rougeSU4"], tokenizer_for())
+    assert make_engine("auto", ["rouge1", "rougeS"], tokenizer_for()).name == "python"
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +212,7 @@ def test_every_row_equals_rouge155_through_compute(golden, every_row):
 @pytest.mark.parametrize("every_row", SWEEPS)
 def test_every_row_has_rouge155s_raw_counts(golden, every_row):
     golden = golden if every_row else golden[::SAMPLE_STEP]
-    engine = make_engine("python", GOLDEN_TYPES, make_tokenizer())
+    engine = make_engine("python", GOLDEN_TYPES, tokenizer_for())
     counted = engine.count_pairs([(row["reference"], row["prediction"]) for row in golden])
     for row, counts in zip(golden, counted):
         for t in GOLDEN_TYPES:

@@ -31,8 +31,9 @@ import numpy as np
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
 from ..example_tables import f1_columns, per_example_table
+from ..example_workers import examples_counts
 from ..inputs import check_inputs
-from ..metric import UpdateRougeScorer, examples_counts
+from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
 from ..protocols import check_protocol_paired
@@ -114,7 +115,7 @@ def score_systems(
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRougeScorer(settings)
-    active_tokenizer = settings.make_tokenizer()
+    active_tokenizer = settings.additions_tokenizer()
     tables: dict[str, dict[str, list]] = {}
     columns: dict[str, Mapping[str, Any]] = {}
     tokenless: list[bool] = []
