@@ -10,11 +10,13 @@ those readers yield, and the first unusable input in file order raises the same
 
 - JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
   when they reach the byte limit (``CHUNK_BYTES``; for several workers smaller towards the end
-  of the file, ``_Sizes``); a line too long ends the last chunk with the reader's error,
+  of the file, ``_Sizes``), parsed by ``files.jsonl_rows`` (``files.jsonl_values``, the one
+  reading of JSONL lines); a line too long ends the last chunk with the reader's error,
   raised by ``rows()`` after the lines before it are checked.
-- Three line-aligned text files: chunks of the same line numbers of each file, as many as for
-  JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
-  error, raised by ``rows()`` after the lines before it are checked.
+- Three line-aligned text files: chunks of the same line numbers of each file (read by
+  ``files.aligned_lines``, as ``files.read_text_files`` reads them), as many as for JSONL; a
+  file with fewer lines, or a line too long, ends the last chunk with the reader's error,
+  raised by ``rows()`` after the lines before it are checked.
 - CSV: cut where records end, found in the bytes (``csv_cuts.CsvRecords``: one match of a
   compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
   cell does not). The header row is read here (``files.csv_columns``) and sent with every

@@ -38,6 +38,14 @@ and refused before the rest of it is read, ``csv_cuts.numbered_lines``).
 
 ``open_examples`` picks the reader for a file name (by extension, or ``file_format``) or for
 three text files: the command line and the demo read through it.
+
+Each layout is read one way, whoever reads it: JSONL lines by ``jsonl_values`` (this module's
+reader, the command line's chunks and byte ranges through ``jsonl_rows``, lm_eval's
+``load_jsonl``), three text files by ``aligned_lines`` (``read_text_files``, the chunks), CSV
+records by ``csv_cuts`` and ``csv_line_records`` (``read_csv``, the chunks through ``csv_rows``).
+Every row and every ``InputFileError`` (an ``InputError``: ``path``, ``line``) is numbered by
+its file line as it is read; the one exception is a byte range's (``file_ranges``), whose
+worker cannot know the lines before its range and numbers within it.
 """
 
 import bisect
