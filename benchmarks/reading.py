@@ -9,7 +9,7 @@ line's workers do with the chunks they get), every row counted; the median of ``
 rounds is printed per layout and reader: wall seconds, examples per second, and CPU seconds
 (``time.process_time``, which moves less than the wall time on a shared machine).
 
-Usage: python benchmarks/reading.py [--rows 20000] [--repeat 5] [--checkout DIR]
+Usage: python benchmarks/reading.py [--rows 20000] [--repeat 5] [--layouts jsonl csv text] [--checkout DIR]
 (``--checkout``: read with the package of another checkout, for a before-and-after figure in
 one session.)
 """
@@ -69,12 +69,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--layouts", nargs="+", choices=["jsonl", "csv", "text"], default=["jsonl", "csv", "text"])
     parser.add_argument("--checkout", type=Path, default=REPO)
     args = parser.parse_args()
     sys.path.insert(0, str(args.checkout.resolve()))
     with tempfile.TemporaryDirectory() as folder:
         layouts = _write(Path(folder), args.rows)
-        for layout, paths in layouts.items():
+        for layout in args.layouts:
+            paths = layouts[layout]
             size = sum(Path(path).stat().st_size for path in paths)
             for name, read in (("one process", _one_process), ("chunks", _chunks)):
                 times, cpu = [], []

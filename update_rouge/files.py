@@ -476,14 +476,16 @@ def aligned_lines(paths: Sequence[str], handles: Sequence[Readable]) -> Iterator
                 numbered = next(reader, None)
                 raws.append(None if numbered is None else numbered[1])
         except InputFileError as too_long:
-            error: InputFileError | None = too_long
+            error = too_long
         else:
+            if None not in raws:
+                yield number, list(zip(raws, paths)), None  # type: ignore[arg-type]
+                continue
             if all(raw is None for raw in raws):
                 return
-            error = None if None not in raws else _shorter(paths, raws, number)
+            error = _shorter(paths, raws, number)
         yield number, [(raw, path) for raw, path in zip(raws, paths) if raw is not None], error
-        if error is not None:
-            return
+        return
 
 
 def _shorter(paths: Sequence[str], raws: Sequence[bytes | None], number: int) -> InputFileError:
