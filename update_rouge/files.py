@@ -213,35 +213,40 @@ def _jsonl_records(
 ) -> Iterator[Record]:
     """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
     with open_input(path) as handle:
-        lines = _told(numbered_raw_lines(handle, path), advance)
+        lines = numbered_raw_lines(handle, path)
         for number, raw in lines:
+            advance(len(raw))
             line = decode_line(raw, number, path)
             start = _skip_space(line)
             if start == len(line):
                 continue
             if line.startswith("[", start) and path.lower().endswith(".json"):
-                rest = "".join(decode_line(raw, number, path) for number, raw in lines)
+                rest = "".join(_decoded(lines, path, advance))
                 yield from _json_array("\n" * (number - 1) + line + rest, path, prediction_columns, group_by)
                 return
-            first = [(number, jsonl_value(line, number, path, start))]
-            for number, value in itertools.chain(first, jsonl_values(path, lines)):
+            yield _record(jsonl_value(line, number, path, start), path, number, prediction_columns, group_by)
+            for number, value in jsonl_values(path, lines, advance):
                 yield _record(value, path, number, prediction_columns, group_by)
             return
 
 
-def _told(lines: Iterable[tuple[int, bytes]], advance: Callable[[int], None]) -> Iterator[tuple[int, bytes]]:
-    """Numbered raw ``lines``, each one's bytes reported to ``advance`` as it is read."""
+def _decoded(lines: Iterable[tuple[int, bytes]], path: str, advance: Callable[[int], None]) -> Iterator[str]:
+    """Numbered raw ``lines`` of the file ``path`` as text, each one's bytes reported to ``advance``."""
     for number, raw in lines:
         advance(len(raw))
-        yield number, raw
+        yield decode_line(raw, number, path)
 
 
-def jsonl_values(path: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Any]]:
+def jsonl_values(
+    path: str, lines: Iterable[tuple[int, bytes]], advance: Callable[[int], None] = _no_progress
+) -> Iterator[tuple[int, Any]]:
     """The line number and JSON value of each line of some numbered raw ``lines`` of the JSONL
-    file ``path`` that is not blank: the one reading of JSONL lines (``read_jsonl``, the command
-    line's chunks and byte ranges, ``integrations.lm_eval``). ``InputFileError`` naming the file
-    and line for text that is not UTF-8 or for anything but one JSON value on a line."""
+    file ``path`` that is not blank, each line's bytes reported to ``advance``: the one reading
+    of JSONL lines (``read_jsonl``, the command line's chunks and byte ranges, lm_eval's
+    ``load_jsonl``). ``InputFileError`` naming the file and line for text that is not UTF-8 or
+    for anything but one JSON value on a line."""
     for number, raw in lines:
+        advance(len(raw))
         line = decode_line(raw, number, path)
         start = _skip_space(line)
         if start < len(line):
@@ -267,9 +272,11 @@ def jsonl_id(value: Any) -> str | None:
 def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:
     """The examples of some numbered raw lines of the JSONL file ``path``, skipping blank lines
     (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks: ``jsonl_values``)."""
-    return _as_rows(
-        _record(value, path, number, ("prediction",), group_by) for number, value in jsonl_values(path, lines)
-    )
+    for number, value in jsonl_values(path, lines):
+        line, source, references, (prediction,), example_id, group = _record(
+            value, path, number, ("prediction",), group_by
+        )
+        yield Row(line, source, references, prediction, example_id, group)
 
 
 def _json_array(
