@@ -45,6 +45,10 @@ class InputFileError(InputError):
     def __reduce__(self):  # raised in worker processes, re-raised in their parent
         return InputFileError, (self.path, self.line, self.problem)
 
+    def shifted(self, offset: int) -> "InputFileError":
+        """Itself: it names a file's line, not an example index that a batch's offset moves."""
+        return self
+
     def moved(self, lines: int) -> "InputFileError":
         """The same error ``lines`` lines further on in its file (the one renumbering left: a
         byte range's, ``file_ranges``, whose worker cannot know the lines before its range)."""
