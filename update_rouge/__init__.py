@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .example_tables import ExampleScore
     from .extraction import extract_additions, split_segments
     from .extras import MissingExtra
+    from .file_lines import InputFileError
     from .lcs_limits import LcsTableTooLarge
     from .metric import UpdateRougeScorer, compute, score_examples
     from .no_tokens import NoTokensWarning
@@ -45,6 +46,7 @@ _HOMES = {
     "OptionError": "errors",
     "UpdateRougeError": "errors",
     "MissingExtra": "extras",
+    "InputFileError": "file_lines",
     "LcsTableTooLarge": "lcs_limits",
     "extract_additions": "extraction",
     "split_segments": "extraction",
@@ -96,6 +98,7 @@ __all__ = [
     "UpdateRougeError",
     "OptionError",
     "InputError",
+    "InputFileError",
     "LcsTableTooLarge",
     "MissingExtra",
     "__version__",

@@ -165,7 +165,7 @@ def _shifted(error: Exception, shift: int) -> Exception:
     if not shift:
         return error
     if isinstance(error, InputFileError):
-        return InputFileError(error.path, error.line + shift, error.problem)
+        return error.moved(shift)
     if isinstance(error, LcsTableTooLarge) and error.index is not None:
         return error.at(error.index + shift, error.what)
     return error

@@ -10,11 +10,13 @@ those readers yield, and the first unusable input in file order raises the same
 
 - JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
   when they reach the byte limit (``CHUNK_BYTES``; for several workers smaller towards the end
-  of the file, ``_Sizes``); a line too long ends the last chunk with the reader's error,
+  of the file, ``_Sizes``), parsed by ``files.jsonl_rows`` (``files.jsonl_values``, the one
+  reading of JSONL lines); a line too long ends the last chunk with the reader's error,
   raised by ``rows()`` after the lines before it are checked.
-- Three line-aligned text files: chunks of the same line numbers of each file, as many as for
-  JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
-  error, raised by ``rows()`` after the lines before it are checked.
+- Three line-aligned text files: chunks of the same line numbers of each file (read by
+  ``files.aligned_lines``, as ``files.read_text_files`` reads them), as many as for JSONL; a
+  file with fewer lines, or a line too long, ends the last chunk with the reader's error,
+  raised by ``rows()`` after the lines before it are checked.
 - CSV: cut where records end, found in the bytes (``csv_cuts.CsvRecords``: one match of a
   compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
   cell does not). The header row is read here (``files.csv_columns``) and sent with every
@@ -51,8 +53,17 @@ from .file_lines import (
     open_input,
 )
 from .file_ranges import RangeChunk, range_chunks, regular_file
-from .files import CsvColumns, Row, csv_columns, csv_rows, format_of, jsonl_rows, open_examples, text_row
-from .outputs import shown_path
+from .files import (
+    CsvColumns,
+    Row,
+    aligned_lines,
+    csv_columns,
+    csv_rows,
+    format_of,
+    jsonl_rows,
+    open_examples,
+    text_row,
+)
 from .parallel import guided_share
 
 Lines = list[tuple[int, bytes]]
@@ -285,33 +296,19 @@ def _text_chunks(
 ) -> Iterator[Chunk]:
     with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
         sizes = _Sizes([s, r, p], workers)
-        readers = [numbered_raw_lines(handle, path) for handle, path in zip((s, r, p), paths)]
         lines: tuple[list[bytes], list[bytes], list[bytes]] = ([], [], [])
-        first, partial, error, held = 1, [], None, 0
-        for number in itertools.count(1):
-            raws: list[bytes | None] = []
-            try:
-                for reader in readers:
-                    numbered = next(reader, None)
-                    raws.append(None if numbered is None else numbered[1])
-            except InputFileError as too_long:
-                error = too_long
-            if error is None and all(raw is None for raw in raws):
-                break
-            if error is None and None in raws:
-                ended = paths[raws.index(None)]
-                longer = paths[next(i for i, raw in enumerate(raws) if raw is not None)]
-                error = InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
+        first, held = 1, 0
+        for number, raws, error in aligned_lines(paths, (s, r, p)):
             if error is not None:
-                partial = [(raw, path) for raw, path in zip(raws, paths) if raw is not None]
-                break
-            for column, raw in zip(lines, raws):
-                advance(len(raw))  # type: ignore[arg-type]
-                column.append(raw)  # type: ignore[arg-type]
-                held += len(raw)  # type: ignore[arg-type]
+                yield TextChunk(paths, first, lines, raws, error)
+                return
+            for column, (raw, _) in zip(lines, raws):
+                advance(len(raw))
+                column.append(raw)
+                held += len(raw)
             if len(lines[0]) == size or held >= sizes.limit:
                 yield TextChunk(paths, first, lines, [], None)
                 sizes.next(held)
                 first, lines, held = number + 1, ([], [], []), 0
-        if lines[0] or error is not None:
-            yield TextChunk(paths, first, lines, partial, error)
+        if lines[0]:
+            yield TextChunk(paths, first, lines, [], None)

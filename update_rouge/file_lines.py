@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from typing import BinaryIO, Protocol, cast
 
 from .environment import positive_integer
+from .errors import InputError
 from .outputs import STDIN, input_name
 
 _READ_SIZE = 1 << 16
@@ -34,15 +35,27 @@ def open_input(path: str) -> AbstractContextManager[BinaryIO]:
     return open(path, "rb")
 
 
-class InputFileError(ValueError):
-    """Unusable input, reported as ``path:line: what is wrong`` (the path as ``input_name`` shows it)."""
+class InputFileError(InputError):
+    """Unusable input, an ``InputError`` of an input file: ``path`` and ``line`` (1-based) say
+    where, ``problem`` what; its message is ``path:line: problem`` (the path as ``input_name``
+    shows it, ``<stdin>`` for standard input). ``where`` is None: a file's line is no example
+    index of ``compute``'s lists."""
 
     def __init__(self, path: str, line: int, problem: str):
-        super().__init__(f"{input_name(path)}:{line}: {problem}")
+        super().__init__(None, (f"{input_name(path)}:{line}: ", problem))
         self.path, self.line, self.problem = path, line, problem
 
     def __reduce__(self):  # raised in worker processes, re-raised in their parent
         return InputFileError, (self.path, self.line, self.problem)
+
+    def shifted(self, offset: int) -> "InputFileError":
+        """Itself: it names a file's line, not an example index that a batch's offset moves."""
+        return self
+
+    def moved(self, lines: int) -> "InputFileError":
+        """The same error ``lines`` lines further on in its file (the one renumbering left: a
+        byte range's, ``file_ranges``, whose worker cannot know the lines before its range)."""
+        return InputFileError(self.path, self.line + lines, self.problem)
 
 
 class Readable(Protocol):

@@ -38,11 +38,20 @@ and refused before the rest of it is read, ``csv_cuts.numbered_lines``).
 
 ``open_examples`` picks the reader for a file name (by extension, or ``file_format``) or for
 three text files: the command line and the demo read through it.
+
+Each layout is read one way, whoever reads it: JSONL lines by ``jsonl_values`` (this module's
+reader, the command line's chunks and byte ranges through ``jsonl_rows``, lm_eval's
+``load_jsonl``), three text files by ``aligned_lines`` (``read_text_files``, the chunks), CSV
+records by ``csv_cuts`` and ``csv_line_records`` (``read_csv``, the chunks through ``csv_rows``).
+Every row and every ``InputFileError`` (an ``InputError``: ``path``, ``line``) is numbered by
+its file line as it is read; the one exception is a byte range's (``file_ranges``), whose
+worker cannot know the lines before its range and numbers within it.
 """
 
 import bisect
 import csv
 import functools
+import itertools
 import json
 import os
 import re
@@ -50,7 +59,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from . import csv_cuts
-from .file_lines import STDIN, InputFileError, decode_line, decoded_lines, max_line_bytes, open_input
+from .file_lines import (
+    STDIN,
+    InputFileError,
+    Readable,
+    decode_line,
+    max_line_bytes,
+    numbered_raw_lines,
+    open_input,
+)
 from .inputs import lone_surrogate
 from .outputs import shown_path
 
@@ -196,26 +213,44 @@ def _jsonl_records(
 ) -> Iterator[Record]:
     """The records of a JSONL file, skipping blank lines (or of a ``.json`` file holding one array)."""
     with open_input(path) as handle:
-        lines = decoded_lines(handle, path, advance)
-        first = True
-        for number, line in enumerate(lines, start=1):
+        lines = numbered_raw_lines(handle, path)
+        for number, raw in lines:
+            advance(len(raw))
+            line = decode_line(raw, number, path)
             start = _skip_space(line)
             if start == len(line):
                 continue
-            if first and line.startswith("[", start) and path.lower().endswith(".json"):
-                text = "\n" * (number - 1) + line + "".join(lines)
-                yield from _json_array(text, path, prediction_columns, group_by)
+            if line.startswith("[", start) and path.lower().endswith(".json"):
+                rest = "".join(_decoded(lines, path, advance))
+                yield from _json_array("\n" * (number - 1) + line + rest, path, prediction_columns, group_by)
                 return
-            first = False
-            yield _jsonl_record(line, (start, number), path, prediction_columns, group_by)
+            yield _record(jsonl_value(line, number, path, start), path, number, prediction_columns, group_by)
+            for number, value in jsonl_values(path, lines, advance):
+                yield _record(value, path, number, prediction_columns, group_by)
+            return
 
 
-def _jsonl_record(
-    line: str, where: tuple[int, int], path: str, prediction_columns: Sequence[str], group_by: str | None
-) -> Record:
-    """The record of JSONL line ``where[1]``, whose object starts at ``line[where[0]]``."""
-    start, number = where
-    return _record(jsonl_value(line, number, path, start), path, number, prediction_columns, group_by)
+def _decoded(lines: Iterable[tuple[int, bytes]], path: str, advance: Callable[[int], None]) -> Iterator[str]:
+    """Numbered raw ``lines`` of the file ``path`` as text, each one's bytes reported to ``advance``."""
+    for number, raw in lines:
+        advance(len(raw))
+        yield decode_line(raw, number, path)
+
+
+def jsonl_values(
+    path: str, lines: Iterable[tuple[int, bytes]], advance: Callable[[int], None] = _no_progress
+) -> Iterator[tuple[int, Any]]:
+    """The line number and JSON value of each line of some numbered raw ``lines`` of the JSONL
+    file ``path`` that is not blank, each line's bytes reported to ``advance``: the one reading
+    of JSONL lines (``read_jsonl``, the command line's chunks and byte ranges, lm_eval's
+    ``load_jsonl``). ``InputFileError`` naming the file and line for text that is not UTF-8 or
+    for anything but one JSON value on a line."""
+    for number, raw in lines:
+        advance(len(raw))
+        line = decode_line(raw, number, path)
+        start = _skip_space(line)
+        if start < len(line):
+            yield number, jsonl_value(line, number, path, start)
 
 
 def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
@@ -236,12 +271,12 @@ def jsonl_id(value: Any) -> str | None:
 
 def jsonl_rows(path: str, lines: Iterable[tuple[int, bytes]], group_by: str | None = None) -> Iterator[Row]:
     """The examples of some numbered raw lines of the JSONL file ``path``, skipping blank lines
-    (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks)."""
-    for number, raw in lines:
-        line = decode_line(raw, number, path)
-        start = _skip_space(line)
-        if start < len(line):
-            yield from _as_rows([_jsonl_record(line, (start, number), path, ("prediction",), group_by)])
+    (a part of a file that ``read_jsonl`` reads as JSONL, with the same checks: ``jsonl_values``)."""
+    for number, value in jsonl_values(path, lines):
+        line, source, references, (prediction,), example_id, group = _record(
+            value, path, number, ("prediction",), group_by
+        )
+        yield Row(line, source, references, prediction, example_id, group)
 
 
 def _json_array(
@@ -354,7 +389,7 @@ def csv_columns(
     return CsvColumns(len(header), positions, id_at, group_at), reader.line_num + 1
 
 
-def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
+def csv_line_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
     """Line, source, references, the texts of the prediction columns and the ``id`` cell (``None``
     without an ``id`` column) of each record of the decoded ``lines`` of the CSV file ``path``,
     the first numbered ``first`` and starting a record; blank lines are skipped."""
@@ -375,26 +410,31 @@ def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns
         raise InputFileError(path, first - 1 + reader.line_num, f"not valid CSV ({error})") from None
 
 
+csv_records = csv_line_records
+"""The name ``csv_line_records`` had before 0.2.0, kept for one release."""
+
+
 def csv_rows(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Row]:
-    """The examples of some decoded lines of the CSV file ``path`` (``csv_records``), for a
+    """The examples of some decoded lines of the CSV file ``path`` (``csv_line_records``), for a
     header with one ``prediction`` column."""
-    return _as_rows(csv_records(path, lines, first, columns))
+    return _as_rows(csv_line_records(path, lines, first, columns))
 
 
-def _csv_records(
+def _csv_file_records(
     path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: str | None = None
 ) -> Iterator[Record]:
     """Line, source, references, the texts of ``prediction_columns``, the ``id`` and the group
-    label of each CSV record."""
+    label of each record of the CSV file ``path``, header row and all (read here: its columns
+    are found; ``csv_line_records`` reads some lines after the header, the columns known)."""
     with open_input(path) as handle:
         lines = (decode_line(raw, number, path) for number, raw in csv_cuts.numbered_lines(handle, path, advance))
         columns, first = csv_columns(path, lines, prediction_columns, group_by)
-        yield from csv_records(path, lines, first, columns)
+        yield from csv_line_records(path, lines, first, columns)
 
 
 def read_csv(path: str, advance: Callable[[int], None] = _no_progress, group_by: str | None = None) -> Iterator[Row]:
     """Yield the examples of a CSV file with a header row, skipping blank lines."""
-    return _as_rows(_csv_records(path, ("prediction",), advance, group_by))
+    return _as_rows(_csv_file_records(path, ("prediction",), advance, group_by))
 
 
 def read_systems(
@@ -402,7 +442,7 @@ def read_systems(
 ) -> Iterator[SystemsRow]:
     """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
     one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
-    records = _csv_records if file_format == "csv" else _jsonl_records
+    records = _csv_file_records if file_format == "csv" else _jsonl_records
     for line, source, references, predictions, example_id, _ in records(path, tuple(systems), advance):
         yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
 
@@ -413,18 +453,53 @@ def read_text_files(
     """Yield the examples of three line-aligned text files (line N of each is example N)."""
     paths = (sources, references, predictions)
     with open(sources, "rb") as s, open(references, "rb") as r, open(predictions, "rb") as p:
-        readers = [decoded_lines(handle, path, advance) for handle, path in zip((s, r, p), paths)]
-        number = 0
-        while True:
-            number += 1
-            lines: list[str | None] = [next(reader, None) for reader in readers]
-            if all(line is None for line in lines):
+        for number, raws, error in aligned_lines(paths, (s, r, p)):
+            lines = []
+            for raw, path in raws:
+                advance(len(raw))
+                lines.append(decode_line(raw, number, path))
+            if error is not None:
+                raise error
+            yield text_row(number, lines)
+
+
+Aligned = tuple[int, list[tuple[bytes, str]], InputFileError | None]
+"""Line ``number`` of line-aligned text files: the raw lines read, each with its file's path
+(one per file, in their order), and ``None``; or, last, the error that ends them, with the raw
+lines of that number read before it."""
+
+
+def aligned_lines(paths: Sequence[str], handles: Sequence[Readable]) -> Iterator[Aligned]:
+    """The raw lines of the line-aligned text files ``handles`` (the files ``paths``), line
+    number by line number: the one reading of three text files (``read_text_files``, the command
+    line's chunks). A line too long, or a file with fewer lines than another, ends them: its
+    ``InputFileError`` comes last, with the lines of that number read before it (their decoding
+    is checked before it is raised, as one file's lines are read before the next's)."""
+    readers = [numbered_raw_lines(handle, path) for handle, path in zip(handles, paths)]
+    for number in itertools.count(1):
+        raws: list[bytes | None] = []
+        try:
+            for reader in readers:
+                numbered = next(reader, None)
+                raws.append(None if numbered is None else numbered[1])
+        except InputFileError as too_long:
+            error = too_long
+        else:
+            if None not in raws:
+                yield number, list(zip(raws, paths)), None  # type: ignore[arg-type]
+                continue
+            if all(raw is None for raw in raws):
                 return
-            if any(line is None for line in lines):
-                ended = paths[lines.index(None)]
-                longer = paths[next(i for i, line in enumerate(lines) if line is not None)]
-                raise InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
-            yield text_row(number, lines)  # type: ignore[arg-type]
+            error = _shorter(paths, raws, number)
+        yield number, [(raw, path) for raw, path in zip(raws, paths) if raw is not None], error
+        return
+
+
+def _shorter(paths: Sequence[str], raws: Sequence[bytes | None], number: int) -> InputFileError:
+    """The error of line-aligned files of which some (``None`` in ``raws``) ended before line ``number``."""
+    ended = paths[raws.index(None)]
+    longer = paths[next(i for i, raw in enumerate(raws) if raw is not None)]
+    return InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
 
 
 def text_row(number: int, lines: Sequence[str]) -> Row:

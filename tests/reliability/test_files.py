@@ -148,3 +148,62 @@ def test_csv_ids_are_kept_as_their_cells_and_a_file_without_them_has_none(tmp_pa
     assert [(row.line, row.id, row.prediction) for row in read_csv(with_ids)] == [(2, "007", "A. C."), (3, "", "A. C.")]
     without = write(tmp_path / "plain.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n")
     assert [row.id for row in read_csv(without)] == [None]
+
+
+def test_jsonl_lines_are_read_one_way_by_every_reader(tmp_path):
+    """``files.jsonl_values`` is the one reading of JSONL lines: the one-process reader, the
+    command line's chunks and byte ranges (``jsonl_rows``) and lm_eval's ``load_jsonl`` go
+    through it, so a byte order mark, a blank line and a bad line are met alike, each row and
+    error numbered by its line as it is read."""
+    from update_rouge.file_chunks import open_chunks
+    from update_rouge.file_lines import numbered_raw_lines
+    from update_rouge.files import jsonl_rows, jsonl_values
+
+    data = b"\xef\xbb\xbf" + json.dumps(ROW).encode() + b"\r\n \t\r\n" + json.dumps(ROW).encode() + b"\n\n{]\n"
+    path = write(tmp_path / "d.jsonl", data)
+    with open(path, "rb") as handle:
+        values = jsonl_values(path, numbered_raw_lines(handle, path))
+        assert [next(values), next(values)] == [(1, ROW), (3, ROW)]
+        with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON") as error:
+            next(values)
+    assert (error.value.path, error.value.line) == (path, 5)
+    read = []
+    with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON"):
+        read.extend(row.line for row in read_jsonl(path))
+    assert read == [1, 3]
+    _, chunks = open_chunks(path)
+    with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON"):
+        [chunk.rows() for chunk in chunks(lambda _: None, 1000, 1, False)]
+    numbered = list(enumerate(data.splitlines(keepends=True)[:4], start=1))
+    assert [(row.line, row.source) for row in jsonl_rows(path, numbered)] == [(1, "A."), (3, "A.")]
+
+
+def test_three_text_files_are_read_line_by_line_one_way_and_a_bad_line_names_its_file(tmp_path):
+    """``files.aligned_lines`` reads three text files for ``read_text_files`` and the command
+    line's chunks: when one file ends first, the lines of that number read from the others are
+    still decoded first, each named by its own file."""
+    from update_rouge.file_chunks import open_chunks
+    from update_rouge.files import aligned_lines, read_text_files
+
+    paths = [
+        write(tmp_path / "s.txt", b"A.\n"),
+        write(tmp_path / "r.txt", b"A. B.\n\xff\n"),
+        write(tmp_path / "p.txt", b"A. C.\nX.\n"),
+    ]
+    with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
+        aligned = list(aligned_lines(paths, (s, r, p)))
+    assert [(number, raws) for number, raws, _ in aligned] == [
+        (1, [(b"A.\n", paths[0]), (b"A. B.\n", paths[1]), (b"A. C.\n", paths[2])]),
+        (2, [(b"\xff\n", paths[1]), (b"X.\n", paths[2])]),
+    ]
+    assert aligned[0][2] is None and str(aligned[1][2]).endswith(
+        "r.txt:2: has more lines than " + paths[0] + " (1 lines)"
+    )
+    bad_byte = r"r\.txt:2: not valid UTF-8 \(invalid start byte at byte 0\)"
+    read = []
+    with pytest.raises(InputFileError, match=bad_byte):
+        read.extend(row.source for row in read_text_files(*paths))
+    assert read == ["A."]
+    _, chunks = open_chunks(text_files=paths)
+    with pytest.raises(InputFileError, match=bad_byte):
+        [chunk.rows() for chunk in chunks(lambda _: None, 1000, 1, False)]

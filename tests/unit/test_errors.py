@@ -8,7 +8,7 @@ import pytest
 from conftest import read_jsonl
 
 import update_rouge
-from update_rouge import InputError, LcsTableTooLarge, MissingExtra, OptionError, compute
+from update_rouge import InputError, InputFileError, LcsTableTooLarge, MissingExtra, OptionError, compute
 from update_rouge.errors import LEFT_OUT, PYTHON, Field, Name, Setting, Spelling, UpdateRougeError
 from update_rouge.tokens import TokenizerError
 
@@ -21,11 +21,12 @@ DATA = {
 
 
 def test_the_family_is_exported_and_keeps_the_builtin_types_callers_catch():
-    for name in ("OptionError", "InputError", "LcsTableTooLarge", "MissingExtra", "UpdateRougeError"):
+    for name in ("OptionError", "InputError", "InputFileError", "LcsTableTooLarge", "MissingExtra", "UpdateRougeError"):
         assert name in update_rouge.__all__, name
     assert issubclass(OptionError, ValueError) and issubclass(InputError, ValueError)
     assert issubclass(LcsTableTooLarge, ValueError) and issubclass(MissingExtra, ImportError)
     assert issubclass(TokenizerError, InputError)
+    assert issubclass(InputFileError, InputError)
 
 
 @pytest.mark.parametrize(
@@ -34,6 +35,8 @@ def test_the_family_is_exported_and_keeps_the_builtin_types_callers_catch():
         OptionError("stemmer", "x", (Setting("stemmer", "x"), " is bad"), [[Setting("stemmer", LEFT_OUT)]]),
         InputError(Field("references", 3, 1), (Field("references", 3, 1), " must be a string")),
         TokenizerError("tokenizer raised KeyError: 'a'", "text", Field("predictions", 2)),
+        InputFileError("data dir/x.jsonl", 7, "not valid JSON (Expecting value)"),
+        InputFileError("-", 2, "missing field(s) prediction"),
         LcsTableTooLarge("rougeL of 10 x 10 tokens", 50, "time", 4, "example"),
         LcsTableTooLarge("an LCS table of 9 x 9 tokens for rougeL", 30, "table", 1, engine="rust"),
     ],
@@ -153,3 +156,25 @@ def test_every_refusal_of_an_option_gives_advice_that_works_when_followed(option
 def test_every_error_of_the_family_is_one_line_whatever_the_spelling():
     assert all(isinstance(error, UpdateRougeError) for error in (OptionError("a", 1, ("x",)), InputError(None, ("y",))))
     assert str(InputError(None, ("the inputs", " are empty"))) == "the inputs are empty"
+
+
+def test_an_input_file_error_is_an_input_error_with_its_file_and_line():
+    error = InputFileError("data dir/x.jsonl", 7, "not valid UTF-8 (invalid start byte at byte 0)")
+    assert (error.path, error.line, error.problem) == (
+        "data dir/x.jsonl",
+        7,
+        "not valid UTF-8 (invalid start byte at byte 0)",
+    )
+    assert error.where is None and error.field is None and error.index is None
+    assert str(error) == "'data dir/x.jsonl':7: not valid UTF-8 (invalid start byte at byte 0)"
+    assert str(InputFileError("-", 3, "empty")) == "<stdin>:3: empty"
+
+    class Loud(Spelling):
+        def name(self, option):
+            return option.upper()
+
+    assert error.render(Loud()) == str(error)  # no option in it: every door shows the same words
+    assert error.shifted(5) is error  # a file's line is no example index that a batch's offset moves
+    moved = error.moved(40)
+    assert type(moved) is InputFileError and (moved.path, moved.line) == ("data dir/x.jsonl", 47)
+    assert str(moved) == "'data dir/x.jsonl':47: not valid UTF-8 (invalid start byte at byte 0)"

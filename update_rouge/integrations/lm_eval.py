@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ..extras import MissingExtra
-from ..file_lines import InputFileError, decoded_lines
-from ..files import jsonl_id, jsonl_value
+from ..file_lines import InputFileError, numbered_raw_lines
+from ..files import jsonl_id, jsonl_values
 
 try:
     from lm_eval.api.registry import register_aggregation
@@ -116,21 +116,13 @@ def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]
     if not data_files:
         raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
     with open(data_files, "rb") as handle:
-        rows = [
-            _row(line, number, data_files)
-            for number, line in enumerate(decoded_lines(handle, data_files, _no_progress), 1)
-            if line.strip(" \t\r\n")  # JSON's white space
-        ]
+        values = jsonl_values(data_files, numbered_raw_lines(handle, data_files))
+        rows = [_row(row, number, data_files) for number, row in values]
     return {"test": datasets.Dataset.from_list(rows)}
 
 
-def _no_progress(_: int) -> None:
-    pass
-
-
-def _row(line: str, number: int, path: str) -> dict[str, Any]:
-    """The document of the (not blank) line ``number`` of the JSONL file ``path``."""
-    row = jsonl_value(line, number, path)
+def _row(row: Any, number: int, path: str) -> dict[str, Any]:
+    """The document of the JSON value ``row`` of the line ``number`` of the JSONL file ``path``."""
     if not isinstance(row, dict) or not isinstance(row.get("source"), str):
         raise InputFileError(path, number, "each line is an object with a 'source' string")
     try:
