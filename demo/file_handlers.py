@@ -226,7 +226,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         return failed_file(render.too_long_note(error, place))
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
-        return failed_file(f"Error: {in_page_words(error).replace(path, name)}")
+        return failed_file(f"Error: {in_page_words(error, {path: name})}")
     types = list(settings.rouge_types)
     id_column = {"id": [ids.get(line, "") for line in lines]} if ids else {}
     per_example = pd.DataFrame({"line": lines, **id_column, **columns})

@@ -15,7 +15,7 @@ from typing import Any
 
 import gradio as gr
 
-from update_rouge.errors import LEFT_OUT, Setting, Spelling, UpdateRougeError
+from update_rouge.errors import LEFT_OUT, InputFile, Setting, Spelling, UpdateRougeError
 from update_rouge.languages import ISO_639_1 as LANGUAGES
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
@@ -220,7 +220,15 @@ OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
 class Screen(Spelling):
     """The page's spelling of options (``update_rouge.errors.Spelling``): each control by its
     label (the option's name) with its value as the control shows it (``protocol "none"``,
-    ``remove_stopwords ticked``), leaving one out as setting it back to its screen default."""
+    ``remove_stopwords ticked``), leaving one out as setting it back to its screen default; an
+    input file by the name ``files`` gives its path (an upload's own name, not the server's
+    temporary path)."""
+
+    def __init__(self, files: Mapping[str, str] = MappingProxyType({})):
+        self.files = files
+
+    def input_file(self, file: InputFile) -> str:
+        return self.files.get(file.path, file.shown)
 
     def value(self, option: str, value: Any) -> str:
         if isinstance(value, bool):
@@ -247,10 +255,11 @@ class Screen(Spelling):
 SCREEN = Screen()
 
 
-def in_page_words(error: Exception) -> str:
+def in_page_words(error: Exception, files: Mapping[str, str] = MappingProxyType({})) -> str:
     """``error``'s message as the page says it: one of the package's errors rendered in the
-    controls' labels and values (``SCREEN``), any other as it is."""
-    return error.render(SCREEN) if isinstance(error, UpdateRougeError) else str(error)
+    controls' labels and values (``Screen``), an input file by its name in ``files`` (path ->
+    name); any other as it is."""
+    return error.render(Screen(files)) if isinstance(error, UpdateRougeError) else str(error)
 
 
 def _limit(value: Any, name: str) -> int | None:

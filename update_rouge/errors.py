@@ -12,7 +12,7 @@ Every refusal of update-rouge is one of these (all exported from ``update_rouge`
 - ``LcsTableTooLarge`` (``lcs_limits.py``, an ``InputError``): a pair beyond an LCS limit;
 - ``MissingExtra`` (``extras.py``, an ``ImportError``): an optional extra is not installed.
 
-A message is ``parts``: plain text and *mentions* (``Name``, ``Setting``, ``Field``) that a
+A message is ``parts``: plain text and *mentions* (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
 ``Spelling`` writes as its door spells them: ``PYTHON`` (keywords, ``str(error)``), the command
 line's flags (``cli.runner.FLAGS``), the demo's labels, a reward's column names. No door reads a
 message back: it renders the parts.
@@ -70,7 +70,16 @@ class Field:
         return self if self.index is None else dataclasses.replace(self, index=self.index + offset)
 
 
-Part = str | Name | Setting | Field
+@dataclasses.dataclass(frozen=True)
+class InputFile:
+    """An input file named in a message: its ``path``, and the name it is ``shown`` by
+    (``<stdin>`` for standard input; a door may show another, the demo its upload's name)."""
+
+    path: str
+    shown: str
+
+
+Part = str | Name | Setting | Field | InputFile
 
 
 class Spelling:
@@ -101,7 +110,12 @@ class Spelling:
             return self.change(part) if part.value is LEFT_OUT else self.setting(part.option, part.value)
         if isinstance(part, Field):
             return self.field(part)
+        if isinstance(part, InputFile):
+            return self.input_file(part)
         return part
+
+    def input_file(self, file: InputFile) -> str:
+        return file.shown
 
 
 PYTHON = Spelling()

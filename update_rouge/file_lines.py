@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from typing import BinaryIO, Protocol, cast
 
 from .environment import positive_integer
-from .errors import InputError
+from .errors import InputError, InputFile
 from .outputs import STDIN, input_name
 
 _READ_SIZE = 1 << 16
@@ -42,7 +42,7 @@ class InputFileError(InputError):
     index of ``compute``'s lists."""
 
     def __init__(self, path: str, line: int, problem: str):
-        super().__init__(None, (f"{input_name(path)}:{line}: ", problem))
+        super().__init__(None, (InputFile(path, input_name(path)), f":{line}: ", problem))
         self.path, self.line, self.problem = path, line, problem
 
     def __reduce__(self):  # raised in worker processes, re-raised in their parent

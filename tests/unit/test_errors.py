@@ -178,3 +178,16 @@ def test_an_input_file_error_is_an_input_error_with_its_file_and_line():
     moved = error.moved(40)
     assert type(moved) is InputFileError and (moved.path, moved.line) == ("data dir/x.jsonl", 47)
     assert str(moved) == "'data dir/x.jsonl':47: not valid UTF-8 (invalid start byte at byte 0)"
+
+
+def test_a_file_is_named_as_each_door_shows_it():
+    from update_rouge.file_lines import InputFileError
+
+    error = InputFileError("/tmp/gradio/abc123/upload.jsonl", 4, "not valid JSON (x)")
+
+    class Uploads(Spelling):
+        def input_file(self, file):
+            return {"/tmp/gradio/abc123/upload.jsonl": "mine.jsonl"}.get(file.path, file.shown)
+
+    assert error.render(Uploads()) == "mine.jsonl:4: not valid JSON (x)"
+    assert str(error).endswith("upload.jsonl:4: not valid JSON (x)") and "mine" not in str(error)
