@@ -4,55 +4,30 @@ import functools
 import io
 import json
 import os
-import secrets
 import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
+from ray_helpers import local_cluster
 
 from update_rouge import compute, file_ranges
 from update_rouge.integrations.ray_chunks import RayWorkers
-from update_rouge.integrations.ray_cluster import RAY_REPORT_THREADS, _loopback_only
+from update_rouge.integrations.ray_cluster import RAY_REPORT_THREADS
 from update_rouge.integrations.ray_counts import count_column_names
 from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset, score_jsonl
 
 pytestmark = pytest.mark.slow
-TESTS = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A local Ray cluster whose workers import this checkout's package and tests/ray_helpers.py,
-    for this module's tests (an idle cluster costs about 6% of a core: it stops with them)."""
-    names = ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN", "RAY_worker_niceness")
-    saved = {name: os.environ.get(name) for name in names}
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    # Ray starts its workers at niceness 15 (its raylet's worker_niceness): beside CI's other test
-    # processes they got a few percent of a core, and this module's tests ran 4 to 13 times slower
-    # than alone (a 6 s test took 79 s). At 0 they share the cores as the other tests do.
-    os.environ["RAY_worker_niceness"] = "0"
-    # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
-    # session's temporary folder, conftest.session_temp_folder).
-    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]]))
-    started = time.perf_counter()
-    # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
-    with _loopback_only():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield
-    ray.shutdown()
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
-    print(f"\nRay session: {time.perf_counter() - started:.1f} s")
+    """A local Ray cluster for this module's tests (ray_helpers.local_cluster)."""
+    with local_cluster():
+        yield
 
 
 def numbered(rows):

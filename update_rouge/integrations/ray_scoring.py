@@ -12,8 +12,8 @@ references) and ``row``: an integer giving the row's place in the input (unique;
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
   options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
   paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
-  ``average="micro"``: the micro values, interval and test of ``micro.py`` from the count
-  columns put back in ``row`` order), and the signature. Equal bit for bit whatever the blocks,
+  ``average="micro"``: the micro values, interval and test from the count columns put back in
+  ``row`` order), both by ``corpus.corpus_statistics`` as ``compute``'s, and the signature. Equal bit for bit whatever the blocks,
   their sizes and their order of completion. The driver reads the scored blocks one at a time
   and keeps only their numbers.
 
@@ -30,16 +30,16 @@ Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute
 arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
+import dataclasses
 import functools
 import math
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import LEFT_OUT, Name, OptionError, Setting
-from ..extras import MissingExtra, extra_imports
+from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
+from ..extras import extra_imports
 from ..file_lines import InputFileError
 from ..file_ranges import RangeChunk, range_chunks, regular_file
 
@@ -51,18 +51,21 @@ with extra_imports(
     import pyarrow.compute as pc
     import ray
 
-from ..bootstrap import Resampling, bootstrap_statistics
+from ..corpus import corpus_statistics
 from ..example_tables import RunningTotals, f1_columns, per_example_table
 from ..inputs import check_inputs
+from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer, compute
-from ..micro import count_columns, micro_bootstrap_statistics, micro_means
+from ..micro import count_columns
 from ..no_tokens import warn_tokenless
 from ..protocols import BOOTSTRAP_PROTOCOLS
 from ..rouge_types import check_rouge_types
 from ..settings import Settings
 from ..signature import build_signature
+from ..tokens import TokenizerError
 from .ray_chunks import size_native_threads
 from .ray_counts import count_arrays, count_column_names, count_values
+from .ray_errors import COLUMN_DEFAULTS, COLUMN_OPTIONS, carried, check_columns, own_errors, worker_error
 from .refusals import refuse_given, refuse_unknown
 
 ROW_COLUMN = "row"
@@ -101,8 +104,11 @@ class BatchScorer:
     actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
     ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
     and lengths, and the boolean ``_both_empty``; under ``average="micro"`` then the int64
-    columns of ``ray_counts.count_column_names(rouge_types)``. A bad row raises ``ValueError``
-    naming its ``row`` value and column, e.g. ``row 7: source must be a string, got None``.
+    columns of ``ray_counts.count_column_names(rouge_types)``. A bad row raises ``InputError``
+    at ``Field(column, row)``, e.g. ``row 7: source must be a string, got None`` (``_relocated``:
+    a custom tokenizer's ``TokenizerError`` and ``LcsTableTooLarge`` at its row too); a batch
+    without one of the columns ``OptionError`` naming its ``*_column`` option. In a Ray Data task
+    the user's errors are carried to the driver as they are (``ray_errors.carried``).
     """
 
     def __init__(
@@ -117,10 +123,16 @@ class BatchScorer:
         self.row_column = row_column
         self.options = _scoring_options(options)
         size_native_threads()
-        self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
-        self.scorer.tables(*_WARM_UP)
+        with carried():
+            self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
+            self.scorer.tables(*_WARM_UP)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
+        with carried():
+            return self._scored(batch)
+
+    def _scored(self, batch: pa.Table) -> pa.Table:
+        check_columns(batch.column_names, dict(zip(COLUMN_OPTIONS, (*self.columns, self.row_column))))
         sources, predictions, references = (batch.column(name).to_pylist() for name in self.columns)
         settings = self.scorer.settings
         if batch.num_rows == 0:
@@ -130,9 +142,13 @@ class BatchScorer:
             try:
                 # compute(..., use_aggregator=False)'s table, with the micro average's counts
                 tables = self.scorer.tables(sources, predictions, references)
-            except ValueError:
+            except LcsTableTooLarge as error:
+                if error.index is None:
+                    raise
+                raise error.at(batch.column(self.row_column)[error.index].as_py(), self.row_column) from None
+            except InputError as error:
                 self._raise_for_bad_row(batch, sources, predictions, references)
-                raise
+                raise self._relocated(error, batch) from None
             warn_tokenless(tables.tokenless, batch.num_rows)
             table, counts = tables.table, tables.counts
         columns = {
@@ -148,16 +164,41 @@ class BatchScorer:
         return batch
 
     def _raise_for_bad_row(self, batch: pa.Table, sources: list, predictions: list, references: list) -> None:
-        """Raise ``ValueError`` naming the first row whose texts ``compute`` refuses, if one is."""
+        """Raise ``InputError`` at the first row whose texts ``compute`` refuses, if one is: at
+        ``Field(column, row)``, its message ``row 7: source must be a string, got None``."""
         rows = batch.column(self.row_column).to_pylist()
         for row, source, prediction, reference in zip(rows, sources, predictions, references):
             try:
                 check_inputs([source], [prediction], [reference])
-            except ValueError as error:
-                message = str(error)
-                for field, column in zip(("sources[0]", "predictions[0]", "references[0]"), self.columns):
-                    message = message.replace(field, column)
-                raise ValueError(f"{self.row_column} {row}: {message}") from None
+            except InputError as error:
+                raise self._at_row(error, row) from None
+
+    def _relocated(self, error: InputError, batch: pa.Table) -> InputError:
+        """``error`` of the example at ``error.index`` of ``batch``, at that example's ``row``: a
+        custom tokenizer's ``TokenizerError`` at ``Field(column, row)`` (``on the additions of
+        prediction[7]``, 7 its ``row``), an ``InputError`` as ``_at_row`` gives it; any other as it is."""
+        where = error.where
+        if where is None or where.index is None:
+            return error
+        row = batch.column(self.row_column)[where.index].as_py()
+        if isinstance(error, TokenizerError):
+            return TokenizerError(error.problem, error.text, self._column(where, row), error.texts)
+        return self._at_row(error, row) if type(error) is InputError else error
+
+    def _column(self, field: Field, row: Any) -> Field:
+        """``field`` (``sources[0]``, ``references[0][1]``) as this scorer's column at ``row``."""
+        columns = dict(zip(("sources", "predictions", "references"), self.columns))
+        return Field(columns.get(field.field, field.field), row, field.item)
+
+    def _at_row(self, error: InputError, row: Any) -> InputError:
+        """``error`` of one example, ``row 7: source must be a string, got None``: its fields
+        named by this scorer's columns, at ``row``."""
+        parts = [
+            dataclasses.replace(self._column(part, row), index=None) if isinstance(part, Field) else part
+            for part in error.parts
+        ]
+        where = error.where and self._column(error.where, row)
+        return InputError(where, (f"{self.row_column} {row}: ", *parts))
 
 
 def score_dataset(
@@ -171,7 +212,10 @@ def score_dataset(
     blocks: docs/speed.md)."""
     scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
     compute(*_WARM_UP, use_aggregator=False, **scoring)
-    return ds.map_batches(
+    known = ds.columns(fetch_if_missing=False)
+    if known is not None:
+        check_columns(known, {option: options.get(option, name) for option, name in COLUMN_DEFAULTS.items()})
+    scored = ds.map_batches(
         BatchScorer,
         fn_constructor_kwargs=options,
         batch_format="pyarrow",
@@ -179,6 +223,7 @@ def score_dataset(
         concurrency=concurrency,
         zero_copy_batch=True,
     )
+    return own_errors(scored)
 
 
 def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "ray.data.Dataset":
@@ -210,12 +255,13 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
         }
         for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
     ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
-    return ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
+    scored = ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
         functools.partial(_score_ranges, options=scoring),
         batch_format="pyarrow",
         batch_size=1,
         concurrency=concurrency,
     )
+    return own_errors(scored)
 
 
 def _ignored(_: int) -> None:
@@ -225,6 +271,12 @@ def _ignored(_: int) -> None:
 def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
     """The Ray task of ``score_jsonl``: the examples of the ranges in ``batch``, read, parsed and
     checked as the command line does, and scored by ``BatchScorer``."""
+    with carried():
+        return BatchScorer(**options)(_range_texts(batch))
+
+
+def _range_texts(batch: pa.Table) -> pa.Table:
+    """The rows (``row``, ``id``, texts) of the examples in the ranges of ``batch``."""
     rows, ids, sources, predictions, references = [], [], [], [], []
     for item in batch.to_pylist():
         chunk = RangeChunk(item["path"], item["location"], tuple(item["identity"]), item["start"], item["stop"])
@@ -241,7 +293,7 @@ def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
             sources.append(example.source)
             predictions.append(example.prediction)
             references.append(example.references)
-    texts = pa.table(
+    return pa.table(
         {
             ROW_COLUMN: pa.array(rows, pa.int64()),
             "id": pa.array(ids, pa.string()),
@@ -250,12 +302,13 @@ def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
             "reference": pa.array(references, pa.list_(pa.string())),
         }
     )
-    return BatchScorer(**options)(texts)
 
 
 def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column: str) -> pa.Table:
     """The numeric columns of ``batch`` the corpus result needs (``row``, ``keys``, references
-    per example); ``ValueError`` for a key the batch lacks (scored with other options)."""
+    per example); ``ValueError`` for a key the batch lacks (scored with other options),
+    ``OptionError`` for a missing ``row`` or ``reference`` column."""
+    check_columns(batch.column_names, {"row_column": row_column, "reference_column": reference_column})
     missing = [key for key in keys if key not in batch.column_names]
     if missing:
         raise ValueError(
@@ -294,7 +347,7 @@ def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, r
             counts = batch.column(_REFERENCE_COUNT)
             low, high = min(low, pc.min(counts).as_py()), max(high, pc.max(counts).as_py())
     except ray.exceptions.RayTaskError as error:
-        raise _user_error(error) from error
+        raise worker_error(error) from None
     if totals.count == 0:
         raise ValueError("the dataset has no rows: there is nothing to score")
     row = np.concatenate(rows)
@@ -304,18 +357,6 @@ def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, r
         raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
     ordered = {key: np.concatenate(key_parts)[order] for key, key_parts in parts.items()}
     return totals, row[order], ordered, (int(low), int(high))
-
-
-def _user_error(error: Exception) -> Exception:
-    """The ``ValueError`` (a bad row, bad options) or ``MissingExtra`` (a segmenter missing on the
-    workers) a worker raised behind Ray's task error, if one did; else ``RuntimeError`` (a task
-    Ray gave up on). Ray Data keeps only the text of the worker's traceback, whose
-    ``ValueError: ...`` (or ``...MissingExtra: ...``) line is the message."""
-    found = re.findall(r"^(ValueError|(?:[\w.]+\.)?MissingExtra): (.*)$", str(error), re.MULTILINE)
-    if not found:
-        return RuntimeError(str(error))
-    kind, message = found[-1]
-    return ValueError(message) if kind == "ValueError" else MissingExtra(message)
 
 
 def corpus_scores(
@@ -331,8 +372,9 @@ def corpus_scores(
     predictions (e.g. ``prediction_column="baseline"``), for ``compute``'s paired test.
     ``options`` are ``compute``'s keyword arguments (``use_aggregator`` must stay true; a
     signature is added with ``return_signature=True``). Runs ``scored`` (and ``baseline``) once.
-    A worker's ``ValueError`` (a bad row) is raised here as ``ValueError`` with its message, any
-    other failure of a task that Ray gave up on as ``RuntimeError``.
+    The error a scoring task raised for the user (``ray_errors.USER_ERRORS``: a bad row's
+    ``InputError``, ``LcsTableTooLarge``, ``MissingExtra``, ...) is raised here as that same
+    object; any other failure of a task that Ray gave up on as ``RuntimeError``.
     """
     settings = _check_corpus_options(options)
     micro = settings.average == "micro"
@@ -347,15 +389,12 @@ def corpus_scores(
         _, baseline_rows, baseline_ordered, _ = _gather(baseline, keys, ordered_keys, row_column, reference_column)
         if not np.array_equal(rows, baseline_rows):
             raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
-    result = totals.result()
-    statistics = Resampling(settings.confidence_level, settings.n_bootstrap, settings.seed, settings.num_proc)
     if micro:
-        counts = count_arrays(ordered, settings.rouge_types)
-        baseline_counts = None if baseline_ordered is None else count_arrays(baseline_ordered, settings.rouge_types)
-        result.update(micro_means(counts, settings.alpha))
-        result.update(micro_bootstrap_statistics(counts, baseline_counts, settings.alpha, statistics))
-    else:
-        result.update(bootstrap_statistics(ordered, baseline_ordered, *statistics))
+        ordered = count_arrays(ordered, settings.rouge_types)
+        baseline_ordered = None if baseline_ordered is None else count_arrays(baseline_ordered, settings.rouge_types)
+    # As corpus.Corpus.result: the exact means, then corpus.py's statistics of the columns in row order.
+    result = totals.result()
+    result.update(corpus_statistics(ordered, baseline_ordered, settings))
     if options.get("return_signature"):
         # The signature reads only how many references examples have: the fewest and the most.
         low, high = references
