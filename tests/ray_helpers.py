@@ -39,7 +39,8 @@ def local_cluster(paths=(), **environment):
     try:
         # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
         with _loopback_only():
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            # address="local": a cluster of its own, never one that another test process started.
+            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
         ray.data.DataContext.get_current().enable_progress_bars = False
         yield
     finally:

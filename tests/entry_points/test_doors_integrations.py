@@ -6,8 +6,6 @@ of ``None``: any work would fail otherwise), whose advice works when followed.
 """
 
 import asyncio
-import os
-import secrets
 import types
 from pathlib import Path
 
@@ -71,23 +69,13 @@ def test_ray_refuses_a_keyword_that_is_no_option():
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    """A one-CPU local Ray cluster whose workers import this checkout and tests/ (for the tokenizer)."""
+    """A local Ray cluster of this module's (``ray_helpers.local_cluster``) whose workers also import
+    tests/entry_points (for the tokenizer)."""
     import ray
+    from ray_helpers import local_cluster
 
-    names = ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN", "RAY_worker_niceness")
-    saved = {name: os.environ.get(name) for name in names}
-    os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_worker_niceness="0", RAY_AUTH_TOKEN=secrets.token_hex(16))
-    paths = [str(TESTS.parent), str(TESTS), str(TESTS / "entry_points"), saved["PYTHONPATH"]]
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield ray
-    ray.shutdown()
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with local_cluster([TESTS / "entry_points"]):
+        yield ray
 
 
 @pytest.mark.slow
