@@ -2,13 +2,14 @@
 writing what; none can start itself again, the options are only read, and a handler's results
 reach gradio keyed by component."""
 
+import asyncio
 import collections
 import inspect
 
 import gradio
 from app_calls import DAN, ONE_EXAMPLE, table_rows
 
-from demo import events, handlers, style
+from demo import events, file_handlers, handlers, style
 from demo import options as demo_options
 
 
@@ -130,13 +131,16 @@ def test_no_trigger_starts_two_always_last_handlers(space_page):
 
 def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_its_signature():
     page = events.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
-    keyed = page.keyed(handlers.score_one)
-    out = keyed(*DAN, ["rouge1"], "none")
+    keyed = page.keyed(handlers.score_one, "one")
+    out = asyncio.run(keyed(*DAN, ["rouge1"], "none"))
     assert list(out) == page(*ONE_EXAMPLE)
     assert out[page.note] == "The reference adds 1 segment(s) to the source, the prediction 1."
     assert table_rows(out[page.scores]) == [["rouge1", "0.6000", "0.7500", "0.6667"]]
-    # gradio reads the API's parameters, the progress bar and the select event from the signature.
-    assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
+    # gradio reads the API's parameters, the progress bar and the select event from the signature;
+    # the last, gradio's request, names the session (gradio leaves it out of the API).
+    parameters = list(inspect.signature(keyed).parameters.values())
+    assert parameters[:-1] == list(inspect.signature(handlers.score_one).parameters.values())
+    assert parameters[-1].name == "request" and keyed.__annotations__["request"] is gradio.Request
     assert keyed.__doc__ == handlers.score_one.__doc__
 
 
@@ -176,3 +180,25 @@ def test_an_option_edit_sends_its_clearings_first(space_page):
     stemmer = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "stemmer")
     order = [f.fn.__name__ for f in space_page.fns.values() if (stemmer._id, "input") in map(tuple, f.targets)]
     assert order[:2] == ["options_changed", "file_inputs_changed"], order
+
+
+def test_the_api_endpoints_get_each_input_by_its_parameters_name(monkeypatch):
+    # An option added to (or moved in) the one-example options shifts no file option: score_file's
+    # and score_one's inputs are their parameters' components by name, not positions in a list.
+    TEXTS = ("source", "reference", "prediction")
+    moved = ("rouge_types", "stemmer", "remove_stopwords", "language", "alpha", "max_bytes", "max_words", "additions")
+    assert sorted(moved) == sorted(events.EXAMPLE_OPTIONS)
+    monkeypatch.setattr(events, "EXAMPLE_OPTIONS", moved)
+    monkeypatch.setenv("SPACE_ID", "someone/update_rouge")
+    from demo import page as demo_page
+
+    built = demo_page.build_demo()
+    for endpoint in ("score_file", "score_one"):
+        function = next(f for f in built.fns.values() if f.api_name == endpoint)
+        handler = getattr(file_handlers if endpoint == "score_file" else handlers, endpoint)
+        wired = [getattr(block, "option", None) or block.label.split(" (")[0] for block in function.inputs]
+        expected = [
+            n for n, p in inspect.signature(handler).parameters.items() if not isinstance(p.default, gradio.Progress)
+        ]
+        names = {"path": "Examples file", "baseline_column": "Baseline column", **{t: t.title() for t in TEXTS}}
+        assert wired == [names.get(name, name) for name in expected], endpoint
