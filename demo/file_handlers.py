@@ -47,6 +47,19 @@ from update_rouge.protocols import CORPUS_SCALE, MULTI_REFERENCE_RULE, check_pro
 CHUNK_SIZE = 50
 MAX_UPLOAD_MB = max_upload_mb()
 MAX_REQUEST_SECONDS = max_request_seconds()
+# The per-example table shows a file's first rows (the page copies its whole table on every update
+# of a loading status, so a table of thousands of rows froze the tab); the CSV download has them all.
+SHOWN_ROWS = 500
+PER_EXAMPLE_LABEL = 'Per-example F1, 0 to 1 (click a row to open it under "One example")'
+
+
+def per_example_label(examples: int) -> str:
+    """The per-example table's label for a file of ``examples``: says when only its first rows are shown."""
+    if examples <= SHOWN_ROWS:
+        return PER_EXAMPLE_LABEL
+    return f"{PER_EXAMPLE_LABEL}: the first {SHOWN_ROWS} of {examples} examples; all are in the per-example CSV"
+
+
 # The names of score_file's results.
 FILE_RESULTS = (
     "status",
@@ -249,9 +262,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         "summary": gr.update(value=summary, label=render.summary_label(settings.average, settings.protocol)),
         "signature": signature,
         "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
-        "per_example": pd.DataFrame(
-            {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
-        ),
+        "per_example": gr.update(value=_shown_rows(per_example, types), label=per_example_label(len(lines))),
         "histogram": render.histogram_svg(per_example, types[0], settings.average),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
@@ -284,6 +295,13 @@ def open_example(path: str | None, per_example: pd.DataFrame | None, options: Sc
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
     return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+
+
+def _shown_rows(per_example: pd.DataFrame, types: Sequence[str]) -> pd.DataFrame:
+    """The per-example table's rows as shown: the first ``SHOWN_ROWS``, F1 to 4 decimals."""
+    shown = per_example.head(SHOWN_ROWS)
+    kept = [column for column in ("line", "id") if column in shown]
+    return pd.DataFrame({**{c: shown[c] for c in kept}, **{t: shown[f"update_{t}"].map(render.fmt) for t in types}})
 
 
 def _reference_shape(counts: Collection[int]) -> list[list[str]]:

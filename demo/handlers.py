@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import gradio as gr
 
-from demo import render
+from demo import long_texts, render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
 from update_rouge.extraction import join_additions
@@ -133,11 +133,14 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
         if None in placed:
             note += f"\n{render.UNPLACED_EDITS}"
         views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), placed)]
+    (reference_view, cut_reference), (prediction_view, cut_prediction) = (
+        long_texts.capped_view(view, side) for view, side in zip(views, ("reference", "prediction"))
+    )
     return {
-        "reference_view": views[0],
-        "prediction_view": views[1],
+        "reference_view": reference_view,
+        "prediction_view": prediction_view,
         "scores": render.scores_table(example.scores),
-        "note": note,
+        "note": "\n".join(part for part in (note, cut_reference, cut_prediction) if part),
     }
 
 
@@ -173,12 +176,16 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {in_page_words(error)}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
-    separator = " · " if render.counts_grams(rouge_type) else " "
+    grams = render.counts_grams(rouge_type)
+    separator, unit = (" · ", "n-grams") if grams else (" ", "tokens")
+    reference_units, cut_reference = long_texts.capped_units(found.target_grams, "reference", unit)
+    prediction_units, cut_prediction = long_texts.capped_units(found.prediction_grams, "prediction", unit)
+    notes = (render.match_note(rouge_type, found.counts), cut_reference, cut_prediction)
     return {
         **shown,
-        "reference_matches": render.token_pieces(found.target_grams, separator),
-        "prediction_matches": render.token_pieces(found.prediction_grams, separator),
-        "match_note": render.match_note(rouge_type, found.counts),
+        "reference_matches": render.token_pieces(reference_units, separator),
+        "prediction_matches": render.token_pieces(prediction_units, separator),
+        "match_note": "\n".join(part for part in notes if part),
     }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import gradio as gr
 
 from demo.events import Page, wire
-from demo.file_handlers import MAX_UPLOAD_MB
+from demo.file_handlers import MAX_UPLOAD_MB, PER_EXAMPLE_LABEL
 from demo.handlers import Texts, score_example
 from demo.options import (
     CONFIDENCE_LEVELS,
@@ -206,7 +206,7 @@ def _file_tab(page: Page) -> None:
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of", elem_id="histogram-of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
         page.per_example = gr.Dataframe(
-            label='Per-example F1, 0 to 1 (click a row to open it under "One example")',
+            label=PER_EXAMPLE_LABEL,
             interactive=False,
             elem_id="per-example-scores",
             max_height=400,
