@@ -7,6 +7,7 @@ components it reads by name (``Page.event``): the texts as ``Texts``, the option
 left as they are (gradio's ``skip``), so "nothing changes" is an empty result, never an error.
 """
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
@@ -21,13 +22,14 @@ from demo.handlers import (
     ONE_EXAMPLE,
     Texts,
     clear_unless_scored,
+    cleared_example,
     matches_if_scored,
     options_changed,
     score_one,
     show_matches,
     signature_of_scored,
 )
-from demo.options import OPTION_NAMES, ScreenOptions
+from demo.options import OPTION_NAMES, ScreenOptions, matchable
 from demo.render import histogram_svg
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
 from demo.sessions import Turns, bound, session_of
@@ -148,12 +150,34 @@ def _scored(values: Values) -> Texts | None:
     return None if scored is None else Texts(*scored)
 
 
+def _scored_with(values: Values) -> ScreenOptions:
+    """The options the example shown was scored with (a file's row: the file's protocol too), else the page's."""
+    return values.get("scored_options") or ScreenOptions.of(values)
+
+
+def _no_scores(values: Values) -> bool:
+    """Whether the scores box shows no scores (the example was refused: an error in the notes)."""
+    scores = values["scores"]
+    return scores is None or not any(str(cell).strip() for cell in scores.to_numpy().ravel())
+
+
 def _matches(values: Values) -> dict[str, Any]:
-    return show_matches(_texts(values), values["matches_of"], ScreenOptions.of(values))
+    if _no_scores(values):  # nothing was scored: no tokens explain it
+        return {name: value for name, value in cleared_example().items() if name in MATCHES}
+    return show_matches(_texts(values), values["matches_of"], _scored_with(values))
 
 
 def _matches_if_scored(values: Values) -> dict[str, Any]:
-    return matches_if_scored(_texts(values), values["matches_of"], ScreenOptions.of(values), _scored(values))
+    if _no_scores(values):
+        return {name: value for name, value in cleared_example().items() if name in MATCHES}
+    return matches_if_scored(_texts(values), values["matches_of"], _scored_with(values), _scored(values))
+
+
+def _match_choices(values: Values) -> dict[str, Any]:
+    """ "Matched tokens of" offers the ticked types it can explain, its choice kept where still ticked."""
+    choices = matchable(values["rouge_types"])
+    value = values["matches_of"] if values["matches_of"] in choices else next(iter(choices), None)
+    return {"matches_of": gr.update(choices=choices, value=value)}
 
 
 def _reproduce(values: Values) -> dict[str, Any]:
@@ -166,7 +190,9 @@ def _reproduce_example(values: Values) -> dict[str, Any]:
 
 
 def _signature(values: Values) -> dict[str, Any]:
-    return signature_of_scored(ScreenOptions.of(values), _scored(values))
+    if _no_scores(values):
+        return {"example_signature": ""}
+    return signature_of_scored(_scored_with(values), _scored(values))
 
 
 def _clear_unless_scored(values: Values) -> dict[str, Any]:
@@ -200,7 +226,8 @@ def _file_changed(values: Values) -> dict[str, Any]:
 
 
 def _open_example(values: Values, row: int) -> dict[str, Any]:
-    options = ScreenOptions.of(values)
+    # The row is scored as the table was: under its protocol too (an option the one-example view lacks).
+    options = dataclasses.replace(ScreenOptions.of(values), protocol=values["protocol"])
     return {**open_example(values["upload"], values["per_example_state"], options, row), "scored_options": options}
 
 
@@ -211,6 +238,7 @@ def _remember_scored(values: Values) -> dict[str, Any]:
 for _adapter, _handler in (  # the names gradio's event list shows
     (_matches, show_matches),
     (_matches_if_scored, matches_if_scored),
+    (_match_choices, matchable),
     (_reproduce, reproduce),
     (_reproduce_example, reproduce_example),
     (_signature, signature_of_scored),
@@ -226,8 +254,10 @@ for _adapter, _handler in (  # the names gradio's event list shows
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     view = (*ONE_EXAMPLE, *MATCHES, "example_signature", "scored_texts")
-    signature = page.event(_signature, (*EXAMPLE_OPTIONS, "scored_texts"), ["example_signature"])
-    match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS)
+    signature = page.event(
+        _signature, (*EXAMPLE_OPTIONS, "scored_texts", "scored_options", "scores"), ["example_signature"]
+    )
+    match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS, "scored_options", "scores")
     hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
     # The events that write the one-example view run one at a time in each session, in the order
     # they were sent (its line "one", demo.sessions), so a clearing sent before a click cannot land
@@ -269,7 +299,7 @@ def wire(page: Page) -> None:
     # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).
     page.status.change(None, page.status, None, js=STATUS_JS, api_name=False)
     page.histogram_of.input(
-        histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
+        histogram_svg, page("per_example_state", "histogram_of", "average", "protocol"), page.histogram, api_name=False
     )
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
@@ -323,7 +353,7 @@ def wire(page: Page) -> None:
     page.per_example.select(
         *page.event(
             _open_example,
-            ("upload", "per_example_state", *EXAMPLE_OPTIONS),
+            ("upload", "per_example_state", *EXAMPLE_OPTIONS, "protocol"),
             (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts", "scored_options"),
             on_select=True,
         ),
@@ -331,6 +361,11 @@ def wire(page: Page) -> None:
         **free,
     ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
         *signature, api_name=False, **free
+    )
+    page.rouge_types.input(
+        *page.event(_match_choices, ("rouge_types", "matches_of"), ["matches_of"], line="match_choices"),
+        **edited,
+        **free,
     )
     page.matches_of.input(
         *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **free

@@ -259,11 +259,13 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     return {
         "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
         "results": gr.update(visible=True),
-        "summary": gr.update(value=summary, label=render.summary_label(settings.average, settings.protocol)),
+        "summary": gr.update(
+            value=summary, label=render.summary_label(settings.average, settings.protocol, settings.intervals)
+        ),
         "signature": signature,
         "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
         "per_example": gr.update(value=_shown_rows(per_example, types), label=per_example_label(len(lines))),
-        "histogram": render.histogram_svg(per_example, types[0], settings.average),
+        "histogram": render.histogram_svg(per_example, types[0], settings.average, settings.protocol),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
         "download_json": str(json_path),
@@ -291,7 +293,9 @@ def open_example(path: str | None, per_example: pd.DataFrame | None, options: Sc
     row = next(row for row in read() if row.line == line)
     texts = Texts(row.source, row.references[0], row.prediction)
     shown = score_example(texts, options)
-    shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
+    protocol = options.settings().protocol if shown["scores"] is not None else None
+    under = f" Scored under protocol {protocol}, as the table's row." if protocol else ""
+    shown["note"] = f"Line {line} of {Path(path).name}.{under}\n{shown['note']}"
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
     return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}

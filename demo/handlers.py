@@ -36,6 +36,12 @@ Shown = dict[str, Any]
 # The note that replaces results made stale by a change of what they were scored from.
 STALE = "{} changed: press {} again."
 # The names of the results of score_one (the API's outputs, in order) and show_matches.
+# The note where a protocol's additions cannot be placed in the text (no guessed highlight).
+UNPLACED_ADDITIONS = (
+    "This protocol's additions are not all segments of the text as written, so it is shown without highlights."
+)
+# The note where no ticked rouge type has matched tokens to show (rougeW alone, say).
+NO_MATCH_TYPE = "Matched tokens are shown for rouge1, rouge2, rougeL and rougeLsum: none of them is ticked."
 ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
 
@@ -121,10 +127,14 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
     note = render.example_notes(source, reference, prediction, example, tokenless)
     if settings.additions == "sentences":
         pattern = settings.segment_pattern
-        views = [
-            render.highlight_additions(reference, example.reference_additions[0], pattern),
-            render.highlight_additions(prediction, example.prediction_additions, pattern),
-        ]
+        try:
+            views = [
+                render.highlight_additions(reference, example.reference_additions[0], pattern),
+                render.highlight_additions(prediction, example.prediction_additions, pattern),
+            ]
+        except ValueError:  # a protocol's additions (an empty one: FRUIT's) that are no segment of the text
+            note += f"\n{UNPLACED_ADDITIONS}"
+            views = [[(reference, None)], [(prediction, None)]]
     else:
         placed = [
             render.edit_highlights(reference, source, example.reference_additions[0], settings),
@@ -144,7 +154,7 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
     }
 
 
-def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown:
+def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -> Shown:
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
     each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
     per addition for rougeLsum; a note with the counts behind precision and recall; and the box
@@ -160,6 +170,8 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
         # The scores above are an error: no matches either (not those of an earlier score).
         return {name: value for name, value in cleared_example().items() if name in MATCHES}
     shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
+    if rouge_type is None:
+        return {**shown, "match_note": NO_MATCH_TYPE}
     try:
         settings = dataclasses.replace(options, rouge_types=[rouge_type]).settings()
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
@@ -234,6 +246,6 @@ def options_changed(scored: Texts | None, options: ScreenOptions, scored_with: S
     return {**cleared_example(), "note": STALE.format("Options", "Score")}
 
 
-def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Texts | None) -> Shown:
+def matches_if_scored(texts: Texts, rouge_type: str | None, options: ScreenOptions, scored: Texts | None) -> Shown:
     """``show_matches`` when ``texts`` are those ``scored``; else nothing changes."""
     return show_matches(texts, rouge_type, options) if texts == scored else {}
