@@ -223,7 +223,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         progress(0, desc="Scoring")
         score = functools.partial(score_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
         ids: dict[int, str] = {}
-        rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
+        words = [False]  # whether a reference or prediction of the file holds a letter or digit
+        rows = _within_time(_noting_words(_noting_ids(read(advance=advance), ids), words), MAX_REQUEST_SECONDS, name)
         rows = _same_reference_counts(rows, settings.protocol, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -257,7 +258,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         else result["signature"]
     )
     return {
-        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
+        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0]),
         "results": gr.update(visible=True),
         "summary": gr.update(
             value=summary, label=render.summary_label(settings.average, settings.protocol, settings.intervals)
@@ -336,6 +337,14 @@ def _noting_ids(rows: Iterator[Any], ids: dict[int, str]) -> Iterator[Any]:
     for row in rows:
         if row.id is not None:
             ids[row.line] = row.id
+        yield row
+
+
+def _noting_words(rows: Iterator[Any], words: list[bool]) -> Iterator[Any]:
+    """``rows`` as they are, ``words[0]`` set once a reference or prediction holds a letter or digit."""
+    for row in rows:
+        if not words[0]:
+            words[0] = any(character.isalnum() for text in (row.prediction, *row.references) for character in text)
         yield row
 
 

@@ -443,18 +443,29 @@ def citation(summary: pd.DataFrame, label: str, signature: str) -> str:
     return "\n".join([*lines, f"Signature: {signature}", "", script_citation().strip()]) + "\n"
 
 
-def file_status(name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False) -> str:
-    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 and,
-    where the summary has ``intervals``, a warning when they rest on fewer than ``FEW_EXAMPLES``."""
-    status = [
-        f"Scored {examples} example{'s' if examples != 1 else ''} from {name}; in {both_empty} of "
-        f"{'them' if examples != 1 else 'it'} neither side adds anything (each such example scores 1.0)."
-    ]
+def file_status(  # noqa: PLR0913 (the counts a status line reports)
+    name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False, words: bool = True
+) -> str:
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 (where
+    the file's references and predictions hold no letter or digit at all, not ``words``, that no
+    language would help: ``NO_WORDS``) and, where the summary has ``intervals``, a warning when
+    they rest on fewer than ``FEW_EXAMPLES``."""
+    if examples == 1:
+        scored = f"Scored 1 example from {name}; " + (
+            "neither side adds anything, so it scores 1.0." if both_empty else "one side or both add something."
+        )
+    else:
+        scored = (
+            f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything "
+            "(each such example scores 1.0)."
+        )
+    status = [scored]
     if tokenless:
-        status.append(no_tokens_note(tokenless, examples))
+        status.append(no_tokens_note(tokenless, examples) if words else f"Warning: {NO_WORDS}")
     if intervals and examples < FEW_EXAMPLES:
         status.append(
-            f"Warning: the bootstrap intervals rest on {examples} examples, fewer than {FEW_EXAMPLES}: with so "
+            f"Warning: the bootstrap intervals rest on {examples} example{'s' if examples != 1 else ''}, "
+            f"fewer than {FEW_EXAMPLES}: with so "
             "few, such an interval misses the true mean more often than its level says; read it as a rough range."
         )
     return "\n".join(status)
