@@ -154,7 +154,8 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
         percent per rouge type), the signature, the text to cite the result with (the summary,
         the signature and the metric's BibTeX), the per-example F1 (4 decimals; after each
-        example's file line, its ``id`` as text when the file's examples have ids), the F1
+        example's file line, its ``id`` as text when the file's examples have ids; the first 500
+        examples, the label saying so where there are more: the CSV has all), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
