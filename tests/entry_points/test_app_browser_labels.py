@@ -121,8 +121,9 @@ def test_a_language_is_stemmed_with_its_snowball_stemmer_chosen_on_the_page(page
     # An English stemmer with a language names what to choose on this page.
     page.locator("#stemmer").get_by_label("porter", exact=True).check()
     expect(note(page)).to_have_value(
-        "Error: stemmer 'porter' stems English tokens and cannot be combined with language 'de': "
-        "choose the stemmer 'snowball' for the language's Snowball stemmer, or 'none'",
+        'Error: stemmer "porter" stems rouge-score\'s English tokens and cannot be combined with language '
+        '"German (de)"; instead: set stemmer back to "none", or choose stemmer "snowball", or set language back '
+        'to "none (rouge-score\'s tokens)"',
         timeout=UI_TIMEOUT_MS,
     )
     expect(page.locator("#scores [role=gridcell]")).to_have_count(0)
@@ -145,7 +146,7 @@ def test_punctuation_alone_one_example_files_and_the_interval_help_say_what_they
     upload(page, path)
     score_file(page)
     expect(page.locator("#batch-status textarea")).to_have_value(
-        re.compile(r"^Scored 1 example from one\.jsonl; one side or both add something\.$"),
+        re.compile(r"^Scored 1 example from one\.jsonl; one side or both add something\.\n"),
         timeout=UI_TIMEOUT_MS,
     )
     # The interval's help speaks of this page, not of the command line or None.

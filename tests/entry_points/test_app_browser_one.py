@@ -110,7 +110,7 @@ def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
 def test_browser_shows_errors_and_warnings_as_text(page):
     fill(page, "s.", "s. 中文。", "s. 中文。")
     score(page)
-    expect(note(page)).to_have_value(re.compile("Warning: 1 of 1 examples have additions in which the tokenizer"))
+    expect(note(page)).to_have_value(re.compile("Warning: 1 of 1 example has additions in which the tokenizer"))
     page.get_by_text("Advanced options").click()
     page.get_by_label("max_words", exact=True).fill("3")
     page.get_by_label("max_bytes", exact=True).fill("5")
@@ -223,7 +223,7 @@ def test_browser_reproduce_box_follows_the_options(page):
     assert settled_line_offset(page, code) < 2
     # After an upload the code reads that file.
     page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
-    expect(code).to_contain_text("with open('fruit_triples.jsonl', encoding='utf-8')")
+    expect(code).to_contain_text("with open('fruit_triples.jsonl', encoding='utf-8-sig')")
     expect(code).to_contain_text("update-rouge compare fruit_triples.jsonl --system prediction")
     assert page.console_errors == []
 
