@@ -20,7 +20,9 @@ def test_option_edits_on_a_fresh_page_and_unusable_numbers_are_named_once(page):
     alpha = page.get_by_label("alpha", exact=True)
     alpha.fill("1.5")
     page.keyboard.press("Tab")
-    expect(note(page)).to_have_value("Error: alpha must be a number in [0, 1], got 1.5", timeout=UI_TIMEOUT_MS)
+    expect(note(page)).to_have_value(
+        'Error: alpha must be a number in [0, 1], got 1.5; instead: set alpha back to "0.5"', timeout=UI_TIMEOUT_MS
+    )
     assert page.locator(".toast-body").count() == 0  # no pop-up: the note says it
     alpha.fill("0.5")
     page.keyboard.press("Tab")
@@ -56,6 +58,6 @@ def test_unticking_every_rouge_type_clears_the_matched_tokens_with_the_scores(pa
     for name in ("rouge1", "rouge2", "rougeLsum"):
         page.locator("#rouge-types").get_by_label(name, exact=True).uncheck()
     score(page)
-    expect(note(page)).to_have_value(re.compile("^Error: rouge_types is empty"), timeout=UI_TIMEOUT_MS)
+    expect(note(page)).to_have_value(re.compile("^Error: rouge_types: tick at least one type"), timeout=UI_TIMEOUT_MS)
     expect(page.locator("#match-note")).to_be_hidden(timeout=UI_TIMEOUT_MS)
     assert page.console_errors == []
