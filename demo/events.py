@@ -7,7 +7,9 @@ components it reads by name (``Page.event``): the texts as ``Texts``, the option
 left as they are (gradio's ``skip``), so "nothing changes" is an empty result, never an error.
 """
 
+import dataclasses
 import functools
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -20,15 +22,17 @@ from demo.handlers import (
     ONE_EXAMPLE,
     Texts,
     clear_unless_scored,
+    cleared_example,
     matches_if_scored,
     options_changed,
     score_one,
     show_matches,
     signature_of_scored,
 )
-from demo.options import OPTION_NAMES, ScreenOptions
+from demo.options import OPTION_NAMES, ScreenOptions, matchable
 from demo.render import histogram_svg
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
+from demo.sessions import Turns, bound, session_of
 from demo.style import STATUS_JS
 
 Values = Mapping[str, Any]
@@ -48,35 +52,61 @@ FILE_ONLY_OPTIONS = tuple(name for name in OPTION_NAMES if name not in EXAMPLE_O
 
 
 class Page(SimpleNamespace):
-    """The page's components by name; handlers' results are keyed by these names."""
+    """The page's components by name; handlers' results are keyed by these names. Every handler
+    runs in its session's line (``demo.sessions``): ``"one"`` for the one-example view, ``"file"``
+    for the file view, one line per other event."""
 
     def __call__(self, *names: str) -> list[Any]:
         """The components of ``names``, in that order (gradio's inputs, or an API's outputs)."""
         return [getattr(self, name) for name in names]
 
-    def keyed(self, handler: Callable[..., dict]) -> Callable[..., dict]:
-        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}`` (gradio
-        reads its signature, so its parameters, defaults and docstring stay the API's)."""
+    def turns(self) -> Turns:
+        """The page's lines of events (made at the first event wired)."""
+        return vars(self).setdefault("_turns", Turns())
+
+    def keyed(self, handler: Callable[..., dict], line: str, heavy: bool = False) -> Callable[..., Any]:
+        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}``, run in its
+        session's ``line`` (``heavy``: in one of the places of heavy jobs). gradio reads its
+        signature, so its parameters, defaults and docstring stay the API's; a last ``request``
+        (gradio's, which no API caller gives) names the session."""
+        signature = inspect.signature(handler)
+        request = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+        called = signature.replace(parameters=[*signature.parameters.values(), request])
+        turns = self.turns()
 
         @functools.wraps(handler)
-        def run(*args: Any, **kwargs: Any) -> dict:
-            return {getattr(self, name): value for name, value in handler(*args, **kwargs).items()}
+        async def run(*args: Any, **kwargs: Any) -> dict:
+            given = called.bind(*args, **kwargs).arguments
+            session = session_of(given.pop("request", None))
+            shown = await turns.run((line, session), bound(handler, **given), heavy)
+            return {getattr(self, name): value for name, value in shown.items()}
 
+        run.__signature__ = called  # type: ignore[attr-defined]
+        run.__annotations__ = {**handler.__annotations__, "request": gr.Request}
         return run
 
-    def event(
+    def inputs_of(self, handler: Callable[..., Any], renamed: Mapping[str, str]) -> list[Any]:
+        """The components of ``handler``'s parameters by name (``renamed``: a parameter's component
+        of another name), in the signature's order; none for gradio's progress bar."""
+        parameters = inspect.signature(handler).parameters.values()
+        names = [p.name for p in parameters if not isinstance(p.default, gr.Progress)]
+        return self(*(renamed.get(name, name) for name in names))
+
+    def event(  # noqa: PLR0913 (the event's handler, components, kind and line)
         self,
         handler: Callable[..., dict[str, Any]],
         inputs: Sequence[str],
         outputs: Sequence[str],
         on_select: bool = False,
+        line: str = "one",
     ) -> tuple[Callable[..., Any], set, list[Any]]:
         """gradio's ``(fn, inputs, outputs)`` for ``handler(values)``, where ``values`` maps each
         of ``inputs`` to its component's value (``handler(values, row)`` for a select event,
-        ``on_select``: ``row`` the selected row). ``fn`` gives one value per output (the value
-        itself for one output), ``gr.skip()`` for those ``handler`` leaves out; ``KeyError`` for a
-        result that is not an output."""
+        ``on_select``: ``row`` the selected row), run in its session's ``line``. ``fn`` gives one
+        value per output (the value itself for one output), ``gr.skip()`` for those ``handler``
+        leaves out; ``KeyError`` for a result that is not an output."""
         by_component = {getattr(self, name): name for name in inputs}
+        turns = self.turns()
 
         def results(given: dict[Any, Any], *row: int) -> Any:
             shown = handler({by_component[component]: value for component, value in given.items()}, *row)
@@ -87,11 +117,11 @@ class Page(SimpleNamespace):
             # gradio takes one output's value as it is, not in a list.
             return values[0] if len(values) == 1 else values
 
-        def run(given: dict[Any, Any]) -> Any:
-            return results(given)
+        async def run(given: dict[Any, Any], request: gr.Request) -> Any:
+            return await turns.run((line, session_of(request)), bound(results, given))
 
-        def run_selected(given: dict[Any, Any], selected: gr.SelectData) -> Any:
-            return results(given, selected.index[0])
+        async def run_selected(given: dict[Any, Any], selected: gr.SelectData, request: gr.Request) -> Any:
+            return await turns.run((line, session_of(request)), bound(results, given, selected.index[0]))
 
         fn = run_selected if on_select else run
         # gradio's event list, and the tests that read it, name each event by its handler.
@@ -120,12 +150,34 @@ def _scored(values: Values) -> Texts | None:
     return None if scored is None else Texts(*scored)
 
 
+def _scored_with(values: Values) -> ScreenOptions:
+    """The options the example shown was scored with (a file's row: the file's protocol too), else the page's."""
+    return values.get("scored_options") or ScreenOptions.of(values)
+
+
+def _no_scores(values: Values) -> bool:
+    """Whether the scores box shows no scores (the example was refused: an error in the notes)."""
+    scores = values["scores"]
+    return scores is None or not any(str(cell).strip() for cell in scores.to_numpy().ravel())
+
+
 def _matches(values: Values) -> dict[str, Any]:
-    return show_matches(_texts(values), values["matches_of"], ScreenOptions.of(values))
+    if _no_scores(values):  # nothing was scored: no tokens explain it
+        return {name: value for name, value in cleared_example().items() if name in MATCHES}
+    return show_matches(_texts(values), values["matches_of"], _scored_with(values))
 
 
 def _matches_if_scored(values: Values) -> dict[str, Any]:
-    return matches_if_scored(_texts(values), values["matches_of"], ScreenOptions.of(values), _scored(values))
+    if _no_scores(values):
+        return {name: value for name, value in cleared_example().items() if name in MATCHES}
+    return matches_if_scored(_texts(values), values["matches_of"], _scored_with(values), _scored(values))
+
+
+def _match_choices(values: Values) -> dict[str, Any]:
+    """ "Matched tokens of" offers the ticked types it can explain, its choice kept where still ticked."""
+    choices = matchable(values["rouge_types"])
+    value = values["matches_of"] if values["matches_of"] in choices else next(iter(choices), None)
+    return {"matches_of": gr.update(choices=choices, value=value)}
 
 
 def _reproduce(values: Values) -> dict[str, Any]:
@@ -138,7 +190,9 @@ def _reproduce_example(values: Values) -> dict[str, Any]:
 
 
 def _signature(values: Values) -> dict[str, Any]:
-    return signature_of_scored(ScreenOptions.of(values), _scored(values))
+    if _no_scores(values):
+        return {"example_signature": ""}
+    return signature_of_scored(_scored_with(values), _scored(values))
 
 
 def _clear_unless_scored(values: Values) -> dict[str, Any]:
@@ -172,7 +226,8 @@ def _file_changed(values: Values) -> dict[str, Any]:
 
 
 def _open_example(values: Values, row: int) -> dict[str, Any]:
-    options = ScreenOptions.of(values)
+    # The row is scored as the table was: under its protocol too (an option the one-example view lacks).
+    options = dataclasses.replace(ScreenOptions.of(values), protocol=values["protocol"])
     return {**open_example(values["upload"], values["per_example_state"], options, row), "scored_options": options}
 
 
@@ -183,6 +238,7 @@ def _remember_scored(values: Values) -> dict[str, Any]:
 for _adapter, _handler in (  # the names gradio's event list shows
     (_matches, show_matches),
     (_matches_if_scored, matches_if_scored),
+    (_match_choices, matchable),
     (_reproduce, reproduce),
     (_reproduce_example, reproduce_example),
     (_signature, signature_of_scored),
@@ -198,62 +254,52 @@ for _adapter, _handler in (  # the names gradio's event list shows
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     view = (*ONE_EXAMPLE, *MATCHES, "example_signature", "scored_texts")
-    signature = page.event(_signature, (*EXAMPLE_OPTIONS, "scored_texts"), ["example_signature"])
-    match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS)
+    signature = page.event(
+        _signature, (*EXAMPLE_OPTIONS, "scored_texts", "scored_options", "scores"), ["example_signature"]
+    )
+    match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS, "scored_options", "scores")
     hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
-    # The events that write the one-example view run one at a time, in the order they were sent
-    # (one concurrency group), so a clearing sent before a click cannot land after it. The texts
+    # The events that write the one-example view run one at a time in each session, in the order
+    # they were sent (its line "one", demo.sessions), so a clearing sent before a click cannot land
+    # after it; gradio itself limits none (other sessions' events run beside them). The texts
     # and options are remembered as scored first, so that a clearing still pending cannot wipe the
     # scores. gradio's page sends a trigger's events one after another, each once the one before
     # has ended: an option edit's clearing can reach the server after a Score click that followed
     # the edit, so the clearing leaves alone results scored with the options it was sent for.
-    in_order: dict[str, Any] = {"concurrency_id": "one_example", "concurrency_limit": 1}
+    free: dict[str, Any] = {"concurrency_limit": None}
     remember = page.event(_remember_scored, (*TEXTS, *EXAMPLE_OPTIONS), ["scored_texts", "scored_options"])
-    page.score_button.click(*remember, api_name=False, **in_order).then(
-        page.keyed(score_one),
-        page(*TEXTS, *EXAMPLE_OPTIONS),
+    page.score_button.click(*remember, api_name=False, **free).then(
+        page.keyed(score_one, "one"),
+        page.inputs_of(score_one, {}),
         page(*ONE_EXAMPLE),
         api_name="score_one",
         api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
         preprocess=False,
-        **in_order,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
-        *signature, api_name=False, **in_order
+        **free,
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
+        *signature, api_name=False, **free
     )
-    # The events that write the file view likewise run one at a time, in the order they were sent.
+    # The events that write the file view likewise run one at a time in each session (line "file"),
+    # and a file is scored in one of demo.sessions.HEAVY_JOBS places.
     # The page may send an upload's "File changed" event after the Score file click that followed
     # it: what the file is scored with,
     # the upload included, is remembered first, as for one example, and a late answer that finds
     # the very file and options scored changes nothing.
-    file_order: dict[str, Any] = {"concurrency_id": "file_view", "concurrency_limit": 1}
     file_options = (*OPTION_NAMES, "baseline_column", "upload")
     page.file_button.click(
-        *page.event(_remember_file_options, file_options, ["file_options"]), api_name=False, **file_order
+        *page.event(_remember_file_options, file_options, ["file_options"], line="file"), api_name=False, **free
     ).then(
-        page.keyed(score_file),
-        page(
-            "upload",
-            "rouge_types",
-            "stemmer",
-            "confidence_level",
-            *EXAMPLE_OPTIONS[2:-1],
-            "baseline_column",
-            "multi_ref",
-            "n_bootstrap",
-            "seed",
-            "additions",
-            "average",
-            "protocol",
-        ),
+        page.keyed(score_file, "file", heavy=True),
+        page.inputs_of(score_file, {"path": "upload"}),
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
-        **file_order,
+        **free,
     )
     # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).
     page.status.change(None, page.status, None, js=STATUS_JS, api_name=False)
     page.histogram_of.input(
-        histogram_svg, page("per_example_state", "histogram_of", "average"), page.histogram, api_name=False
+        histogram_svg, page("per_example_state", "histogram_of", "average", "protocol"), page.histogram, api_name=False
     )
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
@@ -272,23 +318,30 @@ def wire(page: Page) -> None:
         setting_edits,
         *page.event(_options_changed, ("scored_texts", "scored_options", *EXAMPLE_OPTIONS), view),
         **edited,
-        **in_order,
+        **free,
     )
     gr.on(
         [*option_edits, page.baseline_column.change],
-        *page.event(_file_inputs_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
+        *page.event(
+            _file_inputs_changed,
+            ("status", "file_options", *file_options),
+            (*FILE_RESULTS, "file_options"),
+            line="file",
+        ),
         **edited,
-        **file_order,
+        **free,
     )
     gr.on(
         [*option_edits, page.baseline_column.change, page.upload.change],
-        *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"]),
+        *page.event(_reproduce, (*OPTION_NAMES, "baseline_column", "upload"), ["reproduce_box"], line="reproduce"),
         **edited,
+        **free,
     )
     gr.on(
         [*setting_edits, *(component.change for component in page(*TEXTS))],
-        *page.event(_reproduce_example, (*TEXTS, *EXAMPLE_OPTIONS), ["reproduce_one"]),
+        *page.event(_reproduce_example, (*TEXTS, *EXAMPLE_OPTIONS), ["reproduce_one"], line="reproduce_one"),
         **edited,
+        **free,
     )
     for code in ("reproduce_one", "reproduce_box"):
         getattr(page, f"{code}_download").click(None, getattr(page, code), None, js=DOWNLOAD_JS, api_name=False)
@@ -296,24 +349,31 @@ def wire(page: Page) -> None:
     # the texts are those just scored (opening a table row sets the texts and their scores at once);
     # an option or the file that changes leaves a note to score again where results were.
     for component in page(*TEXTS):
-        component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **in_order)
+        component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **free)
     page.per_example.select(
         *page.event(
             _open_example,
-            ("upload", "per_example_state", *EXAMPLE_OPTIONS),
+            ("upload", "per_example_state", *EXAMPLE_OPTIONS, "protocol"),
             (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts", "scored_options"),
             on_select=True,
         ),
         api_name=False,
-        **in_order,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **in_order).then(
-        *signature, api_name=False, **in_order
+        **free,
+    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
+        *signature, api_name=False, **free
+    )
+    page.rouge_types.input(
+        *page.event(_match_choices, ("rouge_types", "matches_of"), ["matches_of"], line="match_choices"),
+        **edited,
+        **free,
     )
     page.matches_of.input(
-        *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **in_order
+        *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **free
     )
     page.upload.change(
-        *page.event(_file_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options")),
+        *page.event(
+            _file_changed, ("status", "file_options", *file_options), (*FILE_RESULTS, "file_options"), line="file"
+        ),
         **hidden,
-        **file_order,
+        **free,
     )

@@ -47,6 +47,19 @@ from update_rouge.protocols import CORPUS_SCALE, MULTI_REFERENCE_RULE, check_pro
 CHUNK_SIZE = 50
 MAX_UPLOAD_MB = max_upload_mb()
 MAX_REQUEST_SECONDS = max_request_seconds()
+# The per-example table shows a file's first rows (the page copies its whole table on every update
+# of a loading status, so a table of thousands of rows froze the tab); the CSV download has them all.
+SHOWN_ROWS = 500
+PER_EXAMPLE_LABEL = 'Per-example F1, 0 to 1 (click a row to open it under "One example")'
+
+
+def per_example_label(examples: int) -> str:
+    """The per-example table's label for a file of ``examples``: says when only its first rows are shown."""
+    if examples <= SHOWN_ROWS:
+        return PER_EXAMPLE_LABEL
+    return f"{PER_EXAMPLE_LABEL}: the first {SHOWN_ROWS} of {examples} examples; all are in the per-example CSV"
+
+
 # The names of score_file's results.
 FILE_RESULTS = (
     "status",
@@ -141,7 +154,8 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
         percent per rouge type), the signature, the text to cite the result with (the summary,
         the signature and the metric's BibTeX), the per-example F1 (4 decimals; after each
-        example's file line, its ``id`` as text when the file's examples have ids), the F1
+        example's file line, its ``id`` as text when the file's examples have ids; the first 500
+        examples, the label saying so where there are more: the CSV has all), the F1
         histogram, the full result as JSON (compute(..., return_signature=True)) and the
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
@@ -210,7 +224,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         progress(0, desc="Scoring")
         score = functools.partial(corpus_of_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
         ids: dict[int, str] = {}
-        rows = _within_time(_noting_ids(read(advance=advance), ids), MAX_REQUEST_SECONDS, name)
+        words = [False]  # whether a reference or prediction of the file holds a letter or digit
+        rows = _within_time(_noting_words(_noting_ids(read(advance=advance), ids), words), MAX_REQUEST_SECONDS, name)
         rows = _same_reference_counts(rows, settings.protocol, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -244,15 +259,15 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         else result["signature"]
     )
     return {
-        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals),
+        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0]),
         "results": gr.update(visible=True),
-        "summary": gr.update(value=summary, label=render.summary_label(settings.average, settings.protocol)),
+        "summary": gr.update(
+            value=summary, label=render.summary_label(settings.average, settings.protocol, settings.intervals)
+        ),
         "signature": signature,
         "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
-        "per_example": pd.DataFrame(
-            {"line": lines, **id_column, **{t: per_example[f"update_{t}"].map(render.fmt) for t in types}}
-        ),
-        "histogram": render.histogram_svg(per_example, types[0], settings.average),
+        "per_example": gr.update(value=_shown_rows(per_example, types), label=per_example_label(len(lines))),
+        "histogram": render.histogram_svg(per_example, types[0], settings.average, settings.protocol),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
         "download_json": str(json_path),
@@ -280,10 +295,19 @@ def open_example(path: str | None, per_example: pd.DataFrame | None, options: Sc
     row = next(row for row in read() if row.line == line)
     texts = Texts(row.source, row.references[0], row.prediction)
     shown = score_example(texts, options)
-    shown["note"] = f"Line {line} of {Path(path).name}.\n{shown['note']}"
+    protocol = options.settings().protocol if shown["scores"] is not None else None
+    under = f" Scored under protocol {protocol}, as the table's row." if protocol else ""
+    shown["note"] = f"Line {line} of {Path(path).name}.{under}\n{shown['note']}"
     if len(row.references) > 1:
         shown["note"] += f"\nThis example has {len(row.references)} references; the first is shown and scored here."
     return {**texts._asdict(), "tabs": gr.Tabs(selected="one"), **shown, "scored_texts": texts}
+
+
+def _shown_rows(per_example: pd.DataFrame, types: Sequence[str]) -> pd.DataFrame:
+    """The per-example table's rows as shown: the first ``SHOWN_ROWS``, F1 to 4 decimals."""
+    shown = per_example.head(SHOWN_ROWS)
+    kept = [column for column in ("line", "id") if column in shown]
+    return pd.DataFrame({**{c: shown[c] for c in kept}, **{t: shown[f"update_{t}"].map(render.fmt) for t in types}})
 
 
 def _reference_shape(counts: Collection[int]) -> list[list[str]]:
@@ -314,6 +338,14 @@ def _noting_ids(rows: Iterator[Any], ids: dict[int, str]) -> Iterator[Any]:
     for row in rows:
         if row.id is not None:
             ids[row.line] = row.id
+        yield row
+
+
+def _noting_words(rows: Iterator[Any], words: list[bool]) -> Iterator[Any]:
+    """``rows`` as they are, ``words[0]`` set once a reference or prediction holds a letter or digit."""
+    for row in rows:
+        if not words[0]:
+            words[0] = any(character.isalnum() for text in (row.prediction, *row.references) for character in text)
         yield row
 
 

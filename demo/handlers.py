@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import gradio as gr
 
-from demo import render
+from demo import long_texts, render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
 from update_rouge.extraction import join_additions
@@ -36,6 +36,12 @@ Shown = dict[str, Any]
 # The note that replaces results made stale by a change of what they were scored from.
 STALE = "{} changed: press {} again."
 # The names of the results of score_one (the API's outputs, in order) and show_matches.
+# The note where a protocol's additions cannot be placed in the text (no guessed highlight).
+UNPLACED_ADDITIONS = (
+    "This protocol's additions are not all segments of the text as written, so it is shown without highlights."
+)
+# The note where no ticked rouge type has matched tokens to show (rougeW alone, say).
+NO_MATCH_TYPE = "Matched tokens are shown for rouge1, rouge2, rougeL and rougeLsum: none of them is ticked."
 ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
 
@@ -121,10 +127,14 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
     note = render.example_notes(source, reference, prediction, example, tokenless)
     if settings.additions == "sentences":
         pattern = settings.segment_pattern
-        views = [
-            render.highlight_additions(reference, example.reference_additions[0], pattern),
-            render.highlight_additions(prediction, example.prediction_additions, pattern),
-        ]
+        try:
+            views = [
+                render.highlight_additions(reference, example.reference_additions[0], pattern),
+                render.highlight_additions(prediction, example.prediction_additions, pattern),
+            ]
+        except ValueError:  # a protocol's additions (an empty one: FRUIT's) that are no segment of the text
+            note += f"\n{UNPLACED_ADDITIONS}"
+            views = [[(reference, None)], [(prediction, None)]]
     else:
         placed = [
             render.edit_highlights(reference, source, example.reference_additions[0], settings),
@@ -133,15 +143,18 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
         if None in placed:
             note += f"\n{render.UNPLACED_EDITS}"
         views = [[(text, None)] if view is None else view for text, view in zip((reference, prediction), placed)]
+    (reference_view, cut_reference), (prediction_view, cut_prediction) = (
+        long_texts.capped_view(view, side) for view, side in zip(views, ("reference", "prediction"))
+    )
     return {
-        "reference_view": views[0],
-        "prediction_view": views[1],
+        "reference_view": reference_view,
+        "prediction_view": prediction_view,
         "scores": render.scores_table(example.scores),
-        "note": note,
+        "note": "\n".join(part for part in (note, cut_reference, cut_prediction) if part),
     }
 
 
-def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown:
+def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -> Shown:
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
     each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
     per addition for rougeLsum; a note with the counts behind precision and recall; and the box
@@ -157,6 +170,8 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
         # The scores above are an error: no matches either (not those of an earlier score).
         return {name: value for name, value in cleared_example().items() if name in MATCHES}
     shown: Shown = {"reference_matches": None, "prediction_matches": None, "matches_box": gr.update(visible=True)}
+    if rouge_type is None:
+        return {**shown, "match_note": NO_MATCH_TYPE}
     try:
         settings = dataclasses.replace(options, rouge_types=[rouge_type]).settings()
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
@@ -173,12 +188,16 @@ def show_matches(texts: Texts, rouge_type: str, options: ScreenOptions) -> Shown
     except (ValueError, MissingExtra) as error:
         return {**shown, "match_note": f"Error: {in_page_words(error)}"}
     # rouge2 to rouge9 count n-grams: each is shown as one unit, " · " between them.
-    separator = " · " if render.counts_grams(rouge_type) else " "
+    grams = render.counts_grams(rouge_type)
+    separator, unit = (" · ", "n-grams") if grams else (" ", "tokens")
+    reference_units, cut_reference = long_texts.capped_units(found.target_grams, "reference", unit)
+    prediction_units, cut_prediction = long_texts.capped_units(found.prediction_grams, "prediction", unit)
+    notes = (render.match_note(rouge_type, found.counts), cut_reference, cut_prediction)
     return {
         **shown,
-        "reference_matches": render.token_pieces(found.target_grams, separator),
-        "prediction_matches": render.token_pieces(found.prediction_grams, separator),
-        "match_note": render.match_note(rouge_type, found.counts),
+        "reference_matches": render.token_pieces(reference_units, separator),
+        "prediction_matches": render.token_pieces(prediction_units, separator),
+        "match_note": "\n".join(part for part in notes if part),
     }
 
 
@@ -227,6 +246,6 @@ def options_changed(scored: Texts | None, options: ScreenOptions, scored_with: S
     return {**cleared_example(), "note": STALE.format("Options", "Score")}
 
 
-def matches_if_scored(texts: Texts, rouge_type: str, options: ScreenOptions, scored: Texts | None) -> Shown:
+def matches_if_scored(texts: Texts, rouge_type: str | None, options: ScreenOptions, scored: Texts | None) -> Shown:
     """``show_matches`` when ``texts`` are those ``scored``; else nothing changes."""
     return show_matches(texts, rouge_type, options) if texts == scored else {}

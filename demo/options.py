@@ -26,6 +26,13 @@ from update_rouge.stemming import LANGUAGE_STEMMER
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
 MATCH_TYPE_CHOICES = [t for t in ROUGE_TYPE_CHOICES if explained(t)]
+
+
+def matchable(rouge_types: Any) -> list[str]:
+    """The ticked ``rouge_types`` whose matched tokens the page shows, in the menu's order."""
+    return [t for t in MATCH_TYPE_CHOICES if t in (rouge_types or ())]
+
+
 # The English name of each ISO 639-1 code: ISO 639-3's reference name (as Debian's iso-codes 4.15.0
 # lists it) without its qualifier ("Malay (macrolanguage)" is "Malay", "Modern Greek (1453-)" "Greek").
 LANGUAGE_NAMES = dict(

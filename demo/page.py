@@ -16,15 +16,15 @@ from typing import Any
 import gradio as gr
 
 from demo.events import Page, wire
-from demo.file_handlers import MAX_UPLOAD_MB
+from demo.file_handlers import MAX_UPLOAD_MB, PER_EXAMPLE_LABEL
 from demo.handlers import Texts, score_example
 from demo.options import (
     CONFIDENCE_LEVELS,
     LANGUAGE_CHOICES,
-    MATCH_TYPE_CHOICES,
     MAX_DEMO_BOOTSTRAP,
     ROUGE_TYPE_CHOICES,
     ScreenOptions,
+    matchable,
     option_component,
     option_number,
 )
@@ -124,7 +124,8 @@ def _one_example_tab(page: Page) -> None:
             setattr(page, f"{side}_view", view)
     # Shown once Score is pressed (or a row opened), so the page opens at about two screens.
     with gr.Column(visible=False) as page.matches_box:
-        page.matches_of = gr.Radio(MATCH_TYPE_CHOICES, value="rouge1", label="Matched tokens of", elem_id="matches-of")
+        ticked = matchable(ScreenOptions.of().rouge_types)
+        page.matches_of = gr.Radio(ticked, value=ticked[0], label="Matched tokens of", elem_id="matches-of")
         page.match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
         with gr.Row():
             for side in ("reference", "prediction"):
@@ -206,7 +207,7 @@ def _file_tab(page: Page) -> None:
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of", elem_id="histogram-of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
         page.per_example = gr.Dataframe(
-            label='Per-example F1, 0 to 1 (click a row to open it under "One example")',
+            label=PER_EXAMPLE_LABEL,
             interactive=False,
             elem_id="per-example-scores",
             max_height=400,

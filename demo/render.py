@@ -266,14 +266,17 @@ def _count_ticks(top: int) -> list[int]:
         power *= 10
 
 
-def histogram_svg(per_example: pd.DataFrame | None, rouge_type: str | None, average: str = "macro") -> str:
+def histogram_svg(
+    per_example: pd.DataFrame | None, rouge_type: str | None, average: str = "macro", protocol: str | None = None
+) -> str:
     """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
 
     Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
     both axes are labelled; a dashed line marks the mean of the examples' F1 (the exact mean),
     labelled "corpus score (macro mean)" where ``average`` is ``"macro"`` (the summary's number)
-    and "mean of the examples" otherwise (the micro corpus score, from summed counts, is another
-    number: the summary's). Each bar's tooltip gives its bin and count.
+    and "mean of the examples" otherwise (the micro corpus score, from summed counts, or under a
+    ``protocol`` fruit or editeval the bootstrap median, is another number: the summary's;
+    ``mean_line_label``). Each bar's tooltip gives its bin and count.
     """
     histogram = f1_histogram(per_example, rouge_type)
     if histogram is None or per_example is None:
@@ -291,7 +294,7 @@ def histogram_svg(per_example: pd.DataFrame | None, rouge_type: str | None, aver
         return bottom - count / ticks[-1] * PLOT_HEIGHT
 
     name = html.escape(rouge_type or "")
-    line = "corpus score (macro mean)" if average == "macro" else "mean of the examples (not the micro score)"
+    line = mean_line_label(average, None if protocol in (None, "", "none") else protocol)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_LEFT + PLOT_WIDTH + 24} {bottom + 68}" '
         f'role="img" aria-label="Histogram of the F1 of {name} over {len(values)} examples; {line} '
@@ -378,9 +381,20 @@ def corpus_words(average: str, protocol: str | None = None) -> str:
     return f"{AVERAGE_WORDS.get(average, average)}, in percent"
 
 
-def summary_label(average: str, protocol: str | None = None) -> str:
-    """The corpus table's label: what its numbers are (``corpus_words``) and their scale."""
-    return f"Corpus scores: {corpus_words(average, protocol)} (0 to 100); F1 with its bootstrap interval at the level its header states"
+def summary_label(average: str, protocol: str | None = None, intervals: bool = True) -> str:
+    """The corpus table's label: what its numbers are (``corpus_words``) and their scale; and,
+    where the table has ``intervals``, that F1's is at the level its header states."""
+    words = f"Corpus scores: {corpus_words(average, protocol)} (0 to 100)"
+    return f"{words}; F1 with its bootstrap interval at the level its header states" if intervals else words
+
+
+def mean_line_label(average: str, protocol: str | None = None) -> str:
+    """What the histogram's dashed line (the mean of the examples' F1, 0 to 1) is: the corpus
+    score where that is the macro mean; else said not to be, naming what the corpus score is."""
+    if protocol in BOOTSTRAP_PROTOCOLS:
+        scale = " x 100" if protocol == "fruit" else ""
+        return f"mean of the examples (corpus score: {protocol}'s bootstrap median{scale})"
+    return "corpus score (macro mean)" if average == "macro" else "mean of the examples (not the micro score)"
 
 
 def paired_label(average: str) -> str:
@@ -429,18 +443,29 @@ def citation(summary: pd.DataFrame, label: str, signature: str) -> str:
     return "\n".join([*lines, f"Signature: {signature}", "", script_citation().strip()]) + "\n"
 
 
-def file_status(name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False) -> str:
-    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 and,
-    where the summary has ``intervals``, a warning when they rest on fewer than ``FEW_EXAMPLES``."""
-    status = [
-        f"Scored {examples} example{'s' if examples != 1 else ''} from {name}; in {both_empty} of "
-        f"{'them' if examples != 1 else 'it'} neither side adds anything (each such example scores 1.0)."
-    ]
+def file_status(  # noqa: PLR0913 (the counts a status line reports)
+    name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False, words: bool = True
+) -> str:
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 (where
+    the file's references and predictions hold no letter or digit at all, not ``words``, that no
+    language would help: ``NO_WORDS``) and, where the summary has ``intervals``, a warning when
+    they rest on fewer than ``FEW_EXAMPLES``."""
+    if examples == 1:
+        scored = f"Scored 1 example from {name}; " + (
+            "neither side adds anything, so it scores 1.0." if both_empty else "one side or both add something."
+        )
+    else:
+        scored = (
+            f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything "
+            "(each such example scores 1.0)."
+        )
+    status = [scored]
     if tokenless:
-        status.append(no_tokens_note(tokenless, examples))
+        status.append(no_tokens_note(tokenless, examples) if words else f"Warning: {NO_WORDS}")
     if intervals and examples < FEW_EXAMPLES:
         status.append(
-            f"Warning: the bootstrap intervals rest on {examples} examples, fewer than {FEW_EXAMPLES}: with so "
+            f"Warning: the bootstrap intervals rest on {examples} example{'s' if examples != 1 else ''}, "
+            f"fewer than {FEW_EXAMPLES}: with so "
             "few, such an interval misses the true mean more often than its level says; read it as a rough range."
         )
     return "\n".join(status)

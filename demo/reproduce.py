@@ -22,6 +22,11 @@ from update_rouge.version import __version__
 
 # The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.
 PLACEHOLDER_ID = "<namespace>/update_rouge"
+# The line above the load where the id is the placeholder: what to put in its place.
+PLACEHOLDER_HINT = (
+    "# <namespace>: the Hugging Face account the UpdateROUGE Space is published under "
+    "(https://huggingface.co/spaces/<namespace>/update_rouge).\n"
+)
 # The examples file the file tab's code reads until a file is uploaded (JSONL: source, reference,
 # prediction, the baseline column).
 EXAMPLES_NAME = "examples.jsonl"
@@ -99,8 +104,10 @@ def _compute_call(environ: Mapping[str, str], columns: Sequence[str], arguments:
     """Loading the metric and ``compute`` of ``columns`` (sources, predictions, references
     expressions) with ``arguments``, printing the result."""
     sources, predictions, references = columns
+    metric = metric_id(environ)
     return (
-        f"update_rouge = evaluate.load({metric_id(environ)!r}, revision={pinned_revision()!r})\n"
+        (PLACEHOLDER_HINT if metric == PLACEHOLDER_ID else "")
+        + f"update_rouge = evaluate.load({metric!r}, revision={pinned_revision()!r})\n"
         "result = update_rouge.compute(\n"
         f"    sources={sources},\n"
         f"    predictions={predictions},\n"

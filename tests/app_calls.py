@@ -44,9 +44,9 @@ def score_file(path, *options, **keywords):
     the summary and paired tables as tables, their labels in ``labels``."""
     out = file_handlers.score_file(str(path) if path is not None else None, *options, **keywords)
     assert set(out) == FILE_RESULTS, f"score_file gave {sorted(out)}"
-    # The two tables come with their labels (which state the average): the tables, and the labels apart.
+    # The tables come with their labels (the average; the rows shown): the tables, and the labels apart.
     out["labels"] = {}
-    for name in ("summary", "paired"):
+    for name in ("summary", "paired", "per_example"):
         if isinstance(out[name], dict):
             out["labels"][name] = out[name]["label"]
             out[name] = out[name]["value"]

@@ -141,6 +141,9 @@ def test_client_scores_a_file_with_summary_signature_and_downloads(client, golde
         f"rouge1: {summary['headers'][1]} {summary['data'][0][1]}, P 76.5, R 42.5",
         f"Signature: {signature}",
     ]
+    # The per-example table too, its label saying how many of its rows it shows (all 3 here).
+    assert per_example["label"] == 'Per-example F1, 0 to 1 (click a row to open it under "One example")'
+    per_example = per_example["value"]
     assert per_example["headers"] == ["line", "id", "rouge1"]
     assert [row[1] for row in per_example["data"]] == [f"fruit-sample-{i}" for i in range(3)]
     assert [row[2] for row in per_example["data"]] == [f"{row['rouge155']['rouge1'][2]:.4f}" for row in golden]

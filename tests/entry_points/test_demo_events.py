@@ -2,13 +2,15 @@
 writing what; none can start itself again, the options are only read, and a handler's results
 reach gradio keyed by component."""
 
+import asyncio
 import collections
 import inspect
 
 import gradio
+import pandas
 from app_calls import DAN, ONE_EXAMPLE, table_rows
 
-from demo import events, handlers, style
+from demo import events, file_handlers, handlers, style
 from demo import options as demo_options
 
 
@@ -67,8 +69,9 @@ def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
     # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
     # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
-    # (3), matches, the file's options, the upload; and the Status box marked by its text.
-    assert len(edges) == len(space_page.fns) == 23
+    # (3), matches and the rouge types' choices of matches, the file's options, the upload; and the
+    # Status box marked by its text.
+    assert len(edges) == len(space_page.fns) == 24
     # The Status box is marked in the page alone, on its change (whichever event wrote it): no
     # server step that could land after a newer text's.
     (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]
@@ -130,13 +133,16 @@ def test_no_trigger_starts_two_always_last_handlers(space_page):
 
 def test_the_page_gives_gradio_a_handlers_results_keyed_by_component_and_keeps_its_signature():
     page = events.Page(**{name: gradio.Textbox() for name in ONE_EXAMPLE})
-    keyed = page.keyed(handlers.score_one)
-    out = keyed(*DAN, ["rouge1"], "none")
+    keyed = page.keyed(handlers.score_one, "one")
+    out = asyncio.run(keyed(*DAN, ["rouge1"], "none"))
     assert list(out) == page(*ONE_EXAMPLE)
     assert out[page.note] == "The reference adds 1 segment(s) to the source, the prediction 1."
     assert table_rows(out[page.scores]) == [["rouge1", "0.6000", "0.7500", "0.6667"]]
-    # gradio reads the API's parameters, the progress bar and the select event from the signature.
-    assert inspect.signature(keyed) == inspect.signature(handlers.score_one)
+    # gradio reads the API's parameters, the progress bar and the select event from the signature;
+    # the last, gradio's request, names the session (gradio leaves it out of the API).
+    parameters = list(inspect.signature(keyed).parameters.values())
+    assert parameters[:-1] == list(inspect.signature(handlers.score_one).parameters.values())
+    assert parameters[-1].name == "request" and keyed.__annotations__["request"] is gradio.Request
     assert keyed.__doc__ == handlers.score_one.__doc__
 
 
@@ -176,3 +182,71 @@ def test_an_option_edit_sends_its_clearings_first(space_page):
     stemmer = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "stemmer")
     order = [f.fn.__name__ for f in space_page.fns.values() if (stemmer._id, "input") in map(tuple, f.targets)]
     assert order[:2] == ["options_changed", "file_inputs_changed"], order
+
+
+def test_the_api_endpoints_get_each_input_by_its_parameters_name(monkeypatch):
+    # An option added to (or moved in) the one-example options shifts no file option: score_file's
+    # and score_one's inputs are their parameters' components by name, not positions in a list.
+    TEXTS = ("source", "reference", "prediction")
+    moved = ("rouge_types", "stemmer", "remove_stopwords", "language", "alpha", "max_bytes", "max_words", "additions")
+    assert sorted(moved) == sorted(events.EXAMPLE_OPTIONS)
+    monkeypatch.setattr(events, "EXAMPLE_OPTIONS", moved)
+    monkeypatch.setenv("SPACE_ID", "someone/update_rouge")
+    from demo import page as demo_page
+
+    built = demo_page.build_demo()
+    for endpoint in ("score_file", "score_one"):
+        function = next(f for f in built.fns.values() if f.api_name == endpoint)
+        handler = getattr(file_handlers if endpoint == "score_file" else handlers, endpoint)
+        wired = [getattr(block, "option", None) or block.label.split(" (")[0] for block in function.inputs]
+        expected = [
+            n for n, p in inspect.signature(handler).parameters.items() if not isinstance(p.default, gradio.Progress)
+        ]
+        names = {"path": "Examples file", "baseline_column": "Baseline column", **{t: t.title() for t in TEXTS}}
+        assert wired == [names.get(name, name) for name in expected], endpoint
+
+
+# Issue 39's refusal: ROUGE-W of 10,000 one-word sentences a side, beyond the served LCS limit.
+ONE_WORD_LINES = "\n".join(["w."] * 10_000)
+CLEARED_MATCHES = {
+    "reference_matches": None,
+    "prediction_matches": None,
+    "match_note": "",
+    "matches_box": {"__type__": "update", "visible": False},
+}
+
+
+def test_a_refused_example_shows_no_signature_and_no_matched_tokens(monkeypatch):
+    monkeypatch.delenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", raising=False)
+    demo_options.serve_limits()
+    texts = {"source": "", "reference": ONE_WORD_LINES, "prediction": ONE_WORD_LINES}
+    options = _option_values(rouge_types=["rougeW-1.2"], stemmer="none")
+    remembered = events._remember_scored({**texts, **options})
+    out = handlers.score_one(*texts.values(), ["rougeW-1.2"], "none")
+    assert out["scores"] is None and out["note"].startswith("Error: rougeW-1.2 of 10,000 x 10,000 tokens")
+    # What the page then sends: the scores box empty (gradio's empty table), rouge1's tokens asked for.
+    shown = {**texts, **options, **remembered, "matches_of": "rouge1", "scores": pandas.DataFrame(columns=["P"])}
+    assert events._matches(shown) == CLEARED_MATCHES
+    assert events._matches_if_scored(shown) == CLEARED_MATCHES
+    assert events._signature(shown) == {"example_signature": ""}
+    # Scored, the same example's signature and matched tokens are shown.
+    scored = {**shown, "source": "w.", "reference": "w. x.", "prediction": "w. x.", "scores": table_rows}
+    scored["scores"] = pandas.DataFrame([["rougeW-1.2", "1.0000", "1.0000", "1.0000"]])
+    assert events._signature(scored)["example_signature"].startswith("refs:1|")
+    assert events._matches(scored)["match_note"].startswith("rouge1 counts 1 matched token")
+
+
+def test_matched_tokens_of_offers_only_the_ticked_types_it_explains():
+    choices = events._match_choices({"rouge_types": ["rouge2", "rougeW-1.2", "rougeLsum"], "matches_of": "rouge1"})
+    assert choices == {"matches_of": {"__type__": "update", "choices": ["rouge2", "rougeLsum"], "value": "rouge2"}}
+    kept = events._match_choices({"rouge_types": ["rouge1", "rougeLsum"], "matches_of": "rougeLsum"})
+    assert kept["matches_of"]["value"] == "rougeLsum"
+    none = events._match_choices({"rouge_types": ["rougeW-1.2"], "matches_of": "rouge1"})
+    assert none["matches_of"]["choices"] == [] and none["matches_of"]["value"] is None
+    out = handlers.show_matches(handlers.Texts(*DAN), None, demo_options.ScreenOptions.of(rouge_types=["rougeW-1.2"]))
+    assert out["match_note"] == handlers.NO_MATCH_TYPE and out["reference_matches"] is None
+
+
+def test_the_page_opens_offering_the_default_ticked_types(space_page):
+    radio = next(block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "matches-of")
+    assert [choice[1] for choice in radio.choices] == ["rouge1", "rouge2", "rougeLsum"]

@@ -414,10 +414,7 @@ def test_one_example_is_counted_in_the_singular(tmp_path):
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps({"source": "a.", "reference": "a. b.", "prediction": "a. b."}) + "\n", encoding="utf-8")
     status = score_file(path, ["rouge1"], "none", "none")["status"]
-    assert (
-        status
-        == "Scored 1 example from one.jsonl; in 0 of it neither side adds anything (each such example scores 1.0)."
-    )
+    assert status == "Scored 1 example from one.jsonl; one side or both add something."
 
 
 def test_the_multi_ref_menu_offers_the_tables_mean_and_the_file_is_scored_with_it(tmp_path):
