@@ -217,7 +217,10 @@ CLEARED_MATCHES = {
 
 
 def test_a_refused_example_shows_no_signature_and_no_matched_tokens(monkeypatch):
-    monkeypatch.delenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", raising=False)
+    # Set, then unset: monkeypatch then restores the variable as it was (unset), so that
+    # serve_limits' value does not stay in this process for later tests.
+    monkeypatch.setenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS", "1")
+    monkeypatch.delenv("UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS")
     demo_options.serve_limits()
     texts = {"source": "", "reference": ONE_WORD_LINES, "prediction": ONE_WORD_LINES}
     options = _option_values(rouge_types=["rougeW-1.2"], stemmer="none")
