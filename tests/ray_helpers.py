@@ -2,8 +2,10 @@
 and the local cluster those tests start (``local_cluster``)."""
 
 import contextlib
+import fcntl
 import os
 import secrets
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,6 +37,12 @@ def local_cluster(paths=(), **environment):
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [*map(str, paths), str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]])
     )
+    # One such cluster at a time on this machine: two test processes' clusters started together
+    # met (a driver reached the other cluster's GCS and failed on its token), so a test module
+    # waits here while another's cluster runs.
+    folder = os.environ.get("UPDATE_ROUGE_TEST_RUN_FOLDER") or tempfile.gettempdir()
+    lock = open(Path(folder) / "ray-cluster.lock", "w")  # noqa: SIM115
+    fcntl.flock(lock, fcntl.LOCK_EX)
     started = time.perf_counter()
     try:
         # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
@@ -45,6 +53,7 @@ def local_cluster(paths=(), **environment):
         yield
     finally:
         ray.shutdown()
+        lock.close()  # releases the lock
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)

@@ -107,8 +107,12 @@ def test_the_program_sets_one_openblas_thread_unless_the_environment_sets_them(m
             with pytest.raises(SystemExit):
                 run_program()
             assert os.environ.get("OPENBLAS_NUM_THREADS") == expected, f"set beforehand to {preset}"
-            # The program's own handling ends with it: the signals' default actions are left.
-            assert {signal.getsignal(number) for number in STOP_SIGNALS} == {signal.SIG_DFL}
+            # The program's own handling ends with it: the signals' default actions are left, and
+            # a signal this process ignored (nohup: SIGHUP) stays ignored.
+            assert {number: signal.getsignal(number) for number in STOP_SIGNALS} == {
+                number: signal.SIG_IGN if handlers[number] == signal.SIG_IGN else signal.SIG_DFL
+                for number in STOP_SIGNALS
+            }
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)

@@ -14,6 +14,10 @@ import pytest
 IMPORTED_THEN_SIGNALLED = """
 import json, os, signal, sys, time
 sys.argv[1:] = json.loads(sys.argv[1])
+# Launched as from a terminal, whatever this test's own process inherited (nohup ignores SIGHUP).
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 if "ignore SIGHUP" in sys.argv:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 before = set(sys.modules)
