@@ -125,7 +125,7 @@ def _one_example_tab(page: Page) -> None:
     # Shown once Score is pressed (or a row opened), so the page opens at about two screens.
     with gr.Column(visible=False) as page.matches_box:
         ticked = matchable(ScreenOptions.of().rouge_types)
-        page.matches_of = gr.Radio(ticked, value=ticked[0], label="Matched tokens of", elem_id="matches-of")
+        page.matches_of = lenient(gr.Radio(ticked, value=ticked[0], label="Matched tokens of", elem_id="matches-of"))
         page.match_note = gr.Textbox(label="What counts", interactive=False, elem_id="match-note", lines=1)
         with gr.Row():
             for side in ("reference", "prediction"):
@@ -255,3 +255,21 @@ def build_demo() -> gr.Blocks:
         _api_examples(page)
         wire(page)
     return demo
+
+
+def lenient(radio: gr.Radio) -> gr.Radio:
+    """``radio``, whose value reaches the handlers even when it is no longer among its choices:
+    its choices follow the ticked types, and an event sent before the page applied a narrower
+    list carries the value shown until then (gradio's own check logged a traceback for it). The
+    handlers choose among the ticked types themselves (``events._match_choices``). Its
+    ``preprocess`` is wrapped, not overridden in a subclass, as ``options.option_number`` does."""
+    convert = radio.preprocess
+
+    def preprocess(payload: Any) -> Any:
+        try:
+            return convert(payload)
+        except gr.Error:
+            return payload
+
+    radio.preprocess = preprocess
+    return radio

@@ -48,9 +48,6 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(skip)
 
 
-RUN_FOLDER_VARIABLE = "UPDATE_ROUGE_TEST_RUN_FOLDER"
-
-
 @pytest.fixture(scope="session", autouse=True)
 def session_temp_folder(tmp_path_factory):
     """The system temporary folder (``tempfile.gettempdir()`` and ``TMPDIR``) of this test session
@@ -59,10 +56,7 @@ def session_temp_folder(tmp_path_factory):
     folder (inspect_ai's traces). pythainlp's data
     folder (``PYTHAINLP_DATA``, else ``~/pythainlp-data``, made on import) goes there too. pytest's
     own ``tmp_path`` folders stay where they were (its base folder is fixed first)."""
-    basetemp = tmp_path_factory.getbasetemp()
-    # Where the test processes of one run meet (the xdist workers' base folders' parent): the lock
-    # that lets one local Ray cluster run at a time (ray_helpers.local_cluster).
-    os.environ[RUN_FOLDER_VARIABLE] = str(basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp)
+    tmp_path_factory.getbasetemp()
     # A short name: Ray's socket paths under it must stay within the 107 bytes of a Unix socket path.
     folder = tempfile.mkdtemp(prefix="ur-tests-")
     # XDG_DATA_HOME: inspect_ai writes its traces and sample buffers under it (else ~/.local/share).

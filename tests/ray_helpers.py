@@ -2,10 +2,8 @@
 and the local cluster those tests start (``local_cluster``)."""
 
 import contextlib
-import fcntl
 import os
 import secrets
-import tempfile
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from update_rouge.integrations.ray_cluster import _loopback_only
 from update_rouge.integrations.ray_scoring import BatchScorer
 
 TESTS = Path(__file__).resolve().parent
+PROCESS_TOKEN = secrets.token_hex(16)
 
 
 @contextlib.contextmanager
@@ -32,17 +31,13 @@ def local_cluster(paths=(), **environment):
     # than alone (a 6 s test took 79 s). At 0 they share the cores as the other tests do.
     os.environ["RAY_worker_niceness"] = "0"
     # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
-    # session's temporary folder, conftest.session_temp_folder).
-    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
+    # session's temporary folder, conftest.session_temp_folder). The same one for every cluster of
+    # this process: Ray's driver keeps the first token it read, so a second module's cluster with
+    # another token failed to start ("Failed to start GCS ... InvalidAuthToken").
+    os.environ["RAY_AUTH_TOKEN"] = PROCESS_TOKEN
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [*map(str, paths), str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]])
     )
-    # One such cluster at a time on this machine: two test processes' clusters started together
-    # met (a driver reached the other cluster's GCS and failed on its token), so a test module
-    # waits here while another's cluster runs.
-    folder = os.environ.get("UPDATE_ROUGE_TEST_RUN_FOLDER") or tempfile.gettempdir()
-    lock = open(Path(folder) / "ray-cluster.lock", "w")  # noqa: SIM115
-    fcntl.flock(lock, fcntl.LOCK_EX)
     started = time.perf_counter()
     try:
         # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
@@ -53,7 +48,6 @@ def local_cluster(paths=(), **environment):
         yield
     finally:
         ray.shutdown()
-        lock.close()  # releases the lock
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
