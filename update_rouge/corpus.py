@@ -23,7 +23,7 @@ import numpy as np
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
 from .errors import LEFT_OUT, OptionError, Setting
-from .example_tables import RunningTotals, mean
+from .example_tables import RunningTotals, mean, score_keys
 from .micro import as_arrays, micro_bootstrap_statistics, micro_means
 from .protocols import BOOTSTRAP_PROTOCOLS, check_protocol_paired, published_statistics
 from .settings import Settings
@@ -103,7 +103,7 @@ class Corpus:
 
     def _columns(self) -> dict[str, array]:
         kind = "q" if self.micro else "d"
-        return {f"update_{rouge_type}": array(kind) for rouge_type in self.settings.rouge_types}
+        return {key: array(kind) for key in score_keys(self.settings.rouge_types, self.settings.deletions)}
 
     def add(
         self,

@@ -16,6 +16,10 @@ on the reversed token lists):
   matched into it.
 - **Additions**: every maximal run of consecutive text tokens outside that LCS (what a diff
   calls inserted or replaced), in order, each run's tokens joined by single spaces.
+- **Deletions** (``deletions=True``), the mirror: every maximal run of consecutive source tokens
+  outside the same LCS (what the diff calls deleted or replaced). The walk pairs each kept text
+  token with a source token; that is, kept text token by kept text token, the first source token
+  after the previous pair's that equals it (``paired_source_positions``).
 
 A text identical to its source, or one that only deletes tokens (a subsequence of the source),
 adds nothing. The additions are then scored as text, one per line (rougeLsum's sentences are the
@@ -55,15 +59,44 @@ def kept_positions(text_tokens: Sequence[Hashable], source_tokens: Sequence[Hash
     return list(range(prefix)) + sorted(last - position for position in reversed_kept)
 
 
-def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
-    """The maximal runs of ``text_tokens`` outside the kept LCS (``kept_positions``), in order."""
+def paired_source_positions(
+    text_tokens: Sequence[Hashable], source_tokens: Sequence[Hashable], kept: Sequence[int]
+) -> list[int]:
+    """The positions in ``source_tokens`` that the walk pairs with the text's ``kept`` positions:
+    for each kept token in turn, the first equal source token after the previous one paired. (In
+    the walk a text token outside the LCS never meets an equal source token, which would be
+    taken, so the walk reaches each kept token's row before or at its first equal source token.)"""
+    positions = []
+    next_position = 0
+    for position in kept:
+        token = text_tokens[position]
+        while source_tokens[next_position] != token:
+            next_position += 1
+        positions.append(next_position)
+        next_position += 1
+    return positions
+
+
+def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[list[str]]:
+    """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order."""
     runs: list[list[str]] = []
     start = 0
-    for position in [*kept_positions(text_tokens, source_tokens), len(text_tokens)]:
+    for position in [*kept, len(tokens)]:
         if position > start:
-            runs.append(list(text_tokens[start:position]))
+            runs.append(list(tokens[start:position]))
         start = position + 1
     return runs
+
+
+def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
+    """The maximal runs of ``text_tokens`` outside the kept LCS (``kept_positions``), in order."""
+    return runs_outside(text_tokens, kept_positions(text_tokens, source_tokens))
+
+
+def deleted_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
+    """The maximal runs of ``source_tokens`` outside the kept LCS, in order: the mirror of ``edit_runs``."""
+    kept = kept_positions(text_tokens, source_tokens)
+    return runs_outside(source_tokens, paired_source_positions(text_tokens, source_tokens, kept))
 
 
 class EditIndex:
@@ -74,15 +107,38 @@ class EditIndex:
         self.source = source
         self._tokenizer = tokenizer
         self._source_tokens = tokenizer.tokenize(source)
+        self._last: tuple[str, tuple[list[str], list[int]]] | None = None
 
     def additions(self, text: str) -> list[str]:
         """The runs of ``text``'s tokens that the diff against the source inserts or replaces,
         each joined by single spaces. ``TokenizerError`` if a token is empty or holds white
         space (a custom tokenizer's): its run's text would not give back the same tokens."""
+        tokens, kept = self._diff(text)
+        return [RUN_SEPARATOR.join(run) for run in runs_outside(tokens, kept)]
+
+    def deletions(self, text: str) -> list[str]:
+        """The runs of the source's tokens that the diff against ``text`` deletes or replaces,
+        each joined by single spaces (``deleted_runs``); errors as ``additions``."""
+        tokens, kept = self._diff(text)
+        source = self._source_tokens
+        self._check_tokens(source, self.source)
+        return [RUN_SEPARATOR.join(run) for run in runs_outside(source, paired_source_positions(tokens, source, kept))]
+
+    def _diff(self, text: str) -> tuple[list[str], list[int]]:
+        """``text``'s tokens and the positions of the kept LCS among them; the last text's are
+        kept, so its additions and deletions cost one diff."""
+        if self._last is not None and self._last[0] == text:
+            return self._last[1]
         tokens = self._tokenizer.tokenize(text)
+        self._check_tokens(tokens, text)
+        diff = (tokens, kept_positions(tokens, self._source_tokens))
+        self._last = (text, diff)
+        return diff
+
+    @staticmethod
+    def _check_tokens(tokens: list[str], text: str) -> None:
         if RUN_SEPARATOR.join(tokens).split() != tokens:
             bad = next(token for token in tokens if token.split() != [token])
             raise TokenizerError(
                 f"additions='edits' needs tokens that are non-empty and hold no white space, got {bad!r}", text
             )
-        return [RUN_SEPARATOR.join(run) for run in edit_runs(tokens, self._source_tokens)]

@@ -2,7 +2,10 @@
 
 Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type>_recall``,
 ``_target_diff_len`` and ``_prediction_diff_len`` (characters of the joined additions) and
-``_both_empty`` (whether the no-additions rule applied).
+``_both_empty`` (whether the no-additions rule applied); with ``deletions=True`` also
+``update_del_<type>`` (and ``_precision``, ``_recall``), the scores of the deletions, and
+``_both_kept`` (whether neither side deleted anything). The corpus means of ``_both_empty`` and
+``_both_kept`` are counts of examples (``COUNT_KEYS``).
 """
 
 import math
@@ -10,6 +13,33 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rouge_score.scoring import Score
+
+ADDITIONS_PREFIX, DELETIONS_PREFIX = "update_", "update_del_"
+COUNT_KEYS = ("_both_empty", "_both_kept")
+
+
+def score_keys(rouge_types: Sequence[str], deletions: bool = False) -> list[str]:
+    """The output key of each type's F1, ``update_<type>``, then with ``deletions`` each
+    ``update_del_<type>``: the keys whose corpus values get intervals and paired tests."""
+    prefixes = (ADDITIONS_PREFIX, DELETIONS_PREFIX) if deletions else (ADDITIONS_PREFIX,)
+    return [f"{prefix}{rouge_type}" for prefix in prefixes for rouge_type in rouge_types]
+
+
+@dataclass(frozen=True)
+class DeletionScore:
+    """What a prediction deletes from its source, scored against what its references delete.
+
+    ``scores`` maps each rouge type to precision, recall and F1 of the deletions;
+    ``reference_deletions`` holds one list of deletions per reference; ``both_kept`` is True
+    when the rule of no deletions scored the example 1.0 (the mirror of the no-additions rule);
+    ``counts`` as ``ExampleScore.counts``.
+    """
+
+    scores: dict[str, Score]
+    reference_deletions: list[list[str]]
+    prediction_deletions: list[str]
+    both_kept: bool
+    counts: Mapping[str, tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -23,6 +53,7 @@ class ExampleScore:
     ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
     average sums (``micro``: ``engines.Counts``); under ``protocol="fruit"`` or ``"editeval"``
     to each reference's precision, recall and F, flattened (``example_scoring.score_published``).
+    ``deletions`` (with ``deletions=True``, else ``None``) is the ``DeletionScore`` of the example.
     """
 
     scores: dict[str, Score]
@@ -30,6 +61,7 @@ class ExampleScore:
     prediction_additions: list[str]
     both_empty: bool
     counts: Mapping[str, tuple[float, ...]] | None = None
+    deletions: DeletionScore | None = None
 
     @property
     def reference_diff_len(self) -> float:
@@ -48,24 +80,39 @@ def _joined_length(additions: list[str]) -> int:
     return sum(map(len, additions)) + max(len(additions) - 1, 0)
 
 
-def per_example_table(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> dict[str, list]:
-    """One list per output key, one value per example, in input order (plain Python values)."""
-    table: dict[str, list] = {}
-    for rouge_type in rouge_types:
-        key = f"update_{rouge_type}"
-        table[key] = [float(e.scores[rouge_type].fmeasure) for e in examples]
-        table[f"{key}_precision"] = [float(e.scores[rouge_type].precision) for e in examples]
-        table[f"{key}_recall"] = [float(e.scores[rouge_type].recall) for e in examples]
+def per_example_table(
+    examples: Sequence[ExampleScore], rouge_types: Sequence[str], deletions: bool = False
+) -> dict[str, list]:
+    """One list per output key, one value per example, in input order (plain Python values);
+    the deletions' keys with ``deletions`` (every example then carries its ``DeletionScore``)."""
+    table = _score_columns([e.scores for e in examples], rouge_types, ADDITIONS_PREFIX)
+    if deletions:
+        table.update(_score_columns([e.deletions.scores for e in examples], rouge_types, DELETIONS_PREFIX))  # type: ignore[union-attr]
     # The published key keeps rouge-score's word "target" (see docs/architecture.md).
     table["_target_diff_len"] = [e.reference_diff_len for e in examples]
     table["_prediction_diff_len"] = [e.prediction_diff_len for e in examples]
     table["_both_empty"] = [e.both_empty for e in examples]
+    if deletions:
+        table["_both_kept"] = [e.deletions.both_kept for e in examples]  # type: ignore[union-attr]
+    return table
+
+
+def _score_columns(scores: Sequence[Mapping[str, Score]], rouge_types: Sequence[str], prefix: str) -> dict[str, list]:
+    """Per type, ``<prefix><type>`` (F1), ``_precision`` and ``_recall`` of each example's ``scores``."""
+    table: dict[str, list] = {}
+    for rouge_type in rouge_types:
+        key = f"{prefix}{rouge_type}"
+        table[key] = [float(s[rouge_type].fmeasure) for s in scores]
+        table[f"{key}_precision"] = [float(s[rouge_type].precision) for s in scores]
+        table[f"{key}_recall"] = [float(s[rouge_type].recall) for s in scores]
     return table
 
 
 def f1_columns(table: dict[str, list], rouge_types: Sequence[str]) -> dict[str, list]:
-    """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``."""
-    return {f"update_{rouge_type}": table[f"update_{rouge_type}"] for rouge_type in rouge_types}
+    """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``
+    (and ``update_del_<type>`` where ``table`` holds the deletions' scores)."""
+    deletions = f"{DELETIONS_PREFIX}{rouge_types[0]}" in table if rouge_types else False
+    return {key: table[key] for key in score_keys(rouge_types, deletions)}
 
 
 def mean(values: Sequence[float]) -> float:
@@ -74,8 +121,9 @@ def mean(values: Sequence[float]) -> float:
 
 
 def aggregate(table: dict[str, list]) -> dict[str, object]:
-    """Means of a per-example table; ``_both_empty`` becomes the number of examples it applied to."""
-    return {key: (sum(values) if key == "_both_empty" else mean(values)) for key, values in table.items()}
+    """Means of a per-example table; ``_both_empty`` and ``_both_kept`` become the number of
+    examples they applied to."""
+    return {key: (sum(values) if key in COUNT_KEYS else mean(values)) for key, values in table.items()}
 
 
 def exact_terms(values: Iterable[float]) -> list[float]:
@@ -104,13 +152,13 @@ class RunningTotals:
     def __init__(self) -> None:
         self.count = 0
         self._terms: dict[str, list[float]] = {}
-        self._both_empty = 0
+        self._counts: dict[str, int] = {}
 
     def add(self, table: dict[str, list]) -> None:
         """Add the rows of a per-example table (``per_example_table`` or ``compute(use_aggregator=False)``)."""
         for key, values in table.items():
-            if key == "_both_empty":
-                self._both_empty += sum(values)
+            if key in COUNT_KEYS:
+                self._counts[key] = self._counts.get(key, 0) + sum(values)
             else:
                 self._terms[key] = exact_terms(self._terms.get(key, []) + list(values))
         self.count += len(table["_both_empty"])
@@ -120,5 +168,5 @@ class RunningTotals:
         if self.count == 0:
             raise ValueError("no examples were added: there is nothing to aggregate")
         means: dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
-        means["_both_empty"] = self._both_empty
+        means.update(self._counts)
         return means

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from .engines import Counts
 from .errors import Field
 from .example_scoring import score_additions
-from .example_tables import ExampleScore, per_example_table
+from .example_tables import DELETIONS_PREFIX, DeletionScore, ExampleScore, per_example_table
 from .extraction import SourceIndex, join_additions
 from .lcs_limits import LcsTableTooLarge
 from .micro import count_columns
@@ -148,9 +148,12 @@ Shard = tuple[dict[str, list], list[bool], dict[str, list[Counts]] | None]
 def score_checked(
     settings: Settings, sources: list[str], predictions: list[str], references: list[list[str]]
 ) -> list[ExampleScore]:
-    """Score checked inputs in this process (a worker's function): one ``ExampleScore`` each."""
+    """Score checked inputs in this process (a worker's function): one ``ExampleScore`` each
+    (with its ``DeletionScore`` under ``deletions=True``)."""
     prediction_additions, reference_additions = [], []
-    additions_index = settings.additions_index()
+    prediction_deletions: list[list[str]] = []
+    reference_deletions: list[list[list[str]]] = []
+    additions_index, deletions = settings.additions_index(), settings.deletions
     for i, (source, prediction, example_references) in enumerate(zip(sources, predictions, references)):
         try:
             index = additions_index(source)
@@ -158,9 +161,22 @@ def score_checked(
             if settings.protocol == "autometrics":  # it scores the first reference only
                 example_references = example_references[:1]
             reference_additions.append([index.additions(reference) for reference in example_references])
+            if deletions:
+                prediction_deletions.append(index.deletions(prediction))
+                reference_deletions.append([index.deletions(reference) for reference in example_references])
         except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
             raise error.at(i, "example") from None
     scored = score_additions(reference_additions, prediction_additions, settings)
+    removed: list[DeletionScore | None] = [None] * len(scored)
+    if deletions:
+        removed = [
+            DeletionScore(scores, references, prediction, both, counts)
+            for (scores, both, counts), references, prediction in zip(
+                score_additions(reference_deletions, prediction_deletions, settings),
+                reference_deletions,
+                prediction_deletions,
+            )
+        ]
     return [
         ExampleScore(
             scores=scores,
@@ -168,8 +184,11 @@ def score_checked(
             prediction_additions=prediction,
             both_empty=both,
             counts=counts,
+            deletions=deleted,
         )
-        for (scores, both, counts), references, prediction in zip(scored, reference_additions, prediction_additions)
+        for (scores, both, counts), references, prediction, deleted in zip(
+            scored, reference_additions, prediction_additions, removed
+        )
     ]
 
 
@@ -178,7 +197,7 @@ def table_checked(settings: Settings, sources: list[str], predictions: list[str]
     micro average's counts (``None`` unless ``average="micro"``): a worker's function."""
     examples = score_checked(settings, sources, predictions, references)
     return (
-        per_example_table(examples, settings.rouge_types),
+        per_example_table(examples, settings.rouge_types, settings.deletions),
         tokenless_examples(examples, settings.additions_tokenizer()),
         examples_counts(examples, settings.rouge_types),
     )
@@ -196,12 +215,17 @@ def merged_tables(shards: list[Shard]) -> Shard:
 
 
 def examples_counts(examples: Sequence[ExampleScore], rouge_types: Sequence[str]) -> dict[str, list[Counts]] | None:
-    """``micro.count_columns`` of examples scored under ``average="micro"``; ``None`` otherwise."""
+    """``micro.count_columns`` of examples scored under ``average="micro"`` (the deletions' too,
+    where scored); ``None`` otherwise."""
     if not examples or examples[0].counts is None:
         return None
     counts = [example.counts for example in examples]
     assert None not in counts, "every example of a micro run carries its counts"
-    return count_columns(counts, rouge_types)  # type: ignore[arg-type]
+    columns = count_columns(counts, rouge_types)  # type: ignore[arg-type]
+    if examples[0].deletions is not None:
+        deleted = [example.deletions.counts for example in examples]  # type: ignore[union-attr]
+        columns.update(count_columns(deleted, rouge_types, DELETIONS_PREFIX))  # type: ignore[arg-type]
+    return columns
 
 
 @contextlib.contextmanager

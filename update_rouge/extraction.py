@@ -1,10 +1,12 @@
-"""Extraction of additions: the segments of a text that its source does not contain.
+"""Extraction of additions: the segments of a text that its source does not contain; and of
+deletions, their mirror: the segments of the source that a text does not contain.
 
 A segment is a match of ``[^.]+\\.?`` (a run of characters up to and including the next
 period; with a ``language=``, ``[^T]+T?`` for every sentence terminal T, see ``sentences.py``),
 stripped of surrounding white space; empty segments are dropped. A segment is an addition
 when it is not a substring of the source (exact and case-sensitive). Additions keep their
-order and their duplicates.
+order and their duplicates. A deletion is a segment of the source (split by the same rule)
+that is not a substring of the text; deletions keep the source's order and its duplicates.
 """
 
 import re
@@ -36,7 +38,8 @@ class SourceIndex:
     def __init__(self, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN):
         self.source = source
         self._pattern = pattern
-        self._present = set(split_segments(source, pattern))
+        self._segments = split_segments(source, pattern)
+        self._present = set(self._segments)
         self._absent: set[str] = set()
 
     def additions(self, text: str) -> list[str]:
@@ -53,6 +56,11 @@ class SourceIndex:
                 absent.add(segment)
             found.append(segment)
         return found
+
+    def deletions(self, text: str) -> list[str]:
+        """The segments of the source that are not substrings of ``text``, in source order."""
+        kept = set(split_segments(text, self._pattern))
+        return [segment for segment in self._segments if segment not in kept and segment not in text]
 
 
 def join_additions(additions: list[str]) -> str:

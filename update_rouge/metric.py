@@ -44,7 +44,8 @@ class UpdateRougeScorer:
     ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
     ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
     ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
-    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``), checked once here.
+    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``, ``protocol``,
+    ``deletions``), checked once here.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
@@ -189,6 +190,7 @@ def compute(  # noqa: PLR0913
     additions: str = DEFAULTS["additions"],
     average: str = DEFAULTS["average"],
     protocol: str | None = DEFAULTS["protocol"],
+    deletions: bool = DEFAULTS["deletions"],
 ) -> dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -212,7 +214,8 @@ def compute(  # noqa: PLR0913
         ``confidence_level`` is ``None``) and ``update_<type>_p_value`` (one-sided, that the
         system is not better; in (0, 1]). The method is in ``bootstrap.py``. With ``group_by``,
         ``groups``: label -> these corpus keys for the examples of that label. With
-        ``return_signature``, ``signature`` as well.
+        ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
+        of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
     """
     settings = Settings(
         rouge_types=rouge_types,  # type: ignore[arg-type]
@@ -234,6 +237,7 @@ def compute(  # noqa: PLR0913
         seed=seed,
         average=average,
         protocol=protocol,
+        deletions=deletions,
     )
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)

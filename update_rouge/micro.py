@@ -67,9 +67,12 @@ def check_average(average: str, rouge_types: Sequence[str]) -> str:
     return average
 
 
-def count_columns(per_example: Sequence[Mapping[str, Counts]], rouge_types: Sequence[str]) -> dict[str, list[Counts]]:
-    """Per output key ``update_<type>``, the counts each example contributes, in input order."""
-    return {f"update_{rouge_type}": [counts[rouge_type] for counts in per_example] for rouge_type in rouge_types}
+def count_columns(
+    per_example: Sequence[Mapping[str, Counts]], rouge_types: Sequence[str], prefix: str = "update_"
+) -> dict[str, list[Counts]]:
+    """Per output key ``<prefix><type>`` (``update_<type>``; the deletions' ``update_del_<type>``),
+    the counts each example contributes, in input order."""
+    return {f"{prefix}{rouge_type}": [counts[rouge_type] for counts in per_example] for rouge_type in rouge_types}
 
 
 def as_arrays(columns: Mapping[str, Sequence[Counts]]) -> dict[str, np.ndarray]:

@@ -357,6 +357,22 @@ OPTIONS: tuple[Option, ...] = (
         .replace(_PROTOCOL_NOT_WITH, _PROTOCOL_NOT_WITH_FLAGS),
         cli_default="no protocol (our rules)",
     ),
+    Option(
+        "deletions",
+        "`bool`",
+        False,
+        "Also score what each text removes from its source (docs/deletions.md): its deletions are the "
+        'source\'s segments that are not substrings of the text (with `additions="edits"`, the runs of '
+        "source tokens the diff deletes or replaces), scored prediction against reference exactly as "
+        "additions are, under `update_del_<type>` (and `_precision`, `_recall`); where neither side "
+        "deletes anything, 1.0, counted in `_both_kept`. Not with a `protocol`.",
+        cli=SCORING,
+        parse=bool,
+        cli_help="Also score what each text removes from its source (docs/deletions.md): the source's "
+        "segments the text does not contain (with --additions edits, the source tokens the diff deletes "
+        "or replaces), prediction against reference, as additions are, under `update_del_<type>`. "
+        "Not with --protocol.",
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
@@ -417,6 +433,7 @@ class Settings:
     seed: int = DEFAULTS["seed"]
     average: str = DEFAULTS["average"]
     protocol: str | None = DEFAULTS["protocol"]
+    deletions: bool = DEFAULTS["deletions"]
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
@@ -431,7 +448,8 @@ class Settings:
 
     def _check(self, use_stemmer: bool) -> None:
         stemmer_given = self.stemmer not in (None, "none")
-        for name, value in (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords)):
+        switches = (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords))
+        for name, value in (*switches, ("deletions", self.deletions)):
             check_switch(name, value)
         if self.tokenizer is not None and not callable(self.tokenizer):
             raise OptionError(
@@ -510,6 +528,7 @@ class Settings:
             "average": self.average != DEFAULTS["average"],
             "multi_ref": self.multi_ref != DEFAULTS["multi_ref"],
             "rouge_types": self.rouge_types != PUBLISHED_TYPES,
+            "deletions": self.deletions,
         }
         return [name for name, departs in changed.items() if departs]
 

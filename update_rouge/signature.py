@@ -13,7 +13,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
   between Thai characters: ``sentences.SPACED_SENTENCES``), or instead ``additions:edits``
   with ``additions="edits"`` (the diff of ``edits.py``);
-  ``join``: the separator between additions;
+  ``join``: the separator between additions; ``del``: with ``deletions=True`` only, how the
+  deletions were found and scored beside the additions, ``sentences`` (the source's segments a
+  text lacks) or ``edits`` (the source's token runs the diff deletes or replaces);
 - ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
   with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
   versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
@@ -111,6 +113,7 @@ def signature(settings: Settings, references: Sequence[Any] | None = None, paire
             else ("additions", "edits")
         ),
         ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
+        *([("del", settings.additions)] if settings.deletions else []),
     ]
     fields = [
         ("refs", references_per_example(references)),

@@ -297,3 +297,17 @@ def test_worker_processes_give_the_same_numbers():
     }
     one_process = compute(**data, additions="edits", use_aggregator=False)
     assert compute(**data, additions="edits", use_aggregator=False, num_proc=2) == one_process
+
+
+def test_deleted_runs_are_the_source_tokens_the_diff_does_not_keep():
+    from update_rouge.edits import deleted_runs
+
+    # "a x b c y" against "a b c": nothing deleted; against "a q b r": q and r deleted, each its own run.
+    assert deleted_runs(list("axbcy"), list("abc")) == []
+    assert deleted_runs(list("ab"), list("aqbr")) == [["q"], ["r"]]
+    # A replaced word is deleted and added: "3" -> "5".
+    assert deleted_runs("won 5 games".split(), "won 3 games".split()) == [["3"]]
+    assert edit_runs("won 5 games".split(), "won 3 games".split()) == [["5"]]
+    # The walk keeps the first "a" of the source for the text's "a": the second is deleted.
+    assert deleted_runs(["a"], ["a", "b", "a"]) == [["b", "a"]]
+    assert deleted_runs([], list("ab")) == [["a", "b"]] and deleted_runs(list("ab"), []) == []

@@ -93,3 +93,13 @@ def test_adversarial_texts_against_a_1_mb_source_finish_with_the_right_additions
         "white-space run": [["a  ", 1_000_003], 1],
         "the source again": [0],
     }
+
+
+def test_deletions_are_source_segments_not_in_the_text_in_source_order_with_duplicates():
+    from update_rouge.extraction import SourceIndex
+
+    index = SourceIndex("A. B. A. C d.")
+    assert index.deletions("C d. x") == ["A.", "B.", "A."]
+    # A source segment that is a substring of the text is kept, even inside a longer sentence.
+    assert index.deletions("Xa A. B. C d.") == []
+    assert index.deletions("") == ["A.", "B.", "A.", "C d."]

@@ -132,3 +132,11 @@ def test_signature_rejects_what_compute_rejects():
         build_signature(rouge_types=["rouge0"])
     with pytest.raises(ValueError, match="unknown multi_ref 'A'"):
         build_signature(multi_ref="A")
+
+
+def test_the_deletions_field_says_how_deletions_were_found_only_when_scored():
+    from update_rouge.signature import build_signature
+
+    assert "|del:" not in build_signature()
+    assert "|join:\\n|del:sentences|tok:" in build_signature(deletions=True)
+    assert "|additions:edits|join:\\n|del:edits|" in build_signature(deletions=True, additions="edits")
