@@ -235,8 +235,8 @@ def naming_examples(
     """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
 
     Only on that error path are the examples searched, in input order, for the first field
-    whose newline-joined additions contain the text the tokenizer failed on (the engines give
-    a tokenizer those joined additions or their lines, the no-token check single additions;
+    whose newline-joined additions (or, under ``deletions=True``, deletions) contain the text the
+    tokenizer failed on (the engines give a tokenizer those joined additions or their lines, the no-token check single additions;
     with ``additions="edits"``, whose whole text contains it, sources included), so the
     default path costs nothing; if none does (a text cut by ``max_words``), the error is
     raised as it is.
@@ -256,8 +256,10 @@ def naming_examples(
             fields += [(Field(name, i), texts[i]) for name, texts in systems.items()]
             for where, text in fields:
                 # "edits" tokenizes whole texts (then only its re-tokenized runs, never refused)
-                joined = text if index is None else join_additions(index.additions(text))
-                if error.text in joined if error.text else not joined:
-                    texts = "text" if edits else "additions"
-                    raise TokenizerError(error.problem, error.text, where, texts) from error
+                found = [("text", text)] if index is None else [("additions", join_additions(index.additions(text)))]
+                if index is not None and settings.deletions and where.field != "sources":
+                    found.append(("deletions", join_additions(index.deletions(text))))
+                for texts, joined in found:
+                    if error.text in joined if error.text else not joined:
+                        raise TokenizerError(error.problem, error.text, where, texts) from error
         raise

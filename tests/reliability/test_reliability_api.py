@@ -201,3 +201,17 @@ def test_a_bad_option_keeps_the_added_batches(evaluate_metric):
         evaluate_metric.compute(rouge_types=["rouge1"], seed=-1)
     result = evaluate_metric.compute(rouge_types=["rouge1"])
     assert result["update_rouge1"] == pytest.approx(EXPECTED_ROUGE1, abs=1e-12)
+
+
+def test_a_tokenizer_error_on_what_a_text_deletes_names_that_text():
+    # "The boom was." is in the source and the reference but not the prediction: only its
+    # deletions hold it (both sides' additions are empty, which the tokenizer never sees).
+    def fail_on_boom(text):
+        if "boom" in text:
+            raise ValueError("no")
+        return text.split()
+
+    sources, predictions, references = ["A b. The boom was.", "X."], ["A b.", "X."], ["A b. The boom was.", "X."]
+    with pytest.raises(ValueError) as caught:
+        update_rouge.compute(sources, predictions, references, tokenizer=fail_on_boom, deletions=True)
+    assert str(caught.value) == "tokenizer raised ValueError: no, on the deletions of predictions[0]: 'The boom was.'"
