@@ -143,6 +143,7 @@ def test_every_command_line_option_of_the_table_reaches_the_settings(capsys):
 
 REFUSED_FLAGS = [
     ["--protocol", "fruit", "--use-stemmer"],
+    ["--protocol", "autometrics", "--deletions"],
     ["--protocol", "editeval", "--additions", "edits", "--stemmer", "porter"],
     ["--average", "micro", "--engine", "rouge-score"],
     ["--multi-ref", "pooled", "--engine", "rouge-score"],

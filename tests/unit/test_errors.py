@@ -82,6 +82,8 @@ def test_an_input_error_moves_with_its_batch():
 # Refusals of compute's options; each is an OptionError whose every advice, followed, is accepted.
 REFUSED = [
     dict(protocol="fruit", use_stemmer=True),
+    dict(protocol="editeval", deletions=True),
+    dict(deletions="yes"),
     dict(protocol="fruit", use_stemmer=True, stemmer="porter"),
     dict(protocol="editeval", additions="edits", max_words=5),
     dict(protocol="fruit", seed=2**33),
