@@ -60,7 +60,7 @@ def test_the_text_table_has_a_del_row_per_type_with_computes_numbers(tmp_path, c
     status, text, err = run_main(["score", write_jsonl(tmp_path), *FLAGS, "-f", "text"], capsys)
     assert (status, err) == (0, "")
     lines = text.splitlines()
-    assert lines[0].endswith("; rows del <type>: the same for what the texts delete from their sources.")
+    assert lines[0].endswith("; the del rows: the same for what the texts delete from their sources.")
     rows = [line.split() for line in lines[3:7]]
     assert rows[0] == ["rouge1", *row_cells(want, "update_rouge1")]
     assert rows[1] == ["rougeLsum", *row_cells(want, "update_rougeLsum")]
@@ -198,7 +198,7 @@ def test_compare_tables_show_the_deletions_mean_interval_delta_and_p(systems_fil
     assert " ".join(cells[:2]) in model or "  ".join(cells[:2]) in model
     assert model.index(cells[2]) > model.index(cells[1]) and cells[3] in model[model.index(cells[2]) :]
     assert (key if output_format != "latex" else key.replace("_", r"\_")) in out
-    assert "update_del_<type>: the same for what the texts delete from their sources, tested apart" in out
+    assert "The update_del_ keys: the same for what the texts delete from their sources, tested apart" in out
 
 
 def test_compares_per_example_file_carries_each_systems_deletions(systems_file, tmp_path, capsys):
@@ -213,3 +213,25 @@ def test_compares_per_example_file_carries_each_systems_deletions(systems_file, 
         ]
     # The oracle deletes what the reference deletes: 1.0 everywhere.
     assert {line["scores"]["oracle"]["update_del_rouge1"] for line in lines} == {1.0}
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_the_help_offers_deletions_with_the_tables_words(command, capsys):
+    status, out, _ = run_main([command, "--help"], capsys)
+    help_text = " ".join(out.split())
+    assert status == 0
+    assert (
+        "--deletions Also score what each text removes from its source (docs/deletions.md): the source's segments "
+        "the text does not contain (with --additions edits, the source tokens the diff deletes or replaces), "
+        "prediction against reference, as additions are, under `update_del_<type>`. Not with --protocol."
+    ) in help_text
+
+
+def test_the_randomization_test_of_the_additions_does_not_move_with_the_deletions():
+    options = {**OPTIONS, "method": "randomization", "n_trials": 200}
+    with_deletions = compare(SOURCES, REFERENCES, SYSTEMS, "source", **options)
+    without = compare(SOURCES, REFERENCES, SYSTEMS, "source", **{**options, "deletions": False})
+    assert {key: with_deletions["model"][key] for key in without["model"]} == without["model"]
+    # The oracle deletes exactly what the references delete; the baseline only where they keep.
+    assert with_deletions["oracle"]["update_del_rouge1_delta"] == 0.5
+    assert with_deletions["oracle"]["update_del_rouge1_p_value"] < with_deletions["model"]["update_del_rouge1_p_value"]

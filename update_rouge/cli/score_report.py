@@ -139,5 +139,5 @@ def _described(how: Mapping[str, Any], count: int) -> str:
             else ""
         )
     under = f" ({PROTOCOL_NAMES[protocol]} protocol)" if protocol is not None else ""
-    removed = "; rows del <type>: the same for what the texts delete from their sources" if how.get("deletions") else ""
+    removed = "; the del rows: the same for what the texts delete from their sources" if how.get("deletions") else ""
     return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}{removed}."

@@ -46,7 +46,8 @@ class Method:
 
     def describe(self, n_comparisons: int, deletions: bool = False) -> str:
         """One sentence: intervals, test, p-value direction, correction and the significance mark;
-        with ``deletions``, a second one saying what the ``update_del_<type>`` columns are."""
+        with ``deletions``, a second one saying what the ``update_del_<type>`` columns are (no angle
+        brackets: Markdown would take ``<type>`` for a tag)."""
         if self.confidence_level is None:
             intervals = "no intervals"
         else:
@@ -59,7 +60,7 @@ class Method:
         comparisons = f"{n_comparisons} comparison{'s' if n_comparisons != 1 else ''} per type"
         value = "Micro F1 (from counts summed over the examples)" if self.average == "micro" else "Mean F1"
         removed = (
-            f" {DELETIONS_PREFIX}<type>: the same for what the texts delete from their sources, tested"
+            f" The {DELETIONS_PREFIX} keys: the same for what the texts delete from their sources, tested"
             f"{' and adjusted' if self.correction else ''} apart from the additions."
         )
         return (
