@@ -107,6 +107,9 @@ Args:
         `update_<type>_delta_low`, `update_<type>_delta_high`; `update_<type>_p_value`: one-sided
         p-value that the system is not better than the baseline, (1 + k) / (n_bootstrap + 1)
         with k the resamples whose mean difference is <= 0.
+    With `deletions=True`: the same keys for what each text deletes from its source,
+        `update_del_<type>` (and `_precision`, `_recall`, `_low`, `_high`, `_delta`, ...), and
+        `_both_kept`: the number of examples (per example: whether) neither side deleted anything.
     Under `protocol="fruit"` or `"editeval"`: `update_<type>` and its `_precision` and `_recall` are
         the bootstrap median of rouge-score's BootstrapAggregator (FRUIT's x 100, in [0, 100]; per
         example the scores stay in [0, 1]), `_low` and `_high` its interval; no paired test.
@@ -204,6 +207,20 @@ Examples:
     [0.7113, 0.6161, 0.8095]
     >>> print(round(results["update_rouge1_p_value"], 4))
     0.001
+
+    `deletions=True` also scores what each text removes from its source. The prediction adds
+    the new fact but keeps the stale sentence the reference removed: its additions score 1.0,
+    its deletions 0.0.
+
+    >>> results = update_rouge.compute(
+    ...     sources=["Dan is a baker. Dan lives in Rome."],
+    ...     predictions=["Dan is a baker. Dan lives in Rome. Dan lives in Paris."],
+    ...     references=["Dan is a baker. Dan lives in Paris."],
+    ...     rouge_types=["rouge1"],
+    ...     deletions=True,
+    ... )
+    >>> print(results["update_rouge1"], results["update_del_rouge1"], results["_both_kept"])
+    1.0 0.0 0
 
     The signature of these settings (its last three fields are the versions of update-rouge,
     rouge-score and numpy):

@@ -100,8 +100,7 @@ DOORS = {
         baseline_predictions="not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
     ),
     "cli compare": door(
-        TYPED.replace(" deletions", "") + STATISTICS,
-        deletions=PENDING,
+        TYPED + STATISTICS,
         tokenizer=CALLABLE,
         use_aggregator="not offered: it compares corpus values; --per-example FILE writes each example's",
         baseline_predictions="not offered: the baseline is one of the systems compared (--baseline NAME)",

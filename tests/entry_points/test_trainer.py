@@ -85,6 +85,31 @@ def test_a_published_protocol_over_batches_equals_compute(tokenizer, protocol):
     assert (result["update_rouge1"] > 1.0) == (protocol == "fruit")
 
 
+def test_the_deletions_over_batches_equal_compute(tokenizer):
+    predictions = [
+        "Dan loves chocolate cakes .",  # drops the sentence the reference keeps: 0.0
+        "Paris is in France . It is the capital .",  # the reference itself: nothing deleted, 1.0
+        "The sky is blue .",  # nothing deleted on either side: 1.0
+        "She plays every day .",  # 0.0
+        "The river is long . Fish live in it .",  # 0.0
+    ]
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, deletions=True, seed=7, n_bootstrap=300)
+    batches = [
+        EvalPrediction(
+            predictions=padded(ids(tokenizer, predictions[i : i + 2])),
+            label_ids=padded(ids(tokenizer, REFERENCES[i : i + 2])),
+            inputs=padded(ids(tokenizer, [PREFIX + source for source in SOURCES[i : i + 2]])),
+        )
+        for i in (0, 2, 4)
+    ]
+    assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
+    result = metrics(batches[2], compute_result=True)
+    computed = compute(SOURCES, predictions, REFERENCES, deletions=True, seed=7, n_bootstrap=300)
+    assert result == {key: float(value) for key, value in computed.items()}
+    assert (result["update_del_rouge1"], result["_both_kept"]) == (2 / 5, 2.0)
+    assert all(type(value) is float for value in result.values())
+
+
 def test_a_protocol_with_an_option_it_never_had_is_refused_in_one_line(tokenizer):
     with pytest.raises(
         ValueError, match="^protocol='fruit' reproduces a published script, which has no stemmer"

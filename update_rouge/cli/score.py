@@ -242,5 +242,6 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         "n_bootstrap": settings.n_bootstrap,
         "protocol": settings.protocol,
         "reference_slots": max(corpus.reference_counts),
+        "deletions": settings.deletions,
     }
     return write_stdout(report(result, counts, settings.rouge_types, how))

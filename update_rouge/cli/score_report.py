@@ -4,12 +4,15 @@
   ``groups`` included (label -> the same keys for that group's examples) with ``--group-by``.
 - ``text``: a line saying what the numbers are (``_described``: the statistic computed, its
   intervals if any, its scale), then a table with one row per rouge type (and group): F, its
-  interval when there is one, P and R, with ``width`` decimals; then the signature.
+  interval when there is one, P and R, with ``width`` decimals; then the signature. With
+  ``--deletions`` each row group also has a row ``del <type>`` per type, after the additions'
+  rows: the same columns for what the texts delete (``update_del_<type>``).
 - ``markdown``: the same table in Markdown, the signature in backticks.
 - ``score_only`` (sacreBLEU's ``-b``; the command refuses it with a format or a signature, so
-  ``format`` is then ``json``): one corpus F per rouge type, one per line; with groups, one line
-  per row of the table (the whole corpus first, then each group in the order it first
-  appeared): its label, a tab, and its F of each type separated by spaces.
+  ``format`` is then ``json``): one corpus F per rouge type, one per line (with ``--deletions``
+  then one ``update_del_<type>`` per type: ``example_tables.score_keys``'s order); with groups,
+  one line per row group of the table (the whole corpus first, then each group in the order it
+  first appeared): its label, a tab, and those F values separated by spaces.
 
 The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
 number of examples, and a group's label is shown as is unless it could be mistaken for the
@@ -21,6 +24,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..example_tables import ADDITIONS_PREFIX, DELETIONS_PREFIX, score_keys
 from ..protocols import BOOTSTRAP_PROTOCOLS
 
 OUTPUT_FORMATS = ("json", "text", "markdown")
@@ -35,8 +39,8 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     """The command's output of ``result`` (the corpus result, with ``groups`` and ``signature``
     if any). ``counts`` are the examples of the whole corpus and of each group, in order;
     ``how`` holds ``format``, ``score_only``, ``width``, ``average``, ``confidence_level``,
-    ``n_bootstrap``, ``protocol`` and ``reference_slots`` (the references of each example, which
-    a protocol's medians are averaged over)."""
+    ``n_bootstrap``, ``protocol``, ``reference_slots`` (the references of each example, which
+    a protocol's medians are averaged over) and ``deletions`` (rows for the deletions' keys too)."""
     if how["format"] == "json" and not how["score_only"]:
         return json.dumps(result, indent=2) + "\n"
     groups = result.get("groups", {})
@@ -45,14 +49,14 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
         (_label(label), count if groups else None, group) for (label, group), count in zip(groups.items(), counts[1:])
     ]
     width = how["width"]
+    keys = score_keys(rouge_types, how.get("deletions", False))
     if how["score_only"]:
         if not groups:
-            return "".join(f"{result[f'update_{rouge_type}']:.{width}f}\n" for rouge_type in rouge_types)
+            return "".join(f"{result[key]:.{width}f}\n" for key in keys)
         return "".join(
-            label + "\t" + " ".join(f"{values[f'update_{t}']:.{width}f}" for t in rouge_types) + "\n"
-            for label, _, values in rows
+            label + "\t" + " ".join(f"{values[key]:.{width}f}" for key in keys) + "\n" for label, _, values in rows
         )
-    table = _table(rows, rouge_types, how)
+    table = _table(rows, keys, how)
     described = _described(how, counts[0])
     signature = result.get("signature")
     if how["format"] == "markdown":
@@ -77,8 +81,16 @@ def _label(label: Any) -> str:
     return text if plain else repr(text)
 
 
-def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, Any]) -> list[list[str]]:
-    """The header and one line per row and rouge type."""
+def _type_label(key: str) -> str:
+    """The ``type`` cell of an output key: ``rouge1`` for ``update_rouge1``, ``del rouge1`` for
+    the deletions' ``update_del_rouge1``."""
+    if key.startswith(DELETIONS_PREFIX):
+        return "del " + key.removeprefix(DELETIONS_PREFIX)
+    return key.removeprefix(ADDITIONS_PREFIX)
+
+
+def _table(rows: Sequence[Row], keys: Sequence[str], how: Mapping[str, Any]) -> list[list[str]]:
+    """The header and one line per row and output key (``score_keys``)."""
     width = how["width"]
     intervals = how["confidence_level"] is not None
     grouped = rows[0][1] is not None
@@ -86,10 +98,9 @@ def _table(rows: Sequence[Row], rouge_types: Sequence[str], how: Mapping[str, An
     header += [f"{_level(how['confidence_level'])} interval"] if intervals else []
     table = [header + ["P", "R"]]
     for label, count, values in rows:
-        for rouge_type in rouge_types:
-            key = f"update_{rouge_type}"
+        for key in keys:
             cells = [label, str(count)] if grouped else []
-            cells += [rouge_type, f"{values[key]:.{width}f}"]
+            cells += [_type_label(key), f"{values[key]:.{width}f}"]
             if intervals:
                 cells.append(f"[{values[f'{key}_low']:.{width}f}, {values[f'{key}_high']:.{width}f}]")
             cells += [f"{values[f'{key}_precision']:.{width}f}", f"{values[f'{key}_recall']:.{width}f}"]
@@ -128,4 +139,5 @@ def _described(how: Mapping[str, Any], count: int) -> str:
             else ""
         )
     under = f" ({PROTOCOL_NAMES[protocol]} protocol)" if protocol is not None else ""
-    return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}."
+    removed = "; the del rows: the same for what the texts delete from their sources" if how.get("deletions") else ""
+    return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}{removed}."

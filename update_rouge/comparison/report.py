@@ -6,7 +6,9 @@ dict from ``compare``, plus ``signature``). Systems are rows, the baseline first
 in their order; per rouge type the mean F1 (the micro F1 under ``average="micro"``, named ``micro``) with its
 interval, and for the other systems the delta and the p-value, marked ``*`` when it is below the
 significance level. The human-readable formats state the method above the table and print the
-signature under it.
+signature under it. Under ``deletions=True`` the deletions' keys ``update_del_<type>`` follow the
+additions' in every format (columns of the tables, rows of the CSV, keys of the JSON), and the
+line above the table says what they are.
 """
 
 import csv
@@ -16,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..example_tables import DELETIONS_PREFIX
 from ..micro import DEFAULT_AVERAGE
 
 FORMATS = ("text", "json", "markdown", "latex", "csv")
@@ -41,8 +44,10 @@ class Method:
         ``micro`` (the F of the summed counts)."""
         return "micro" if self.average == "micro" else "mean"
 
-    def describe(self, n_comparisons: int) -> str:
-        """One sentence: intervals, test, p-value direction, correction and the significance mark."""
+    def describe(self, n_comparisons: int, deletions: bool = False) -> str:
+        """One sentence: intervals, test, p-value direction, correction and the significance mark;
+        with ``deletions``, a second one saying what the ``update_del_<type>`` columns are (no angle
+        brackets: Markdown would take ``<type>`` for a tag)."""
         if self.confidence_level is None:
             intervals = "no intervals"
         else:
@@ -54,15 +59,25 @@ class Method:
         adjusted = "Holm-adjusted" if self.correction == "holm" else "not adjusted"
         comparisons = f"{n_comparisons} comparison{'s' if n_comparisons != 1 else ''} per type"
         value = "Micro F1 (from counts summed over the examples)" if self.average == "micro" else "Mean F1"
+        removed = (
+            f" The {DELETIONS_PREFIX} keys: the same for what the texts delete from their sources, tested"
+            f"{' and adjusted' if self.correction else ''} apart from the additions."
+        )
         return (
             f"{value} with {intervals}; {test}, one-sided p-values that a system is not better than the "
-            f"baseline ({comparisons}, {adjusted}); {MARK} p < {self.level:g}."
+            f"baseline ({comparisons}, {adjusted}); {MARK} p < {self.level:g}.{removed if deletions else ''}"
         )
 
 
 def _types(result: Mapping[str, float]) -> list[str]:
     """The output keys ``update_<type>`` of one system's dict, in order."""
     return [key for key in result if not key.endswith(("_low", "_high", "_delta", "_p_value"))]
+
+
+def _heading(results: Mapping[str, Mapping[str, float]], baseline: str, method: Method) -> str:
+    """The line above the table (``Method.describe``), with the deletions' if ``results`` hold them."""
+    deletions = any(key.startswith(DELETIONS_PREFIX) for key in results[baseline])
+    return method.describe(len(results) - 1, deletions)
 
 
 def _rows(results: Mapping[str, Mapping[str, float]], baseline: str) -> list[str]:
@@ -112,7 +127,7 @@ def _text(results, baseline: str, method: Method, signature: str | None) -> str:
         for start in range(1, len(row), 4):
             parts.append("  ".join(row[c].ljust(widths[c]) for c in range(start, start + 4)))
         lines.append("   ".join(parts).rstrip())
-    text = [method.describe(len(names) - 1), "", *lines]
+    text = [_heading(results, baseline, method), "", *lines]
     if signature:
         text += ["", signature]
     return "\n".join(text) + "\n"
@@ -136,7 +151,7 @@ def _markdown(results, baseline: str, method: Method, signature: str | None) -> 
             cells = _cells(results[name], key, method.level)
             row += [f"{cells['mean']} {cells['interval']}".strip(), cells["delta"], cells["p"] + cells["mark"]]
         lines.append("| " + " | ".join(row) + " |")
-    text = [method.describe(len(names) - 1), "", *lines]
+    text = [_heading(results, baseline, method), "", *lines]
     if signature:
         text += ["", f"`{signature}`"]
     return "\n".join(text) + "\n"
@@ -154,7 +169,7 @@ def _latex_escape(text: str) -> str:
 def _latex(results, baseline: str, method: Method, signature: str | None) -> str:
     names = _rows(results, baseline)
     types = _types(results[baseline])
-    lines = [f"% {method.describe(len(names) - 1)}"]
+    lines = [f"% {_heading(results, baseline, method)}"]
     if signature:
         lines.append(f"% {signature}")
     lines += [

@@ -20,6 +20,11 @@ methods stated:
   that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
 - ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
   baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
+- ``deletions=True``. Each system's deletions (``update_del_<type>``) are compared as its
+  additions are, key by key: on the same resamples or trials, so the additions' numbers do not
+  move, and Holm-adjusted per key, the deletions of a type apart from its additions (each is its
+  own family of ``m`` tests, as each rouge type is): ``comparisons:<m>`` still counts the tests
+  of one key.
 """
 
 from collections.abc import Mapping, Sequence
@@ -95,8 +100,9 @@ def compare_settings(options: dict[str, Any]) -> Settings:
 class ScoredSystems(NamedTuple):
     """``score_systems``'s result, per system name in the given order: ``tables``, its
     per-example table (the keys of ``compute(use_aggregator=False)``), and ``columns``, what
-    ``compare_scores`` takes: per output key ``update_<type>`` the F1 of each example or, under
-    ``average="micro"``, its counts (``micro.CountColumns``)."""
+    ``compare_scores`` takes: per output key ``update_<type>`` (and with ``deletions``
+    ``update_del_<type>``) the F1 of each example or, under ``average="micro"``, its counts
+    (``micro.CountColumns``)."""
 
     tables: dict[str, dict[str, list]]
     columns: dict[str, Mapping[str, Any]]
@@ -123,7 +129,7 @@ def score_systems(
         examples = scorer.examples(sources, predictions, references)
         flags = tokenless_examples(examples, active_tokenizer)
         tokenless = flags if not tokenless else [a or b for a, b in zip(tokenless, flags)]
-        tables[name] = per_example_table(examples, settings.rouge_types)
+        tables[name] = per_example_table(examples, settings.rouge_types, settings.deletions)
         counts = examples_counts(examples, settings.rouge_types)
         columns[name] = f1_columns(tables[name], settings.rouge_types) if counts is None else as_arrays(counts)
     warn_tokenless(sum(tokenless), len(tokenless))
@@ -258,7 +264,8 @@ def compare(  # noqa: PLR0913
             strings other than ``"signature"``; ``baseline`` is one of them.
         method: ``"bootstrap"`` (paired bootstrap, ``n_bootstrap`` resamples) or
             ``"randomization"`` (paired approximate randomization, ``n_trials`` trials).
-        correction: ``None`` or ``"holm"`` (Holm-Bonferroni over the systems, per rouge type).
+        correction: ``None`` or ``"holm"`` (Holm-Bonferroni over the systems, per rouge type;
+            with ``deletions=True`` per output key, the deletions' apart).
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
         options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
@@ -270,7 +277,9 @@ def compare(  # noqa: PLR0913
         Per system name, in the order of ``systems``: ``update_<type>`` (mean F1, or micro F),
         ``update_<type>_low`` and ``_high`` (its interval, unless ``confidence_level`` is
         ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
-        and ``update_<type>_p_value`` (in (0, 1]), plain floats.
+        and ``update_<type>_p_value`` (in (0, 1]), plain floats. With ``deletions=True`` the
+        same keys for the deletions, ``update_del_<type>`` (``compute``'s under
+        ``baseline_predictions``, bit for bit, with the bootstrap test).
     """
     test = SignificanceTest(method, correction, n_trials)
     settings = compare_settings(options)

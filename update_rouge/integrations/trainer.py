@@ -228,6 +228,8 @@ def make_compute_metrics(
     Returns:
         A callable taking an ``EvalPrediction`` (and ``compute_result`` for
         ``batch_eval_metrics=True``) and returning ``{"update_rouge1": float, ...}``; the Trainer
-        reports them as ``eval_update_rouge1`` and so on, ``_both_empty`` as a float count.
+        reports them as ``eval_update_rouge1`` and so on, ``_both_empty`` as a float count. With
+        ``deletions=True`` also the deletions' ``update_del_<type>`` (and ``_precision``,
+        ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too.
     """
     return UpdateRougeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
