@@ -130,7 +130,7 @@ def score_chunks(
     with ExampleWorkers(score, num_proc, workers=workers) as spread:
         results = spread.in_order((chunk,) for chunk in itertools.chain(first, pending))
         tokenless = _add_up(results, corpus, output)
-    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2)
+    warn_tokenless(tokenless, corpus.totals.count, stacklevel=2, deletions=settings.deletions)
     return corpus
 
 

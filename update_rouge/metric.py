@@ -80,7 +80,7 @@ class UpdateRougeScorer:
         test against ``baseline_predictions`` when given) or, without ``use_aggregator``, the
         per-example table. Warns ``NoTokensWarning`` for examples in which no token is found."""
         result, tokenless, total = self._corpus(sources, predictions, references, baseline_predictions)
-        warn_tokenless(tokenless, total)
+        warn_tokenless(tokenless, total, deletions=self.settings.deletions)
         return result
 
     def _corpus(
@@ -242,7 +242,7 @@ def compute(  # noqa: PLR0913
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
-    warn_tokenless(tokenless, total)
+    warn_tokenless(tokenless, total, deletions=settings.deletions)
     if return_signature:
         result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)
     return result

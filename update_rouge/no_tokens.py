@@ -3,8 +3,8 @@
 rouge-score's tokenizer keeps only the characters a-z and 0-9 (after lower-casing), so an
 addition in Chinese, Hindi, Arabic and most other scripts yields no token, and the example
 scores 0 even when the prediction equals the reference. An example is *tokenless* when its
-prediction, or one of its references, has additions of which none yields a token. ``compute``
-counts such examples and warns once.
+prediction, or one of its references, has additions (or, under ``deletions=True``, deletions)
+of which none yields a token. ``compute`` counts such examples and warns once.
 """
 
 import re
@@ -23,9 +23,10 @@ class NoTokensWarning(UserWarning):
     ``count`` is the number of tokenless examples, ``total`` the number of examples scored.
     """
 
-    def __init__(self, count: int, total: int):
+    def __init__(self, count: int, total: int, deletions: bool = False):
         self.count = count
         self.total = total
+        self.deletions = deletions
         super().__init__(
             f"{self.problem}; pass language= (the texts' ISO 639-1 code, e.g. language='zh') to score them with "
             "that language's segments and tokens, or tokenizer= (a callable text -> list of tokens)"
@@ -35,8 +36,9 @@ class NoTokensWarning(UserWarning):
     def problem(self) -> str:
         """The warning without its advice (each door gives its own)."""
         examples = "example has" if self.total == 1 else "examples have"
+        texts = "additions or deletions" if self.deletions else "additions"
         return (
-            f"{self.count} of {self.total} {examples} additions in which the tokenizer finds no token, so they "
+            f"{self.count} of {self.total} {examples} {texts} in which the tokenizer finds no token, so they "
             "score 0 even against an identical reference (rouge-score's tokenizer keeps only a-z and 0-9 and "
             "drops most non-Latin scripts)"
         )
@@ -55,18 +57,27 @@ def _tokenless(tokenizer, additions: list[str]) -> bool:
 
 
 def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> list[bool]:
-    """Per example, whether it is tokenless; ``tokenizer`` is a ``tokenizers``-style object."""
+    """Per example, whether it is tokenless (its additions, or its deletions where scored);
+    ``tokenizer`` is a ``tokenizers``-style object."""
     return [
         _tokenless(tokenizer, example.prediction_additions)
         or any(_tokenless(tokenizer, additions) for additions in example.reference_additions)
+        or (
+            example.deletions is not None
+            and (
+                _tokenless(tokenizer, example.deletions.prediction_deletions)
+                or any(_tokenless(tokenizer, deletions) for deletions in example.deletions.reference_deletions)
+            )
+        )
         for example in examples
     ]
 
 
-def warn_tokenless(count: int, total: int, stacklevel: int = 3) -> None:
-    """Emit one ``NoTokensWarning`` for ``count`` tokenless examples out of ``total`` (none for 0).
+def warn_tokenless(count: int, total: int, stacklevel: int = 3, deletions: bool = False) -> None:
+    """Emit one ``NoTokensWarning`` for ``count`` tokenless examples out of ``total`` (none for 0);
+    ``deletions``: the deletions were scored too, and so counted.
 
     ``stacklevel`` 3 attributes the warning to the caller of the function that calls this one.
     """
     if count:
-        warnings.warn(NoTokensWarning(count, total), stacklevel=stacklevel)
+        warnings.warn(NoTokensWarning(count, total, deletions), stacklevel=stacklevel)

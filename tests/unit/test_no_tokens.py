@@ -145,3 +145,14 @@ def test_the_cli_warns_once_for_all_its_chunks():
         corpus = corpus_of_rows(rows, Settings(), chunk_size=2)
     assert [(w.message.count, w.message.total) for w in caught] == [(3, 7)]
     assert corpus.totals.count == 7
+
+
+def test_deletions_without_a_token_are_warned_when_scored():
+    # The source's Chinese sentence is deleted by the prediction (the additions are empty and in
+    # English): only the deletions leave rouge-score's tokenizer nothing to count.
+    sources, predictions, references = ["Ok. 天气很好。"], ["Ok."], ["Ok."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compute(sources, predictions, references)
+    with pytest.warns(NoTokensWarning, match=r"^1 of 1 example has additions or deletions in which"):
+        compute(sources, predictions, references, deletions=True)

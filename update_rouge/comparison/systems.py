@@ -132,7 +132,7 @@ def score_systems(
         tables[name] = per_example_table(examples, settings.rouge_types, settings.deletions)
         counts = examples_counts(examples, settings.rouge_types)
         columns[name] = f1_columns(tables[name], settings.rouge_types) if counts is None else as_arrays(counts)
-    warn_tokenless(sum(tokenless), len(tokenless))
+    warn_tokenless(sum(tokenless), len(tokenless), deletions=settings.deletions)
     return ScoredSystems(tables, columns)
 
 
