@@ -9,6 +9,7 @@ temporary file, and the existing output as it was. A SIGKILL of the main process
 leave its workers behind. docs/guarantees.md states what is tested here.
 """
 
+import json
 import os
 import random
 import select
@@ -77,8 +78,9 @@ def run(tmp_path):
     output = tmp_path / "OUT"
     started = []
 
-    def start(*more, program=("-m", "update_rouge")):
-        """The run, started as ``python PROGRAM``: ``-m update_rouge`` by default."""
+    def start(*more, program=("-m", "update_rouge"), hangup=signal.SIG_DFL):
+        """The run, started as ``python PROGRAM`` (``-m update_rouge`` by default) with SIGHUP's
+        disposition ``hangup`` (``SIG_IGN``: as under ``nohup``)."""
         output.write_text("earlier scores\n")
         output.chmod(0o640)
         process = subprocess.Popen(
@@ -90,6 +92,7 @@ def run(tmp_path):
             env=dict(os.environ, PYTHONPATH=str(REPO)),
             start_new_session=True,
             pass_fds=[fd for fd in program if isinstance(fd, int)],
+            preexec_fn=lambda: signal.signal(signal.SIGHUP, hangup),
         )
         started.append(process)
         return process
@@ -179,6 +182,22 @@ def test_a_hangup_of_the_installed_commands_group_prints_one_line(run):
     script = shutil.which("update-rouge", path=Path(sys.executable).parent)
     assert script is not None, "update-rouge is not installed: run pip install -e ."
     _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, began=((script,), lambda: True))
+
+
+def test_a_hangup_of_a_nohup_run_is_still_ignored_and_the_run_finishes(run):
+    # nohup update-rouge ...: the command's handlers replaced the ignored SIGHUP while it ran, so
+    # a hang-up stopped it (129, "interrupted by SIGHUP") after all.
+    start, output = run
+    process = start(hangup=signal.SIG_IGN)
+    assert _wait_for(lambda: len(_workers(process.pid)) >= 2, 120, step=0.1), process.communicate()
+    time.sleep(0.5)
+    assert process.poll() is None, process.communicate()  # the hang-up comes mid-run
+    assert os.getpgid(process.pid) == process.pid != os.getpgrp(), "the run shares a process group"
+    os.killpg(process.pid, signal.SIGHUP)
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (0, "")
+    assert 0 < json.loads(out)["update_rouge1"] < 1, out
+    assert [json.loads(line)["line"] for line in output.read_text().splitlines()] == list(range(1, 6001))
 
 
 @pytest.mark.slow
