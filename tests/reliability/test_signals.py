@@ -25,6 +25,7 @@ import pytest
 from conftest import DATA_DIR
 
 from update_rouge.parallel import available_cpus, stop_signals_deferred
+from update_rouge.stop_signals import STOP_SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
 END_SECONDS = 20  # "within seconds", with room for a loaded CI machine
@@ -62,6 +63,10 @@ def _workers(pid):
     return [child for child in _live(_children(pid)) if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
 
 
+def _noted(signum, _frame):
+    """A handler, for the moment a run is started: the run gets the signal's default action."""
+
+
 def _wait_for(condition, seconds, step=0.01):
     deadline = time.monotonic() + seconds
     while not (found := condition()) and time.monotonic() < deadline:
@@ -78,22 +83,31 @@ def run(tmp_path):
     output = tmp_path / "OUT"
     started = []
 
-    def start(*more, program=("-m", "update_rouge"), hangup=signal.SIG_DFL):
-        """The run, started as ``python PROGRAM`` (``-m update_rouge`` by default) with SIGHUP's
-        disposition ``hangup`` (``SIG_IGN``: as under ``nohup``)."""
+    def start(*more, program=("-m", "update_rouge"), ignored=()):
+        """The run, started as ``python PROGRAM`` (``-m update_rouge`` by default), with the stop
+        signals' default actions as from a terminal, whatever this test process has (``nohup``
+        ignores SIGHUP, a shell's background job SIGINT), except the signals ``ignored`` (SIGHUP:
+        as under ``nohup``). The run inherits them through exec: an ignored signal stays ignored,
+        a handler becomes the default action."""
         output.write_text("earlier scores\n")
         output.chmod(0o640)
-        process = subprocess.Popen(
-            [sys.executable, *map(str, program), str(data), "--num-proc", "2", "--per-example", str(output), *more],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=REPO,
-            env=dict(os.environ, PYTHONPATH=str(REPO)),
-            start_new_session=True,
-            pass_fds=[fd for fd in program if isinstance(fd, int)],
-            preexec_fn=lambda: signal.signal(signal.SIGHUP, hangup),
-        )
+        previous = {
+            number: signal.signal(number, signal.SIG_IGN if number in ignored else _noted) for number in STOP_SIGNALS
+        }
+        try:
+            process = subprocess.Popen(
+                [sys.executable, *map(str, program), str(data), "--num-proc", "2", "--per-example", str(output), *more],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=REPO,
+                env=dict(os.environ, PYTHONPATH=str(REPO)),
+                start_new_session=True,
+                pass_fds=[fd for fd in program if isinstance(fd, int)],
+            )
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
         started.append(process)
         return process
 
@@ -188,7 +202,7 @@ def test_a_hangup_of_a_nohup_run_is_still_ignored_and_the_run_finishes(run):
     # nohup update-rouge ...: the command's handlers replaced the ignored SIGHUP while it ran, so
     # a hang-up stopped it (129, "interrupted by SIGHUP") after all.
     start, output = run
-    process = start(hangup=signal.SIG_IGN)
+    process = start(ignored=(signal.SIGHUP,))
     assert _wait_for(lambda: len(_workers(process.pid)) >= 2, 120, step=0.1), process.communicate()
     time.sleep(0.5)
     assert process.poll() is None, process.communicate()  # the hang-up comes mid-run
