@@ -28,7 +28,7 @@ global generator is neither read nor changed.
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -145,44 +145,95 @@ def published_bootstrap(
     precision, recall, F. NumPy's global generator is not used.
 
     The resamples are drawn and averaged in blocks (``resample_means``) with the same draws and
-    the same sums, so the values are the aggregator's bit for bit.
+    the same sums, so the values are the aggregator's bit for bit; the percentiles of each
+    measure's resample means are the same order statistics, however laid out.
     """
     generator = np.random.RandomState(seed)
     confidence = 0.95 if confidence_level is None else confidence_level
     delta = (1 - confidence) / 2
     quantiles = 100 * np.array([delta, 0.5, 1 - delta])
-    return [np.percentile(resample_means(matrix, n_bootstrap, generator), quantiles, axis=0) for matrix in matrices]
+    return [
+        np.percentile(resample_means(matrix, n_bootstrap, generator), quantiles, axis=1, overwrite_input=True)
+        for matrix in matrices
+    ]
 
 
 BLOCK_INDICES = 1 << 16
-"""About how many row indices one block of resamples draws (512 KiB of int64, 1.5 MiB of gathered
-rows of three measures): what bounds ``resample_means``'s memory beyond its ``n_bootstrap x 3``
-result."""
+"""About how many row indices one block of resamples draws (512 KiB of int64, as many bytes of
+gathered values per measure): what bounds ``resample_means``'s memory beyond its ``m x
+n_bootstrap`` result."""
+WORDS_PER_DRAW = 1 << 18
+"""At most how many 32-bit words ``legacy_randint`` takes from the stream in one call (1 MiB)."""
 
 
 def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.RandomState) -> np.ndarray:
-    """The ``n_bootstrap x m`` resample means of an ``n x m`` ``matrix`` that the aggregator's loop
-    computes, each resample's ``n`` indices drawn from ``generator`` as its ``choice(n, size=n)``
-    draws them, ``generator`` left where that loop leaves it.
+    """The resample means of an ``n x m`` ``matrix`` that the aggregator's loop computes, one row
+    per measure (``m x n_bootstrap``), each resample's ``n`` indices drawn from ``generator`` as
+    its ``choice(n, size=n)`` draws them, ``generator`` left where that loop leaves it.
 
-    ``choice`` with replacement is ``randint(0, n, size=n)``, and the legacy bounded-integer
-    sampler takes from the stream the same words whether ``k`` resamples are drawn in one
-    ``size=(k, n)`` call or in ``k`` calls (for ``n = 1`` it takes none), so a block draws what
-    ``k`` iterations draw. ``np.mean(rows, axis=0)`` of the ``n x m`` rows adds them one after
-    another down each column and divides by ``n``; the block's ``n x k x m`` gather (``take``
-    returns it C-contiguous), reduced over its first axis, adds in that order too (its last two
-    axes are the contiguous inner loop, as the ``m`` columns are; for ``k = 1`` it is that very
-    ``n x m`` array). A gather reduced along a contiguous axis would be summed pairwise, which
-    differs in the last bit.
+    ``choice`` with replacement is ``randint(0, n, size=n)``, so ``k`` resamples draw what one
+    ``randint(0, n, size=k * n)`` draws (``legacy_randint``). ``np.mean(rows, axis=0)`` of the
+    ``n x m`` rows adds them one after another down each column and divides by ``n``; a block's
+    ``n x k`` gather of one measure (indices transposed: resample ``j`` is column ``j``), reduced
+    over its first axis, adds in that order too, its contiguous last axis being the inner loop.
+    A block of one resample gathers the ``n x m`` rows themselves: an ``n x 1`` gather would be
+    summed pairwise along its only axis, which differs in the last bit.
     """
     rows, measures = matrix.shape
-    means = np.empty((n_bootstrap, measures))
+    columns = np.ascontiguousarray(matrix.T)
+    means = np.empty((measures, n_bootstrap))
     block = max(1, BLOCK_INDICES // rows)
+    indices = np.empty((rows, min(block, n_bootstrap)), dtype=np.intp)
+    values = in_pieces(legacy_randint(generator, rows, n_bootstrap * rows), block * rows)
     for start in range(0, n_bootstrap, block):
         size = min(block, n_bootstrap - start)
-        gathered = matrix.take(generator.randint(0, rows, size=(size, rows)).T, axis=0)  # C-contiguous
-        np.divide(np.add.reduce(gathered, axis=0), rows, out=means[start : start + size])
+        chosen = indices[:, :size]
+        np.copyto(chosen.T, next(values).reshape(size, rows), casting="unsafe")  # uint32 -> intp
+        if size == 1:
+            np.divide(np.add.reduce(matrix.take(chosen[:, 0], axis=0), axis=0), rows, out=means[:, start])
+            continue
+        for measure, column in enumerate(columns):
+            np.divide(np.add.reduce(column.take(chosen), axis=0), rows, out=means[measure, start : start + size])
     return means
+
+
+def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> Iterator[np.ndarray]:
+    """The ``count`` values of ``generator.randint(0, high, size=count)``, in order, in pieces
+    (``uint32``), ``generator`` left where that call leaves it; ``1 <= high <= 2**32``.
+
+    For each value, NumPy's legacy bounded sampler (its masked rejection, frozen with the rest of
+    ``RandomState``'s stream) takes 32-bit words of the stream until one, masked to the bits of
+    ``high - 1``, is at most ``high - 1`` (for ``high = 1``: no word). ``randint(0, 2**32,
+    dtype=np.uint32)`` gives the stream's words themselves, one each, so they are drawn in bulk,
+    masked and the rejected ones dropped; never more words than values still to come, so never a
+    word past the last value's. (``tests/unit/test_protocol_blocks.py`` checks it against
+    ``randint`` and ``choice``.)
+    """
+    top = high - 1
+    if top == 0:
+        for start in range(0, count, WORDS_PER_DRAW):
+            yield np.zeros(min(WORDS_PER_DRAW, count - start), dtype=np.uint32)
+        return
+    mask = (1 << top.bit_length()) - 1
+    left = count
+    while left:
+        words = generator.randint(0, 1 << 32, size=min(WORDS_PER_DRAW, left), dtype=np.uint32)
+        words &= mask
+        kept = np.compress(words <= top, words)
+        left -= kept.size
+        yield kept
+
+
+def in_pieces(values: Iterator[np.ndarray], size: int) -> Iterator[np.ndarray]:
+    """The arrays of ``values``, joined, cut anew into arrays of ``size`` (the last: what is left)."""
+    rest = np.empty(0, dtype=np.uint32)
+    for piece in values:
+        rest = np.concatenate([rest, piece]) if rest.size else piece
+        while rest.size >= size:
+            yield rest[:size]
+            rest = rest[size:]
+    if rest.size:
+        yield rest
 
 
 def published_statistics(

@@ -9,6 +9,7 @@ temporary file, and the existing output as it was. A SIGKILL of the main process
 leave its workers behind. docs/guarantees.md states what is tested here.
 """
 
+import json
 import os
 import random
 import select
@@ -24,6 +25,7 @@ import pytest
 from conftest import DATA_DIR
 
 from update_rouge.parallel import available_cpus, stop_signals_deferred
+from update_rouge.stop_signals import STOP_SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
 END_SECONDS = 20  # "within seconds", with room for a loaded CI machine
@@ -61,6 +63,10 @@ def _workers(pid):
     return [child for child in _live(_children(pid)) if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
 
 
+def _noted(signum, _frame):
+    """A handler, for the moment a run is started: the run gets the signal's default action."""
+
+
 def _wait_for(condition, seconds, step=0.01):
     deadline = time.monotonic() + seconds
     while not (found := condition()) and time.monotonic() < deadline:
@@ -77,20 +83,31 @@ def run(tmp_path):
     output = tmp_path / "OUT"
     started = []
 
-    def start(*more, program=("-m", "update_rouge")):
-        """The run, started as ``python PROGRAM``: ``-m update_rouge`` by default."""
+    def start(*more, program=("-m", "update_rouge"), ignored=()):
+        """The run, started as ``python PROGRAM`` (``-m update_rouge`` by default), with the stop
+        signals' default actions as from a terminal, whatever this test process has (``nohup``
+        ignores SIGHUP, a shell's background job SIGINT), except the signals ``ignored`` (SIGHUP:
+        as under ``nohup``). The run inherits them through exec: an ignored signal stays ignored,
+        a handler becomes the default action."""
         output.write_text("earlier scores\n")
         output.chmod(0o640)
-        process = subprocess.Popen(
-            [sys.executable, *map(str, program), str(data), "--num-proc", "2", "--per-example", str(output), *more],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=REPO,
-            env=dict(os.environ, PYTHONPATH=str(REPO)),
-            start_new_session=True,
-            pass_fds=[fd for fd in program if isinstance(fd, int)],
-        )
+        previous = {
+            number: signal.signal(number, signal.SIG_IGN if number in ignored else _noted) for number in STOP_SIGNALS
+        }
+        try:
+            process = subprocess.Popen(
+                [sys.executable, *map(str, program), str(data), "--num-proc", "2", "--per-example", str(output), *more],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=REPO,
+                env=dict(os.environ, PYTHONPATH=str(REPO)),
+                start_new_session=True,
+                pass_fds=[fd for fd in program if isinstance(fd, int)],
+            )
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
         started.append(process)
         return process
 
@@ -179,6 +196,22 @@ def test_a_hangup_of_the_installed_commands_group_prints_one_line(run):
     script = shutil.which("update-rouge", path=Path(sys.executable).parent)
     assert script is not None, "update-rouge is not installed: run pip install -e ."
     _interrupt(run, signal.SIGHUP, delay=0.5, workers=2, began=((script,), lambda: True))
+
+
+def test_a_hangup_of_a_nohup_run_is_still_ignored_and_the_run_finishes(run):
+    # nohup update-rouge ...: the command's handlers replaced the ignored SIGHUP while it ran, so
+    # a hang-up stopped it (129, "interrupted by SIGHUP") after all.
+    start, output = run
+    process = start(ignored=(signal.SIGHUP,))
+    assert _wait_for(lambda: len(_workers(process.pid)) >= 2, 120, step=0.1), process.communicate()
+    time.sleep(0.5)
+    assert process.poll() is None, process.communicate()  # the hang-up comes mid-run
+    assert os.getpgid(process.pid) == process.pid != os.getpgrp(), "the run shares a process group"
+    os.killpg(process.pid, signal.SIGHUP)
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (0, "")
+    assert 0 < json.loads(out)["update_rouge1"] < 1, out
+    assert [json.loads(line)["line"] for line in output.read_text().splitlines()] == list(range(1, 6001))
 
 
 @pytest.mark.slow

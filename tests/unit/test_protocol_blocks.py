@@ -1,12 +1,12 @@
 """The protocols' bootstrap drawn in blocks equals rouge-score's one-resample-at-a-time loop bit for
-bit: the legacy generator's draws, each resample's mean, the generator's state after, and the
-corpus values of ``"fruit"`` and ``"editeval"``."""
+bit: the legacy generator's draws (taken as raw words, masked and filtered), each resample's
+mean, the generator's state after, and the corpus values of ``"fruit"`` and ``"editeval"``."""
 
 import numpy as np
 import pytest
 
 from update_rouge import protocols
-from update_rouge.protocols import published_bootstrap, published_statistics, resample_means
+from update_rouge.protocols import legacy_randint, published_bootstrap, published_statistics, resample_means
 
 SIZES = [1, 2, 3, 4, 7, 8, 16, 40, 64, 1000, 1024]
 SEEDS = [0, 1, 12345, 2**32 - 1]
@@ -45,12 +45,42 @@ def test_one_block_of_randint_draws_what_the_sequential_choice_calls_draw(rows, 
     assert sequential.randint(0, 2**31) == blocked.randint(0, 2**31)
 
 
+HIGHS = [1, 2, 3, 5, 40, 63, 64, 65, 1000, 2**31 - 1, 2**31, 2**31 + 1, 2**32 - 1, 2**32]
+
+
+@pytest.mark.parametrize("high", HIGHS)
+@pytest.mark.parametrize("words", [1, 7, protocols.WORDS_PER_DRAW])
+def test_the_masked_raw_words_are_what_randint_draws_and_no_word_more(high, words, monkeypatch):
+    monkeypatch.setattr(protocols, "WORDS_PER_DRAW", words)
+    count = 3001
+    for seed in (0, 12345, 2**32 - 1):
+        sequential, raw = np.random.RandomState(seed), np.random.RandomState(seed)
+        expected = sequential.randint(0, high, size=count)
+        pieces = list(legacy_randint(raw, high, count))
+        drawn = np.concatenate(pieces)
+        assert drawn.dtype == np.uint32 and np.array_equal(drawn.astype(np.int64), expected)
+        assert all(piece.size <= words for piece in pieces)  # drawn in bulk, not all at once
+        assert same_state(sequential, raw)  # the next word is the one randint would take next
+        assert sequential.randint(0, 2**31) == raw.randint(0, 2**31)
+
+
+@pytest.mark.parametrize("rows", [2, 40, 1000])
+def test_the_raw_words_continue_the_choice_calls_of_the_aggregator(rows):
+    # choice's draws, resample after resample, then what a later choice call draws.
+    sequential, raw = np.random.RandomState(7), np.random.RandomState(7)
+    expected = np.concatenate([sequential.choice(np.arange(rows), size=rows) for _ in range(50)])
+    assert np.array_equal(np.concatenate(list(legacy_randint(raw, rows, 50 * rows))), expected)
+    assert np.array_equal(raw.choice(np.arange(rows), size=rows), sequential.choice(np.arange(rows), size=rows))
+
+
 @pytest.mark.parametrize("rows", SIZES)
 @pytest.mark.parametrize("block_indices", [1, 5, 3 * 1024 + 1, protocols.BLOCK_INDICES])
+@pytest.mark.parametrize("words", [3, protocols.WORDS_PER_DRAW])
 def test_blocked_resample_means_equal_the_loop_and_leave_the_generator_where_it_leaves_it(
-    rows, block_indices, monkeypatch
+    rows, block_indices, words, monkeypatch
 ):
     monkeypatch.setattr(protocols, "BLOCK_INDICES", block_indices)
+    monkeypatch.setattr(protocols, "WORDS_PER_DRAW", words)
     matrix = np.random.RandomState(rows).random_sample((rows, 3))
     matrix[::4] = 1.0  # ties, as the no-additions rule makes
     n_bootstrap = 7 if rows >= 1000 else 101
@@ -58,7 +88,7 @@ def test_blocked_resample_means_equal_the_loop_and_leave_the_generator_where_it_
         reference, blocked = np.random.RandomState(seed), np.random.RandomState(seed)
         expected = loop_means(matrix, n_bootstrap, reference)
         means = resample_means(matrix, n_bootstrap, blocked)
-        assert np.array_equal(means, expected)  # exact, not approximate
+        assert means.shape == (3, n_bootstrap) and np.array_equal(means.T, expected)  # exact, not approximate
         assert same_state(reference, blocked)
 
 
@@ -81,8 +111,8 @@ def test_blocked_corpus_values_equal_the_loop_under_fruit_and_editeval(confidenc
 
 
 def test_a_million_resamples_continue_one_stream_across_blocks_of_the_real_size():
-    # 2**18 // 40 = 6553 resamples a block: the first 7000 cross the first boundary.
+    # 2**16 // 40 = 1638 resamples a block, 2**18 words a draw: the first 7000 resamples cross both.
     matrix = np.random.RandomState(3).random_sample((40, 3))
     many = resample_means(matrix, 1_000_000, np.random.RandomState(11))
-    assert many.shape == (1_000_000, 3)
-    assert np.array_equal(many[:7000], loop_means(matrix, 7000, np.random.RandomState(11)))
+    assert many.shape == (3, 1_000_000)
+    assert np.array_equal(many[:, :7000].T, loop_means(matrix, 7000, np.random.RandomState(11)))

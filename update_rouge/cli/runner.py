@@ -202,7 +202,8 @@ class Interrupted(BaseException):
 @contextlib.contextmanager
 def _signals_interrupt() -> Iterator[None]:
     """Within the block, the stop signals (``stop_signals.STOP_SIGNALS``) raise ``Interrupted``; after
-    the first one they are ignored until the block is left, so the clean-up is not itself interrupted."""
+    the first one they are ignored until the block is left, so the clean-up is not itself interrupted.
+    A signal the process ignores (SIGHUP under ``nohup``) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -212,7 +213,9 @@ def _signals_interrupt() -> Iterator[None]:
             signal.signal(number, signal.SIG_IGN)
         raise Interrupted(signum)
 
-    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    previous = {
+        number: signal.signal(number, stop) for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN
+    }
     try:
         yield
     finally:
