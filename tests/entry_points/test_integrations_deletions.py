@@ -194,6 +194,25 @@ def test_inspect_gives_each_sample_and_the_corpus_the_deletions():
 
 
 @pytest.mark.slow
+def test_an_inspect_eval_logs_the_deletions_metrics(tmp_path):
+    pytest.importorskip("inspect_ai")
+    from test_inspect import run
+
+    from update_rouge.integrations.inspect import update_rouge_scorer
+
+    log = run(HAND, update_rouge_scorer(rouge_types=TYPES, deletions=True, confidence_level=None), tmp_path)
+    assert log.status == "success", log.error
+    metrics = {name: metric.value for name, metric in log.results.scores[0].metrics.items()}
+    want = {f"update_{t}": 1.0 for t in TYPES} | {f"update_del_{t}": HAND_MEANS[f"update_del_{t}"] for t in TYPES}
+    assert metrics == pytest.approx(want, abs=1e-12, rel=0)
+    by_id = {sample.id: sample.scores["update_rouge"] for sample in log.samples}
+    assert [by_id[row["id"]].value["update_del_rouge1"] for row in HAND] == pytest.approx(
+        HAND_DELETIONS["update_del_rouge1"], abs=1e-15, rel=0
+    )
+    assert "|del:sentences|" in by_id["0"].metadata["signature"]
+
+
+@pytest.mark.slow
 def test_lighteval_gives_each_sample_and_the_corpus_the_deletions():
     pytest.importorskip("lighteval")
     from lighteval.models.model_output import ModelResponse
