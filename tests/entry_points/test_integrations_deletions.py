@@ -100,7 +100,8 @@ def test_a_del_term_names_itself_and_refuses_deletions_false_by_name():
     assert update_rouge_reward("del_rouge1_recall").__name__ == "update_rouge_del_rouge1_recall"
     assert update_rouge_reward({"rouge1": 1, "del_rouge1": 1}).__name__ == "update_rouge_rouge1_f1_del_rouge1_f1"
     assert reward_of("del_rouge1", HAND, deletions=True) == reward_of("del_rouge1", HAND)
-    python_refusal(lambda **options: update_rouge_reward("del_rouge1", **options), "deletions", False)
+    for value in (False, "yes"):  # "yes" is no switch: refused, not overridden by the del_ term
+        python_refusal(lambda **options: update_rouge_reward("del_rouge1", **options), "deletions", value)
     with pytest.raises(ValueError, match="must end in one of _f1, _precision, _recall"):
         update_rouge_reward("del_rouge1_f2")
     with pytest.raises(ValueError, match="more than once"):

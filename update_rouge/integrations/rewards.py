@@ -110,18 +110,19 @@ def _scoring_options(terms: list[Term], options: dict[str, Any]) -> dict[str, An
     """``compute``'s options of a reward of ``terms``: the terms' rouge types and, where a term
     scores the deletions, ``deletions=True``; ``OptionError`` for ``deletions=False`` beside one."""
     scored = dict(options, rouge_types=list(dict.fromkeys(rouge_type for _, rouge_type, _, _ in terms)))
-    if any(deletions for deletions, _, _, _ in terms):
-        if options.get("deletions", True) is not True:
-            raise OptionError(
-                "deletions",
-                options["deletions"],
-                (
-                    Setting("deletions", options["deletions"]),
-                    " cannot be set for a reward with a del_ term: a del_ term scores the deletions",
-                ),
-                [[Setting("deletions", LEFT_OUT)]],
-            )
-        scored["deletions"] = True
+    if not any(deletions for deletions, _, _, _ in terms):
+        return scored
+    if options.get("deletions") is False:
+        raise OptionError(
+            "deletions",
+            False,
+            (
+                Setting("deletions", False),
+                " cannot be set for a reward with a del_ term: a del_ term scores the deletions",
+            ),
+            [[Setting("deletions", LEFT_OUT)]],
+        )
+    scored.setdefault("deletions", True)  # implied; a given value that is no switch, Settings refuses by name
     return scored
 
 
