@@ -123,14 +123,9 @@ DOORS = {
     "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE),
     "trainer": door(SCORING + STATISTICS, SHAPE),
     # protocol: autometrics (an exact mean) honoured; fruit and editeval (a bootstrap median) refused.
-    "torchmetrics": door(
-        NO_DELETIONS + " average protocol", "confidence_level n_bootstrap seed" + SHAPE, deletions=PENDING
-    ),
+    "torchmetrics": door(SCORING + " average protocol", "confidence_level n_bootstrap seed" + SHAPE),
     "ray": door(SCORING + STATISTICS + "return_signature", "use_aggregator baseline_predictions group_by"),
-    **{
-        door_name: door(NO_DELETIONS + STATISTICS, SHAPE, deletions=PENDING)
-        for door_name in ("lm_eval", "inspect", "lighteval")
-    },
+    **{door_name: door(SCORING + STATISTICS, SHAPE) for door_name in ("lm_eval", "inspect", "lighteval")},
 }
 # The demo's Reproduce code (demo/reproduce.py) holds what the page was given: the demo's decisions.
 DOORS["reproduce"] = DOORS["demo"]
@@ -322,6 +317,12 @@ def test_a_reward_honours_the_per_example_options(option):
     reward = update_rouge_reward("rouge1_recall", **options)
     got = reward(prompts=None, completions=predictions, source=sources, reference=references)
     assert got == expected(option, use_aggregator=False, rouge_types=["rouge1"])["update_rouge1_recall"]
+    # A del_ term scores the deletions, under the option too.
+    deleted = update_rouge_reward("del_rouge1_recall", **options)
+    got = deleted(prompts=None, completions=predictions, source=sources, reference=references)
+    on = {} if option == "deletions" else {"deletions": True}
+    want = expected(option, use_aggregator=False, rouge_types=["rouge1"], **on)
+    assert got == want["update_del_rouge1_recall"] != want["update_rouge1_recall"]
 
 
 class WordIds:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import Settings, UpdateRougeScorer
+from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..inputs import _describe
 from .refusals import NOT_ONE_RESULT, refuse_given
 
@@ -33,10 +34,26 @@ def harness_settings(options: dict[str, Any]) -> Settings:
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 
+def sample_keys(settings: Settings) -> list[str]:
+    """The keys of a sample's values: ``update_<type>`` (its F1) of each type and, with
+    ``deletions=True``, ``update_del_<type>`` (its deletions' F1) of each type."""
+    return score_keys(settings.rouge_types, settings.deletions)
+
+
+def sample_values(settings: Settings, example: ExampleScore) -> dict[str, float]:
+    """A sample's value of each key of ``sample_keys``: the F1 of its additions (and deletions)."""
+    values = {f"update_{t}": float(example.scores[t].fmeasure) for t in settings.rouge_types}
+    if settings.deletions:
+        deleted = example.deletions.scores  # type: ignore[union-attr]
+        values.update({f"{DELETIONS_PREFIX}{t}": float(deleted[t].fmeasure) for t in settings.rouge_types})
+    return values
+
+
 def reported_keys(settings: Settings) -> list[str]:
-    """The keys a harness reports: ``update_<type>`` (the mean F1) of each type and, unless
-    ``confidence_level`` is ``None``, its interval ``update_<type>_low`` and ``update_<type>_high``."""
-    keys = [f"update_{rouge_type}" for rouge_type in settings.rouge_types]
+    """The keys a harness reports: each of ``sample_keys`` (the mean F1 of each type; with
+    ``deletions=True`` the deletions' ``update_del_<type>`` too) and, unless ``confidence_level``
+    is ``None``, its interval ``<key>_low`` and ``<key>_high``."""
+    keys = sample_keys(settings)
     if settings.intervals:
         keys += [f"{key}_{end}" for key in keys for end in ("low", "high")]
     return keys

@@ -7,10 +7,11 @@ Needs the optional extra ``pip install 'update-rouge[inspect]'``.
 against the reference(s) of its target, reading the source from ``Sample.metadata["source"]``
 (``source_key=``); ``options`` are ``compute``'s settings (rouge types ``rouge1``, ``rouge2``,
 ``rougeLsum`` unless ``rouge_types`` is given). A sample's value is a dict of its F1 per type
-(``update_rouge1``, ...), its metadata the source, references and the settings signature; the
+(``update_rouge1``, ...; with ``deletions=True`` its deletions' too, ``update_del_rouge1``, ...), its metadata the source, references and the settings signature; the
 metric ``update_rouge_corpus`` then scores all the samples at once as ``compute`` does, so the
-log's metrics are ``compute``'s corpus means (``update_<type>``) and seeded bootstrap interval
-(``update_<type>_low``, ``update_<type>_high``) of the same triples.
+log's metrics are ``compute``'s corpus means (``update_<type>``, and ``update_del_<type>``
+with ``deletions=True``) and seeded bootstrap interval (``update_<type>_low``,
+``update_<type>_high``, ...) of the same triples.
 
 Run with one epoch (the default): with several, inspect reduces each sample's values before the
 metric sees them, and the corpus of one (source, output, references) triple per sample is gone.
@@ -34,6 +35,7 @@ from .harness_corpus import (
     harness_settings,
     named_settings,
     reported_keys,
+    sample_values,
     settings_name,
 )
 
@@ -73,11 +75,8 @@ def update_rouge_scorer(source_key: str = "source", **options: Any) -> Scorer:
             raise ValueError(f"{where}: Sample.metadata[{source_key!r}] must hold the source text")
         source, prediction, references = as_triple(source, state.output.completion, list(target), where)
         example = one.score(source, prediction, list(references))
-        values: dict[str, Any] = {
-            f"update_{rouge_type}": float(example.scores[rouge_type].fmeasure) for rouge_type in settings.rouge_types
-        }
         return Score(
-            value=values,
+            value=dict(sample_values(settings, example)),
             answer=prediction,
             metadata={"source": source, "references": list(references), "signature": name},
         )

@@ -4,7 +4,8 @@ and a task config for a local FRUIT-style JSONL file (both of lighteval's backen
 Needs the optional extra ``pip install 'update-rouge[lighteval]'``.
 
 ``update_rouge_metric(**options)`` is a ``SampleLevelMetricGrouping`` named ``update_<type>`` per
-type (``rouge1``, ``rouge2``, ``rougeLsum`` unless ``rouge_types`` is given). Its
+type (``rouge1``, ``rouge2``, ``rougeLsum`` unless ``rouge_types`` is given; with
+``deletions=True`` also ``update_del_<type>``, the deletions' F1). Its
 ``UpdateRougeComputation`` reads the source from ``Doc.specific["source"]`` (``source_key=``),
 the reference(s) from the gold choices and the prediction from the model's first final text;
 each sample's value is its F1 per type (a float, what lighteval's details show) that also
@@ -45,6 +46,8 @@ from .harness_corpus import (
     harness_settings,
     named_settings,
     reported_keys,
+    sample_keys,
+    sample_values,
     settings_name,
 )
 from .inspect import update_rouge_scorer
@@ -72,7 +75,8 @@ class SampleValue(float):
 
 
 class UpdateRougeComputation(SampleLevelComputation):
-    """The per-sample step of ``update_rouge_metric``: one ``SampleValue`` per ``update_<type>``."""
+    """The per-sample step of ``update_rouge_metric``: one ``SampleValue`` per ``update_<type>``
+    (and ``update_del_<type>``: ``harness_corpus.sample_keys``)."""
 
     def __init__(self, source_key: str = "source", **options: Any):
         self.source_key = source_key
@@ -91,8 +95,8 @@ class UpdateRougeComputation(SampleLevelComputation):
         example = self._scorer.score(triple[0], triple[1], list(triple[2]))
         position = int(doc.id) if str(doc.id).isdecimal() else -1
         return {
-            f"update_{t}": SampleValue(float(example.scores[t].fmeasure), self.name, triple, position)
-            for t in self.settings.rouge_types
+            key: SampleValue(value, self.name, triple, position)
+            for key, value in sample_values(self.settings, example).items()
         }
 
 
@@ -109,7 +113,7 @@ def corpus_values(values: list[SampleValue]) -> dict[str, float]:
 def update_rouge_metric(source_key: str = "source", **options: Any) -> SampleLevelMetricGrouping:
     """The lighteval metric (see the module docstring); ``options`` are ``compute``'s settings."""
     computation = UpdateRougeComputation(source_key, **options)
-    names = [f"update_{rouge_type}" for rouge_type in computation.settings.rouge_types]
+    names = sample_keys(computation.settings)
     return SampleLevelMetricGrouping(
         metric_name=names,
         higher_is_better=cast(

@@ -6,7 +6,8 @@ Needs the optional extra ``pip install 'update-rouge[lm-eval]'``.
 lm_eval's default metric call, ``fn(references=..., predictions=...)``, never sees the document,
 so UpdateROUGE, which needs the source, comes in through ``process_results(doc, results)``: it
 returns, for each reported key, the sample's (settings, source, prediction, references) item;
-the aggregation registered under that key (``update_rouge1``, ``update_rouge1_low``, ...) scores
+the aggregation registered under that key (``update_rouge1``, ``update_rouge1_low``, ...; with
+``deletions=True`` the deletions' ``update_del_rouge1``, ``update_del_rouge1_low``, ...) scores
 all the items of the run at once (``harness_corpus.corpus_result``), so the reported values are
 ``compute``'s corpus means and bootstrap interval ends on the same triples, bit for bit.
 lm_eval's own ``_stderr`` is ``N/A`` for these keys: the interval keys take its place.

@@ -7,7 +7,8 @@ scored), named
 
     _counts_update_<type>_hits, _counts_update_<type>_target, _counts_update_<type>_prediction
 
-(``count_column_names``). ``ray_scoring.corpus_scores`` reads them back in ``row`` order and
+and with ``deletions=True`` the same of the deletions' counts, ``_counts_update_del_<type>_hits``,
+... (``count_column_names``). ``ray_scoring.corpus_scores`` reads them back in ``row`` order and
 gives them to ``micro.py`` as ``micro.CountColumns`` (``count_arrays``): integers summed exactly,
 so its result is ``compute(..., average="micro")``'s. A dataset scored under ``average="macro"``
 has none of these columns.
@@ -18,15 +19,18 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..engines import Counts
+from ..example_tables import score_keys
 from ..micro import CountColumns
 
 FIELDS = ("hits", "target", "prediction")
 PREFIX = "_counts_"
 
 
-def count_column_names(rouge_types: Sequence[str]) -> list[str]:
-    """The count columns of ``rouge_types``, per type its hits, target and prediction columns."""
-    return [f"{PREFIX}update_{rouge_type}_{field}" for rouge_type in rouge_types for field in FIELDS]
+def count_column_names(rouge_types: Sequence[str], deletions: bool = False) -> list[str]:
+    """The count columns of ``rouge_types``, per output key (``update_<type>``, then with
+    ``deletions`` each ``update_del_<type>``: ``example_tables.score_keys``) its hits, target and
+    prediction columns."""
+    return [f"{PREFIX}{key}_{field}" for key in score_keys(rouge_types, deletions) for field in FIELDS]
 
 
 def count_values(counts: Mapping[str, Sequence[Counts]]) -> dict[str, list[int]]:
@@ -39,12 +43,15 @@ def count_values(counts: Mapping[str, Sequence[Counts]]) -> dict[str, list[int]]
     }
 
 
-def count_arrays(columns: Mapping[str, np.ndarray], rouge_types: Sequence[str]) -> CountColumns:
-    """``micro.CountColumns`` (per output key, an ``n x 3`` int64 array) of the count columns
-    ``columns`` (name -> its values, every column in the same example order)."""
+def count_arrays(
+    columns: Mapping[str, np.ndarray], rouge_types: Sequence[str], deletions: bool = False
+) -> CountColumns:
+    """``micro.CountColumns`` (per output key of ``score_keys(rouge_types, deletions)``, an ``n x
+    3`` int64 array) of the count columns ``columns`` (name -> its values, every column in the
+    same example order)."""
     return {
-        f"update_{rouge_type}": np.stack(
-            [np.asarray(columns[f"{PREFIX}update_{rouge_type}_{field}"], dtype=np.int64) for field in FIELDS], axis=-1
+        key: np.stack(
+            [np.asarray(columns[f"{PREFIX}{key}_{field}"], dtype=np.int64) for field in FIELDS], axis=-1
         ).reshape(-1, 3)
-        for rouge_type in rouge_types
+        for key in score_keys(rouge_types, deletions)
     }

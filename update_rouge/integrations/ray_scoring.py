@@ -7,8 +7,10 @@ references) and ``row``: an integer giving the row's place in the input (unique;
 
 - ``BatchScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
   adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
-  the same names and with the same values; under ``average="micro"`` also the int64 count
-  columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``, ``_prediction``).
+  the same names and with the same values (with ``deletions=True`` the deletions' columns
+  ``update_del_<type>``, ... and the boolean ``_both_kept`` too); under ``average="micro"`` also
+  the int64 count columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``,
+  ``_prediction``; the deletions' ``_counts_update_del_<type>_hits``, ...).
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
   options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
   paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
@@ -52,11 +54,10 @@ with extra_imports(
     import ray
 
 from ..corpus import corpus_statistics
-from ..example_tables import RunningTotals, f1_columns, per_example_table
+from ..example_tables import COUNT_KEYS, RunningTotals, f1_columns, per_example_table, score_keys
 from ..inputs import check_inputs
 from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer, compute
-from ..micro import count_columns
 from ..no_tokens import warn_tokenless
 from ..protocols import BOOTSTRAP_PROTOCOLS
 from ..rouge_types import check_rouge_types
@@ -88,9 +89,10 @@ def _scoring_options(options: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in options.items() if key not in corpus_only}
 
 
-def output_columns(rouge_types: Sequence[str] | None = None) -> list[str]:
-    """Names of the per-example columns ``compute(use_aggregator=False)`` returns for these types."""
-    return list(per_example_table([], check_rouge_types(rouge_types)))
+def output_columns(rouge_types: Sequence[str] | None = None, deletions: bool = False) -> list[str]:
+    """Names of the per-example columns ``compute(use_aggregator=False, deletions=deletions)``
+    returns for these types."""
+    return list(per_example_table([], check_rouge_types(rouge_types), deletions))
 
 
 class BatchScorer:
@@ -102,9 +104,10 @@ class BatchScorer:
     per CPU of its node), imports the package and scores one tiny example, which checks the
     options and fills the per-process caches (tokenizer, stems) that every later batch of that
     actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
-    ``output_columns(rouge_types)`` appended (replacing any of the same name): float64 scores
-    and lengths, and the boolean ``_both_empty``; under ``average="micro"`` then the int64
-    columns of ``ray_counts.count_column_names(rouge_types)``. A bad row raises ``InputError``
+    ``output_columns(rouge_types, deletions)`` appended (replacing any of the same name): float64 scores
+    and lengths, and the booleans ``_both_empty`` (and ``_both_kept``, with ``deletions=True``);
+    under ``average="micro"`` then the int64 columns of ``ray_counts.count_column_names(rouge_types,
+    deletions)``. A bad row raises ``InputError``
     at ``Field(column, row)``, e.g. ``row 7: source must be a string, got None`` (``_relocated``:
     a custom tokenizer's ``TokenizerError`` and ``LcsTableTooLarge`` at its row too); a batch
     without one of the columns ``OptionError`` naming its ``*_column`` option. In a Ray Data task
@@ -136,8 +139,10 @@ class BatchScorer:
         sources, predictions, references = (batch.column(name).to_pylist() for name in self.columns)
         settings = self.scorer.settings
         if batch.num_rows == 0:
-            table = per_example_table([], settings.rouge_types)
-            counts = count_columns([], settings.rouge_types) if settings.average == "micro" else None
+            table = per_example_table([], settings.rouge_types, settings.deletions)
+            counts: dict[str, list] | None = None
+            if settings.average == "micro":
+                counts = {key: [] for key in score_keys(settings.rouge_types, settings.deletions)}
         else:
             try:
                 # compute(..., use_aggregator=False)'s table, with the micro average's counts
@@ -152,8 +157,7 @@ class BatchScorer:
             warn_tokenless(tables.tokenless, batch.num_rows)
             table, counts = tables.table, tables.counts
         columns = {
-            name: pa.array(values, pa.bool_() if name == "_both_empty" else pa.float64())
-            for name, values in table.items()
+            name: pa.array(values, pa.bool_() if name in COUNT_KEYS else pa.float64()) for name, values in table.items()
         }
         if counts is not None and settings.average == "micro":  # not a published protocol's slots
             columns.update({name: pa.array(values, pa.int64()) for name, values in count_values(counts).items()})
@@ -313,7 +317,7 @@ def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column
     if missing:
         raise ValueError(
             f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
-            "(average='micro' adds the count columns)"
+            "(average='micro' adds the count columns, deletions=True the deletions' columns)"
         )
     reference = batch.column(reference_column)
     counts = (
@@ -378,9 +382,9 @@ def corpus_scores(
     """
     settings = _check_corpus_options(options)
     micro = settings.average == "micro"
-    keys = output_columns(settings.rouge_types)
+    keys = output_columns(settings.rouge_types, settings.deletions)
     if micro:
-        ordered_keys = count_column_names(settings.rouge_types)
+        ordered_keys = count_column_names(settings.rouge_types, settings.deletions)
     else:
         ordered_keys = list(f1_columns(dict.fromkeys(keys, []), settings.rouge_types))
     totals, rows, ordered, references = _gather(scored, keys, ordered_keys, row_column, reference_column)
@@ -390,8 +394,9 @@ def corpus_scores(
         if not np.array_equal(rows, baseline_rows):
             raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
     if micro:
-        ordered = count_arrays(ordered, settings.rouge_types)
-        baseline_ordered = None if baseline_ordered is None else count_arrays(baseline_ordered, settings.rouge_types)
+        ordered = count_arrays(ordered, settings.rouge_types, settings.deletions)
+        if baseline_ordered is not None:
+            baseline_ordered = count_arrays(baseline_ordered, settings.rouge_types, settings.deletions)
     # As corpus.Corpus.result: the exact means, then corpus.py's statistics of the columns in row order.
     result = totals.result()
     result.update(corpus_statistics(ordered, baseline_ordered, settings))

@@ -6,6 +6,10 @@ other online trainers that take ``reward_funcs``).
 dataset's other columns repeated to match, it returns one float per completion. Each reward is
 the per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion
 and references (the no-additions rule included), or a weighted mean of several such scores.
+A term ``del_<type>`` (``del_rouge1_recall``) is the score of what the completion deletes from
+its source (``update_del_<type>`` of ``compute(..., deletions=True)``): a ``del_`` term scores
+the deletions by itself, so that a reward can pay for the right deletions and penalise wrong
+ones beside the additions.
 It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
 refuses every other option of the table when it is built, naming it, rather than ignore one
 (``average="micro"`` would have no effect on a per-example score): the rouge types come from
@@ -17,7 +21,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import Field, Spelling, UpdateRougeError
+from ..errors import LEFT_OUT, Field, OptionError, Setting, Spelling, UpdateRougeError
+from ..example_tables import ExampleScore
 from ..inputs import _describe
 from ..metric import score_examples
 from ..settings import OPTIONS
@@ -25,6 +30,8 @@ from .refusals import CORPUS_OPTIONS, refuse_given
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
+DELETIONS = "del_"
+"""The prefix of a term that scores the deletions (``del_rouge1``), not the additions."""
 # The table's options a reward refuses by name: the types (they come from reward=) and those
 # that act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of.
 REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS)
@@ -51,20 +58,26 @@ class _Columns(Spelling):
         return f"{self.names.get(field.field, field.field)}{field.indices}"
 
 
-def _parse_term(term: Any) -> tuple[str, str]:
-    """``"rouge2"`` -> (``"rouge2"``, ``"f1"``); ``"rouge2_recall"`` -> (``"rouge2"``, ``"recall"``)."""
+Term = tuple[bool, str, str, float]
+"""A reward term: whether it scores the deletions, its rouge type, its measure, its weight."""
+
+
+def _parse_term(term: Any) -> tuple[bool, str, str]:
+    """``"rouge2"`` -> (False, ``"rouge2"``, ``"f1"``); ``"del_rouge2_recall"`` -> (True,
+    ``"rouge2"``, ``"recall"``): the deletions' recall."""
     if not isinstance(term, str) or not term:
         raise ValueError(f"reward terms are strings such as 'rougeLsum' or 'rouge2_recall', got {_describe(term)}")
-    rouge_type, _, measure = term.rpartition("_")
+    deletions = term.startswith(DELETIONS)
+    rouge_type, _, measure = term.removeprefix(DELETIONS).rpartition("_")
     if not rouge_type:
-        return term, "f1"
+        return deletions, term.removeprefix(DELETIONS), "f1"
     if measure not in MEASURES:
         raise ValueError(f"reward term {term!r} must end in one of _f1, _precision, _recall (or name a type alone: F1)")
-    return rouge_type, measure
+    return deletions, rouge_type, measure
 
 
-def _parse_reward(reward: str | Mapping[str, float]) -> list[tuple[str, str, float]]:
-    """The reward as (rouge type, measure, weight) terms, weights divided by their sum."""
+def _parse_reward(reward: str | Mapping[str, float]) -> list[Term]:
+    """The reward as (deletions, rouge type, measure, weight) terms, weights divided by their sum."""
     if isinstance(reward, str):
         return [(*_parse_term(reward), 1.0)]
     if not isinstance(reward, Mapping) or not reward:
@@ -74,18 +87,49 @@ def _parse_reward(reward: str | Mapping[str, float]) -> list[tuple[str, str, flo
         )
     terms = []
     for term, weight in reward.items():
-        rouge_type, measure = _parse_term(term)
+        parsed = _parse_term(term)
         number = isinstance(weight, (int, float)) and not isinstance(weight, bool)
         if not (number and math.isfinite(weight) and weight > 0):
             raise ValueError(
                 f"the weight of reward term {term!r} must be a positive finite number, got {_describe(weight)}"
             )
-        terms.append((rouge_type, measure, float(weight)))
-    keys = [(rouge_type, measure) for rouge_type, measure, _ in terms]
+        terms.append((*parsed, float(weight)))
+    keys = [term[:3] for term in terms]
     if len(set(keys)) < len(keys):
         raise ValueError(f"reward names a (type, measure) more than once: {list(reward)}")
-    total = math.fsum(weight for _, _, weight in terms)
-    return [(rouge_type, measure, weight / total) for rouge_type, measure, weight in terms]
+    total = math.fsum(term[3] for term in terms)
+    return [(*term[:3], term[3] / total) for term in terms]
+
+
+def _term_name(deletions: bool, rouge_type: str, measure: str) -> str:
+    """A term's part of the reward's default name: ``rouge1_f1``, ``del_rouge1_recall``."""
+    return f"{DELETIONS if deletions else ''}{rouge_type}_{measure}"
+
+
+def _scoring_options(terms: list[Term], options: dict[str, Any]) -> dict[str, Any]:
+    """``compute``'s options of a reward of ``terms``: the terms' rouge types and, where a term
+    scores the deletions, ``deletions=True``; ``OptionError`` for ``deletions=False`` beside one."""
+    scored = dict(options, rouge_types=list(dict.fromkeys(rouge_type for _, rouge_type, _, _ in terms)))
+    if not any(deletions for deletions, _, _, _ in terms):
+        return scored
+    if options.get("deletions") is False:
+        raise OptionError(
+            "deletions",
+            False,
+            (
+                Setting("deletions", False),
+                " cannot be set for a reward with a del_ term: a del_ term scores the deletions",
+            ),
+            [[Setting("deletions", LEFT_OUT)]],
+        )
+    scored.setdefault("deletions", True)  # implied; a given value that is no switch, Settings refuses by name
+    return scored
+
+
+def _value(example: ExampleScore, deletions: bool, rouge_type: str, measure: str) -> float:
+    """One term's value for one example: a measure of its additions' or deletions' score."""
+    scores = example.deletions.scores if deletions else example.scores  # type: ignore[union-attr]
+    return float(getattr(scores[rouge_type], MEASURES[measure]))
 
 
 def _assistant_text(completion: Any, index: int) -> str:
@@ -149,10 +193,10 @@ class UpdateRougeReward:
         self.source_column = source_column
         self.reference_column = reference_column
         self._columns = _Columns({"sources": f"column {source_column!r}", "references": f"column {reference_column!r}"})
-        self.options = dict(compute_kwargs, rouge_types=list(dict.fromkeys(t for t, _, _ in self.terms)))
+        self.options = _scoring_options(self.terms, compute_kwargs)
         # score_examples checks every option now, so that a bad one fails here and not at a training step.
         score_examples([""], [""], [""], **self.options)
-        self.__name__ = name or "update_rouge_" + "_".join(f"{t}_{m}" for t, m, _ in self.terms)
+        self.__name__ = name or "update_rouge_" + "_".join(_term_name(*term[:3]) for term in self.terms)
 
     def _column(self, columns: dict[str, Any], name: str, count: int) -> list:
         if name not in columns:
@@ -198,10 +242,9 @@ class UpdateRougeReward:
         ]
         examples = score_examples(sources, predictions, references, **self.options)
         if len(self.terms) == 1:
-            rouge_type, measure, _ = self.terms[0]
-            return [float(getattr(example.scores[rouge_type], MEASURES[measure])) for example in examples]
+            return [_value(example, *self.terms[0][:3]) for example in examples]
         return [
-            math.fsum(weight * getattr(example.scores[t], MEASURES[m]) for t, m, weight in self.terms)
+            math.fsum(weight * _value(example, deletions, t, m) for deletions, t, m, weight in self.terms)
             for example in examples
         ]
 
@@ -221,14 +264,18 @@ def update_rouge_reward(
     Args:
         reward: what the reward is: a term ``"<type>"`` (its F1) or ``"<type>_<measure>"`` with
             measure ``f1``, ``precision`` or ``recall`` (``"rouge2_recall"``), for any rouge type
-            ``compute`` accepts; or a mapping of such terms to positive weights, whose weighted
+            ``compute`` accepts; ``"del_<type>"`` or ``"del_<type>_<measure>"`` (``"del_rouge1"``)
+            for that score of the completion's deletions (what it removes from its source) against
+            the reference's, which a ``del_`` term has scored (``deletions=True`` is implied;
+            ``deletions=False`` beside it is refused); or a mapping of such terms to positive weights, whose weighted
             mean is the reward (weights are divided by their sum, so the reward stays in [0, 1];
             scale it with TRL's ``reward_weights``). Default: the F1 of ``rougeLsum``.
         source_column, reference_column: the dataset columns holding each example's source text
             and its reference (a string, or a non-empty list of strings for several references,
             combined as ``multi_ref=`` says).
         name: the reward's ``__name__``, which TRL logs as ``rewards/<name>/mean``; default
-            ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``).
+            ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``,
+            ``update_rouge_del_rouge1_recall``).
         **compute_kwargs: every per-example scoring option of ``compute`` (``stemmer``,
             ``use_stemmer``, ``tokenizer``, ``multi_ref``, ``engine``, ``num_proc``, ...), checked
             here. Not ``rouge_types`` (given by ``reward``) nor the corpus-level options
@@ -239,7 +286,8 @@ def update_rouge_reward(
         A picklable callable ``reward(prompts=..., completions=..., **columns) -> list[float]``,
         each value in [0, 1]: with a single term, exactly the per-example value of
         ``compute(..., use_aggregator=False)`` under ``update_<type>`` (F1),
-        ``update_<type>_precision`` or ``update_<type>_recall``. A completion that adds nothing
+        ``update_<type>_precision`` or ``update_<type>_recall`` (a ``del_`` term: ``update_del_<type>``,
+        ... of ``compute(..., deletions=True)``). A completion that adds nothing
         to its source scores 1.0 when some reference adds nothing too (every reference, with
         ``multi_ref="pooled"``), as in ``compute``.
     """

@@ -6,8 +6,9 @@ Needs the optional extra ``pip install 'update-rouge[torchmetrics]'``.
 ``UpdateRougeMetric(**options)`` takes ``compute``'s settings (``rouge_types``, ``stemmer``,
 ``multi_ref``, ``average``, ...). ``update(sources, predictions, references)`` scores a batch
 (references: one string or a non-empty list of strings per example); ``compute()`` returns
-``update_<type>``, ``update_<type>_precision`` and ``update_<type>_recall`` of every type as
-0-dimensional float64 tensors:
+``update_<type>``, ``update_<type>_precision`` and ``update_<type>_recall`` of every type (with
+``deletions=True`` also the deletions' ``update_del_<type>``, ``_precision`` and ``_recall``,
+each kept in states of its own as the additions' are) as 0-dimensional float64 tensors:
 
 - ``average="macro"`` (the default): each example's precision, recall and F1 are kept (list
   states reduced by ``cat``); the result is their mean summed exactly (``math.fsum``), so it
@@ -43,6 +44,7 @@ except ImportError as error:
 from .. import Settings, UpdateRougeScorer
 from ..corpus import mean
 from ..errors import LEFT_OUT, Name, OptionError, Setting
+from ..example_tables import DELETIONS_PREFIX, score_keys
 from ..micro import micro_means
 from ..protocols import BOOTSTRAP_PROTOCOLS
 from .refusals import CORPUS_OPTIONS, refuse_given
@@ -107,8 +109,7 @@ class UpdateRougeMetric(Metric):
         self._scorer = UpdateRougeScorer(self.settings)
         self._micro = self.settings.average == "micro"
         self.add_state("n_examples", torch.tensor(0, dtype=torch.int64), dist_reduce_fx="sum")
-        for rouge_type in self.settings.rouge_types:
-            key = f"update_{rouge_type}"
+        for key in self._keys():
             if self._micro:
                 self.add_state(f"{key}_counts", torch.zeros(3, dtype=torch.int64), dist_reduce_fx="sum")
             else:
@@ -121,16 +122,19 @@ class UpdateRougeMetric(Metric):
         if not examples:
             return
         self.n_examples = self.n_examples + len(examples)
-        for rouge_type in self.settings.rouge_types:
-            key = f"update_{rouge_type}"
+        for key in self._keys():
+            deletions = key.startswith(DELETIONS_PREFIX)
+            rouge_type = key.removeprefix(DELETIONS_PREFIX if deletions else "update_")
+            # The additions' scores of each example, or its deletions' (a DeletionScore has the same fields).
+            scored = [example.deletions if deletions else example for example in examples]
             if self._micro:
-                counts = [example.counts[rouge_type] for example in examples if example.counts is not None]
+                counts = [part.counts[rouge_type] for part in scored if part is not None and part.counts is not None]
                 sums = [sum(count[field] for count in counts) for field in range(3)]
                 state = getattr(self, f"{key}_counts")
                 setattr(self, f"{key}_counts", state + torch.tensor(sums, dtype=torch.int64, device=state.device))
             else:
                 for suffix, field in MEASURES:
-                    values = [float(getattr(example.scores[rouge_type], field)) for example in examples]
+                    values = [float(getattr(part.scores[rouge_type], field)) for part in scored]  # type: ignore[union-attr]
                     getattr(self, key + suffix).append(torch.tensor(values, dtype=torch.float64, device=self.device))
 
     def compute(self) -> dict[str, "torch.Tensor"]:
@@ -139,10 +143,7 @@ class UpdateRougeMetric(Metric):
         if int(self.n_examples) == 0:
             raise ValueError("no examples were given to update: there is nothing to compute")
         if self._micro:
-            sums = {
-                f"update_{t}": getattr(self, f"update_{t}_counts").cpu().numpy().reshape(1, 3)
-                for t in self.settings.rouge_types
-            }
+            sums = {key: getattr(self, f"{key}_counts").cpu().numpy().reshape(1, 3) for key in self._keys()}
             means = micro_means(sums, self.settings.alpha)
         else:
             means = {name: mean(self._values(name)) for name in self._macro_states()}
@@ -153,8 +154,12 @@ class UpdateRougeMetric(Metric):
         ``confidence_level=None`` (``references`` give its ``refs`` field, else ``refs:unknown``)."""
         return self._scorer.signature(references)
 
+    def _keys(self) -> list[str]:
+        """The F1 output keys: ``update_<type>`` of each type, then with deletions each ``update_del_<type>``."""
+        return score_keys(self.settings.rouge_types, self.settings.deletions)
+
     def _macro_states(self) -> list[str]:
-        return [f"update_{t}{suffix}" for t in self.settings.rouge_types for suffix, _ in MEASURES]
+        return [key + suffix for key in self._keys() for suffix, _ in MEASURES]
 
     def _values(self, name: str) -> list[float]:
         return dim_zero_cat(getattr(self, name)).cpu().tolist()
