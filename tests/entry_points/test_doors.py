@@ -89,7 +89,6 @@ SHAPE = " use_aggregator baseline_predictions group_by return_signature"
 TYPED = SCORING.replace("tokenizer ", "")
 CALLABLE = "no control: a callable cannot be given here"
 PENDING = "not yet: issue 53 is building it at this door"
-NO_DELETIONS = SCORING.replace(" deletions", "")
 DOORS = {
     "compute": door(SCORING + STATISTICS + SHAPE),
     "evaluate": door(SCORING + STATISTICS + SHAPE),

@@ -154,7 +154,7 @@ class BatchScorer:
             except InputError as error:
                 self._raise_for_bad_row(batch, sources, predictions, references)
                 raise self._relocated(error, batch) from None
-            warn_tokenless(tables.tokenless, batch.num_rows)
+            warn_tokenless(tables.tokenless, batch.num_rows, deletions=settings.deletions)
             table, counts = tables.table, tables.counts
         columns = {
             name: pa.array(values, pa.bool_() if name in COUNT_KEYS else pa.float64()) for name, values in table.items()

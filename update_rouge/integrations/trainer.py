@@ -154,7 +154,7 @@ class UpdateRougeMetrics:
                 raise
             # Indices in the batch become indices in the evaluation (batch_eval_metrics).
             raise error.shifted(self._offset) from error
-        warn_tokenless(tables.tokenless, len(predictions))
+        warn_tokenless(tables.tokenless, len(predictions), deletions=self.settings.deletions)
         self._corpus.add(tables.table, references, counts=tables.counts)
         self._offset += len(predictions)
 
