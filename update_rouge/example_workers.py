@@ -165,7 +165,8 @@ def score_checked(
                 prediction_deletions.append(index.deletions(prediction))
             diffs = [(index.additions(text), index.deletions(text) if deletions else []) for text in example_references]
             reference_additions.append([added for added, _ in diffs])
-            reference_deletions.append([removed for _, removed in diffs])
+            if deletions:
+                reference_deletions.append([removed for _, removed in diffs])
         except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
             raise error.at(i, "example") from None
     scored = score_additions(reference_additions, prediction_additions, settings)
