@@ -157,13 +157,16 @@ def score_checked(
     for i, (source, prediction, example_references) in enumerate(zip(sources, predictions, references)):
         try:
             index = additions_index(source)
-            prediction_additions.append(index.additions(prediction))
             if settings.protocol == "autometrics":  # it scores the first reference only
                 example_references = example_references[:1]
-            reference_additions.append([index.additions(reference) for reference in example_references])
+            # Each text's deletions right after its additions: EditIndex diffs the text once for both.
+            prediction_additions.append(index.additions(prediction))
             if deletions:
                 prediction_deletions.append(index.deletions(prediction))
-                reference_deletions.append([index.deletions(reference) for reference in example_references])
+            diffs = [(index.additions(text), index.deletions(text) if deletions else []) for text in example_references]
+            reference_additions.append([added for added, _ in diffs])
+            if deletions:
+                reference_deletions.append([removed for _, removed in diffs])
         except LcsTableTooLarge as error:  # additions="edits": a diff beyond the LCS limit
             raise error.at(i, "example") from None
     scored = score_additions(reference_additions, prediction_additions, settings)

@@ -311,3 +311,31 @@ def test_deleted_runs_are_the_source_tokens_the_diff_does_not_keep():
     # The walk keeps the first "a" of the source for the text's "a": the second is deleted.
     assert deleted_runs(["a"], ["a", "b", "a"]) == [["b", "a"]]
     assert deleted_runs([], list("ab")) == [["a", "b"]] and deleted_runs(list("ab"), []) == []
+
+
+def test_with_deletions_each_text_is_diffed_once(monkeypatch):
+    # Additions and deletions come from the same diff: with deletions on, an example of one
+    # prediction and two references costs three diffs, as it does with deletions off.
+    import update_rouge.edits as edits
+
+    calls = []
+
+    def counted(text_tokens, source_tokens):
+        calls.append(tuple(text_tokens))
+        return kept_positions(text_tokens, source_tokens)
+
+    kept_positions = edits.kept_positions
+    monkeypatch.setattr(edits, "kept_positions", counted)
+    data = {
+        "sources": ["The team won 3 games in 2020. The coach is Smith.", "a b c."],
+        "predictions": ["The team won 3 games in 2021.", "a c."],
+        "references": [["The team won 5 games in 2021. The coach is Smith.", "The coach is Jones."], ["a b.", "b c."]],
+    }
+    got = compute(**data, additions="edits", deletions=True, use_aggregator=False)
+    assert len(calls) == 6 and len(set(calls)) == 6
+    # The numbers still come from those diffs. The prediction deletes "2020 the coach is smith";
+    # the second reference "team won 3 games in 2020 the" and "smith": 3 shared tokens, P 3/5,
+    # R 3/8, F1 6/13, above the first reference's ("3", "2020": P 1/5, R 1/2, F1 2/7).
+    assert got["update_del_rouge1_precision"][0] == pytest.approx(3 / 5)
+    assert got["update_del_rouge1_recall"][0] == pytest.approx(3 / 8)
+    assert got["update_del_rouge1"][0] == pytest.approx(6 / 13)
