@@ -266,7 +266,11 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         ),
         "signature": signature,
         "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
-        "per_example": gr.update(value=_shown_rows(per_example, types), label=per_example_label(len(lines))),
+        "per_example": gr.update(
+            value=_shown_rows(per_example, types),
+            label=per_example_label(len(lines)),
+            elem_classes=["with-ids"] if ids else [],  # its ids wrap on a phone (demo.style)
+        ),
         "histogram": render.histogram_svg(per_example, types[0], settings.average, settings.protocol),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
