@@ -13,6 +13,7 @@ from demo.file_handlers import MAX_UPLOAD_MB
 from demo.options import serve_limits
 from demo.page import build_demo
 from demo.style import CSS
+from demo.upload_limit import limit_bytes
 
 
 def _exit_on_sigterm(signum, frame):
@@ -22,4 +23,4 @@ def _exit_on_sigterm(signum, frame):
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     serve_limits()
-    build_demo().launch(max_file_size=f"{MAX_UPLOAD_MB:g}mb", css=CSS)
+    build_demo().launch(max_file_size=limit_bytes(MAX_UPLOAD_MB), css=CSS)

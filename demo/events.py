@@ -34,6 +34,7 @@ from demo.render import histogram_svg
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
 from demo.sessions import Turns, bound, session_of
 from demo.style import STATUS_JS
+from demo.upload_limit import SHOW_JS
 
 Values = Mapping[str, Any]
 TEXTS = ("source", "reference", "prediction")
@@ -298,6 +299,8 @@ def wire(page: Page) -> None:
     )
     # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).
     page.status.change(None, page.status, None, js=STATUS_JS, api_name=False)
+    # A file over the upload cap, refused by gradio's page unsent: its refusal in the Status box.
+    page.over_limit.click(None, None, page.status, js=SHOW_JS, api_name=False)
     page.histogram_of.input(
         histogram_svg, page("per_example_state", "histogram_of", "average", "protocol"), page.histogram, api_name=False
     )

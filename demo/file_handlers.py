@@ -25,7 +25,6 @@ from demo.downloads import JSON_NAME, download_folder, write_atomically, write_c
 from demo.handlers import STALE, Shown, Texts, score_example
 from demo.options import (
     MAX_SECONDS_VARIABLE,
-    MAX_UPLOAD_VARIABLE,
     NO_LANGUAGE,
     SCREEN,
     DemoError,
@@ -35,6 +34,7 @@ from demo.options import (
     max_upload_mb,
     screen_default,
 )
+from demo.upload_limit import limit_bytes, too_big
 from update_rouge import files
 from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
@@ -195,7 +195,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     """``score_file``'s results for the file at ``path`` scored with ``options``, with the paired
     test against ``baseline_column`` when one is named; ``progress`` is called as gradio's bar."""
     if path is None:
-        return failed_file("Upload a .jsonl or .csv file first.")
+        return failed_file(f"Upload a .jsonl or .csv file (at most {MAX_UPLOAD_MB:g} MB) first.")
     name = Path(path).name
     try:
         problem = _upload_size_problem(path)
@@ -266,7 +266,11 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         ),
         "signature": signature,
         "cite": render.citation(summary, render.corpus_words(settings.average, settings.protocol), signature),
-        "per_example": gr.update(value=_shown_rows(per_example, types), label=per_example_label(len(lines))),
+        "per_example": gr.update(
+            value=_shown_rows(per_example, types),
+            label=per_example_label(len(lines)),
+            elem_classes=["with-ids"] if ids else [],  # its ids wrap on a phone (demo.style)
+        ),
         "histogram": render.histogram_svg(per_example, types[0], settings.average, settings.protocol),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
@@ -385,9 +389,4 @@ def _within_time(rows: Iterator[Any], seconds: float, name: str) -> Iterator[Any
 
 def _upload_size_problem(path: str) -> str | None:
     size = os.path.getsize(path)
-    if size > MAX_UPLOAD_MB * 1e6:
-        return (
-            f"{Path(path).name} is {size / 1e6:.1f} MB; this demo takes files up to {MAX_UPLOAD_MB:g} MB "
-            f"({MAX_UPLOAD_VARIABLE}). Score larger files with the update-rouge command."
-        )
-    return None
+    return too_big(Path(path).name, size, MAX_UPLOAD_MB) if size > limit_bytes(MAX_UPLOAD_MB) else None

@@ -42,6 +42,7 @@ from demo.render import (
 )
 from demo.reproduce import DOWNLOAD_NAME, example_signature, reproduce, reproduce_example
 from demo.samples import DAN_EXAMPLE, REPO, fruit_examples
+from demo.upload_limit import OVER_LIMIT_BUTTON, over_limit_js
 
 
 def _options(page: Page) -> None:
@@ -172,6 +173,8 @@ def _file_tab(page: Page) -> None:
     )
     page.file_button = gr.Button("Score file", variant="primary")
     page.status = gr.Textbox(label="Status", interactive=False, elem_id="batch-status", lines=1)
+    # Clicked by the page's script for a file over the cap, which gradio refuses unsent (demo.upload_limit).
+    page.over_limit = gr.Button("Over the upload limit", visible="hidden", elem_id=OVER_LIMIT_BUTTON)
     with gr.Column(visible=False) as page.results:
         page.summary = gr.Dataframe(
             headers=SUMMARY_HEADERS,
@@ -254,6 +257,7 @@ def build_demo() -> gr.Blocks:
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
         _api_examples(page)
         wire(page)
+        demo.load(None, js=over_limit_js(MAX_UPLOAD_MB), api_name=False)
     return demo
 
 

@@ -33,13 +33,20 @@ CSS = """
   #scores .cell-wrap, #corpus-summary .cell-wrap, #paired-test .cell-wrap {
     padding-left: 3px !important; padding-right: 3px !important;
   }
-  /* With an id column the per-example table fits 390 px only smaller, words whole. */
+  /* The per-example table fits 390 px with a long id and six types: its type names smaller than
+     its numbers (a column is as wide as the wider of the two), and its ids wrapping (after a hyphen
+     where one fits, else anywhere) in the width the other columns leave; a number or name never
+     wraps. The header table's hidden sizing rows (.sizing-body) set the widths, so they wrap alike. */
   #per-example-scores table, #per-example-scores [role=gridcell] { font-size: 10px !important; }
-  #per-example-scores th, #per-example-scores td { padding-left: 1px !important; padding-right: 1px !important; }
+  #per-example-scores th, #per-example-scores th * { font-size: 8px !important; }
+  #per-example-scores th, #per-example-scores td { padding-left: 0 !important; padding-right: 0 !important; }
+  #per-example-scores .cell-wrap { padding-left: 2px !important; padding-right: 2px !important; }
   #per-example-scores th *, #per-example-scores td * { white-space: nowrap !important; }
+  #per-example-scores.with-ids [role=gridcell][data-col="1"] *, #per-example-scores.with-ids .sizing-body td:nth-child(2) * {
+    white-space: normal !important; overflow-wrap: anywhere !important;
+  }
   /* A cell or header wraps between words, never inside one ("rougeLsu / m", "baseli / ne"). */
-  #scores [role=gridcell] *, #corpus-summary [role=gridcell] *, #paired-test [role=gridcell] *,
-  #per-example-scores [role=gridcell] *, #scores th *, #corpus-summary th *, #paired-test th * {
+  #scores [role=gridcell] *, #corpus-summary [role=gridcell] *, #paired-test [role=gridcell] *, #scores th *, #corpus-summary th *, #paired-test th * {
     word-break: normal !important; overflow-wrap: normal !important;
   }
 }

@@ -41,14 +41,15 @@ ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 
 def score_file(path, *options, **keywords):
     """``file_handlers.score_file``'s results, checked to name every result component and no other;
-    the summary and paired tables as tables, their labels in ``labels``."""
+    the summary and paired tables as tables, their labels in ``labels`` (and CSS classes in ``classes``)."""
     out = file_handlers.score_file(str(path) if path is not None else None, *options, **keywords)
     assert set(out) == FILE_RESULTS, f"score_file gave {sorted(out)}"
     # The tables come with their labels (the average; the rows shown): the tables, and the labels apart.
-    out["labels"] = {}
+    out["labels"], out["classes"] = {}, {}
     for name in ("summary", "paired", "per_example"):
         if isinstance(out[name], dict):
             out["labels"][name] = out[name]["label"]
+            out["classes"][name] = out[name].get("elem_classes")
             out[name] = out[name]["value"]
     return out
 

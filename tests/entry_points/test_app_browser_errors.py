@@ -61,3 +61,32 @@ def test_unticking_every_rouge_type_clears_the_matched_tokens_with_the_scores(pa
     expect(note(page)).to_have_value("Error: rouge_types: tick at least one type", timeout=UI_TIMEOUT_MS)
     expect(page.locator("#match-note")).to_be_hidden(timeout=UI_TIMEOUT_MS)
     assert page.console_errors == []
+
+
+def test_a_file_over_the_upload_cap_is_refused_in_the_status_box_and_never_sent(page, served, tmp_path):
+    # Issue 52: gradio's page refused it with a pop-up of its own ("47.7 Mb") and Status then said
+    # "Upload a .jsonl or .csv file first."
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as handle:
+        handle.truncate(60_000_000)  # 60 MB (10**6 bytes), over the 50 MB cap
+    logged = len(served["log"].read_text(encoding="utf-8"))
+    uploads = []
+    page.on("request", lambda request: uploads.append(request.url) if "/upload?" in request.url else None)
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(big))
+    status = page.locator("#batch-status textarea")
+    expect(status).to_have_value(
+        "Error: big.jsonl is 60.0 MB; this demo takes files up to 50 MB (UPDATE_ROUGE_DEMO_MAX_MB). "
+        "Score larger files with the update-rouge command."
+    )
+    expect(page.locator("#batch-status")).to_have_attribute("data-status", "error")
+    assert page.locator(".toast-body").count() == 0 and uploads == []
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(status).to_have_value("Upload a .jsonl or .csv file (at most 50 MB) first.")
+    # A file within the cap is taken and scored as before.
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "fruit_triples.jsonl"))
+    settle(page)
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(status).to_have_value(re.compile("^Scored 3 examples from fruit_triples.jsonl"))
+    assert len(uploads) == 1 and page.console_errors == []
+    assert "Traceback" not in served["log"].read_text(encoding="utf-8")[logged:]

@@ -22,6 +22,8 @@ from served_app import (
     settle,
 )
 
+from demo.options import ROUGE_TYPE_CHOICES
+
 # The fixtures: served, trap, client, browser, page (golden is conftest's).
 pytest_plugins = ["served_app"]
 pytestmark = AS_SHIPPED
@@ -169,3 +171,76 @@ def test_browser_opens_on_a_worked_example_already_scored_with_named_samples_and
     for view in ("#reference-view", "#prediction-view"):
         expect(page.locator(f"{view} .textfield")).not_to_have_text("")
     assert page.console_errors == []
+
+
+# For every header and body cell of a table: its text, the right edge of its box and of its text,
+# and how its text's words fall on lines (the words of each line, as drawn); and for the table's
+# boxes that scroll or clip (overflow other than visible), whether one holds more than it shows.
+TABLE_GEOMETRY = """(selector) => {
+    const root = document.querySelector(selector);
+    const cells = [];
+    for (const cell of root.querySelectorAll('th, [role=gridcell]')) {
+        const shown = cell.querySelector('span') || cell;  // its text, not the header's menu button
+        const text = shown.innerText.trim();
+        if (!text) continue;
+        const range = document.createRange();
+        range.selectNodeContents(shown);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        const lines = new Map();
+        const walker = document.createTreeWalker(shown, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.textContent.length; i++) {
+                const one = document.createRange();
+                one.setStart(node, i); one.setEnd(node, i + 1);
+                const box = [...one.getClientRects()].find(r => r.width > 0);
+                if (!box) continue;
+                const top = Math.round(box.top);
+                lines.set(top, (lines.get(top) || '') + node.textContent[i]);
+            }
+        }
+        cells.push({text, header: cell.tagName === 'TH', boxRight: cell.getBoundingClientRect().right,
+                    textRight: Math.max(...rects.map(r => r.right)),
+                    lines: [...lines.entries()].sort((a, b) => a[0] - b[0]).map(e => e[1].trim())});
+    }
+    const hidden = [];
+    for (const box of [root, ...root.querySelectorAll('*')]) {
+        if (getComputedStyle(box).overflowX !== 'visible' && box.scrollWidth > box.clientWidth + 1)
+            hidden.push(`${box.tagName}.${box.className}: ${box.scrollWidth} > ${box.clientWidth}`);
+    }
+    return {cells, hidden, width: innerWidth};
+}"""
+
+
+def test_browser_phone_shows_the_per_example_table_whole_with_long_ids_and_six_types(browser, served):
+    # Issue 52: with ids such as "r3-2104.02372-depth-1-ref0-pred0" and six types the columns ran
+    # past a phone's edge (the table 607 px in its 324 px box).
+    ids = [row["id"] for row in read_jsonl("iterater_triples.jsonl")]
+    phone = open_page(browser, served, {"width": 390, "height": 844})
+    types = phone.locator("#rouge-types")
+    for name in ROUGE_TYPE_CHOICES:
+        types.get_by_label(name, exact=True).check()
+    phone.get_by_role("tab", name="A file of examples").click()
+    phone.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "iterater_triples.jsonl"))
+    settle(phone)
+    phone.get_by_role("button", name="Score file", exact=True).click()
+    expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 40"), timeout=UI_TIMEOUT_MS)
+    rows = phone.locator('#per-example-scores [role="row"]:has([role="gridcell"])')
+    expect(rows.nth(2)).to_be_visible()  # the table draws the rows its box shows, not all 40
+    table = [rows.nth(i).locator('[role="gridcell"]').all_inner_texts() for i in range(3)]
+    assert [row[:2] for row in table] == [["1", ids[0]], ["2", ids[1]], ["3", ids[2]]]
+    assert len(table[0]) == 2 + 6 and all(re.fullmatch(r"[01]\.\d{4}", f1) for f1 in table[0][2:])
+    geometry = phone.evaluate(TABLE_GEOMETRY, "#per-example-scores")
+    headers = [cell["text"] for cell in geometry["cells"] if cell["header"]]
+    assert headers == ["line", "id", *ROUGE_TYPE_CHOICES], headers
+    assert geometry["width"] == 390 and geometry["hidden"] == [], geometry["hidden"]
+    for cell in geometry["cells"]:
+        # Inside the screen, its text inside its box: no column past the edge, no header cut.
+        assert cell["boxRight"] <= 390 and cell["textRight"] <= cell["boxRight"] + 1, cell
+        # An id wraps onto lines that hold it whole; a number or a type's name stays on one line.
+        if cell["text"] in ids:
+            assert "".join(cell["lines"]) == cell["text"] and len(cell["lines"]) <= 6, cell
+        else:
+            assert len(cell["lines"]) == 1, cell
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.console_errors == []
+    phone.close()

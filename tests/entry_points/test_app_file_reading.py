@@ -125,5 +125,5 @@ def test_an_upload_over_the_size_cap_is_refused_before_reading(tmp_path, monkeyp
 
 def test_no_upload_asks_for_a_file():
     out = score_file(None, DEFAULT_TYPES, "none")
-    assert out["status"] == "Upload a .jsonl or .csv file first."
+    assert out["status"] == "Upload a .jsonl or .csv file (at most 50 MB) first."
     assert out["results"] == {"__type__": "update", "visible": False}

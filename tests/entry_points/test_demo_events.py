@@ -69,9 +69,10 @@ def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
     # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
     # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
-    # (3), matches and the rouge types' choices of matches, the file's options, the upload; and the
-    # Status box marked by its text.
-    assert len(edges) == len(space_page.fns) == 24
+    # (3), matches and the rouge types' choices of matches, the file's options, the upload; the
+    # Status box marked by its text; and the upload cap's script (at load) with the hidden button
+    # that writes its refusal in the Status box (demo.upload_limit).
+    assert len(edges) == len(space_page.fns) == 26
     # The Status box is marked in the page alone, on its change (whichever event wrote it): no
     # server step that could land after a newer text's.
     (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]

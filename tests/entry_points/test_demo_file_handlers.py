@@ -362,7 +362,7 @@ def download_column(out, name):
         return [record[name] for record in csv.DictReader(handle)]
 
 
-def test_the_per_example_table_and_csv_carry_the_input_ids_after_the_line():
+def test_the_per_example_table_and_csv_carry_the_input_ids_after_the_line(tmp_path):
     out = score_file(FRUIT, ["rouge1"], "none")
     ids = [row["id"] for row in read_jsonl("fruit_triples.jsonl")]
     assert list(out["per_example"].columns) == ["line", "id", "rouge1"]
@@ -370,6 +370,13 @@ def test_the_per_example_table_and_csv_carry_the_input_ids_after_the_line():
     assert list(out["per_example_state"].columns)[:2] == ["line", "id"]
     assert download_column(out, "id") == ids
     assert download_column(out, "line") == ["1", "2", "3"]
+    # Marked so that a phone wraps its ids (demo.style); the table of a file without ids is not.
+    assert out["classes"]["per_example"] == ["with-ids"]
+    no_ids = tmp_path / "no_ids.jsonl"
+    rows = [{key: value for key, value in row.items() if key != "id"} for row in read_jsonl("fruit_triples.jsonl")]
+    no_ids.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    without = score_file(no_ids, ["rouge1"], "none")
+    assert list(without["per_example"].columns) == ["line", "rouge1"] and without["classes"]["per_example"] == []
 
 
 def test_ids_of_any_json_type_are_shown_as_json_text_and_a_missing_id_as_empty(tmp_path):

@@ -94,3 +94,6 @@ def test_the_reproduce_code_outside_a_space_says_what_namespace_is():
     hint = "# <namespace>: the Hugging Face account the UpdateROUGE Space is published under"
     assert f"{hint} (https://huggingface.co/spaces/<namespace>/update_rouge).\nupdate_rouge = evaluate.load(" in local
     assert "<namespace>" not in reproduce.reproduce(ScreenOptions.of(), environ={"SPACE_ID": "someone/update_rouge"})
+    # The one-example tab's code too.
+    one = reproduce.reproduce_example(ScreenOptions.of(), ("a.", "a. b.", "a. c."), environ={})
+    assert f"{hint} (https://huggingface.co/spaces/<namespace>/update_rouge).\nupdate_rouge = evaluate.load(" in one
