@@ -172,7 +172,10 @@ def source_html(source: str, units: Units | None, deleted: Mapping[str, Sequence
     """The source view: ``HEADING``, the ``legend`` and ``source`` with each unit some side drops
     struck through (``units``, neighbours of one kind joined when ``merge``); where the units
     could not be placed (``None``), the source as it is and each side's ``deleted`` listed struck through."""
-    parts = [f'<div class="deletions-view"><p style="margin: 0; font-weight: 600">{HEADING}</p>', legend()]
+    parts = [
+        f'<div class="deletions-view"><p style="margin: 0; font-weight: 600; font-size: 1em">{HEADING}</p>',
+        legend(),
+    ]
     if units is None:
         parts.append(f'<p class="source" style="white-space: pre-wrap">{html.escape(source)}</p><p>{UNPLACED}</p>')
         for side in (REFERENCE, PREDICTION):
