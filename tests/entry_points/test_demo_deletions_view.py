@@ -13,7 +13,7 @@ import html
 import json
 import re
 
-from app_calls import DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_rows
+from app_calls import DAN, DEFAULT_TYPES, FRUIT, pct, score_file, score_one, table_rows
 
 from demo import deletions_view, events, handlers, reproduce
 from demo import options as demo_options
@@ -54,6 +54,13 @@ def test_the_example_table_adds_each_types_deletion_scores_after_the_additions()
     assert rows[3:] == DELETION_ROWS
     assert "The reference drops 2 segment(s) of the source, the prediction 1." in note.splitlines()
     assert ("Dana arrives.", "added") in reference_view
+    # Both keep the whole source: by the no-deletions rule every deletion score is 1.0, and the notes say why.
+    _, _, scores, note = score_one(*DAN, ["rouge1"], *DEFAULT_OPTIONS, True)
+    assert table_rows(scores)[1] == ["del_rouge1", "1.0000", "1.0000", "1.0000"]
+    assert note.splitlines()[-2:] == [
+        "The reference drops 0 segment(s) of the source, the prediction 0.",
+        "Neither drops anything, so by the same rule every deletion score is 1.0.",
+    ]
     # Without the control, no deletion row and no word of deletions.
     _, _, scores, note = score_one(*TEXTS, DEFAULT_TYPES, "none")
     assert [row[0] for row in table_rows(scores)] == DEFAULT_TYPES and "drops" not in note
