@@ -26,6 +26,7 @@ from demo.handlers import (
     matches_if_scored,
     options_changed,
     score_one,
+    show_deletions,
     show_matches,
     signature_of_scored,
 )
@@ -48,6 +49,7 @@ EXAMPLE_OPTIONS = (
     "max_bytes",
     "alpha",
     "additions",
+    "deletions",
 )
 FILE_ONLY_OPTIONS = tuple(name for name in OPTION_NAMES if name not in EXAMPLE_OPTIONS)
 
@@ -168,6 +170,12 @@ def _matches(values: Values) -> dict[str, Any]:
     return show_matches(_texts(values), values["matches_of"], _scored_with(values))
 
 
+def _deletions(values: Values) -> dict[str, Any]:
+    if _no_scores(values):  # nothing was scored: nothing struck through
+        return {"source_view": ""}
+    return show_deletions(_texts(values), _scored_with(values))
+
+
 def _matches_if_scored(values: Values) -> dict[str, Any]:
     if _no_scores(values):
         return {name: value for name, value in cleared_example().items() if name in MATCHES}
@@ -238,6 +246,7 @@ def _remember_scored(values: Values) -> dict[str, Any]:
 
 for _adapter, _handler in (  # the names gradio's event list shows
     (_matches, show_matches),
+    (_deletions, show_deletions),
     (_matches_if_scored, matches_if_scored),
     (_match_choices, matchable),
     (_reproduce, reproduce),
@@ -254,11 +263,12 @@ for _adapter, _handler in (  # the names gradio's event list shows
 
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
-    view = (*ONE_EXAMPLE, *MATCHES, "example_signature", "scored_texts")
+    view = (*ONE_EXAMPLE, *MATCHES, "source_view", "example_signature", "scored_texts")
     signature = page.event(
         _signature, (*EXAMPLE_OPTIONS, "scored_texts", "scored_options", "scores"), ["example_signature"]
     )
     match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS, "scored_options", "scores")
+    deletions = page.event(_deletions, (*TEXTS, *EXAMPLE_OPTIONS, "scored_options", "scores"), ["source_view"])
     hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
     # The events that write the one-example view run one at a time in each session, in the order
     # they were sent (its line "one", demo.sessions), so a clearing sent before a click cannot land
@@ -278,8 +288,8 @@ def wire(page: Page) -> None:
         preprocess=False,
         **free,
     ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
-        *signature, api_name=False, **free
-    )
+        *deletions, api_name=False, **free
+    ).then(*signature, api_name=False, **free)
     # The events that write the file view likewise run one at a time in each session (line "file"),
     # and a file is scored in one of demo.sessions.HEAVY_JOBS places.
     # The page may send an upload's "File changed" event after the Score file click that followed
@@ -363,8 +373,8 @@ def wire(page: Page) -> None:
         api_name=False,
         **free,
     ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
-        *signature, api_name=False, **free
-    )
+        *deletions, api_name=False, **free
+    ).then(*signature, api_name=False, **free)
     page.rouge_types.input(
         *page.event(_match_choices, ("rouge_types", "matches_of"), ["matches_of"], line="match_choices"),
         **edited,

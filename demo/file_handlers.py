@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
-from demo import render
+from demo import deletions_view, render
 from demo.downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
 from demo.handlers import STALE, Shown, Texts, score_example
 from demo.options import (
@@ -125,6 +125,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
     additions: str = screen_default("additions"),
     average: str = screen_default("average"),
     protocol: str = screen_default("protocol"),
+    deletions: bool = False,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio finds the progress bar by this default)
 ) -> Shown:
     """Score every example of a JSONL or CSV file with source, reference and prediction.
@@ -149,6 +150,8 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
             counts summed over the examples).
         protocol: "none", or a published script to reproduce: "fruit" (its corpus values x 100),
             "editeval" or "autometrics"; fruit and editeval take no baseline column.
+        deletions: also score what each side removes from the source: every table, the
+            histogram and the downloads add del_<type> (update_del_<type> in the JSON and CSV).
     Returns:
         A status (the number of examples, of examples where neither side adds anything,
         warnings, or the error with file and line), the corpus summary (F1 [95% interval], P, R in
@@ -175,6 +178,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         additions=additions,
         average=average,
         protocol=protocol,
+        deletions=deletions,
     )
     return score_upload(path, options, baseline_column, progress)
 
@@ -242,7 +246,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     except (DemoError, ValueError, MissingExtra) as error:
         # The upload's name, not the server's temporary path to it.
         return failed_file(f"Error: {in_page_words(error, {path: name})}")
-    types = list(settings.rouge_types)
+    # With deletions each table, the histogram and the paired test add del_<type> (update_del_<type>).
+    types = deletions_view.shown_types(settings.rouge_types, settings.deletions)
     id_column = {"id": [ids.get(line, "") for line in lines]} if ids else {}
     per_example = pd.DataFrame({"line": lines, **id_column, **columns})
     folder = download_folder()
@@ -258,8 +263,10 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         if baseline_column
         else result["signature"]
     )
+    status = render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0])
+    status = "\n".join(part for part in (status, deletions_view.kept_status(len(lines), result)) if part)
     return {
-        "status": render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0]),
+        "status": status,
         "results": gr.update(visible=True),
         "summary": gr.update(
             value=summary, label=render.summary_label(settings.average, settings.protocol, settings.intervals)

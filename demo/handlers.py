@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import gradio as gr
 
-from demo import long_texts, render
+from demo import deletions_view, long_texts, render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
 from update_rouge.extraction import join_additions
@@ -66,6 +66,7 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
     max_bytes: float | None = None,
     alpha: float = 0.5,
     additions: str = "sentences",
+    deletions: bool = False,
 ) -> Shown:
     """Score one example with UpdateROUGE.
 
@@ -82,10 +83,12 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
         alpha: the weight of precision in F (0.5: the usual F1).
         additions: "sentences" (the published rule) or "edits" (the token runs a word-level
             diff against the source marks as inserted or replaced).
+        deletions: also score what each side removes from the source (rows del_<type>).
     Returns:
         The reference and the prediction cut into pieces labelled "added" (scored) or
-        "in the source" (not scored), a table of precision, recall and F1 per rouge type, and
-        notes (what each side added, the no-additions rule, warnings, or the error).
+        "in the source" (not scored), a table of precision, recall and F1 per rouge type (and
+        with deletions per del_<type>), and notes (what each side added, and dropped with
+        deletions, the no-additions rule, warnings, or the error).
     """
     for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction")):
         check_text(value, field)
@@ -98,6 +101,7 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
         max_bytes=max_bytes,
         alpha=alpha,
         additions=additions,
+        deletions=deletions,
     )
     return score_example(Texts(source, reference, prediction), options)
 
@@ -125,6 +129,10 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
             "note": f"Error: {in_page_words(error)}",
         }
     note = render.example_notes(source, reference, prediction, example, tokenless)
+    dropped = deletions_view.deletion_notes(
+        example.deletions, "segment" if settings.additions == "sentences" else "run"
+    )
+    note = "\n".join(part for part in (note, dropped) if part)
     if settings.additions == "sentences":
         pattern = settings.segment_pattern
         try:
@@ -149,7 +157,7 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
     return {
         "reference_view": reference_view,
         "prediction_view": prediction_view,
-        "scores": render.scores_table(example.scores),
+        "scores": deletions_view.with_deletion_rows(render.scores_table(example.scores), example.deletions),
         "note": "\n".join(part for part in (note, cut_reference, cut_prediction) if part),
     }
 
@@ -201,6 +209,20 @@ def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -
     }
 
 
+def show_deletions(texts: Texts, options: ScreenOptions) -> Shown:
+    """The source view of ``texts`` scored with ``options`` (``deletions_view.source_view``):
+    the source with what each side drops struck through; empty without deletions, or where the
+    example is refused (the notes say why)."""
+    try:
+        settings = options.settings()
+        if not settings.deletions:
+            return {"source_view": ""}
+        example = UpdateRougeScorer(settings).score(texts.source, texts.prediction, texts.reference)
+    except (ValueError, MissingExtra):  # LcsTableTooLarge too: the notes name it
+        return {"source_view": ""}
+    return {"source_view": deletions_view.source_view(texts, example.deletions, settings)}
+
+
 def cleared_example() -> Shown:
     """The one-example view emptied, and nothing remembered as scored."""
     return {
@@ -212,6 +234,7 @@ def cleared_example() -> Shown:
         "prediction_matches": None,
         "match_note": "",
         "matches_box": gr.update(visible=False),
+        "source_view": "",
         "example_signature": "",
         "scored_texts": None,
     }

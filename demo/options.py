@@ -82,7 +82,13 @@ DEMO_HELP = {
     "autometrics' UpdateROUGE. fruit and editeval (a bootstrap median) have no paired test: no baseline "
     "column. A protocol takes the default options only.",
     "language": OPTION_BY_NAME["language"].help.replace("`use_stemmer=True` uses", f"the stemmer `{SNOWBALL}` uses"),
+    "deletions": "Also score what each text removes from its source (docs/deletions.md): the source's segments "
+    'it does not contain (with additions "edits", the source tokens the diff deletes or replaces), the '
+    "prediction's against the reference's as additions are, shown as del_<type> and struck through in the "
+    "source; 1.0 where neither side deletes anything. Not with a protocol.",
 }
+# The label of each control whose label is not its option's name (``Screen`` names it so in errors).
+LABELS = {"deletions": "Score deletions too"}
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
 CONFIDENCE_LEVELS = {"none": None, "0.90": 0.90, "0.95": 0.95, "0.99": 0.99}
 # What max_words and max_bytes, and alpha, must be (the demo's messages).
@@ -179,6 +185,7 @@ class ScreenOptions:
     additions: str | None
     average: str | None
     protocol: str | None
+    deletions: bool
 
     @classmethod
     def of(cls, values: Mapping[str, Any] = MappingProxyType({}), **changes: Any) -> "ScreenOptions":
@@ -212,6 +219,7 @@ class ScreenOptions:
             additions=self.additions or DEFAULTS["additions"],
             average=self.average or DEFAULTS["average"],
             protocol=None if self.protocol in (None, "", "none") else self.protocol,
+            deletions=bool(self.deletions),
         )
         try:
             return Settings(**options)
@@ -226,16 +234,19 @@ OPTION_NAMES = tuple(field.name for field in dataclasses.fields(ScreenOptions))
 
 class Screen(Spelling):
     """The page's spelling of options (``update_rouge.errors.Spelling``): each control by its
-    label (the option's name) with its value as the control shows it (``protocol "none"``,
-    ``remove_stopwords ticked``), leaving one out as setting it back to its screen default; an
-    input file by the name ``files`` gives its path (an upload's own name, not the server's
-    temporary path)."""
+    label (the option's name, or its ``LABELS`` entry in quotes) with its value as the control
+    shows it (``protocol "none"``, ``remove_stopwords ticked``), leaving one out as setting it
+    back to its screen default (a checkbox: ticking or unticking it); an input file by the name
+    ``files`` gives its path (an upload's own name, not the server's temporary path)."""
 
     def __init__(self, files: Mapping[str, str] = MappingProxyType({})):
         self.files = files
 
     def input_file(self, file: InputFile) -> str:
         return self.files.get(file.path, file.shown)
+
+    def name(self, option: str) -> str:
+        return f'"{LABELS[option]}"' if option in LABELS else option
 
     def value(self, option: str, value: Any) -> str:
         if isinstance(value, bool):
@@ -249,14 +260,19 @@ class Screen(Spelling):
         return f'"{value}"'
 
     def setting(self, option: str, value: Any) -> str:
-        return f"{option} {self.value(option, value)}"
+        return f"{self.name(option)} {self.value(option, value)}"
 
     def change(self, setting: Setting) -> str:
-        if setting.value is LEFT_OUT:
-            if setting.option not in OPTION_NAMES:
-                return f"leave out {setting.option}"
-            return f"set {setting.option} back to {self.value(setting.option, screen_default(setting.option))}"
-        return f"choose {self.setting(setting.option, setting.value)}"
+        option, value = setting.option, setting.value
+        if value is LEFT_OUT:
+            if option not in OPTION_NAMES:
+                return f"leave out {option}"
+            value = screen_default(option)
+            if not isinstance(value, bool):
+                return f"set {self.name(option)} back to {self.value(option, value)}"
+        if isinstance(value, bool):
+            return f"{'tick' if value else 'untick'} {self.name(option)}"
+        return f"choose {self.setting(option, value)}"
 
 
 SCREEN = Screen()
@@ -322,10 +338,13 @@ TERSE = ("rouge_types", "stemmer")
 
 def option_control(name: str) -> dict[str, Any]:
     """The keyword arguments of the control of option ``name`` taken from the option table
-    (``update_rouge.settings.OPTIONS``): its name as the label, its help as the info (except
+    (``update_rouge.settings.OPTIONS``): its name (or ``LABELS`` entry) as the label, its help as the info (except
     ``TERSE`` ones), its default as shown on screen (``SCREEN_DEFAULTS``) and its choices."""
     option = OPTION_BY_NAME[name]
-    control: dict[str, Any] = {"label": option.name, "value": SCREEN_DEFAULTS.get(name, option.default)}
+    control: dict[str, Any] = {
+        "label": LABELS.get(name, option.name),
+        "value": SCREEN_DEFAULTS.get(name, option.default),
+    }
     if name not in TERSE:
         control["info"] = DEMO_HELP.get(name, option.help)
     if option.choices:

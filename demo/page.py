@@ -53,7 +53,7 @@ def _options(page: Page) -> None:
             gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
         )
         page.stemmer = option_component(gr.Radio, "stemmer", min_width=200, elem_id="stemmer")
-    with gr.Accordion("Advanced options (ROUGE-1.5.5, languages, edits)", open=False), gr.Row():
+    with gr.Accordion("Advanced options (ROUGE-1.5.5, languages, edits, deletions)", open=False), gr.Row():
         # Wide enough for "none (rouge-score's tokens)" whole beside the menu's arrow (style.CSS).
         page.language = option_component(
             gr.Dropdown, "language", choices=LANGUAGE_CHOICES, min_width=250, elem_id="language"
@@ -64,6 +64,7 @@ def _options(page: Page) -> None:
         page.max_bytes = option_number("max_bytes", **whole)
         page.alpha = option_number("alpha", minimum=0, maximum=1, min_width=120)
         page.additions = option_component(gr.Radio, "additions", min_width=200)
+        page.deletions = option_component(gr.Checkbox, "deletions", min_width=200, elem_id="deletions")
 
 
 def _statistics_options(page: Page) -> None:
@@ -112,6 +113,8 @@ def _one_example_tab(page: Page) -> None:
         buttons=["copy"],
         elem_id="example-signature",
     )
+    # What each side drops from the source, struck through (demo.deletions_view): empty unless deletions are scored.
+    page.source_view = gr.HTML("", elem_id="source-view")
     with gr.Row():
         for side in ("reference", "prediction"):
             view = gr.HighlightedText(

@@ -78,6 +78,7 @@ def _options_of(settings: Settings) -> dict[str, Any]:
         "additions": settings.additions,
         "average": settings.average,
         "protocol": settings.protocol,
+        "deletions": settings.deletions,
     }
     if settings.confidence_level is None and settings.protocol not in BOOTSTRAP_PROTOCOLS:
         # No interval: no resamples either, unless the corpus value is a protocol's bootstrap median.

@@ -99,7 +99,8 @@ def call_raw(url, endpoint, body):
 
 @pytest.mark.parametrize("value, shown", [("NaN", "nan"), ("Infinity", "inf"), ('"many"', "'many'")])
 def test_the_http_api_names_max_words_when_it_is_not_a_number(served, value, shown):
-    data = [*DAN, ["rouge1"], "none", "none (rouge-score's tokens)", False, 0, 0, 0.5, "sentences"]
+    # gradio's raw HTTP API takes every input of score_one (its client fills in the defaults).
+    data = [*DAN, ["rouge1"], "none", "none (rouge-score's tokens)", False, 0, 0, 0.5, "sentences", False]
     body = json.dumps({"data": data})
     stream = call_raw(served["url"], "score_one", body.replace(", 0, 0, 0.5,", f", {value}, 0, 0.5,"))
     assert f"Error: max_words must be a whole number >= 0 (0: no limit), got {shown}" in stream, stream

@@ -67,12 +67,12 @@ def cycles(edges):
 
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
-    # Examples, Score (4 chained: the signature last), Score file (2 chained: its options remembered
-    # first), histogram, the two tabs' Reproduce and their download buttons, 3 texts, options, a row
-    # (3), matches and the rouge types' choices of matches, the file's options, the upload; the
-    # Status box marked by its text; and the upload cap's script (at load) with the hidden button
-    # that writes its refusal in the Status box (demo.upload_limit).
-    assert len(edges) == len(space_page.fns) == 26
+    # Examples, Score (5 chained: the source view of deletions, then the signature last), Score file
+    # (2 chained: its options remembered first), histogram, the two tabs' Reproduce and their download
+    # buttons, 3 texts, options, a row (4), matches and the rouge types' choices of matches, the
+    # file's options, the upload; the Status box marked by its text; and the upload cap's script (at
+    # load) with the hidden button that writes its refusal in the Status box (demo.upload_limit).
+    assert len(edges) == len(space_page.fns) == 28
     # The Status box is marked in the page alone, on its change (whichever event wrote it): no
     # server step that could land after a newer text's.
     (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]
@@ -94,6 +94,7 @@ def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(sp
         "alpha",
         "average",
         "confidence_level",
+        "deletions",
         "language",
         "max_bytes",
         "max_words",
@@ -189,7 +190,8 @@ def test_the_api_endpoints_get_each_input_by_its_parameters_name(monkeypatch):
     # An option added to (or moved in) the one-example options shifts no file option: score_file's
     # and score_one's inputs are their parameters' components by name, not positions in a list.
     TEXTS = ("source", "reference", "prediction")
-    moved = ("rouge_types", "stemmer", "remove_stopwords", "language", "alpha", "max_bytes", "max_words", "additions")
+    moved = ("rouge_types", "stemmer", "deletions", "remove_stopwords", "language", "alpha", "max_bytes", "max_words")
+    moved += ("additions",)
     assert sorted(moved) == sorted(events.EXAMPLE_OPTIONS)
     monkeypatch.setattr(events, "EXAMPLE_OPTIONS", moved)
     monkeypatch.setenv("SPACE_ID", "someone/update_rouge")

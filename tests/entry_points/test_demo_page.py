@@ -89,7 +89,8 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     controls = {block.option: block for block in space_page.blocks.values() if hasattr(block, "option")}
     for name, control in controls.items():
         option = table[name]
-        assert control.label == option.name, name
+        # Each control is labelled by its option's name, but a checkbox that says what ticking it does.
+        assert control.label == demo_options.LABELS.get(name, option.name), name
         # The help is shown under every control but the two on top (they must leave Score on a phone's first screen).
         # The page's own help where the table's speaks of the API or the command line.
         help_text = demo_options.DEMO_HELP.get(name, option.help)
@@ -102,7 +103,7 @@ def test_every_option_control_is_labelled_helped_and_defaulted_as_the_option_tab
     assert "use_stemmer" not in controls["language"].info and "stemmer `snowball`" in controls["language"].info
     # The controls' values as the page opens, read as the handlers read them, are the table's defaults.
     order = ["rouge_types", "stemmer", "language", "remove_stopwords", "max_words", "max_bytes", "alpha"]
-    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average", "protocol"]
+    order += ["confidence_level", "multi_ref", "n_bootstrap", "seed", "additions", "average", "protocol", "deletions"]
     assert sorted(order) == sorted(controls)
     shown = demo_options.ScreenOptions.of({name: controls[name].value for name in order}).settings()
     assert vars(shown) == vars(update_rouge.settings.Settings())

@@ -107,7 +107,7 @@ DOORS = {
         return_signature="not offered: its output always holds the signature",
     ),
     "demo": door(
-        "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions"
+        "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions deletions"
         + STATISTICS
         + "baseline_predictions",  # score_file's baseline_column
         use_stemmer="no control: the stemmer menu's porter is it",
@@ -117,7 +117,6 @@ DOORS = {
         return_signature="no control: the page always shows the signature",
         engine="no control: the server runs auto; every engine gives the same numbers",
         num_proc="no control: the server decides how it runs",
-        deletions=PENDING,
     ),
     "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE),
     "trainer": door(SCORING + STATISTICS, SHAPE),
@@ -261,6 +260,7 @@ SCREEN = {
     "additions": "edits",
     "average": "micro",
     "protocol": "autometrics",
+    "deletions": True,
 }
 SCREEN_WITH = {"seed": {"n_bootstrap": 20}, "language": {"stemmer": "snowball"}}
 
