@@ -263,7 +263,9 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         if baseline_column
         else result["signature"]
     )
-    status = render.file_status(name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0])
+    status = render.file_status(
+        name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0], settings.deletions
+    )
     status = "\n".join(part for part in (status, deletions_view.kept_status(len(lines), result)) if part)
     return {
         "status": status,

@@ -158,18 +158,21 @@ def example_notes(source: str, reference: str, prediction: str, example: Any, to
     elif reference.strip() == prediction.strip():
         notes.append("The prediction is identical to the reference.")
     if tokenless:
-        added = " ".join([*example.reference_additions[0], *example.prediction_additions])
-        if any(character.isalnum() for character in added):
-            notes.append(no_tokens_note(1, 1))
+        added = [*example.reference_additions[0], *example.prediction_additions]
+        deleted = example.deletions
+        if deleted is not None:
+            added += [*deleted.reference_deletions[0], *deleted.prediction_deletions]
+        if any(character.isalnum() for character in " ".join(added)):
+            notes.append(no_tokens_note(1, 1, deleted is not None))
         else:
             notes.append(f"Warning: {NO_WORDS}")
     return "\n".join(notes)
 
 
-def no_tokens_note(count: int, total: int) -> str:
-    """The warning of ``NoTokensWarning(count, total)`` with the demo's advice (``NO_TOKENS_ADVICE``)
-    in place of the API's."""
-    return f"Warning: {NoTokensWarning(count, total).problem}; {NO_TOKENS_ADVICE}"
+def no_tokens_note(count: int, total: int, deletions: bool = False) -> str:
+    """The warning of ``NoTokensWarning(count, total, deletions)`` with the demo's advice
+    (``NO_TOKENS_ADVICE``) in place of the API's."""
+    return f"Warning: {NoTokensWarning(count, total, deletions).problem}; {NO_TOKENS_ADVICE}"
 
 
 # What the demo says about an example beyond its LCS limit, in place of the package's advice to
@@ -444,12 +447,19 @@ def citation(summary: pd.DataFrame, label: str, signature: str) -> str:
 
 
 def file_status(  # noqa: PLR0913 (the counts a status line reports)
-    name: str, examples: int, both_empty: int, tokenless: int, intervals: bool = False, words: bool = True
+    name: str,
+    examples: int,
+    both_empty: int,
+    tokenless: int,
+    intervals: bool = False,
+    words: bool = True,
+    deletions: bool = False,
 ) -> str:
     """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 (where
     the file's references and predictions hold no letter or digit at all, not ``words``, that no
     language would help: ``NO_WORDS``) and, where the summary has ``intervals``, a warning when
-    they rest on fewer than ``FEW_EXAMPLES``."""
+    they rest on fewer than ``FEW_EXAMPLES``. With ``deletions`` (they were scored) the warning
+    counts their tokenless examples too and says so."""
     if examples == 1:
         scored = f"Scored 1 example from {name}; " + (
             "neither side adds anything, so it scores 1.0." if both_empty else "one side or both add something."
@@ -461,7 +471,7 @@ def file_status(  # noqa: PLR0913 (the counts a status line reports)
         )
     status = [scored]
     if tokenless:
-        status.append(no_tokens_note(tokenless, examples) if words else f"Warning: {NO_WORDS}")
+        status.append(no_tokens_note(tokenless, examples, deletions) if words else f"Warning: {NO_WORDS}")
     if intervals and examples < FEW_EXAMPLES:
         status.append(
             f"Warning: the bootstrap intervals rest on {examples} example{'s' if examples != 1 else ''}, "

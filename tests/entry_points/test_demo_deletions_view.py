@@ -194,3 +194,13 @@ def test_the_reproduce_code_of_one_example_passes_deletions():
         .endswith("# update-rouge examples.jsonl --deletions")
     )
     assert "|del:sentences" in reproduce.example_signature(demo_options.ScreenOptions.of(deletions=True))
+
+
+def test_deletions_without_a_token_are_warned_in_the_notes_and_in_the_file_status():
+    from demo import render
+
+    # Only the deletions ("天气很好。", which the prediction drops) hold no token of rouge-score's.
+    _, _, _, note = score_one("Ok. 天气很好。", "Ok. New fact.", "Ok. New fact.", DEFAULT_TYPES, *DEFAULT_OPTIONS, True)
+    assert "1 of 1 example has additions or deletions in which the tokenizer finds no token" in note
+    status = render.file_status("f.jsonl", 4, 0, 2, deletions=True)
+    assert "2 of 4 examples have additions or deletions in which the tokenizer finds no token" in status

@@ -35,11 +35,13 @@ def test_the_pages_script_checks_the_cap_and_writes_the_servers_words():
 
 
 def test_the_page_runs_the_script_at_load_and_its_hidden_button_writes_the_status_box():
-    config = build_demo().get_config_file()
+    page = build_demo()
+    config = page.get_config_file()
     button = next(c for c in config["components"] if c["props"].get("elem_id") == "upload-over-limit")
     assert button["props"]["visible"] == "hidden"
     status = next(c["id"] for c in config["components"] if c["props"].get("elem_id") == "batch-status")
     clicks = [d for d in config["dependencies"] if [button["id"], "click"] in [list(t) for t in d["targets"]]]
     assert [(d["js"], d["outputs"], d["backend_fn"]) for d in clicks] == [(upload_limit.SHOW_JS, [status], False)]
     loads = [d for d in config["dependencies"] if d["js"] == upload_limit.over_limit_js(50)]
-    assert [([list(t) for t in d["targets"]], d["backend_fn"]) for d in loads] == [([[0, "load"]], False)]
+    # The page's own load event (its id is gradio's counter in this process, 0 only in a fresh one).
+    assert [([list(t) for t in d["targets"]], d["backend_fn"]) for d in loads] == [([[page._id, "load"]], False)]
