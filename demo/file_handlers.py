@@ -330,7 +330,7 @@ def _reference_shape(counts: Collection[int]) -> list[list[str]]:
 
 
 class BaselineRow(NamedTuple):
-    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
+    """A row of a file with a baseline column: as ``file_rows.Row``, plus the baseline's prediction."""
 
     line: int
     source: str

@@ -5,7 +5,7 @@ to worker processes with ``num_proc`` > 1 (``example_workers.ExampleWorkers``, t
 ``compute`` too), which parse and score them, and feeds a
 ``corpus.Corpus`` with their per-example tables in input order; ``corpus_of_rows`` does so for rows
 read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
-Rows with a group label (``files.Row.group``, given by ``--group-by``) also feed the corpus of
+Rows with a group label (``file_rows.Row.group``, given by ``--group-by``) also feed the corpus of
 their group (``Corpus.add_tables``).
 """
 
@@ -46,7 +46,7 @@ def corpus_of_rows(
 ) -> Corpus:
     """``score_chunks`` of ``rows``, read here, in chunks of ``chunk_size`` examples.
 
-    ``rows`` are ``files.Row``s (``line``, ``source``, ``references``, ``prediction``); with
+    ``rows`` are ``file_rows.Row``s (``line``, ``source``, ``references``, ``prediction``); with
     ``paired``, each also has a ``baseline`` prediction, scored for the paired test.
     """
 
@@ -98,7 +98,7 @@ def score_chunks(
 ) -> Corpus:
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
-    A chunk is a list of ``files.Row``s or an object whose ``rows()`` are its examples (a
+    A chunk is a list of ``file_rows.Row``s or an object whose ``rows()`` are its examples (a
     ``file_chunks.Chunk``: raw lines, parsed there; or a ``file_ranges.RangeChunk``, a byte range
     of a file that is read there and numbers its lines itself, to which this process adds the
     lines of the ranges before), scored in a worker process:
@@ -172,7 +172,7 @@ def _shifted(error: Exception, shift: int) -> Exception:
 
 
 def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> Scored:
-    """A chunk of ``files.Row``s, or one whose ``rows()`` are its examples, or a
+    """A chunk of ``file_rows.Row``s, or one whose ``rows()`` are its examples, or a
     ``file_ranges.RangeChunk`` (``read()``: its examples, numbered within the range, and its
     lines), scored (``Scored``); a range's unusable input or LCS refusal is returned with it."""
     if isinstance(chunk, list):

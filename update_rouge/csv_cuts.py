@@ -1,7 +1,7 @@
 """Where the records of a CSV file end, found in its bytes, for reading it record by record.
 
 A CSV record ends at a line end (``\r\n``, ``\r`` or ``\n``) outside a quoted cell: Python's
-``csv.reader`` (the excel dialect that ``files`` reads with) keeps a line end inside a quoted
+``csv.reader`` (the excel dialect that ``csv_files`` reads with) keeps a line end inside a quoted
 cell. ``record_end`` finds the end of a record, following the reader's rules: a quote opens a
 quoted cell only at the start of a cell and is a plain character anywhere else in an unquoted
 cell; inside a quoted cell ``""`` is a quote and a lone ``"`` closes it; text after a closing

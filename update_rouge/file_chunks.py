@@ -1,12 +1,13 @@
 """Input files cut into chunks of raw lines that worker processes parse, for the command line.
 
-The process that reads a file only cuts it into chunks of lines: it reads blocks, splits them
-at line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``; a CSV file
-at record ends, below), numbers the lines and holds each line to ``max_line_bytes()``. Decoding, parsing, checking and building
-the ``files.Row``s happen in ``Chunk.rows()``, in whichever process scores the chunk, with the
-checks and messages of the ``files`` readers: the rows of the chunks, in order, are the rows
-those readers yield, and the first unusable input in file order raises the same
-``InputFileError``, naming its file and line.
+The process that reads a file only cuts it into chunks of lines: it reads blocks, splits them at
+line ends (``file_lines.numbered_raw_lines``, at the speed of ``bytes.splitlines``; a CSV file
+at record ends, below), numbers the lines and holds each line to ``max_line_bytes()``. Decoding,
+parsing, checking and building the ``file_rows.Row``s happen in ``Chunk.rows()``, in whichever
+process scores the chunk, with the checks and messages of the one-process readers (``files``,
+``csv_files``, ``text_files``): the rows of the chunks, in order, are the rows those readers
+yield, and the first unusable input in file order raises the same ``InputFileError``, naming its
+file and line.
 
 - JSONL: chunks of ``lines`` lines (blank lines included, and skipped by ``rows()``), fewer
   when they reach the byte limit (``CHUNK_BYTES``; for several workers smaller towards the end
@@ -14,15 +15,15 @@ those readers yield, and the first unusable input in file order raises the same
   reading of JSONL lines); a line too long ends the last chunk with the reader's error,
   raised by ``rows()`` after the lines before it are checked.
 - Three line-aligned text files: chunks of the same line numbers of each file (read by
-  ``files.aligned_lines``, as ``files.read_text_files`` reads them), as many as for JSONL; a
-  file with fewer lines, or a line too long, ends the last chunk with the reader's error,
-  raised by ``rows()`` after the lines before it are checked.
+  ``text_files.aligned_lines``, as ``text_files.read_text_files`` reads them), as many as for
+  JSONL; a file with fewer lines, or a line too long, ends the last chunk with the reader's
+  error, raised by ``rows()`` after the lines before it are checked.
 - CSV: cut where records end, found in the bytes (``csv_cuts.CsvRecords``: one match of a
   compiled expression per record, as ``csv.reader`` would end it: a line end inside a quoted
-  cell does not). The header row is read here (``files.csv_columns``) and sent with every
+  cell does not). The header row is read here (``csv_files.csv_columns``) and sent with every
   chunk; then chunks of ``lines`` records (blank lines included), fewer when they reach
   the byte limit, each from the line a record starts on; ``rows()`` reads them with
-  ``files.csv_rows``, as the reader goes on from that line. A record of more than
+  ``csv_files.csv_rows``, as the reader goes on from that line. A record of more than
   ``max_line_bytes()`` bytes (a line too long, several long cells, or an unclosed quote) is
   refused as the reader refuses it, once a little more than the limit of it is read: its error
   is raised by the last chunk's ``rows()``, after the chunks before.
@@ -44,6 +45,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, NamedTuple
 
 from .csv_cuts import CsvRecords, lines_in
+from .csv_files import CsvColumns, csv_columns, csv_rows
 from .file_lines import (
     STDIN,
     InputFileError,
@@ -53,18 +55,10 @@ from .file_lines import (
     open_input,
 )
 from .file_ranges import RangeChunk, range_chunks, regular_file
-from .files import (
-    CsvColumns,
-    Row,
-    aligned_lines,
-    csv_columns,
-    csv_rows,
-    format_of,
-    jsonl_rows,
-    open_examples,
-    text_row,
-)
+from .file_rows import Row
+from .files import format_of, jsonl_rows, open_examples
 from .parallel import guided_share
+from .text_files import aligned_lines, text_row
 
 Lines = list[tuple[int, bytes]]
 CHUNK_BYTES = 1 << 22

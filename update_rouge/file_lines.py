@@ -4,7 +4,8 @@ Lines end at ``\r\n``, ``\n`` or a lone ``\r``, and at nothing else; each is rea
 holding more than ``max_line_bytes()`` of it (default 100,000,000 bytes, variable
 ``UPDATE_ROUGE_MAX_LINE_BYTES``), so that a file without line ends cannot fill the memory, and
 decoded as UTF-8. Unusable input is an ``InputFileError`` naming the file and line, which the
-readers of ``files`` and the command line's workers (``file_chunks``) raise. The path ``-``
+readers (``files``, ``csv_files``, ``text_files``) and the command line's workers
+(``file_chunks``) raise. The path ``-``
 (``STDIN``) is standard input (``open_input``), named ``<stdin>`` in messages (``input_name``).
 """
 

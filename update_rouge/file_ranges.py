@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterator
 from typing import BinaryIO, NamedTuple
 
 from .file_lines import InputFileError, numbered_raw_lines
-from .files import Row, jsonl_rows
+from .file_rows import Row
+from .files import jsonl_rows
 from .outputs import shown_path
 from .parallel import guided_share
 

@@ -1,4 +1,5 @@
-"""Reading examples from files, one at a time, with the file line each one starts on.
+"""Reading examples from files, one at a time, with the file line each one starts on: JSONL
+here, and the reader of a file picked (``open_examples``, ``read_systems``).
 
 Three layouts, all UTF-8:
 
@@ -6,10 +7,10 @@ Three layouts, all UTF-8:
   reference is a string or a non-empty array of strings. Blank lines are skipped. A ``.json``
   file may instead hold one JSON array of such objects (read whole into memory; each example
   is named by the line its object starts on).
-- CSV: a header row naming the columns ``source``, ``reference`` and ``prediction`` (others
-  are ignored), then one example per record (quoted cells may span lines). A reference cell
-  that starts with ``[`` and parses as a JSON array is a list of references (it must then
-  hold one or more strings); any other cell is one reference.
+- CSV (``csv_files``): a header row naming the columns ``source``, ``reference`` and
+  ``prediction`` (others are ignored), then one example per record (quoted cells may span
+  lines). A reference cell that starts with ``[`` and parses as a JSON array is a list of
+  references (it must then hold one or more strings); any other cell is one reference.
 - An example's optional ``id`` (JSON field or CSV column) is kept as text in ``Row.id``: a JSON
   string as is (its JSON text if it holds a lone surrogate), any other JSON value as the JSON text
   Python writes for it, a CSV cell as is; ``None`` when the example has no ``id`` or a JSON
@@ -22,15 +23,15 @@ Three layouts, all UTF-8:
   named ``<stdin>`` in messages.
 - For a comparison of systems (``read_systems``), JSONL or CSV with one column of predictions
   per system instead of ``prediction``, named by the system.
-- Three line-aligned text files of sources, references and predictions: line N of each is
-  example N. They must have the same number of lines.
+- Three line-aligned text files (``text_files``) of sources, references and predictions: line N
+  of each is example N. They must have the same number of lines.
 
 Lines end at ``\r\n``, ``\n`` or a lone ``\r`` (old Mac files), and at nothing else (not at
 U+2028, U+0085 or a form feed, which stay inside the text). Every reader yields ``Row`` tuples
-and reports the bytes it has read to ``advance`` (for a progress bar). Unusable input raises
-``InputFileError`` naming the file and line: a key given twice in a JSON object, a column named
-twice in a CSV header, JSON nested too deeply or holding a number Python refuses to convert,
-a CSV quote out of place (read strictly), text that is not UTF-8, a line longer than
+(``file_rows``) and reports the bytes it has read to ``advance`` (for a progress bar). Unusable
+input raises ``InputFileError`` naming the file and line: a key given twice in a JSON object, a
+column named twice in a CSV header, JSON nested too deeply or holding a number Python refuses to
+convert, a CSV quote out of place (read strictly), text that is not UTF-8, a line longer than
 ``max_line_bytes()`` (default 100,000,000 bytes, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``: so
 that a file without line ends, such as ``/dev/zero``, cannot fill the memory), or a CSV record
 longer than that (its quoted cells may span lines: the record is held to the limit of one line,
@@ -41,59 +42,29 @@ three text files: the command line and the demo read through it.
 
 Each layout is read one way, whoever reads it: JSONL lines by ``jsonl_values`` (this module's
 reader, the command line's chunks and byte ranges through ``jsonl_rows``, lm_eval's
-``load_jsonl``), three text files by ``aligned_lines`` (``read_text_files``, the chunks), CSV
-records by ``csv_cuts`` and ``csv_line_records`` (``read_csv``, the chunks through ``csv_rows``).
-Every row and every ``InputFileError`` (an ``InputError``: ``path``, ``line``) is numbered by
-its file line as it is read; the one exception is a byte range's (``file_ranges``), whose
-worker cannot know the lines before its range and numbers within it.
+``load_jsonl``), three text files by ``text_files.aligned_lines`` (``read_text_files``, the
+chunks), CSV records by ``csv_cuts`` and ``csv_files.csv_line_records`` (``read_csv``, the chunks
+through ``csv_rows``). Every row and every ``InputFileError`` (an ``InputError``: ``path``,
+``line``) is numbered by its file line as it is read; the one exception is a byte range's
+(``file_ranges``), whose worker cannot know the lines before its range and numbers within it.
 """
 
 import bisect
-import csv
 import functools
-import itertools
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from . import csv_cuts
-from .file_lines import (
-    STDIN,
-    InputFileError,
-    Readable,
-    decode_line,
-    max_line_bytes,
-    numbered_raw_lines,
-    open_input,
-)
+from .csv_files import csv_file_records, csv_line_records, read_csv
+from .file_lines import STDIN, InputFileError, decode_line, numbered_raw_lines, open_input
+from .file_rows import Record, Row, as_rows, no_progress, reference_list, text_field
 from .inputs import lone_surrogate
 from .outputs import shown_path
+from .text_files import read_text_files
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
-
-_JSON_TYPES = {
-    type(None): "null",
-    bool: "a boolean",
-    int: "a number",
-    float: "a number",
-    dict: "an object",
-    list: "an array",
-}
-
-
-class Row(NamedTuple):
-    """One example: the line of the file it starts on (1-based), its texts, its references and
-    its ``id`` as text (``None`` when it has none, and for three text files) and its group
-    label as text (``None`` unless the reader was given ``group_by``)."""
-
-    line: int
-    source: str
-    references: list[str]
-    prediction: str
-    id: str | None = None
-    group: str | None = None
 
 
 class SystemsRow(NamedTuple):
@@ -105,10 +76,6 @@ class SystemsRow(NamedTuple):
     references: list[str]
     predictions: dict[str, str]
     id: str | None = None
-
-
-def _no_progress(_: int) -> None:
-    pass
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -147,31 +114,6 @@ def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int])
         raise InputFileError(path, line_of(start), f"not usable JSON ({error})") from None
 
 
-def _json_type(value: object) -> str:
-    return _JSON_TYPES.get(type(value), type(value).__name__)
-
-
-def _text(value: object, path: str, line: int, field: str) -> str:
-    if not isinstance(value, str):
-        raise InputFileError(path, line, f"{field} must be a string, got {_json_type(value)}")
-    problem = lone_surrogate(value)
-    if problem:
-        raise InputFileError(path, line, f"{field} {problem}")
-    return value
-
-
-def _reference_list(value: object, path: str, line: int) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not value:
-        got = "an empty array" if value == [] else _json_type(value)
-        raise InputFileError(path, line, f"reference must be a string or a non-empty array of strings, got {got}")
-    return [_text(item, path, line, f"reference[{index}]") for index, item in enumerate(value)]
-
-
-Record = tuple[int, str, list[str], list[str], str | None, str | None]
-
-
 def _id_text(value: Any) -> str:
     """An ``id``'s JSON value as text: a string as is, else (or with a lone surrogate) its JSON text."""
     if isinstance(value, str) and not lone_surrogate(value):
@@ -192,9 +134,9 @@ def _record(
         raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
     return (
         number,
-        _text(value["source"], path, number, "source"),
-        _reference_list(value["reference"], path, number),
-        [_text(value[column], path, number, column) for column in prediction_columns],
+        text_field(value["source"], path, number, "source"),
+        reference_list(value["reference"], path, number),
+        [text_field(value[column], path, number, column) for column in prediction_columns],
         None if value.get("id") is None else _id_text(value["id"]),
         None if group_by is None else _group_text(value[group_by], path, number, group_by),
     )
@@ -238,7 +180,7 @@ def _decoded(lines: Iterable[tuple[int, bytes]], path: str, advance: Callable[[i
 
 
 def jsonl_values(
-    path: str, lines: Iterable[tuple[int, bytes]], advance: Callable[[int], None] = _no_progress
+    path: str, lines: Iterable[tuple[int, bytes]], advance: Callable[[int], None] = no_progress
 ) -> Iterator[tuple[int, Any]]:
     """The line number and JSON value of each line of some numbered raw ``lines`` of the JSONL
     file ``path`` that is not blank, each line's bytes reported to ``advance``: the one reading
@@ -302,210 +244,24 @@ def _json_array(
         raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
 
 
-def read_jsonl(path: str, advance: Callable[[int], None] = _no_progress, group_by: str | None = None) -> Iterator[Row]:
+def read_jsonl(path: str, advance: Callable[[int], None] = no_progress, group_by: str | None = None) -> Iterator[Row]:
     """Yield the examples of a JSONL file, skipping blank lines."""
-    return _as_rows(_jsonl_records(path, ("prediction",), advance, group_by))
-
-
-def _as_rows(records: Iterable[Record]) -> Iterator[Row]:
-    """The examples of records with one prediction column."""
-    for line, source, references, (prediction,), example_id, group in records:
-        yield Row(line, source, references, prediction, example_id, group)
-
-
-def _csv_reference_list(cell: str, path: str, line: int) -> list[str]:
-    if cell.lstrip().startswith("["):
-        try:
-            value = json.loads(cell)
-        except json.JSONDecodeError:
-            return [cell]
-        if isinstance(value, list):
-            return _reference_list(value, path, line)
-    return [cell]
-
-
-class CsvColumns(NamedTuple):
-    """Where a CSV file's header row puts the columns: how many cells it has (``width``, which
-    every record must have), the cells of ``source``, ``reference`` and the predictions, the
-    cell of ``id`` (``None`` without that column) and that of the group label (``None`` without
-    ``group_by``)."""
-
-    width: int
-    positions: tuple[int, ...]
-    id_at: int | None = None
-    group_at: int | None = None
-
-
-class _CsvReader:
-    """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()``
-    characters. The csv module's cell limit is one setting for the whole process: it is set only
-    while a record is read and put back after, so that the caller's program (and libraries in
-    it that read CSV, as ``importlib.metadata`` does) keeps its own."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self._reader = csv.reader(lines, strict=True)
-        self._limit = min(max_line_bytes(), 2**31 - 1)
-
-    @property
-    def line_num(self) -> int:
-        """The number of lines read so far (``csv.reader.line_num``)."""
-        return self._reader.line_num
-
-    def __iter__(self) -> "_CsvReader":
-        return self
-
-    def __next__(self) -> list[str]:
-        previous = csv.field_size_limit(self._limit)
-        try:
-            return next(self._reader)
-        finally:
-            csv.field_size_limit(previous)
-
-
-def csv_columns(
-    path: str, lines: Iterator[str], prediction_columns: Sequence[str], group_by: str | None = None
-) -> tuple[CsvColumns, int]:
-    """The columns that the header row of the CSV file ``path`` names, read from its decoded
-    ``lines`` (taking no line after the header), and the number of the line after the header;
-    the column ``group_by``, if given, must be among them."""
-    grouped = [group_by] if group_by is not None else []
-    columns = ("source", "reference", *prediction_columns, *grouped)
-    reader = _CsvReader(lines)
-    try:
-        header = next(reader, None)
-    except csv.Error as error:
-        raise InputFileError(path, reader.line_num, f"not valid CSV ({error})") from None
-    if header is None:
-        raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(columns)}")
-    twice = sorted({column for column in header if header.count(column) > 1})
-    if twice:
-        raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
-    missing = [column for column in columns if column not in header]
-    if missing:
-        raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
-    id_at = header.index("id") if "id" in header else None
-    group_at = None if group_by is None else header.index(group_by)
-    positions = tuple(header.index(column) for column in columns[: len(columns) - len(grouped)])
-    return CsvColumns(len(header), positions, id_at, group_at), reader.line_num + 1
-
-
-def csv_line_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
-    """Line, source, references, the texts of the prediction columns and the ``id`` cell (``None``
-    without an ``id`` column) of each record of the decoded ``lines`` of the CSV file ``path``,
-    the first numbered ``first`` and starting a record; blank lines are skipped."""
-    reader = _CsvReader(lines)
-    start = first
-    try:
-        for record in reader:
-            line, start = start, first + reader.line_num
-            if not record:
-                continue
-            if len(record) != columns.width:
-                raise InputFileError(path, line, f"{len(record)} cells, but the header has {columns.width}")
-            source, reference, *predictions = (record[position] for position in columns.positions)
-            example_id = None if columns.id_at is None else record[columns.id_at]
-            group = None if columns.group_at is None else record[columns.group_at]
-            yield line, source, _csv_reference_list(reference, path, line), predictions, example_id, group
-    except csv.Error as error:
-        raise InputFileError(path, first - 1 + reader.line_num, f"not valid CSV ({error})") from None
-
-
-csv_records = csv_line_records
-"""The name ``csv_line_records`` had before 0.2.0, kept for one release."""
-
-
-def csv_rows(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Row]:
-    """The examples of some decoded lines of the CSV file ``path`` (``csv_line_records``), for a
-    header with one ``prediction`` column."""
-    return _as_rows(csv_line_records(path, lines, first, columns))
-
-
-def _csv_file_records(
-    path: str, prediction_columns: Sequence[str], advance: Callable[[int], None], group_by: str | None = None
-) -> Iterator[Record]:
-    """Line, source, references, the texts of ``prediction_columns``, the ``id`` and the group
-    label of each record of the CSV file ``path``, header row and all (read here: its columns
-    are found; ``csv_line_records`` reads some lines after the header, the columns known)."""
-    with open_input(path) as handle:
-        lines = (decode_line(raw, number, path) for number, raw in csv_cuts.numbered_lines(handle, path, advance))
-        columns, first = csv_columns(path, lines, prediction_columns, group_by)
-        yield from csv_line_records(path, lines, first, columns)
-
-
-def read_csv(path: str, advance: Callable[[int], None] = _no_progress, group_by: str | None = None) -> Iterator[Row]:
-    """Yield the examples of a CSV file with a header row, skipping blank lines."""
-    return _as_rows(_csv_file_records(path, ("prediction",), advance, group_by))
+    return as_rows(_jsonl_records(path, ("prediction",), advance, group_by))
 
 
 def read_systems(
-    path: str, file_format: str, systems: Sequence[str], advance: Callable[[int], None] = _no_progress
+    path: str, file_format: str, systems: Sequence[str], advance: Callable[[int], None] = no_progress
 ) -> Iterator[SystemsRow]:
     """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
     one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
-    records = _csv_file_records if file_format == "csv" else _jsonl_records
+    records = csv_file_records if file_format == "csv" else _jsonl_records
     for line, source, references, predictions, example_id, _ in records(path, tuple(systems), advance):
         yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
 
 
-def read_text_files(
-    sources: str, references: str, predictions: str, advance: Callable[[int], None] = _no_progress
-) -> Iterator[Row]:
-    """Yield the examples of three line-aligned text files (line N of each is example N)."""
-    paths = (sources, references, predictions)
-    with open(sources, "rb") as s, open(references, "rb") as r, open(predictions, "rb") as p:
-        for number, raws, error in aligned_lines(paths, (s, r, p)):
-            lines = []
-            for raw, path in raws:
-                advance(len(raw))
-                lines.append(decode_line(raw, number, path))
-            if error is not None:
-                raise error
-            yield text_row(number, lines)
-
-
-Aligned = tuple[int, list[tuple[bytes, str]], InputFileError | None]
-"""Line ``number`` of line-aligned text files: the raw lines read, each with its file's path
-(one per file, in their order), and ``None``; or, last, the error that ends them, with the raw
-lines of that number read before it."""
-
-
-def aligned_lines(paths: Sequence[str], handles: Sequence[Readable]) -> Iterator[Aligned]:
-    """The raw lines of the line-aligned text files ``handles`` (the files ``paths``), line
-    number by line number: the one reading of three text files (``read_text_files``, the command
-    line's chunks). A line too long, or a file with fewer lines than another, ends them: its
-    ``InputFileError`` comes last, with the lines of that number read before it (their decoding
-    is checked before it is raised, as one file's lines are read before the next's)."""
-    readers = [numbered_raw_lines(handle, path) for handle, path in zip(handles, paths)]
-    for number in itertools.count(1):
-        raws: list[bytes | None] = []
-        try:
-            for reader in readers:
-                numbered = next(reader, None)
-                raws.append(None if numbered is None else numbered[1])
-        except InputFileError as too_long:
-            error = too_long
-        else:
-            if None not in raws:
-                yield number, list(zip(raws, paths)), None  # type: ignore[arg-type]
-                continue
-            if all(raw is None for raw in raws):
-                return
-            error = _shorter(paths, raws, number)
-        yield number, [(raw, path) for raw, path in zip(raws, paths) if raw is not None], error
-        return
-
-
-def _shorter(paths: Sequence[str], raws: Sequence[bytes | None], number: int) -> InputFileError:
-    """The error of line-aligned files of which some (``None`` in ``raws``) ended before line ``number``."""
-    ended = paths[raws.index(None)]
-    longer = paths[next(i for i, raw in enumerate(raws) if raw is not None)]
-    return InputFileError(longer, number, f"has more lines than {shown_path(ended)} ({number - 1} lines)")
-
-
-def text_row(number: int, lines: Sequence[str]) -> Row:
-    """Example ``number`` of three line-aligned text files from its decoded lines, line ends and all."""
-    source, reference, prediction = (line.rstrip("\r\n") for line in lines)
-    return Row(number, source, [reference], prediction)
+csv_records = csv_line_records
+"""The name ``csv_line_records`` (now ``csv_files.csv_line_records``) had before 0.2.0, kept here
+for one release."""
 
 
 def format_of(file: str, file_format: str | None = None) -> str:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_files import rows, write
 
-from update_rouge.files import read_text_files
+from update_rouge.text_files import read_text_files
 
 
 @pytest.mark.parametrize("end", [b"\r\n", b"\n", b"\r"])

@@ -1,16 +1,17 @@
-"""Reading examples from files (``files``): nothing read wrongly in silence.
+"""Reading examples from files (``files``: JSONL, and the reader picked): nothing read wrongly
+in silence.
 
-Each test is one case of the reliability issue; where lines end is in test_file_lines.py, the
-writing of outputs in test_outputs.py, the command-line cases in test_reliability_cli.py.
+Each test is one case of the reliability issue; CSV files are in test_csv_files.py, three text
+files in test_text_files.py, where lines end in test_file_lines.py, the writing of outputs in
+test_outputs.py, the command-line cases in test_reliability_cli.py.
 """
 
-import csv
 import json
 
 import pytest
 
 from update_rouge.file_lines import InputFileError
-from update_rouge.files import open_examples, read_csv, read_jsonl
+from update_rouge.files import open_examples, read_jsonl
 
 ROW = {"source": "A.", "reference": "A. B.", "prediction": "A. C."}
 
@@ -34,45 +35,6 @@ def test_a_key_given_twice_in_a_jsonl_object_is_refused_with_its_line(tmp_path):
     path = write(tmp_path / "d.jsonl", (json.dumps(ROW) + "\n" + json.dumps(ROW)[:-1] + ', "source": "B."}\n').encode())
     with pytest.raises(InputFileError, match=r"d\.jsonl:2: .*'source' appears more than once"):
         rows(read_jsonl(path))
-
-
-def test_a_column_named_twice_in_a_csv_header_is_refused(tmp_path):
-    path = write(tmp_path / "d.csv", b"source,reference,prediction,source\nA.,A. B.,A. C.,X.\n")
-    with pytest.raises(InputFileError, match=r"d\.csv:1: .*source more than once"):
-        rows(read_csv(path))
-
-
-def test_a_csv_field_of_200000_characters_is_read(tmp_path):
-    long = "word " * 40_000 + "end."
-    path = write(tmp_path / "d.csv", f'source,reference,prediction\nA.,"{long}",A.\n'.encode())
-    assert rows(read_csv(path)) == [(2, "A.", [long], "A.")]
-
-
-def test_reading_a_csv_file_leaves_the_csv_modules_cell_limit_as_it_was(tmp_path, monkeypatch):
-    # The csv module's limit is one setting for the whole process: a reader that left its own
-    # there broke other libraries that read CSV (importlib.metadata's RECORD files, under
-    # inspect_ai) after a file was read with a 40-byte limit.
-    path = write(
-        tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n" + b"A.,A. B.," + b"x" * 60 + b"\n"
-    )
-    monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", "40")
-    original = csv.field_size_limit(123_456)  # a limit of the test's own, put back at the end
-    try:
-        reader = read_csv(path)
-        assert rows([next(reader)]) == [(2, "A.", ["A. B."], "A. C.")]
-        assert csv.field_size_limit() == 123_456
-        # The file's own limit still holds while its records are read.
-        with pytest.raises(InputFileError, match=r"d\.csv:3: "):
-            next(reader)
-        assert csv.field_size_limit() == 123_456
-    finally:
-        csv.field_size_limit(original)
-
-
-def test_a_csv_quote_inside_an_unquoted_cell_is_refused(tmp_path):
-    path = write(tmp_path / "d.csv", b'source,reference,prediction\nA.,"A." B.,A.\n')
-    with pytest.raises(InputFileError, match=r"d\.csv:2: not valid CSV"):
-        rows(read_csv(path))
 
 
 def test_deeply_nested_json_is_refused_with_its_line(tmp_path):
@@ -143,13 +105,6 @@ def test_json_array_ids_are_kept_with_their_lines(tmp_path):
     assert [(row.line, row.id) for row in read_jsonl(path)] == [(2, "10"), (3, None), (4, "b")]
 
 
-def test_csv_ids_are_kept_as_their_cells_and_a_file_without_them_has_none(tmp_path):
-    with_ids = write(tmp_path / "ids.csv", b"prediction,id,source,reference\nA. C.,007,A.,A. B.\nA. C.,,A.,A. B.\n")
-    assert [(row.line, row.id, row.prediction) for row in read_csv(with_ids)] == [(2, "007", "A. C."), (3, "", "A. C.")]
-    without = write(tmp_path / "plain.csv", b"source,reference,prediction\nA.,A. B.,A. C.\n")
-    assert [row.id for row in read_csv(without)] == [None]
-
-
 def test_jsonl_lines_are_read_one_way_by_every_reader(tmp_path):
     """``files.jsonl_values`` is the one reading of JSONL lines: the one-process reader, the
     command line's chunks and byte ranges (``jsonl_rows``) and lm_eval's ``load_jsonl`` go
@@ -176,34 +131,3 @@ def test_jsonl_lines_are_read_one_way_by_every_reader(tmp_path):
         [chunk.rows() for chunk in chunks(lambda _: None, 1000, 1, False)]
     numbered = list(enumerate(data.splitlines(keepends=True)[:4], start=1))
     assert [(row.line, row.source) for row in jsonl_rows(path, numbered)] == [(1, "A."), (3, "A.")]
-
-
-def test_three_text_files_are_read_line_by_line_one_way_and_a_bad_line_names_its_file(tmp_path):
-    """``files.aligned_lines`` reads three text files for ``read_text_files`` and the command
-    line's chunks: when one file ends first, the lines of that number read from the others are
-    still decoded first, each named by its own file."""
-    from update_rouge.file_chunks import open_chunks
-    from update_rouge.files import aligned_lines, read_text_files
-
-    paths = [
-        write(tmp_path / "s.txt", b"A.\n"),
-        write(tmp_path / "r.txt", b"A. B.\n\xff\n"),
-        write(tmp_path / "p.txt", b"A. C.\nX.\n"),
-    ]
-    with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
-        aligned = list(aligned_lines(paths, (s, r, p)))
-    assert [(number, raws) for number, raws, _ in aligned] == [
-        (1, [(b"A.\n", paths[0]), (b"A. B.\n", paths[1]), (b"A. C.\n", paths[2])]),
-        (2, [(b"\xff\n", paths[1]), (b"X.\n", paths[2])]),
-    ]
-    assert aligned[0][2] is None and str(aligned[1][2]).endswith(
-        "r.txt:2: has more lines than " + paths[0] + " (1 lines)"
-    )
-    bad_byte = r"r\.txt:2: not valid UTF-8 \(invalid start byte at byte 0\)"
-    read = []
-    with pytest.raises(InputFileError, match=bad_byte):
-        read.extend(row.source for row in read_text_files(*paths))
-    assert read == ["A."]
-    _, chunks = open_chunks(text_files=paths)
-    with pytest.raises(InputFileError, match=bad_byte):
-        [chunk.rows() for chunk in chunks(lambda _: None, 1000, 1, False)]

@@ -1,8 +1,8 @@
 """The command line never loses a file, stops cleanly on signals, and checks its limits first.
 
 One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge compare``
-(``tests/reliability/test_files.py``, ``test_file_lines.py`` and ``test_outputs.py`` cover the
-readers and ``outputs`` on their own).
+(``tests/reliability/test_files.py``, ``test_csv_files.py``, ``test_text_files.py``,
+``test_file_lines.py`` and ``test_outputs.py`` cover the readers and ``outputs`` on their own).
 """
 
 import csv

@@ -1,7 +1,7 @@
 """Where CSV records end (``csv_cuts``): a text cut there and read piece by piece with
 ``csv.reader`` gives the records, starting lines and errors that ``csv.reader`` gives over the
 whole text, whatever part of it has been read; and the chunks ``file_chunks`` cuts a CSV file
-into (read in blocks of a few bytes, with records over the limit) read as ``files.read_csv``
+into (read in blocks of a few bytes, with records over the limit) read as ``csv_files.read_csv``
 reads the file."""
 
 import csv
@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 import update_rouge.csv_cuts
 from update_rouge.csv_cuts import lines_in, numbered_lines, record_end
+from update_rouge.csv_files import read_csv
 from update_rouge.file_chunks import open_chunks
 from update_rouge.file_lines import InputFileError
-from update_rouge.files import Row, read_csv
+from update_rouge.file_rows import Row
 
 # Rich in what the reader treats apart, with characters of two and three bytes in UTF-8, and
 # characters that end lines for str.splitlines but neither for the reader nor for file_lines
@@ -249,7 +250,7 @@ def test_a_record_over_the_limit_is_refused_before_the_rest_is_read(monkeypatch,
     monkeypatch.setattr(update_rouge.csv_cuts, "BLOCK", 64)
     head = b'source,reference,prediction\nA.,A. B.,A.\r\n\nA.,B.,"'
     handle = Endless(head, ENDLESS[repeated], 2 * 1000 + len(head))
-    for module in ("files", "file_chunks"):
+    for module in ("csv_files", "file_chunks"):
         monkeypatch.setattr(f"update_rouge.{module}.open_input", lambda path: handle)
     reads = {
         "numbered_lines": lambda: (line for _, line in numbered_lines(handle, "endless.csv", lambda _: None)),

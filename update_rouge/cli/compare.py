@@ -30,9 +30,10 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..files import SystemsRow, format_of, read_systems, read_text_files
+from ..files import SystemsRow, format_of, read_systems
 from ..outputs import STDIN, check_output_paths, input_name, output_file
 from ..settings import RUNNING, SCORING, STATISTICS
+from ..text_files import read_text_files
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
