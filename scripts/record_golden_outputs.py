@@ -115,6 +115,13 @@ def _configurations() -> list[tuple[str, str, Any, dict[str, Any]]]:
         ("iterater_triples/paired-bootstrap", "iterater_triples.jsonl", None, {"baseline_predictions": "sources"}),
         ("iterater_triples/randomization", "iterater_triples.jsonl", None, {"compare": "randomization"}),
         ("iterater_triples/compare-bootstrap", "iterater_triples.jsonl", None, {"compare": "bootstrap"}),
+        ("iterater_triples/deletions", "iterater_triples.jsonl", None, {"deletions": True, "rouge_types": ALL_TYPES}),
+        (
+            "wiki_triples/deletions-edits-micro",
+            "wiki_triples.jsonl",
+            None,
+            {"deletions": True, "additions": "edits", "average": "micro", "baseline_predictions": "sources"},
+        ),
     ]
     for mode in ("max_f1", "pooled", "best_recall"):
         found.append(

@@ -65,6 +65,8 @@ def test_every_configuration_is_recorded_and_every_family_is_there():
         "test:paired-ar",
         "test:paired-bs",
         "additions:edits",
+        "del:sentences",
+        "del:edits",
     ):
         assert field in settings, f"no configuration has {field}"
 
