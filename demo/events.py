@@ -30,8 +30,8 @@ from demo.handlers import (
     show_matches,
     signature_of_scored,
 )
+from demo.histogram import histogram_svg
 from demo.options import OPTION_NAMES, ScreenOptions, matchable
-from demo.render import histogram_svg
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
 from demo.sessions import Turns, bound, session_of
 from demo.style import STATUS_JS

@@ -23,6 +23,7 @@ import pandas as pd
 from demo import deletions_view, render
 from demo.downloads import JSON_NAME, download_folder, write_atomically, write_csv_atomically
 from demo.handlers import STALE, Shown, Texts, score_example
+from demo.histogram import histogram_svg
 from demo.options import (
     MAX_SECONDS_VARIABLE,
     NO_LANGUAGE,
@@ -280,7 +281,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
             label=per_example_label(len(lines)),
             elem_classes=["with-ids"] if ids else [],  # its ids wrap on a phone (demo.style)
         ),
-        "histogram": render.histogram_svg(per_example, types[0], settings.average, settings.protocol),
+        "histogram": histogram_svg(per_example, types[0], settings.average, settings.protocol),
         "histogram_of": gr.update(choices=types, value=types[0]),
         "per_example_state": per_example,
         "download_json": str(json_path),

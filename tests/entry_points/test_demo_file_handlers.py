@@ -18,9 +18,10 @@ from conftest import DATA_DIR, markdown_rows, read_histogram, read_jsonl, readme
 from rouge_score import rouge_scorer
 
 import update_rouge
-from demo import file_handlers, handlers, render
+from demo import file_handlers, handlers
 from demo import options as demo_options
 from demo import page as demo_page
+from demo.histogram import f1_histogram
 from update_rouge.comparison.systems import compare
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,7 +109,7 @@ def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
 
 def test_histogram_of_another_rouge_type(golden):
     per_example = score_file(FRUIT, DEFAULT_TYPES, "none")["per_example_state"]
-    histogram = render.f1_histogram(per_example, "rougeLsum")
+    histogram = f1_histogram(per_example, "rougeLsum")
     # rougeLsum F1: 0.5989, 0.5153, 0.4463.
     assert [count for label, count in histogram.values.tolist() if count] == [1, 2]
     assert [label for label, count in histogram.values.tolist() if count] == ["0.4-0.5", "0.5-0.6"]

@@ -9,6 +9,7 @@ from app_calls import DEFAULT_TYPES, FRUIT, score_file
 from conftest import read_histogram
 
 from demo import events, render, reproduce
+from demo.histogram import histogram_svg
 from demo.options import ScreenOptions
 
 
@@ -47,7 +48,7 @@ def test_the_histograms_line_names_the_corpus_statistic():
     plain = score_file(FRUIT, ["rouge1"], "none")
     assert read_histogram(plain["histogram"])["mean_label"] == "corpus score (macro mean) 0.5243"
     # The histogram drawn again for another type (its menu) names it too.
-    again = render.histogram_svg(fruit["per_example_state"], "rouge1", "macro", "fruit")
+    again = histogram_svg(fruit["per_example_state"], "rouge1", "macro", "fruit")
     assert "fruit's bootstrap median x 100" in again
 
 
