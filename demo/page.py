@@ -264,19 +264,33 @@ def build_demo() -> gr.Blocks:
     return demo
 
 
+LENIENT_RADIOS = frozenset({"matches-of"})
+"""The ``elem_id`` of each radio whose value reaches the handlers even when it is no longer among
+its choices (``lenient``)."""
+
+
 def lenient(radio: gr.Radio) -> gr.Radio:
-    """``radio``, whose value reaches the handlers even when it is no longer among its choices:
-    its choices follow the ticked types, and an event sent before the page applied a narrower
-    list carries the value shown until then (gradio's own check logged a traceback for it). The
-    handlers choose among the ticked types themselves (``events._match_choices``). Its
-    ``preprocess`` is wrapped, not overridden in a subclass, as ``options.option_number`` does."""
-    convert = radio.preprocess
+    """``radio`` (its ``elem_id`` one of ``LENIENT_RADIOS``), whose value reaches the handlers even
+    when it is no longer among its choices: its choices follow the ticked types, and an event sent
+    before the page applied a narrower list carries the value shown until then (gradio's own check
+    logged a traceback for it). The handlers choose among the ticked types themselves
+    (``events._match_choices``). A choices update makes gradio build a new ``gr.Radio`` for the
+    session from the radio's arguments, so the leniency is ``gr.Radio.preprocess``'s, for these
+    ids only (``_preprocess_leniently``); not a subclass: gradio writes a ``.pyi`` file beside the
+    module of every component subclass."""
+    if radio.elem_id not in LENIENT_RADIOS:
+        raise ValueError(f"{radio.elem_id!r} is not one of LENIENT_RADIOS")
+    if not getattr(gr.Radio.preprocess, "lenient", False):
+        strict = gr.Radio.preprocess
 
-    def preprocess(payload: Any) -> Any:
-        try:
-            return convert(payload)
-        except gr.Error:
-            return payload
+        def _preprocess_leniently(self: gr.Radio, payload: Any) -> Any:
+            try:
+                return strict(self, payload)
+            except gr.Error:
+                if self.elem_id in LENIENT_RADIOS:
+                    return payload
+                raise
 
-    radio.preprocess = preprocess
+        _preprocess_leniently.lenient = True  # type: ignore[attr-defined]
+        gr.Radio.preprocess = _preprocess_leniently
     return radio
