@@ -64,8 +64,8 @@ from ray_throughput import WIKI, write_input
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from update_rouge.engines import rust_available  # noqa: E402
 from update_rouge.parallel import available_cpus  # noqa: E402
+from update_rouge.rust_engine import rust_available  # noqa: E402
 
 # Run in a fresh interpreter: prints {"seconds", "result", "main_cpu", "workers_cpu"}.
 DRIVER = r"""
