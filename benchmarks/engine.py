@@ -25,7 +25,8 @@ from pathlib import Path
 from rouge_score import rouge_scorer
 
 from update_rouge import compute
-from update_rouge.engines import make_engine, rust_available
+from update_rouge.engines import make_engine
+from update_rouge.rust_engine import rust_available
 from update_rouge.tokens import tokenizer_for
 
 DATA = Path(__file__).parent.parent / "tests" / "data"

@@ -37,7 +37,8 @@ kind, workers, path, rows = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.
 startup = 0.0
 if kind == "ray":
     import ray
-    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
+    from update_rouge.integrations.ray_batches import score_dataset
+    from update_rouge.integrations.ray_scoring import corpus_scores
     began = time.perf_counter()
     ray.init(num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
     ray.data.DataContext.get_current().enable_progress_bars = False

@@ -31,9 +31,9 @@ import statistics
 import time
 from pathlib import Path
 
-from update_rouge.engines import rust_available
 from update_rouge.extraction import split_segments
 from update_rouge.integrations.rewards import update_rouge_reward
+from update_rouge.rust_engine import rust_available
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 BATCH = 64

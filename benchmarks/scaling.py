@@ -64,8 +64,8 @@ from ray_throughput import WIKI, write_input
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from update_rouge.engines import rust_available  # noqa: E402
 from update_rouge.parallel import available_cpus  # noqa: E402
+from update_rouge.rust_engine import rust_available  # noqa: E402
 
 # Run in a fresh interpreter: prints {"seconds", "result", "main_cpu", "workers_cpu"}.
 DRIVER = r"""
@@ -79,12 +79,14 @@ if way.startswith("ray"):
     warm_up = ray.remote(num_cpus=1)(lambda: time.sleep(0.5))
     ray.get([warm_up.remote() for _ in range(workers)])
 if way == "ray-data":
-    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
+    from update_rouge.integrations.ray_batches import score_dataset
+    from update_rouge.integrations.ray_scoring import corpus_scores
     began = time.perf_counter()
     dataset = score_dataset(ray.data.read_json(path, num_cpus=0), concurrency=workers, engine=engine)
     result = corpus_scores(dataset)
 elif way == "ray-jsonl":
-    from update_rouge.integrations.ray_scoring import corpus_scores, score_jsonl
+    from update_rouge.integrations.ray_batches import score_jsonl
+    from update_rouge.integrations.ray_scoring import corpus_scores
     began = time.perf_counter()
     result = corpus_scores(score_jsonl(path, concurrency=workers, engine=engine))
 elif way == "compute":

@@ -10,8 +10,8 @@ from pathlib import Path
 import pyarrow as pa
 import ray
 
+from update_rouge.integrations.ray_batches import BatchScorer
 from update_rouge.integrations.ray_cluster import _loopback_only
-from update_rouge.integrations.ray_scoring import BatchScorer
 
 TESTS = Path(__file__).resolve().parent
 PROCESS_TOKEN = secrets.token_hex(16)

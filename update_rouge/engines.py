@@ -8,9 +8,10 @@ to rouge-score's (same counts, same divisions, same F-measure formula):
   It alone also computes the skip-bigram types of ROUGE-1.5.5 (``skipbigrams``) and gives the
   raw ``Counts`` behind each score, which ROUGE-1.5.5's ways of combining several references
   need. It alone computes ROUGE-W (``wlcs``) and applies stopword removal and length limits
-  (``rouge155_options``): ``exact_engines`` says which engines are exact for given settings.
-- ``RustEngine``: the optional compiled ``rouge-score-rs`` package, used only with rouge-score's
-  own tokenizer (with or without its Porter stemmer), where it reproduces rouge-score exactly.
+  (``rouge155_options``): ``inexact_reason`` says why another engine is not exact for given settings.
+- ``RustEngine`` (``rust_engine``): the optional compiled ``rouge-score-rs`` package, used only
+  with rouge-score's own tokenizer (with or without its Porter stemmer), where it reproduces
+  rouge-score exactly.
 - ``RougeScoreEngine``: rouge-score itself, the reference.
 
 Before scoring, every engine checks the LCS types against the size and time limits of
@@ -20,7 +21,6 @@ dearer than the Python engine's, or with a rougeLsum table above ``max_lcs_cells
 Python engine (the same numbers), which refuses only what is beyond its own limits.
 """
 
-import os
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from itertools import chain, repeat
@@ -29,7 +29,6 @@ from typing import Any, NamedTuple
 from rouge_score.scoring import Score, fmeasure
 
 from .errors import LEFT_OUT, OptionError, Part, Setting
-from .extras import is_package
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
 from .lcs_limits import (
     LcsTableTooLarge,
@@ -39,12 +38,11 @@ from .lcs_limits import (
     check_wlcs_table,
     lcs_cost,
     oversized_pairs,
-    slow_pairs,
     wlcs_tables_cost,
 )
-from .parallel import THREADS_VARIABLE, available_cpus
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
+from .rust_engine import RustEngine, accelerator_threads, rust_available
 from .skipbigrams import skip_bigram_counts
 from .tokens import DefaultTokenizer
 from .wlcs import WeightedCounts, weighted_lcs_counts, weighted_score
@@ -271,83 +269,6 @@ class RougeScoreEngine:
         return [self._scorer.score(target=target, prediction=prediction) for target, prediction in pairs]
 
 
-def rust_available() -> bool:
-    """Whether the optional ``rouge-score-rs`` accelerator is installed: it imports, as the
-    package itself (``extras.is_package``: not a folder of that name on the path)."""
-    try:
-        import rouge_score_rs
-    except ImportError:
-        return False
-    return is_package(rouge_score_rs, "RougeScorer")
-
-
-class RustEngine:
-    """The ``rouge-score-rs`` accelerator, for rouge-score's own tokenizer only."""
-
-    name = "rust"
-
-    def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: PythonEngine | None = None):
-        """``fallback`` scores the pairs this engine would refuse (above the time limit, or a
-        rougeLsum table above the size limit); without it they raise."""
-        if not self.supports(tokenizer):
-            raise OptionError(
-                "engine",
-                "rust",
-                (Setting("engine", "rust"), " supports only rouge-score's tokenizer (no custom tokenizer or stemmer)"),
-                [[Setting("engine", LEFT_OUT)], [Setting("engine", "python")]],
-            )
-        import rouge_score_rs
-
-        self.rouge_types = tuple(rouge_types)
-        self._tokenizer = tokenizer
-        self._fallback = fallback
-        self._scorer = rouge_score_rs.RougeScorer(list(rouge_types), use_stemmer=tokenizer.use_stemmer)
-
-    @staticmethod
-    def supports(tokenizer) -> bool:
-        return type(tokenizer) is DefaultTokenizer
-
-    def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
-        """Index -> the fallback's scores of each pair this engine would refuse: above its time
-        limit (``slow_pairs``) or with a rougeLsum table above the size limit (``oversized_pairs``).
-        Without a fallback the first refusal raises; with one, the fallback's own limits are
-        checked on all those pairs before it scores any."""
-        slow = slow_pairs(pairs, self._tokenizer, self.rouge_types, self.name)
-        # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
-        lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
-        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
-        fallback = self._fallback
-        if fallback is None:
-            if slow:
-                raise next(iter(slow.values()))
-            if oversized:
-                raise next(iter(oversized.values()))
-            return {}
-        handed = sorted(slow.keys() | oversized.keys())
-        for index in handed:
-            try:
-                fallback.check(*pairs[index])
-            except LcsTableTooLarge as error:
-                raise error.at(index) from None
-        return {index: fallback.score(*pairs[index]) for index in handed}
-
-    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
-        """Scores of each pair; before any scoring, ``LcsTableTooLarge`` if a pair is above the
-        time limit (``check_lcs_time``) or a rougeLsum table above the size limit, unless the
-        fallback scores it within its own limits (``_fallback_scores``)."""
-        fallback_scores = self._fallback_scores(pairs)
-        rest = [pair for index, pair in enumerate(pairs) if index not in fallback_scores]
-        results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
-        scores = []
-        for index in range(len(pairs)):
-            if index in fallback_scores:
-                scores.append(fallback_scores[index])
-            else:
-                result = next(results)
-                scores.append({t: Score(*result[t]) for t in self.rouge_types})
-        return scores
-
-
 def check_engine(name: str) -> str:
     """Return ``name`` if it is one of ``ENGINES``; raise ``OptionError`` otherwise."""
     if not isinstance(name, str) or name not in ENGINES:
@@ -427,14 +348,6 @@ def check_engine_exact(
             (Setting("engine", name), " needs the optional accelerator: pip install 'update-rouge[fast]'"),
             others,
         )
-
-
-def accelerator_threads() -> int:
-    """The threads the accelerator's Rayon pool has in this process: ``RAYON_NUM_THREADS`` when
-    it is a positive integer (a worker process's share of the CPUs, ``parallel.worker_threads``,
-    or the CPUs Ray gave a task), else, as Rayon does, one per CPU (``available_cpus()``)."""
-    value = os.environ.get(THREADS_VARIABLE, "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else available_cpus()
 
 
 def make_engine(

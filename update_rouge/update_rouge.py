@@ -40,6 +40,7 @@ from .rouge155_porter import porter_stem
 from .rouge155_stopwords import STOPWORDS_TEXT
 from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
+from .rust_engine import RustEngine
 from .sentences import SENTENCE_PATTERN
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
 from .signature import build_signature

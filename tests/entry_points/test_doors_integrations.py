@@ -51,13 +51,13 @@ def test_torchmetrics_refuses_a_bootstrap_median_protocol_by_name(protocol):
 
 @pytest.mark.parametrize("option", door_options("ray", R))
 def test_ray_refuses_what_it_does_not_compute_before_any_work(option):
-    from update_rouge.integrations import ray_scoring
+    from update_rouge.integrations import ray_batches, ray_scoring
 
     value = False if option == "use_aggregator" else inputs(option)[3][option]
     python_refusal(lambda **options: ray_scoring._check_corpus_options(options), option, value)
     if option != "use_aggregator":
         python_refusal(lambda **options: ray_scoring.corpus_scores(None, **options) if options else None, option, value)
-    python_refusal(lambda **options: ray_scoring.score_dataset(None, **options) if options else None, option, value)
+    python_refusal(lambda **options: ray_batches.score_dataset(None, **options) if options else None, option, value)
 
 
 def test_ray_refuses_a_keyword_that_is_no_option():
@@ -81,7 +81,8 @@ def ray_cluster():
 @pytest.mark.slow
 @pytest.mark.parametrize("option", [name for name in door_options("ray", H) if name not in HOW] + list(HOW))
 def test_ray_honours_the_options_of_compute(option, ray_cluster):
-    from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset
+    from update_rouge.integrations.ray_batches import score_dataset
+    from update_rouge.integrations.ray_scoring import corpus_scores
 
     sources, predictions, references, options = inputs(option)
     rows = [

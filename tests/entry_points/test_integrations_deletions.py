@@ -255,8 +255,9 @@ def ray_cluster():
 
 @pytest.mark.slow
 def test_ray_columns_and_corpus_results_with_deletions_equal_compute(ray_cluster):
+    from update_rouge.integrations.ray_batches import output_columns, score_dataset
     from update_rouge.integrations.ray_counts import count_column_names
-    from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset
+    from update_rouge.integrations.ray_scoring import corpus_scores
 
     hand = [dict(row, reference=[row["reference"]]) for row in HAND]  # a column of lists, as bundled()'s
     rows = [dict(row, row=i, baseline=row["source"]) for i, row in enumerate(hand + bundled())]
@@ -282,7 +283,7 @@ def test_ray_columns_and_corpus_results_with_deletions_equal_compute(ray_cluster
     # A batch without rows gets the same columns, empty (the last options: micro).
     import pyarrow as pa
 
-    from update_rouge.integrations.ray_scoring import BatchScorer
+    from update_rouge.integrations.ray_batches import BatchScorer
 
     texts = {name: pa.array([], pa.string()) for name in ("source", "prediction")}
     empty = pa.table({"row": pa.array([], pa.int64()), **texts, "reference": pa.array([], pa.list_(pa.string()))})

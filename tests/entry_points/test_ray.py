@@ -15,10 +15,11 @@ from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 from ray_helpers import local_cluster
 
 from update_rouge import compute, file_ranges
+from update_rouge.integrations.ray_batches import output_columns, score_dataset, score_jsonl
 from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_cluster import RAY_REPORT_THREADS
 from update_rouge.integrations.ray_counts import count_column_names
-from update_rouge.integrations.ray_scoring import corpus_scores, output_columns, score_dataset, score_jsonl
+from update_rouge.integrations.ray_scoring import corpus_scores
 
 pytestmark = pytest.mark.slow
 

@@ -21,8 +21,9 @@ from ray_helpers import local_cluster, tokens_needing_an_extra
 from update_rouge import InputError, OptionError, compute
 from update_rouge.errors import LEFT_OUT, Field, Setting
 from update_rouge.extras import MissingExtra
+from update_rouge.integrations.ray_batches import score_dataset, score_jsonl
 from update_rouge.integrations.ray_errors import CarriedError, check_columns
-from update_rouge.integrations.ray_scoring import corpus_scores, score_dataset, score_jsonl
+from update_rouge.integrations.ray_scoring import corpus_scores
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.tokens import TokenizerError
 

@@ -13,6 +13,7 @@ import update_rouge
 from update_rouge.integrations.rewards import update_rouge_reward
 from update_rouge.integrations.trainer import make_compute_metrics
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge, wlcs_tables_cost
+from update_rouge.rust_engine import rust_available
 from update_rouge.tokens import tokenizer_for
 
 # The cost of example 2's 20 x 20 tokens: its 400 cells at lcs_limits.CELL_COSTS each (python rougeL
@@ -69,7 +70,7 @@ def reversed_lines(count, length):
     }
 
 
-@pytest.mark.skipif(not update_rouge.engines.rust_available(), reason="needs the optional accelerator (rouge-score-rs)")
+@pytest.mark.skipif(not rust_available(), reason="needs the optional accelerator (rouge-score-rs)")
 def test_rougelsum_prices_its_cells_per_engine_and_auto_hands_the_accelerators_refusals_to_python(monkeypatch):
     # 10 lines of 3 tokens a side: 30 x 30 cells and 100 line pairs. Python: 8 x 900 + 200 x 100 =
     # 27,200; rust: 60 x 900 + 400 x 100 = 94,000; rouge-score: 4,000 x 900 + 60,000 x 100 = 9,600,000.

@@ -7,7 +7,7 @@ import pytest
 
 import update_rouge
 from update_rouge import OPTIONS, Settings, UpdateRougeScorer, compute
-from update_rouge.engines import rust_available
+from update_rouge.rust_engine import rust_available
 from update_rouge.settings import OPTION_BY_NAME
 
 

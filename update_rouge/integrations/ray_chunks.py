@@ -13,7 +13,7 @@ times); the tasks still running when a run stops early are cancelled.
 
 Tasks, not actors: a task goes to a worker process the cluster has started already, where an
 actor starts a process of its own (about a second here, importing Ray), and the tasks of a busy
-worker go to the others. Ray Data (``ray_scoring.score_dataset``) is not on this path either: its
+worker go to the others. Ray Data (``ray_batches.score_dataset``) is not on this path either: its
 executor hands blocks from stage to stage one at a time, and on a small machine costs more than
 the scoring gains from a second CPU (docs/ray.md).
 """

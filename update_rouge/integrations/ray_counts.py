@@ -1,6 +1,6 @@
 """The micro average's counts as columns of a scored Ray dataset (``average="micro"``).
 
-Under ``average="micro"`` ``ray_scoring.BatchScorer`` adds, per rouge type, three int64
+Under ``average="micro"`` ``ray_batches.BatchScorer`` adds, per rouge type, three int64
 columns: the counts each example contributes to the micro average (``micro.py``: hits, the
 reference's grams or tokens, the prediction's; 0, 0, 0 for an example the no-additions rule
 scored), named

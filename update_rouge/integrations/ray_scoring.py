@@ -1,49 +1,31 @@
-"""UpdateROUGE on a Ray cluster: per-example scores as a Ray Data transform, exact corpus results.
+"""UpdateROUGE on a Ray cluster: exact corpus results of the per-example scores that
+``ray_batches`` computes as a Ray Data transform; the import path docs/ray.md gives for both.
 
-Needs the optional extra ``pip install 'update-rouge[ray]'``. Rows of a ``ray.data.Dataset``
-carry ``source``, ``prediction``, ``reference`` (a string, or a list of strings for several
-references) and ``row``: an integer giving the row's place in the input (unique; ascending
-``row`` is the input order). Other names are set with the ``*_column`` arguments.
+Needs the optional extra ``pip install 'update-rouge[ray]'``.
 
-- ``BatchScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
-  adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
-  the same names and with the same values (with ``deletions=True`` the deletions' columns
-  ``update_del_<type>``, ... and the boolean ``_both_kept`` too); under ``average="micro"`` also
-  the int64 count columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``,
-  ``_prediction``; the deletions' ``_counts_update_del_<type>_hits``, ...).
+- ``ray_batches``: ``score_dataset`` (``BatchScorer``, a callable class for ``ds.map_batches``)
+  and ``score_jsonl`` add to each row (of a dataset, or of a JSONL file) the per-example columns
+  of ``compute(..., use_aggregator=False)`` (each row carries its place in the input in ``row``);
+  ``output_columns`` names them. They are imported here, where docs/ray.md imports them from.
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
   options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
   paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
   ``average="micro"``: the micro values, interval and test from the count columns put back in
-  ``row`` order), both by ``corpus.corpus_statistics`` as ``compute``'s, and the signature. Equal bit for bit whatever the blocks,
-  their sizes and their order of completion. The driver reads the scored blocks one at a time
-  and keeps only their numbers.
-
-- ``score_jsonl``: a JSONL file that every node reads at the same path, scored in Ray Data
-  without a reader stage: the driver only cuts the file's size into byte ranges
-  (``file_ranges``), and each scoring task reads, parses, checks and scores the lines of its
-  range (``_score_ranges``), as the command line's worker processes do; ``corpus_scores`` takes
-  its result.
+  ``row`` order), both by ``corpus.corpus_statistics`` as ``compute``'s, and the signature.
+  Equal bit for bit whatever the blocks, their sizes and their order of completion. The driver
+  reads the scored blocks one at a time and keeps only their numbers.
 
 The command line's ``--ray`` does not go through Ray Data: ``ray_chunks`` scores a file's
 chunks on plain Ray tasks.
-
-Scoring options (``rouge_types``, ``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword
-arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
-import dataclasses
-import functools
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Name, OptionError, Setting
 from ..extras import extra_imports
-from ..file_lines import InputFileError
-from ..file_ranges import RangeChunk, range_chunks, regular_file
 
 with extra_imports(
     "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'",
@@ -54,258 +36,19 @@ with extra_imports(
     import ray
 
 from ..corpus import corpus_statistics
-from ..example_tables import COUNT_KEYS, RunningTotals, f1_columns, per_example_table, score_keys
-from ..inputs import check_inputs
-from ..lcs_limits import LcsTableTooLarge
-from ..metric import UpdateRougeScorer, compute
-from ..no_tokens import warn_tokenless
+from ..example_tables import RunningTotals, f1_columns
 from ..protocols import BOOTSTRAP_PROTOCOLS
-from ..rouge_types import check_rouge_types
 from ..settings import Settings
 from ..signature import build_signature
-from ..tokens import TokenizerError
-from .ray_chunks import size_native_threads
-from .ray_counts import count_arrays, count_column_names, count_values
-from .ray_errors import COLUMN_DEFAULTS, COLUMN_OPTIONS, carried, check_columns, own_errors, worker_error
+from .ray_batches import NOT_RAY, ROW_COLUMN, BatchScorer, output_columns, score_dataset, score_jsonl
+from .ray_counts import count_arrays, count_column_names
+from .ray_errors import check_columns, worker_error
 from .refusals import refuse_given, refuse_unknown
 
-ROW_COLUMN = "row"
+# The documented import path of the Ray Data functions (docs/ray.md): these live in ray_batches.
+__all__ = ["BatchScorer", "corpus_scores", "output_columns", "score_dataset", "score_jsonl"]
+
 _REFERENCE_COUNT = "_reference_count"
-_WARM_UP = (["a."], ["a. b."], ["a. c."])
-# compute's options that Ray's scoring does not take, and why.
-_NOT_RAY = {
-    "baseline_predictions": "a baseline is its rows scored with its predictions, given to corpus_scores as baseline=",
-    "group_by": "it computes no groups",
-    "use_aggregator": "score_dataset gives the per-example columns, corpus_scores the corpus result",
-}
-
-
-def _scoring_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of ``compute`` that score each example (no statistics or signature,
-    which ``corpus_scores`` takes); ``OptionError`` for those that give no per-example columns."""
-    for name, why in _NOT_RAY.items():
-        refuse_given(options, (name,), "Ray's scoring", why)
-    corpus_only = ("confidence_level", "n_bootstrap", "seed", "return_signature", "baseline_predictions")
-    return {key: value for key, value in options.items() if key not in corpus_only}
-
-
-def output_columns(rouge_types: Sequence[str] | None = None, deletions: bool = False) -> list[str]:
-    """Names of the per-example columns ``compute(use_aggregator=False, deletions=deletions)``
-    returns for these types."""
-    return list(per_example_table([], check_rouge_types(rouge_types), deletions))
-
-
-class BatchScorer:
-    """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
-
-    Constructed once per Ray actor: it sizes the actor's Rayon pool (rouge-score-rs's threads)
-    to the CPUs Ray assigned the actor, at least one, unless ``RAYON_NUM_THREADS`` is set (as
-    Ray does for ``OMP_NUM_THREADS``; left at Rayon's default, every actor would start a thread
-    per CPU of its node), imports the package and scores one tiny example, which checks the
-    options and fills the per-process caches (tokenizer, stems) that every later batch of that
-    actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
-    ``output_columns(rouge_types, deletions)`` appended (replacing any of the same name): float64 scores
-    and lengths, and the booleans ``_both_empty`` (and ``_both_kept``, with ``deletions=True``);
-    under ``average="micro"`` then the int64 columns of ``ray_counts.count_column_names(rouge_types,
-    deletions)``. A bad row raises ``InputError``
-    at ``Field(column, row)``, e.g. ``row 7: source must be a string, got None`` (``_relocated``:
-    a custom tokenizer's ``TokenizerError`` and ``LcsTableTooLarge`` at its row too); a batch
-    without one of the columns ``OptionError`` naming its ``*_column`` option. In a Ray Data task
-    the user's errors are carried to the driver as they are (``ray_errors.carried``).
-    """
-
-    def __init__(
-        self,
-        source_column: str = "source",
-        prediction_column: str = "prediction",
-        reference_column: str = "reference",
-        row_column: str = ROW_COLUMN,
-        **options: Any,
-    ):
-        self.columns = (source_column, prediction_column, reference_column)
-        self.row_column = row_column
-        self.options = _scoring_options(options)
-        size_native_threads()
-        with carried():
-            self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
-            self.scorer.tables(*_WARM_UP)
-
-    def __call__(self, batch: pa.Table) -> pa.Table:
-        with carried():
-            return self._scored(batch)
-
-    def _scored(self, batch: pa.Table) -> pa.Table:
-        check_columns(batch.column_names, dict(zip(COLUMN_OPTIONS, (*self.columns, self.row_column))))
-        sources, predictions, references = (batch.column(name).to_pylist() for name in self.columns)
-        settings = self.scorer.settings
-        if batch.num_rows == 0:
-            table = per_example_table([], settings.rouge_types, settings.deletions)
-            counts: dict[str, list] | None = None
-            if settings.average == "micro":
-                counts = {key: [] for key in score_keys(settings.rouge_types, settings.deletions)}
-        else:
-            try:
-                # compute(..., use_aggregator=False)'s table, with the micro average's counts
-                tables = self.scorer.tables(sources, predictions, references)
-            except LcsTableTooLarge as error:
-                if error.index is None:
-                    raise
-                raise error.at(batch.column(self.row_column)[error.index].as_py(), self.row_column) from None
-            except InputError as error:
-                self._raise_for_bad_row(batch, sources, predictions, references)
-                raise self._relocated(error, batch) from None
-            warn_tokenless(tables.tokenless, batch.num_rows, deletions=settings.deletions)
-            table, counts = tables.table, tables.counts
-        columns = {
-            name: pa.array(values, pa.bool_() if name in COUNT_KEYS else pa.float64()) for name, values in table.items()
-        }
-        if counts is not None and settings.average == "micro":  # not a published protocol's slots
-            columns.update({name: pa.array(values, pa.int64()) for name, values in count_values(counts).items()})
-        for name, values in columns.items():
-            if name in batch.column_names:
-                batch = batch.drop_columns([name])
-            batch = batch.append_column(name, values)
-        return batch
-
-    def _raise_for_bad_row(self, batch: pa.Table, sources: list, predictions: list, references: list) -> None:
-        """Raise ``InputError`` at the first row whose texts ``compute`` refuses, if one is: at
-        ``Field(column, row)``, its message ``row 7: source must be a string, got None``."""
-        rows = batch.column(self.row_column).to_pylist()
-        for row, source, prediction, reference in zip(rows, sources, predictions, references):
-            try:
-                check_inputs([source], [prediction], [reference])
-            except InputError as error:
-                raise self._at_row(error, row) from None
-
-    def _relocated(self, error: InputError, batch: pa.Table) -> InputError:
-        """``error`` of the example at ``error.index`` of ``batch``, at that example's ``row``: a
-        custom tokenizer's ``TokenizerError`` at ``Field(column, row)`` (``on the additions of
-        prediction[7]``, 7 its ``row``), an ``InputError`` as ``_at_row`` gives it; any other as it is."""
-        where = error.where
-        if where is None or where.index is None:
-            return error
-        row = batch.column(self.row_column)[where.index].as_py()
-        if isinstance(error, TokenizerError):
-            return TokenizerError(error.problem, error.text, self._column(where, row), error.texts)
-        return self._at_row(error, row) if type(error) is InputError else error
-
-    def _column(self, field: Field, row: Any) -> Field:
-        """``field`` (``sources[0]``, ``references[0][1]``) as this scorer's column at ``row``."""
-        columns = dict(zip(("sources", "predictions", "references"), self.columns))
-        return Field(columns.get(field.field, field.field), row, field.item)
-
-    def _at_row(self, error: InputError, row: Any) -> InputError:
-        """``error`` of one example, ``row 7: source must be a string, got None``: its fields
-        named by this scorer's columns, at ``row``."""
-        parts = [
-            dataclasses.replace(self._column(part, row), index=None) if isinstance(part, Field) else part
-            for part in error.parts
-        ]
-        where = error.where and self._column(error.where, row)
-        return InputError(where, (f"{self.row_column} {row}: ", *parts))
-
-
-def score_dataset(
-    ds: "ray.data.Dataset", batch_size: int | None = 1024, concurrency: int | None = None, **options: Any
-) -> "ray.data.Dataset":
-    """``ds`` with the per-example columns (lazy, as every Ray transform); ``options`` are the
-    ``*_column`` names and ``compute``'s scoring keyword arguments. The options are checked here,
-    on the driver, before anything runs on the cluster. ``batch_size``: rows an actor scores per
-    task (``None``: one block each; readers cut blocks of about 1 MB, 75 Wikipedia triples, and
-    each task costs Ray tens of milliseconds, so that smaller batches can score faster than whole
-    blocks: docs/speed.md)."""
-    scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
-    compute(*_WARM_UP, use_aggregator=False, **scoring)
-    known = ds.columns(fetch_if_missing=False)
-    if known is not None:
-        check_columns(known, {option: options.get(option, name) for option, name in COLUMN_DEFAULTS.items()})
-    scored = ds.map_batches(
-        BatchScorer,
-        fn_constructor_kwargs=options,
-        batch_format="pyarrow",
-        batch_size=batch_size,
-        concurrency=concurrency,
-        zero_copy_batch=True,
-    )
-    return own_errors(scored)
-
-
-def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "ray.data.Dataset":
-    """The examples of the JSONL file ``path`` (``source``, ``reference``, ``prediction`` and an
-    optional ``id`` per line, as the command line reads them) with the per-example columns, as
-    ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
-    ``options`` are ``compute``'s scoring keyword arguments, checked here on the driver.
-
-    The driver does not read the file: it cuts its size into byte ranges (``file_ranges``: 4
-    MiB, for ``concurrency`` scorers smaller towards the end), one block each, and each Ray
-    task (one CPU, at most ``concurrency`` at a time) reads, parses, checks and scores the
-    lines that start in its range. Every node that runs a task must see the same file at the
-    same path (one machine, or a shared file system). The rows carry ``row`` (ascending in file
-    order; the line's range start plus its place in the range, not its line number), ``id``
-    (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings, one or
-    more). A bad line raises ``ValueError`` naming its place in its range of bytes."""
-    file = regular_file(path)
-    if file is None:
-        raise ValueError(f"{path}: score_jsonl reads a regular file (use score_dataset for other inputs)")
-    scoring = _scoring_options(options)
-    compute(*_WARM_UP, use_aggregator=False, **scoring)
-    ranges = [
-        {
-            "path": path,
-            "location": chunk.location,
-            "identity": list(chunk.identity),
-            "start": chunk.start,
-            "stop": chunk.stop,
-        }
-        for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
-    ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
-    scored = ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
-        functools.partial(_score_ranges, options=scoring),
-        batch_format="pyarrow",
-        batch_size=1,
-        concurrency=concurrency,
-    )
-    return own_errors(scored)
-
-
-def _ignored(_: int) -> None:
-    """``range_chunks``'s progress, which ``score_jsonl`` does not show."""
-
-
-def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
-    """The Ray task of ``score_jsonl``: the examples of the ranges in ``batch``, read, parsed and
-    checked as the command line does, and scored by ``BatchScorer``."""
-    with carried():
-        return BatchScorer(**options)(_range_texts(batch))
-
-
-def _range_texts(batch: pa.Table) -> pa.Table:
-    """The rows (``row``, ``id``, texts) of the examples in the ranges of ``batch``."""
-    rows, ids, sources, predictions, references = [], [], [], [], []
-    for item in batch.to_pylist():
-        chunk = RangeChunk(item["path"], item["location"], tuple(item["identity"]), item["start"], item["stop"])
-        try:
-            examples, _ = chunk.read()
-        except InputFileError as error:
-            place = (
-                f"line {error.line - chunk.first + 1} of the lines that start in bytes {chunk.start} to {chunk.stop}"
-            )
-            raise ValueError(f"{chunk.path}, {place}: {error.problem}") from None
-        for example in examples:
-            rows.append(chunk.start + example.line - chunk.first)  # a line takes a byte at least: unique
-            ids.append(example.id)
-            sources.append(example.source)
-            predictions.append(example.prediction)
-            references.append(example.references)
-    return pa.table(
-        {
-            ROW_COLUMN: pa.array(rows, pa.int64()),
-            "id": pa.array(ids, pa.string()),
-            "source": pa.array(sources, pa.string()),
-            "prediction": pa.array(predictions, pa.string()),
-            "reference": pa.array(references, pa.list_(pa.string())),
-        }
-    )
 
 
 def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column: str) -> pa.Table:
@@ -427,7 +170,7 @@ def _check_corpus_options(options: dict[str, Any]) -> Settings:
             ),
             [[Setting("use_aggregator", LEFT_OUT)]],
         )
-    for name, why in _NOT_RAY.items():
+    for name, why in NOT_RAY.items():
         if name != "use_aggregator":
             refuse_given(options, (name,), "corpus_scores", why)
     settings = Settings.from_options(options)

@@ -1,0 +1,118 @@
+"""The ``rouge-score-rs`` accelerator's adapter: the ``rust`` engine (``RustEngine``), whether the
+accelerator is installed (``rust_available``) and how many threads it has (``accelerator_threads``).
+
+``RustEngine`` scores with rouge-score's own tokenizer only (with or without its Porter stemmer),
+where the accelerator reproduces rouge-score exactly. Before scoring it checks the LCS types
+against ``lcs_limits``: the pairs it would refuse (above its time limit, which counts its cells
+dearer than the Python engine's, or with a rougeLsum table above ``max_lcs_cells()``) it hands to
+its ``fallback`` (under ``engine="auto"``, the Python engine: the same numbers), else it refuses
+them with ``LcsTableTooLarge``. ``engines.make_engine`` decides when it runs.
+"""
+
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+from rouge_score.scoring import Score
+
+from .errors import LEFT_OUT, OptionError, Setting
+from .extras import is_package
+from .lcs_limits import LcsTableTooLarge, TextPair, oversized_pairs, slow_pairs
+from .parallel import THREADS_VARIABLE, available_cpus
+from .rouge_types import SUMMARY_LCS, parse_rouge_type
+from .tokens import DefaultTokenizer
+
+
+class Fallback(Protocol):
+    """What ``RustEngine`` asks of the engine it hands pairs to (``engines.PythonEngine``)."""
+
+    def check(self, target: str, prediction: str) -> None:
+        """``LcsTableTooLarge`` if the engine would refuse the pair."""
+
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
+        """The pair's score of each rouge type."""
+
+
+def rust_available() -> bool:
+    """Whether the optional ``rouge-score-rs`` accelerator is installed: it imports, as the
+    package itself (``extras.is_package``: not a folder of that name on the path)."""
+    try:
+        import rouge_score_rs
+    except ImportError:
+        return False
+    return is_package(rouge_score_rs, "RougeScorer")
+
+
+class RustEngine:
+    """The ``rouge-score-rs`` accelerator, for rouge-score's own tokenizer only."""
+
+    name = "rust"
+
+    def __init__(self, rouge_types: Sequence[str], tokenizer, fallback: Fallback | None = None):
+        """``fallback`` scores the pairs this engine would refuse (above the time limit, or a
+        rougeLsum table above the size limit); without it they raise."""
+        if not self.supports(tokenizer):
+            raise OptionError(
+                "engine",
+                "rust",
+                (Setting("engine", "rust"), " supports only rouge-score's tokenizer (no custom tokenizer or stemmer)"),
+                [[Setting("engine", LEFT_OUT)], [Setting("engine", "python")]],
+            )
+        import rouge_score_rs
+
+        self.rouge_types = tuple(rouge_types)
+        self._tokenizer = tokenizer
+        self._fallback = fallback
+        self._scorer = rouge_score_rs.RougeScorer(list(rouge_types), use_stemmer=tokenizer.use_stemmer)
+
+    @staticmethod
+    def supports(tokenizer) -> bool:
+        return type(tokenizer) is DefaultTokenizer
+
+    def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
+        """Index -> the fallback's scores of each pair this engine would refuse: above its time
+        limit (``slow_pairs``) or with a rougeLsum table above the size limit (``oversized_pairs``).
+        Without a fallback the first refusal raises; with one, the fallback's own limits are
+        checked on all those pairs before it scores any."""
+        slow = slow_pairs(pairs, self._tokenizer, self.rouge_types, self.name)
+        # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
+        lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
+        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        fallback = self._fallback
+        if fallback is None:
+            if slow:
+                raise next(iter(slow.values()))
+            if oversized:
+                raise next(iter(oversized.values()))
+            return {}
+        handed = sorted(slow.keys() | oversized.keys())
+        for index in handed:
+            try:
+                fallback.check(*pairs[index])
+            except LcsTableTooLarge as error:
+                raise error.at(index) from None
+        return {index: fallback.score(*pairs[index]) for index in handed}
+
+    def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
+        """Scores of each pair; before any scoring, ``LcsTableTooLarge`` if a pair is above the
+        time limit (``check_lcs_time``) or a rougeLsum table above the size limit, unless the
+        fallback scores it within its own limits (``_fallback_scores``)."""
+        fallback_scores = self._fallback_scores(pairs)
+        rest = [pair for index, pair in enumerate(pairs) if index not in fallback_scores]
+        results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
+        scores = []
+        for index in range(len(pairs)):
+            if index in fallback_scores:
+                scores.append(fallback_scores[index])
+            else:
+                result = next(results)
+                scores.append({t: Score(*result[t]) for t in self.rouge_types})
+        return scores
+
+
+def accelerator_threads() -> int:
+    """The threads the accelerator's Rayon pool has in this process: ``RAYON_NUM_THREADS`` when
+    it is a positive integer (a worker process's share of the CPUs, ``parallel.worker_threads``,
+    or the CPUs Ray gave a task), else, as Rayon does, one per CPU (``available_cpus()``)."""
+    value = os.environ.get(THREADS_VARIABLE, "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else available_cpus()
