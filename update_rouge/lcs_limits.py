@@ -168,10 +168,10 @@ class LcsTableTooLarge(UpdateRougeError, ValueError):
         return self if self.index is None or self.what != "example" else self.at(self.index + offset, self.what)
 
     def of_deletions(self) -> "LcsTableTooLarge":
-        """The same refusal, said of the deletions' pair (``deletions=True``): "the deletions' rougeL of ..."."""
-        return LcsTableTooLarge(
-            f"the deletions' {self.subject}", self.limit, self.kind, self.index, self.what, self.engine
-        )
+        """The same refusal, said of the deletions' pair (``deletions=True``): "rougeL of 20 x 20
+        tokens in the deletions", as every ``subject`` reads on with it."""
+        subject = f"{self.subject} in the deletions"
+        return LcsTableTooLarge(subject, self.limit, self.kind, self.index, self.what, self.engine)
 
     def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
         """The same refusal, placed at ``what`` number ``index``."""

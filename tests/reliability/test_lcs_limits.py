@@ -238,7 +238,7 @@ def test_a_deletions_pair_beyond_the_limit_says_it_is_the_deletions(monkeypatch,
     columns = {"sources": ["a b.", source], "predictions": ["a b. c.", "New."], "references": ["a b. d.", "Old."]}
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
     problem = (
-        "the deletions' rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells (minutes of computing on "
+        "rougeL of 20 x 20 tokens in the deletions is more than the LCS limit of 399 cells (minutes of computing on "
         f"any engine; raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE})"
     )
     with pytest.raises(LcsTableTooLarge) as caught:
