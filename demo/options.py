@@ -208,7 +208,7 @@ class ScreenOptions:
             rouge_types=_ordered_types(self.rouge_types),
             stemmer=self.stemmer,
             language=language,
-            remove_stopwords=bool(self.remove_stopwords),
+            remove_stopwords=_ticked(self.remove_stopwords),
             max_words=_limit(self.max_words, "max_words"),
             max_bytes=_limit(self.max_bytes, "max_bytes"),
             alpha=_alpha(self.alpha),
@@ -219,7 +219,7 @@ class ScreenOptions:
             additions=self.additions or DEFAULTS["additions"],
             average=self.average or DEFAULTS["average"],
             protocol=None if self.protocol in (None, "", "none") else self.protocol,
-            deletions=bool(self.deletions),
+            deletions=_ticked(self.deletions),
         )
         try:
             return Settings(**options)
@@ -283,6 +283,13 @@ def in_page_words(error: Exception, files: Mapping[str, str] = MappingProxyType(
     controls' labels and values (``Screen``), an input file by its name in ``files`` (path ->
     name); any other as it is."""
     return error.render(Screen(files)) if isinstance(error, UpdateRougeError) else str(error)
+
+
+def _ticked(value: Any) -> Any:
+    """A checkbox as the screen or the HTTP API gives it: ``None`` (no value sent) is unticked;
+    anything else goes to ``Settings`` as it is, which refuses all but ``True`` and ``False`` by
+    the control's label (never ``bool()``: the text "false" is not ticked)."""
+    return False if value is None else value
 
 
 def _limit(value: Any, name: str) -> int | None:

@@ -172,12 +172,14 @@ def score_checked(
     scored = score_additions(reference_additions, prediction_additions, settings)
     removed: list[DeletionScore | None] = [None] * len(scored)
     if deletions:
+        try:
+            deletion_scores = score_additions(reference_deletions, prediction_deletions, settings)
+        except LcsTableTooLarge as error:  # said of the deletions: the example's additions may be short
+            raise error.of_deletions() from None
         removed = [
             DeletionScore(scores, references, prediction, both, counts)
             for (scores, both, counts), references, prediction in zip(
-                score_additions(reference_deletions, prediction_deletions, settings),
-                reference_deletions,
-                prediction_deletions,
+                deletion_scores, reference_deletions, prediction_deletions
             )
         ]
     return [

@@ -167,6 +167,12 @@ class LcsTableTooLarge(UpdateRougeError, ValueError):
         """The same refusal of an example ``offset`` examples further on (a batch's in a whole evaluation)."""
         return self if self.index is None or self.what != "example" else self.at(self.index + offset, self.what)
 
+    def of_deletions(self) -> "LcsTableTooLarge":
+        """The same refusal, said of the deletions' pair (``deletions=True``): "rougeL of 20 x 20
+        tokens in the deletions", as every ``subject`` reads on with it."""
+        subject = f"{self.subject} in the deletions"
+        return LcsTableTooLarge(subject, self.limit, self.kind, self.index, self.what, self.engine)
+
     def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
         """The same refusal, placed at ``what`` number ``index``."""
         return LcsTableTooLarge(self.subject, self.limit, self.kind, index, what, self.engine)

@@ -93,3 +93,16 @@ def test_the_signature_the_page_shows():
     assert signature.startswith(shown + "|") and "|del:sentences|" in shown
     edits = compute([SOURCE], [REWRITE], [REFERENCE], deletions=True, additions="edits", return_signature=True)
     assert "|del:edits|" in edits["signature"]
+
+
+def test_a_corpus_that_deletes_nothing_is_what_the_page_says_under_micro_and_macro():
+    # Every text keeps its whole source (each adds a sentence): no deletion counts anywhere.
+    sources = ["Dan is a baker. He has a cat.", "The sky is blue."]
+    texts = [source + " It rains." for source in sources]
+    for average, want in (("macro", 1.0), ("micro", 0.0)):
+        result = compute(sources, texts, texts, deletions=True, average=average, confidence_level=None)
+        assert result["_both_kept"] == 2
+        assert [result[f"update_del_{t}"] for t in ("rouge1", "rouge2", "rougeLsum")] == [want] * 3
+    assert "nothing is deleted anywhere has micro deletion values 0.0 where the macro mean is 1.0" in " ".join(
+        DOC.read_text(encoding="utf-8").split()
+    )

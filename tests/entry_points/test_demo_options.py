@@ -30,3 +30,24 @@ def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment()
     environ = {variable: "5"}
     demo_options.serve_limits(environ)
     assert environ == {variable: "5"}
+
+
+@pytest.mark.parametrize("option", ["deletions", "remove_stopwords"])
+def test_a_checkbox_given_no_bool_by_the_http_api_is_refused_by_its_label_not_taken_as_ticked(option):
+    # An HTTP client that sends "false" (a string) for a checkbox must not get it ticked: before,
+    # bool("false") scored the deletions (or dropped the stopwords) and said nothing.
+    from demo.handlers import score_one
+
+    texts = ("Dan is a baker. He has a cat.", "Dan is a baker.", "Dan is a baker. He has a cat.")
+    label = {"deletions": '"Score deletions too"', "remove_stopwords": "remove_stopwords"}[option]
+    for value in ("false", "yes", 1):
+        out = score_one(*texts, ["rouge1"], "none", **{option: value})
+        assert out["scores"] is None
+        assert out["note"] == f"Error: {label} must be True or False, got {value!r}; instead: untick {label}"
+        # The advice, followed (unticked), scores; None (a client that sends no value) is unticked too.
+        for unticked in (False, None):
+            rows = score_one(*texts, ["rouge1"], "none", **{option: unticked})["scores"].values.tolist()
+            assert [row[0] for row in rows] == ["rouge1"]
+    # Ticked, the deletions add their row: the reference drops "He has a cat.", the prediction nothing.
+    rows = score_one(*texts, ["rouge1"], "none", deletions=True)["scores"].values.tolist()
+    assert rows[1] == ["del_rouge1", "0.0000", "0.0000", "0.0000"]

@@ -229,3 +229,24 @@ def test_the_lcs_limit_in_the_trainer_helper(monkeypatch):
         metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
     assert metrics(SimpleNamespace(predictions=ids, label_ids=ids, inputs=None))["update_rougeL"] == 1.0
+
+
+def test_a_deletions_pair_beyond_the_limit_says_it_is_the_deletions(monkeypatch, tmp_path, capsys):
+    # Example 1 adds 1 token a side; both texts delete the source's 10 sentences of 2 tokens, so
+    # only the deletions' pair (20 x 20 tokens, 400 cells of python rougeL) is beyond a limit of 399.
+    # Before, the refusal read "rougeL of 20 x 20 tokens" of an example whose additions have 1.
+    source = " ".join(f"w{i} x{i}." for i in range(10))
+    columns = {"sources": ["a b.", source], "predictions": ["a b. c.", "New."], "references": ["a b. d.", "Old."]}
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "399")
+    problem = (
+        "rougeL of 20 x 20 tokens in the deletions is more than the LCS limit of 399 cells (minutes of computing on "
+        f"any engine; raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE})"
+    )
+    with pytest.raises(LcsTableTooLarge) as caught:
+        update_rouge.compute(**columns, rouge_types=["rougeL"], engine="python", deletions=True)
+    assert (caught.value.index, caught.value.what, str(caught.value)) == (1, "example", f"example 1: {problem}")
+    # Without deletions the same examples are scored: the additions are within the limit.
+    assert update_rouge.compute(**columns, rouge_types=["rougeL"], engine="python")["update_rougeL"] == 0.0
+    path = write_jsonl(tmp_path / "in.jsonl", columns)
+    status, out, err = run_main([path, "--rouge-types", "rougeL", "--engine", "python", "--deletions"], capsys)
+    assert (status, out, err) == (2, "", f"update-rouge: error: line 2: {problem}\n")
