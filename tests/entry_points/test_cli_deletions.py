@@ -69,7 +69,14 @@ def test_the_text_table_has_a_del_row_per_type_with_computes_numbers(tmp_path, c
     # The FRUIT deletions' mean rouge1 F is 0.5555 (tests/agreement/test_deletions.py's
     # definition); the kept example adds a 1.0: (3 x 0.5555 + 1) / 4.
     assert rows[2][2] == "0.6666"
-    assert lines[7] == "" and "|del:sentences|" in lines[8]
+    # The fourth example: both sides add, neither deletes.
+    assert want["_both_empty"] == 0 and want["_both_kept"] == 1
+    assert lines[7:9] == [
+        "",
+        "Neither side adds anything in 0 of the 4 examples; neither deletes anything in 1 "
+        "(each such example scores 1.0).",
+    ]
+    assert lines[9] == "" and "|del:sentences|" in lines[10]
 
 
 def test_the_markdown_table_has_the_del_rows_of_every_group(tmp_path, capsys):

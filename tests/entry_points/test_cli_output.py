@@ -198,7 +198,7 @@ def test_group_by_gives_each_groups_corpus_scores_as_compute_does(grouped, capsy
     assert {key: value for key, value in result.items() if key != "groups"} == without
     # The table: the whole corpus, then each group, with its number of examples.
     status, text, _ = run_main([path, *FAST, "--group-by", "intent", "--num-proc", num_proc, "-f", "text"], capsys)
-    table = [line.split() for line in text.splitlines()[2:-2]]
+    table = [line.split() for line in text.splitlines()[2:-4]]
     assert table[0][:3] == ["group", "n", "type"]
     assert [(cells[0], cells[1], cells[2]) for cells in table[1::2]] == [("ALL", "40", "rouge1")] + [
         (label, str(labels.count(label)), "rouge1") for label in dict.fromkeys(labels)

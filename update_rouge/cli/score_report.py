@@ -59,16 +59,30 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     table = _table(rows, keys, how)
     described = _described(how, counts[0])
     signature = result.get("signature")
+    unchanged = _unchanged(result, counts[0])
     if how["format"] == "markdown":
         lines = [
             "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
             for cells in table
         ]
         lines.insert(1, "|" + "---|" * len(table[0]))
-        return "\n".join([described, "", *lines, *([] if signature is None else ["", f"`{signature}`"])]) + "\n"
+        return (
+            "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", f"`{signature}`"])])
+            + "\n"
+        )
     widths = [max(len(cells[column]) for cells in table) for column in range(len(table[0]))]
     lines = ["  ".join(cell.ljust(size) for cell, size in zip(cells, widths)).rstrip() for cells in table]
-    return "\n".join([described, "", *lines, *([] if signature is None else ["", signature])]) + "\n"
+    return "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", signature])]) + "\n"
+
+
+def _unchanged(result: Mapping[str, Any], count: int) -> str:
+    """The line under the table: in how many of the ``count`` examples neither side adds anything
+    (``_both_empty``) and, where the deletions were scored, deletes anything (``_both_kept``):
+    each such example scores 1.0, which the corpus values include."""
+    line = f"Neither side adds anything in {result['_both_empty']} of the {count} examples"
+    if "_both_kept" in result:
+        line += f"; neither deletes anything in {result['_both_kept']}"
+    return line + " (each such example scores 1.0)."
 
 
 def _label(label: Any) -> str:
