@@ -1,6 +1,6 @@
-"""lm-evaluation-harness: the shipped task update_rouge_fruit run by lm_eval.simple_evaluate with a
-registered test LM whose generations are known reports compute's means and interval ends, bit
-for bit; process_results and the aggregations refuse what they cannot score."""
+"""lm-evaluation-harness: the shipped tasks update_rouge_fruit and update_rouge_fruit_deletions run
+by lm_eval.simple_evaluate with a registered test LM whose generations are known report compute's
+means and interval ends, bit for bit; process_results and the aggregations refuse what they cannot score."""
 
 import json
 
@@ -58,12 +58,10 @@ def fruit_style(tmp_path):
     return path, rows
 
 
-def run(path, predictions, **options):
+def run(path, predictions, task="update_rouge_fruit", **options):
     manager = TaskManager(include_path=integration.TASK_DIR, include_defaults=False, metadata={"data_files": str(path)})
     model = KnownOutputs(predictions)
-    results = simple_evaluate(
-        model=model, tasks=["update_rouge_fruit"], task_manager=manager, bootstrap_iters=0, **options
-    )
+    results = simple_evaluate(model=model, tasks=[task], task_manager=manager, bootstrap_iters=0, **options)
     return results, model
 
 
@@ -84,6 +82,26 @@ def test_simple_evaluate_reports_compute_bit_for_bit(tmp_path):
     assert len(model.contexts) == len(rows)
     assert all(row["source"] in context for row, context in zip(rows, model.contexts))
     assert results["n-samples"]["update_rouge_fruit"]["effective"] == len(rows)
+
+
+def test_the_deletions_task_reports_compute_with_deletions_bit_for_bit(tmp_path):
+    """update_rouge_fruit_deletions (update_rouge_fruit.yaml included, deletions=True): the
+    additions' and the deletions' means and interval ends, and nothing else, as compute's."""
+    path, rows = fruit_style(tmp_path)
+    results, model = run(path, {row["id"]: row["prediction"] for row in rows}, task="update_rouge_fruit_deletions")
+    reported = results["results"]["update_rouge_fruit_deletions"]
+    columns = ([row[field] for row in rows] for field in ("source", "prediction", "reference"))
+    want = compute(*columns, rouge_types=TYPES, deletions=True)
+    keys = [f"update_{part}{t}{end}" for part in ("", "del_") for t in TYPES for end in ("", "_low", "_high")]
+    values = {key.removesuffix(",none"): value for key, value in reported.items() if key.endswith(",none")}
+    values = {key: value for key, value in values.items() if not (key.endswith("_stderr") and value == "N/A")}
+    assert values == {key: want[key] for key in keys}
+    assert want["update_del_rouge1_low"] < want["update_del_rouge1"] < want["update_del_rouge1_high"]
+    assert want["update_del_rouge2"] != want["update_rouge2"]
+    # the included file's prompt, one request per document
+    assert len(model.contexts) == len(rows)
+    assert all(f"Text: {row['source']}" in context for row, context in zip(rows, model.contexts))
+    assert "del:sentences" in results["samples"]["update_rouge_fruit_deletions"][0]["update_del_rouge1"][0]
 
 
 def test_the_sample_log_carries_the_triple_and_the_settings_name(tmp_path):

@@ -1,4 +1,4 @@
-"""What the sdist and the wheel carry: the licence text, the typing marker, the Python floor."""
+"""What the sdist and the wheel carry: the licence text, the typing marker, lm_eval's task files, the Python floor."""
 
 import shutil
 import subprocess
@@ -53,6 +53,10 @@ def test_sdist_and_wheel_carry_the_licence_and_the_typing_marker(tmp_path):
     # Every module, those of the subpackages (cli/, integrations/) too: packages.find includes them.
     modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "update_rouge").rglob("*.py")}
     assert not modules - names, f"the wheel lacks {sorted(modules - names)}"
+    # lm_eval's shipped tasks (package-data), the deletions' task and the file it includes
+    tasks = {path.relative_to(ROOT).as_posix() for path in (ROOT / "update_rouge").rglob("*.yaml")}
+    tasks |= {f"update_rouge/integrations/lm_eval_tasks/update_rouge_fruit{end}.yaml" for end in ("", "_deletions")}
+    assert not tasks - names, f"the wheel lacks {sorted(tasks - names)}"
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert "Requires-Python: >=3.10" in metadata
     # PEP 639: the SPDX expression, and no licence classifier beside it.

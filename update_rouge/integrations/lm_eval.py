@@ -13,7 +13,8 @@ all the items of the run at once (``harness_corpus.corpus_result``), so the repo
 lm_eval's own ``_stderr`` is ``N/A`` for these keys: the interval keys take its place.
 
 The shipped task ``update_rouge_fruit`` (``TASK_DIR``) reads a JSONL file with ``source``,
-``reference`` (a string or a list of strings) and an optional ``id`` per line::
+``reference`` (a string or a list of strings) and an optional ``id`` per line (the task
+``update_rouge_fruit_deletions``, the same with ``deletions=True``, reports the deletions too)::
 
     lm_eval --model hf --model_args pretrained=MODEL --tasks update_rouge_fruit \\
         --include_path "$(python -m update_rouge.integrations.lm_eval)" \\
@@ -100,6 +101,10 @@ def make_process_results(
 
 process_results = make_process_results()
 """The shipped task's ``process_results``: ``source`` and ``reference`` fields, the default settings."""
+
+process_results_with_deletions = make_process_results(deletions=True)
+"""The shipped task ``update_rouge_fruit_deletions``'s ``process_results``: as ``process_results``,
+with ``deletions=True`` (the deletions' ``update_del_<type>`` keys and their intervals too)."""
 
 
 def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]:
