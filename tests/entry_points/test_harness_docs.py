@@ -59,6 +59,9 @@ def test_the_lm_eval_include_path_holds_the_shipped_task():
     ).stdout.strip()
     task = (Path(folder) / "update_rouge_fruit.yaml").read_text(encoding="utf-8")
     assert re.search(r"^task: update_rouge_fruit$", task, flags=re.M), task
+    assert "`--tasks update_rouge_fruit_deletions`" in DOC.read_text(encoding="utf-8")
+    task = (Path(folder) / "update_rouge_fruit_deletions.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^task: update_rouge_fruit_deletions$", task, flags=re.M), task
 
 
 @pytest.mark.needs_torch
@@ -127,10 +130,12 @@ class KnownOutputs(LM):
 
 
 @pytest.mark.slow
-def test_the_lm_eval_command_reports_computes_numbers(tmp_path):
+@pytest.mark.parametrize("task", ["update_rouge_fruit", "update_rouge_fruit_deletions"])
+def test_the_lm_eval_command_reports_computes_numbers(tmp_path, task):
     """The documented command run by bash as written (``$(python -m ...)`` included), lm_eval's own
     command line with ``--model hf --model_args pretrained=...`` swapped for a registered model whose
-    generations are known, and ``--output_path`` added to read the results back."""
+    generations are known, and ``--output_path`` added to read the results back; with ``--tasks``
+    the deletions' task the page names too, which reports ``compute(..., deletions=True)``'s."""
     pytest.importorskip("lm_eval", reason="needs the lm-eval extra: pip install 'update-rouge[lm-eval]'")
     rows = read_jsonl("fruit_triples.jsonl") + read_jsonl("iterater_triples.jsonl")[:12]
     with open(tmp_path / "my_updates.jsonl", "w", encoding="utf-8") as out:
@@ -149,6 +154,8 @@ def test_the_lm_eval_command_reports_computes_numbers(tmp_path):
     model = "--model hf --model_args pretrained=HuggingFaceTB/SmolLM2-135M-Instruct"
     assert model in block
     command = block.replace(model, "--model update-rouge-known-outputs --model_args predictions=predictions.json")
+    command = command.replace("--tasks update_rouge_fruit ", f"--tasks {task} ")
+    assert f"--tasks {task} " in command
     env = dict(
         os.environ,
         PATH=os.pathsep.join([str(bin_dir), os.environ["PATH"]]),
@@ -165,10 +172,12 @@ def test_the_lm_eval_command_reports_computes_numbers(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     (results_file,) = (tmp_path / "out").rglob("results_*.json")
-    reported = json.loads(results_file.read_text())["results"]["update_rouge_fruit"]
-    types = ["rouge1", "rouge2", "rougeLsum"]
+    reported = json.loads(results_file.read_text())["results"][task]
+    types, deletions = ["rouge1", "rouge2", "rougeLsum"], task.endswith("_deletions")
     sources, predictions = [row["source"] for row in rows], [row["prediction"] for row in rows]
-    want = compute(sources, predictions, [row["reference"] for row in rows], rouge_types=types)
-    keys = [f"update_{t}{end}" for t in types for end in ("", "_low", "_high")]
+    want = compute(sources, predictions, [row["reference"] for row in rows], rouge_types=types, deletions=deletions)
+    parts = ("", "del_") if deletions else ("",)
+    keys = [f"update_{part}{t}{end}" for part in parts for t in types for end in ("", "_low", "_high")]
     assert {key: reported[f"{key},none"] for key in keys} == {key: want[key] for key in keys}
+    assert {key for key in reported if key.endswith(",none") and "_stderr" not in key} == {f"{k},none" for k in keys}
     assert "update_rouge1" in done.stdout  # lm_eval's results table
