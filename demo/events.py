@@ -326,7 +326,14 @@ def wire(page: Page) -> None:
     edited: dict[str, Any] = {**hidden, "trigger_mode": "multiple"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
-    # An edit's clearings first: gradio sends a trigger's events in the order they were wired.
+    # An edit's clearings first: gradio sends a trigger's events in the order they were wired,
+    # each once the one before has ended (a text's clearing sent after its Reproduce code could
+    # reach the server after a Score click that followed the edit, carrying the texts before it).
+    # A text or an option that changes clears the scores (and forgets what was scored), unless
+    # the texts are those just scored (opening a table row sets the texts and their scores at once);
+    # an option or the file that changes leaves a note to score again where results were.
+    for component in page(*TEXTS):
+        component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **free)
     gr.on(
         setting_edits,
         *page.event(_options_changed, ("scored_texts", "scored_options", *EXAMPLE_OPTIONS), view),
@@ -358,11 +365,6 @@ def wire(page: Page) -> None:
     )
     for code in ("reproduce_one", "reproduce_box"):
         getattr(page, f"{code}_download").click(None, getattr(page, code), None, js=DOWNLOAD_JS, api_name=False)
-    # A text or an option that changes clears the scores (and forgets what was scored), unless
-    # the texts are those just scored (opening a table row sets the texts and their scores at once);
-    # an option or the file that changes leaves a note to score again where results were.
-    for component in page(*TEXTS):
-        component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **free)
     page.per_example.select(
         *page.event(
             _open_example,

@@ -184,6 +184,11 @@ def test_an_option_edit_sends_its_clearings_first(space_page):
     stemmer = next(block for block in space_page.blocks.values() if getattr(block, "option", None) == "stemmer")
     order = [f.fn.__name__ for f in space_page.fns.values() if (stemmer._id, "input") in map(tuple, f.targets)]
     assert order[:2] == ["options_changed", "file_inputs_changed"], order
+    # A text's edit likewise: its clearing is sent at once, not after its Reproduce code.
+    for label in ("Source", "Reference", "Prediction"):
+        box = next(block for block in space_page.blocks.values() if getattr(block, "label", None) == label)
+        order = [f.fn.__name__ for f in space_page.fns.values() if (box._id, "change") in map(tuple, f.targets)]
+        assert order == ["clear_unless_scored", "reproduce_example"], (label, order)
 
 
 def test_the_api_endpoints_get_each_input_by_its_parameters_name(monkeypatch):
