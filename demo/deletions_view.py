@@ -9,13 +9,12 @@ tables and histogram read its columns as they read a type's.
 """
 
 import html
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-from demo.render import fmt
+from demo.render import fmt, token_spans
 from update_rouge.edits import kept_positions, paired_source_positions, runs_outside
 from update_rouge.example_tables import DeletionScore
 
@@ -116,16 +115,9 @@ def token_units(
     diff's LCS with each side's text (``texts``); ``None`` where a token is not found so, or the
     runs found differ from the side's ``deleted`` runs (no guessed mark)."""
     tokens = tokenizer.tokenize(source)
-    lowered = source.lower()
-    if len(lowered) != len(source):
+    spans = token_spans(source, tokens)
+    if spans is None:
         return None
-    spans, position = [], 0
-    for token in tokens:
-        found = re.compile(r"(?<![^\W_])" + re.escape(token) + r"[^\W_]*").search(lowered, position)
-        if found is None:
-            return None
-        spans.append(found.span())
-        position = found.end()
     paired = {}
     for side, text in texts.items():
         text_tokens = tokenizer.tokenize(text)

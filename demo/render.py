@@ -92,15 +92,10 @@ UNPLACED_EDITS = (
 )
 
 
-def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Pieces | None:
-    """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
-    ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
-    labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
-    order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
-    when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
-    tokenizer = settings.text_tokenizer()
-    tokens = tokenizer.tokenize(text)
-    kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
+def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]] | None:
+    """Where each of ``tokens`` stands in ``text``: found in order in the lower-cased text, each at
+    a word start, a stem running to the word's end; ``None`` where one is not found so (or lower
+    case changes the text's length)."""
     lowered = text.lower()
     if len(lowered) != len(text):
         return None
@@ -112,6 +107,21 @@ def edit_highlights(text: str, source: str, additions: Sequence[str], settings: 
             return None
         spans.append(found.span())
         position = found.end()
+    return spans
+
+
+def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Pieces | None:
+    """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
+    ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
+    labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
+    order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
+    when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
+    tokenizer = settings.text_tokenizer()
+    tokens = tokenizer.tokenize(text)
+    kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
+    spans = token_spans(text, tokens)
+    if spans is None:
+        return None
     runs: list[list[int]] = []
     for index in range(len(tokens)):
         if index in kept:

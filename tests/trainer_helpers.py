@@ -79,7 +79,8 @@ def seq2seq(tokenizer, tmp_path_factory):
     return model, Dataset.from_dict(features), tmp_path_factory.mktemp("trainer")
 
 
-def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
+def trainer_with(seq2seq, tokenizer, compute_metrics, **arguments):
+    """A ``Seq2SeqTrainer`` of the tiny model on the examples, generating, on the CPU, with ``arguments``."""
     model, dataset, output_dir = seq2seq
     args = Seq2SeqTrainingArguments(
         output_dir=str(output_dir),
@@ -98,6 +99,11 @@ def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
         compute_metrics=compute_metrics,
     )
+    return trainer
+
+
+def evaluate_with(seq2seq, tokenizer, compute_metrics, **arguments):
+    trainer = trainer_with(seq2seq, tokenizer, compute_metrics, **arguments)
     return trainer, trainer.evaluate()
 
 

@@ -108,6 +108,7 @@ class EditIndex:
         self._tokenizer = tokenizer
         self._source_tokens = tokenizer.tokenize(source)
         self._last: tuple[str, tuple[list[str], list[int]]] | None = None
+        self._source_checked = False
 
     def additions(self, text: str) -> list[str]:
         """The runs of ``text``'s tokens that the diff against the source inserts or replaces,
@@ -121,7 +122,9 @@ class EditIndex:
         each joined by single spaces (``deleted_runs``); errors as ``additions``."""
         tokens, kept = self._diff(text)
         source = self._source_tokens
-        self._check_tokens(source, self.source)
+        if not self._source_checked:  # once per source, on its first deletions
+            self._check_tokens(source, self.source)
+            self._source_checked = True
         return [RUN_SEPARATOR.join(run) for run in runs_outside(source, paired_source_positions(tokens, source, kept))]
 
     def _diff(self, text: str) -> tuple[list[str], list[int]]:

@@ -59,6 +59,19 @@ def test_micro_average_sums_the_counts_of_every_batch(tokenizer):
     assert (result["update_rouge1_precision"], result["update_rouge1_recall"]) == (3 / 5, 3 / 4)
 
 
+def batches_of_two(tokenizer, predictions):
+    """The five examples (``SOURCES``, ``predictions``, ``REFERENCES``) in batches of two, as
+    ``batch_eval_metrics`` gives them: the last of one example."""
+    return [
+        EvalPrediction(
+            predictions=padded(ids(tokenizer, predictions[i : i + 2])),
+            label_ids=padded(ids(tokenizer, REFERENCES[i : i + 2])),
+            inputs=padded(ids(tokenizer, [PREFIX + source for source in SOURCES[i : i + 2]])),
+        )
+        for i in (0, 2, 4)
+    ]
+
+
 @pytest.mark.parametrize("protocol", ["fruit", "editeval", "autometrics"])
 def test_a_published_protocol_over_batches_equals_compute(tokenizer, protocol):
     predictions = [
@@ -69,14 +82,7 @@ def test_a_published_protocol_over_batches_equals_compute(tokenizer, protocol):
         "The river is long . It runs north .",
     ]
     metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, protocol=protocol, seed=7, n_bootstrap=300)
-    batches = [
-        EvalPrediction(
-            predictions=padded(ids(tokenizer, predictions[i : i + 2])),
-            label_ids=padded(ids(tokenizer, REFERENCES[i : i + 2])),
-            inputs=padded(ids(tokenizer, [PREFIX + source for source in SOURCES[i : i + 2]])),
-        )
-        for i in (0, 2, 4)
-    ]
+    batches = batches_of_two(tokenizer, predictions)
     assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
     result = metrics(batches[2], compute_result=True)
     computed = compute(SOURCES, predictions, REFERENCES, protocol=protocol, seed=7, n_bootstrap=300)
@@ -94,14 +100,7 @@ def test_the_deletions_over_batches_equal_compute(tokenizer):
         "The river is long . Fish live in it .",  # 0.0
     ]
     metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, deletions=True, seed=7, n_bootstrap=300)
-    batches = [
-        EvalPrediction(
-            predictions=padded(ids(tokenizer, predictions[i : i + 2])),
-            label_ids=padded(ids(tokenizer, REFERENCES[i : i + 2])),
-            inputs=padded(ids(tokenizer, [PREFIX + source for source in SOURCES[i : i + 2]])),
-        )
-        for i in (0, 2, 4)
-    ]
+    batches = batches_of_two(tokenizer, predictions)
     assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
     result = metrics(batches[2], compute_result=True)
     computed = compute(SOURCES, predictions, REFERENCES, deletions=True, seed=7, n_bootstrap=300)

@@ -6,8 +6,8 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
-from trainer_helpers import PREFIX, expected, ids, padded, seq2seq, tokenizer  # noqa: F401 (fixtures)
-from transformers import DataCollatorForSeq2Seq, EvalPrediction, Seq2SeqTrainer, Seq2SeqTrainingArguments
+from trainer_helpers import PREFIX, expected, ids, padded, seq2seq, tokenizer, trainer_with  # noqa: F401 (fixtures)
+from transformers import EvalPrediction
 
 from update_rouge.integrations.trainer import make_compute_metrics
 
@@ -88,26 +88,9 @@ def test_batch_errors_name_the_example_in_the_evaluation(tokenizer):
 
 @pytest.mark.slow
 def test_an_interrupted_batched_evaluation_leaves_no_rows_in_the_next(seq2seq, tokenizer, expected):
-    model, dataset, output_dir = seq2seq
+    model = seq2seq[0]
     metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX)
-    args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir),
-        per_device_eval_batch_size=2,
-        predict_with_generate=True,
-        generation_max_length=10,
-        report_to=[],
-        use_cpu=True,
-        include_for_metrics=["inputs"],
-        batch_eval_metrics=True,
-    )
-    trainer = Seq2SeqTrainer(
-        model=model,
-        args=args,
-        eval_dataset=dataset,
-        processing_class=tokenizer,
-        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-        compute_metrics=metrics,
-    )
+    trainer = trainer_with(seq2seq, tokenizer, metrics, include_for_metrics=["inputs"], batch_eval_metrics=True)
     assert metrics.attach(trainer) is trainer
     generate, calls = model.generate, []
 
