@@ -7,7 +7,7 @@ Every refusal of update-rouge is one of these (all exported from ``update_rouge`
   whose value is ``LEFT_OUT`` means "leave that option out");
 - ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
   ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
-  is the whole column; ``InputFileError`` (``file_lines.py``, an ``InputError``) is one of an
+  is the whole column; ``InputFileError`` (``files/lines.py``, an ``InputError``) is one of an
   input file instead: ``path`` and ``line`` (``where`` None), the message ``path:line: problem``;
 - ``LcsTableTooLarge`` (``lcs_limits.py``, an ``InputError``): a pair beyond an LCS limit;
 - ``MissingExtra`` (``extras.py``, an ``ImportError``): an optional extra is not installed.

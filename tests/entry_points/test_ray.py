@@ -14,7 +14,8 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 from ray_helpers import local_cluster
 
-from update_rouge import compute, file_ranges
+import update_rouge.files.chunks
+from update_rouge import compute
 from update_rouge.integrations.ray_batches import output_columns, score_dataset, score_jsonl
 from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_cluster import RAY_REPORT_THREADS
@@ -193,10 +194,10 @@ def test_a_bad_row_is_named(cluster):
         corpus_scores(score_dataset(dataset(rows, 3)))
 
 
-def test_a_jsonl_file_scored_in_its_byte_ranges_equals_compute_bit_for_bit(cluster, tmp_path, monkeypatch):
-    # Ranges of 1 MiB: the 10 MB of Wikipedia triples are read and parsed by 10 tasks or more;
-    # a blank line, ids and a list of two references on the way.
-    monkeypatch.setattr(file_ranges, "RANGE_BYTES", 1 << 20)
+def test_a_jsonl_file_scored_in_its_chunks_equals_compute_bit_for_bit(cluster, tmp_path, monkeypatch):
+    # Chunks of 1 MiB: the 10 MB of Wikipedia triples are parsed by 10 tasks or more; a blank
+    # line, ids and a list of two references on the way.
+    monkeypatch.setattr(update_rouge.files.chunks, "CHUNK_BYTES", 1 << 20)
     rows = read_jsonl("wiki_triples.jsonl")
     rows[3] = dict(rows[3], reference=[rows[3]["reference"], rows[4]["prediction"]], id=7)
     path = tmp_path / "wiki.jsonl"
@@ -213,13 +214,12 @@ def test_a_jsonl_file_scored_in_its_byte_ranges_equals_compute_bit_for_bit(clust
     assert corpus_scores(scored, return_signature=True) == compute(*texts, return_signature=True)
 
 
-def test_a_bad_line_of_a_jsonl_file_is_named_in_its_range(cluster, tmp_path):
+def test_a_bad_line_of_a_jsonl_file_is_named_by_its_line(cluster, tmp_path):
     rows = read_jsonl("iterater_triples.jsonl")[:5]
     rows[3] = dict(rows[3], source=None)
     path = tmp_path / "bad.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    size = path.stat().st_size
-    with pytest.raises(ValueError, match=rf"bad.jsonl, line 4 of the lines that start in bytes 0 to {size}: "):
+    with pytest.raises(ValueError, match=r"bad.jsonl:4: source must be a string, got null"):
         corpus_scores(score_jsonl(str(path)))
 
 

@@ -12,10 +12,10 @@ order). Other names are set with the ``*_column`` arguments.
   ``update_del_<type>``, ... and the boolean ``_both_kept`` too); under ``average="micro"`` also
   the int64 count columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``,
   ``_prediction``; the deletions' ``_counts_update_del_<type>_hits``, ...).
-- ``score_jsonl``: a JSONL file that every node reads at the same path, scored in Ray Data
-  without a reader stage: the driver only cuts the file's size into byte ranges
-  (``file_ranges``), and each scoring task reads, parses, checks and scores the lines of its
-  range (``_score_ranges``), as the command line's worker processes do.
+- ``score_jsonl``: a JSONL file scored in Ray Data: the driver splits it into chunks of raw
+  lines (``files.open_reader``, the command line's reader), and each scoring task parses,
+  checks and scores the lines of its chunk (``_score_chunks``), as the command line's worker
+  processes do.
 
 ``ray_scoring.corpus_scores`` makes the corpus result of what these give; ``ray_scoring`` is the
 documented import path of the whole (docs/ray.md). Scoring options (``rouge_types``,
@@ -25,13 +25,13 @@ a custom tokenizer must be importable on every worker.
 
 import dataclasses
 import functools
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import Field, InputError
 from ..extras import extra_imports
-from ..file_lines import InputFileError
-from ..file_ranges import RangeChunk, range_chunks, regular_file
+from ..files import open_reader
 
 with extra_imports(
     "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'",
@@ -218,31 +218,22 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
     ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
     ``options`` are ``compute``'s scoring keyword arguments, checked here on the driver.
 
-    The driver does not read the file: it cuts its size into byte ranges (``file_ranges``: 4
-    MiB, for ``concurrency`` scorers smaller towards the end), one block each, and each Ray
-    task (one CPU, at most ``concurrency`` at a time) reads, parses, checks and scores the
-    lines that start in its range. Every node that runs a task must see the same file at the
-    same path (one machine, or a shared file system). The rows carry ``row`` (ascending in file
-    order; the line's range start plus its place in the range, not its line number), ``id``
-    (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings, one or
-    more). A bad line raises ``ValueError`` naming its place in its range of bytes."""
-    file = regular_file(path)
-    if file is None:
-        raise ValueError(f"{path}: score_jsonl reads a regular file (use score_dataset for other inputs)")
+    The driver splits the file into chunks of raw lines (``files.open_reader``: 4 MiB or 1,000
+    lines, for ``concurrency`` scorers smaller towards the end), one block each, and each Ray
+    task (one CPU, at most ``concurrency`` at a time) parses, checks and scores the lines of its
+    chunk. The rows carry ``row`` (the example's line in the file), ``id`` (text, or null),
+    ``source``, ``prediction`` and ``reference`` (a list of strings, one or more). A bad line
+    raises the command line's ``InputFileError`` (a ``ValueError``), ``path:line: problem``."""
     scoring = _scoring_options(options)
     compute(*_WARM_UP, use_aggregator=False, **scoring)
-    ranges = [
-        {
-            "path": path,
-            "location": chunk.location,
-            "identity": list(chunk.identity),
-            "start": chunk.start,
-            "stop": chunk.stop,
-        }
-        for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
-    ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
-    scored = ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
-        functools.partial(_score_ranges, options=scoring),
+    chunks = [
+        {"chunk": pickle.dumps(chunk)}
+        for chunk in open_reader(path, "jsonl").chunks(_ignored, workers=concurrency or 1)
+    ]
+    scored = ray.data.from_items(
+        chunks or [{"chunk": pickle.dumps([])}], override_num_blocks=max(1, len(chunks))
+    ).map_batches(
+        functools.partial(_score_chunks, options=scoring),
         batch_format="pyarrow",
         batch_size=1,
         concurrency=concurrency,
@@ -251,40 +242,30 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
 
 
 def _ignored(_: int) -> None:
-    """``range_chunks``'s progress, which ``score_jsonl`` does not show."""
+    """The reader's progress, which ``score_jsonl`` does not show."""
 
 
-def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
-    """The Ray task of ``score_jsonl``: the examples of the ranges in ``batch``, read, parsed and
+def _score_chunks(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
+    """The Ray task of ``score_jsonl``: the examples of the chunks in ``batch``, parsed and
     checked as the command line does, and scored by ``BatchScorer``."""
     with carried():
-        return BatchScorer(**options)(_range_texts(batch))
+        return BatchScorer(**options)(chunk_texts(batch))
 
 
-def _range_texts(batch: pa.Table) -> pa.Table:
-    """The rows (``row``, ``id``, texts) of the examples in the ranges of ``batch``."""
-    rows, ids, sources, predictions, references = [], [], [], [], []
-    for item in batch.to_pylist():
-        chunk = RangeChunk(item["path"], item["location"], tuple(item["identity"]), item["start"], item["stop"])
-        try:
-            examples, _ = chunk.read()
-        except InputFileError as error:
-            place = (
-                f"line {error.line - chunk.first + 1} of the lines that start in bytes {chunk.start} to {chunk.stop}"
-            )
-            raise ValueError(f"{chunk.path}, {place}: {error.problem}") from None
-        for example in examples:
-            rows.append(chunk.start + example.line - chunk.first)  # a line takes a byte at least: unique
-            ids.append(example.id)
-            sources.append(example.source)
-            predictions.append(example.prediction)
-            references.append(example.references)
+def chunk_texts(batch: pa.Table) -> pa.Table:
+    """The rows (``row``, ``id``, texts) of the examples in the chunks of ``batch``."""
+    rows = [row for item in batch.column("chunk").to_pylist() for row in _rows(pickle.loads(item))]
     return pa.table(
         {
-            ROW_COLUMN: pa.array(rows, pa.int64()),
-            "id": pa.array(ids, pa.string()),
-            "source": pa.array(sources, pa.string()),
-            "prediction": pa.array(predictions, pa.string()),
-            "reference": pa.array(references, pa.list_(pa.string())),
+            ROW_COLUMN: pa.array([row.line for row in rows], pa.int64()),
+            "id": pa.array([row.id for row in rows], pa.string()),
+            "source": pa.array([row.source for row in rows], pa.string()),
+            "prediction": pa.array([row.prediction for row in rows], pa.string()),
+            "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
         }
     )
+
+
+def _rows(chunk: Any) -> list:
+    """A chunk's examples: ``files.chunks.Chunk.rows()``, none for the empty file's stand-in."""
+    return chunk if isinstance(chunk, list) else chunk.rows()

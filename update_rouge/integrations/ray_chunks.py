@@ -1,8 +1,8 @@
 """The command line's ``--ray [ADDRESS]``: a file's chunks scored by Ray tasks, as worker
 processes score them without ``--ray``.
 
-The command line cuts the file into chunks of raw lines (``file_chunks``) and
-``chunk_scoring.score_chunks`` hands them out and adds up their per-example tables in input
+The command line cuts the file into chunks of raw lines (``files.chunks``) and
+``files.score_chunks`` hands them out and adds up their per-example tables in input
 order; ``RayWorkers`` puts Ray tasks where the worker processes would be: one task a chunk,
 each calling the function that parses, checks and scores a chunk (put in the object store
 once), one CPU each, at most two per CPU of the cluster submitted and not yet taken in, results
