@@ -12,14 +12,13 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from conftest import DATA_DIR, quick_and_full, read_jsonl
+from conftest import DATA_DIR, quick_and_full, read_jsonl, run_main
 from hypothesis import strategies as st
 
 import update_rouge.cli.score
 import update_rouge.files.chunks
 import update_rouge.files.lines
 from update_rouge import compute
-from update_rouge.cli import main
 from update_rouge.files import InputFileError, open_examples, open_reader, read_csv
 from update_rouge.no_tokens import NoTokensWarning
 
@@ -434,15 +433,6 @@ def small_chunks(monkeypatch):
     monkeypatch.setattr(update_rouge.cli.score, "CHUNK_LINES", 3)
     monkeypatch.setattr(update_rouge.files.chunks, "CHUNK_BYTES", 3000)
     monkeypatch.setattr(update_rouge.files.chunks, "LEAST_CHUNK_BYTES", 700)
-
-
-def run_main(argv, capsys):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def arguments(paths, files):
