@@ -116,3 +116,13 @@ def test_a_record_over_the_limit_is_refused_before_the_rest_is_read(monkeypatch,
         "environment variable UPDATE_ROUGE_MAX_LINE_BYTES)",
     ]
     assert 1000 < handle.count <= 2 * 1000 + len(head)
+
+
+def test_the_0_1_0_name_csv_records_reads_the_records_after_a_header():
+    from update_rouge.files import csv_records
+    from update_rouge.files.csv_files import CsvColumns
+
+    records = csv_records("d.csv", ['A.,"B.\n', 'C.",D.\n', "\n", "E.,F.\n"], 2, CsvColumns(3, (0, 1, 2)))
+    assert next(records) == (2, "A.", ["B.\nC."], ["D."], None, None)
+    with pytest.raises(InputFileError, match=r"^d\.csv:5: 2 cells, but the header has 3$"):
+        next(records)
