@@ -95,6 +95,7 @@ def test_the_served_lcs_limit_refuses_ten_thousand_one_word_sentences_before_any
     monkeypatch.setenv(variable, "1")
     monkeypatch.delenv(variable)  # restored (unset) after the test
     demo_options.serve_limits()
+
     # "Before any LCS is computed" is proven by the work done, not by a clock: every function that
     # fills an LCS table (ROUGE-W's two, the bit-parallel rows, the demo's matched pairs) refuses to.
     class LcsComputed(Exception):
