@@ -20,14 +20,14 @@ PYTHON_CONSTANT = re.compile(r"\b(?:True|False|None)\b")
 SCREEN_SETTING = re.compile(r"\b(?:" + "|".join(option.name for option in OPTIONS) + r') "')
 
 
-def cli_help():
+def help_in_flags():
     """Each command-line option's help as ``--help`` shows it (argparse's text of the table)."""
     parser = argparse.ArgumentParser()
     add_table_options(parser)
     return {action.dest: action.help for action in parser._actions if action.dest in OPTION_BY_NAME}
 
 
-def demo_help():
+def help_in_page():
     """The help of each option the page offers, in the page's words (as the controls' info)."""
     return {name: rendered(OPTION_BY_NAME[name].help, demo_options.SCREEN) for name in demo_options.OPTION_NAMES}
 
@@ -46,9 +46,9 @@ def test_the_evaluate_description_speaks_keywords_only(option):
     assert not FLAG.findall(text) and not SCREEN_SETTING.findall(text)
 
 
-@pytest.mark.parametrize("name", list(cli_help()))
+@pytest.mark.parametrize("name", list(help_in_flags()))
 def test_the_command_line_help_speaks_flags_only(name):
-    text = cli_help()[name]
+    text = help_in_flags()[name]
     assert not KEYWORD.findall(text) and not PYTHON_CONSTANT.findall(text) and not SCREEN_SETTING.findall(text)
     # No option the command line offers is named by its keyword (max_bytes for --max-bytes).
     keywords = [option.name for option in OPTIONS if option.cli is not None and "_" in option.name]
@@ -57,7 +57,7 @@ def test_the_command_line_help_speaks_flags_only(name):
 
 @pytest.mark.parametrize("name", demo_options.OPTION_NAMES)
 def test_the_demo_help_speaks_the_pages_words_only(name):
-    text = demo_help()[name]
+    text = help_in_page()[name]
     assert not FLAG.findall(text) and not KEYWORD.findall(text) and not PYTHON_CONSTANT.findall(text)
 
 
@@ -68,18 +68,18 @@ def test_one_text_is_spelled_at_each_door():
     assert use_stemmer.described().startswith(
         "`use_stemmer=True` is an alias of `stemmer='porter'` (with a `language`, of `stemmer='snowball'`)"
     )
-    helps = cli_help()
+    helps = help_in_flags()
     assert helps["use_stemmer"].startswith(
         "--use-stemmer is an alias of --stemmer porter (with a --language, of --stemmer snowball)"
     )
     assert "`confidence_level=None` for none. Defaults to `0.95`." in confidence_level.described()
     assert "--confidence-level none for none. Defaults to `0.95`." in helps["confidence_level"]
-    assert 'confidence_level "none" for none.' in demo_help()["confidence_level"]
+    assert 'confidence_level "none" for none.' in help_in_page()["confidence_level"]
     assert "with `additions='edits'`, the runs" in deletions.described()
     assert "with --additions edits, the runs" in helps["deletions"] and helps["deletions"].endswith(
         "Not with --protocol."
     )
-    assert 'with additions "edits", the runs' in demo_help()["deletions"]
+    assert 'with additions "edits", the runs' in help_in_page()["deletions"]
     # A switch is off unless given: its command-line help states no default.
     assert "Defaults to" not in helps["deletions"] and deletions.described().endswith("Defaults to `False`.")
     assert helps["max_words"].endswith("not with --max-bytes. Defaults to no limit.")
