@@ -59,12 +59,9 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     table = _table(rows, keys, how)
     described = _described(how, counts[0])
     signature = result.get("signature")
-    unchanged = _unchanged(result, counts[0])
+    unchanged = _unchanged(result, counts[0], how["average"])
     if how["format"] == "markdown":
-        lines = [
-            "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
-            for cells in table
-        ]
+        lines = ["| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |" for cells in table]
         lines.insert(1, "|" + "---|" * len(table[0]))
         return (
             "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", f"`{signature}`"])])
@@ -75,13 +72,24 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     return "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", signature])]) + "\n"
 
 
-def _unchanged(result: Mapping[str, Any], count: int) -> str:
+def _markdown_cell(cell: str) -> str:
+    """A table cell as Markdown shows it literally: backslashes and pipes escaped, and ``&``, ``<``
+    and ``>`` as HTML entities, so that a group label holding HTML is shown, never rendered, by a
+    page the table is pasted into."""
+    escaped = cell.replace("\\", "\\\\").replace("|", "\\|")
+    return escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _unchanged(result: Mapping[str, Any], count: int, average: str) -> str:
     """The line under the table: in how many of the ``count`` examples neither side adds anything
-    (``_both_empty``) and, where the deletions were scored, deletes anything (``_both_kept``):
-    each such example scores 1.0, which the corpus values include."""
+    (``_both_empty``) and, where the deletions were scored, deletes anything (``_both_kept``).
+    Under the mean each such example scores 1.0, which the mean includes; under ``micro`` such an
+    example adds no counts, so it does not move the micro values."""
     line = f"Neither side adds anything in {result['_both_empty']} of the {count} examples"
     if "_both_kept" in result:
         line += f"; neither deletes anything in {result['_both_kept']}"
+    if average == "micro":
+        return line + " (such an example adds no counts to the micro values)."
     return line + " (each such example scores 1.0)."
 
 
