@@ -14,7 +14,7 @@ from rouge_score.scoring import Score
 from update_rouge import compute
 from update_rouge.example_scoring import score_additions
 from update_rouge.settings import Settings
-from update_rouge.wlcs import _mark_large, _mark_small, _weights
+from update_rouge.wlcs import _mark_large, _mark_small, _weights, weighted_lcs_counts
 
 
 def _single(rouge_type, reference, prediction, **options):
@@ -75,3 +75,14 @@ def test_numpy_tables_mark_as_python_tables():
         _mark_small(reference, prediction, weights, small)
         _mark_large(np.array(reference), np.array(prediction), np.array(weights), large)
         assert small == large
+
+
+def test_a_run_goes_on_past_a_used_up_marked_position_as_docs_rouge155_options_md_states():
+    # docs/rouge155-options.md ("Hits with clipping"), its example: the prediction's one "a" is
+    # used up by the first line, so in "b a c d" the "a" is marked but not counted, and the run of
+    # "b" is not added there: it goes on across the unmarked "c" into "d", one run of 2.
+    counts = weighted_lcs_counts([["a"], ["b", "a", "c", "d"]], [["b", "a", "d"]], list("abacd"), list("bad"), 1.2)
+    assert counts.hits == 1 + 2**1.2
+    # Lost when the line ends first: "b" counted, then "a" marked but used up, then the end.
+    counts = weighted_lcs_counts([["a"], ["b", "a"]], [["b", "a"]], list("aba"), list("ba"), 1.2)
+    assert counts.hits == 1
