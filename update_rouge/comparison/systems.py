@@ -270,7 +270,8 @@ def compare(  # noqa: PLR0913
             ``comparison_signature``).
         options: ``compute``'s options (``settings.OPTIONS``), with the same meaning; ``seed`` also
             seeds the trials. Not ``use_aggregator``, ``baseline_predictions`` or
-            ``return_signature``. ``average="micro"`` needs ``method="bootstrap"``.
+            ``return_signature``. ``average="micro"`` works with both methods: the bootstrap
+            resamples the examples' counts, the randomization swaps them (see the module's docstring).
 
     Returns:
         Per system name, in the order of ``systems``: ``update_<type>`` (mean F1, or micro F),
