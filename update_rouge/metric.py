@@ -42,11 +42,9 @@ class Tables(NamedTuple):
 class UpdateRougeScorer:
     """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
-    ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
-    ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
-    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``, ``protocol``,
-    ``deletions``), checked once here.
+    ``options`` are ``compute``'s keyword arguments that are settings (every option of
+    ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
+    checked once here.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
@@ -218,28 +216,8 @@ def compute(  # noqa: PLR0913
         ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
         of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
     """
-    settings = Settings(
-        rouge_types=rouge_types,  # type: ignore[arg-type]
-        stemmer=stemmer,  # type: ignore[arg-type]
-        use_stemmer=use_stemmer,
-        tokenizer=tokenizer,
-        multi_ref=multi_ref,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        language=language,
-        additions=additions,
-        engine=engine,
-        num_proc=num_proc,
-        use_aggregator=use_aggregator,
-        confidence_level=confidence_level,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        average=average,
-        protocol=protocol,
-        deletions=deletions,
-    )
+    # Every parameter but the data and the per-call ones (baseline_predictions, group_by, return_signature) is a setting.
+    settings = Settings.from_options(locals())
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
