@@ -57,6 +57,10 @@ class Chunk(NamedTuple):
         return list(as_rows(self.records()))
 
 
+def _add(total: list[int], count: int) -> None:
+    total[0] += count
+
+
 def _read_already(units: list[Record]) -> Iterator[Record]:
     """The ``parse`` of examples read where the file was split."""
     return iter(units)
@@ -75,24 +79,22 @@ class Reader(NamedTuple):
         """The files in chunks of ``lines`` units, fewer when they reach ``CHUNK_BYTES`` (for
         several ``workers``, ``guided_share`` of the bytes not read yet, from the files' sizes)."""
         remaining = sum(map(_size, self.paths))
-        held = [0]
-
-        def counted(count: int) -> None:
-            held[0] += count
-            advance(count)
-
+        held = [0]  # the bytes read since the last chunk, told to advance with it
         units: list = []
         limit = guided_share(remaining, workers, CHUNK_BYTES, LEAST_CHUNK_BYTES)
         try:
-            for unit in self.split(counted):
+            for unit in self.split(functools.partial(_add, held)):
                 units.append(unit)
                 if len(units) == lines or held[0] >= limit:
+                    advance(held[0])
                     yield Chunk(self.parse, self.source, units)
                     remaining, units, held[0] = remaining - held[0], [], 0
                     limit = guided_share(remaining, workers, CHUNK_BYTES, LEAST_CHUNK_BYTES)
         except InputFileError as error:  # raised after the examples before it, as one reader would
+            advance(held[0])
             yield Chunk(self.parse, self.source, units, error)
             return
+        advance(held[0])
         if units:
             yield Chunk(self.parse, self.source, units)
 
