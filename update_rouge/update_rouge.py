@@ -18,7 +18,7 @@ from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
-from .errors import OptionError
+from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError, unknown_options
 from .example_scoring import score_additions
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers
@@ -302,7 +302,8 @@ class UpdateRouge(evaluate.Metric):
         """evaluate's ``compute``, with its options checked before evaluate stores anything, and
         evaluate's cache files and locks released when scoring fails.
 
-        An unknown or bad option raises ``TypeError`` or ``ValueError`` naming it before the
+        An unknown or bad option raises ``UnknownOptionError`` (a ``TypeError``) or
+        ``OptionError`` (a ``ValueError``) naming it before the
         batches are touched, so batches given to ``add_batch`` stay for the next ``compute``.
         evaluate holds a file lock on its cache from ``_finalize`` until ``_compute`` returns, and
         releases it only then: so ``_compute`` returns an error of the scoring rather than raising
@@ -311,9 +312,7 @@ class UpdateRouge(evaluate.Metric):
         leaves earlier ``add_batch`` batches stored.
         """
         options = {name: value for name, value in kwargs.items() if name not in self.features[0]}
-        unknown = sorted(set(options) - set(DEFAULTS))
-        if unknown:
-            raise TypeError(f"compute() got unexpected keyword arguments {unknown}; the options are {sorted(DEFAULTS)}")
+        unknown_options(options, DEFAULTS, "compute()")
         Settings.from_options(options)
         check_switch("return_signature", options.get("return_signature", DEFAULTS["return_signature"]))
         output = super().compute(predictions=predictions, references=references, **kwargs)
