@@ -209,6 +209,14 @@ class InputError(UpdateRougeError, ValueError):
         moved = tuple(part.shifted(offset) if isinstance(part, Field) else part for part in self.parts)
         return InputError(None if self.where is None else self.where.shifted(offset), moved)
 
+    def said_of(self, place: str) -> "InputError":
+        """The same error said of ``place`` (``line 4``, a file's) instead of its example index:
+        ``line 4: references holds 2 references, ...``."""
+        unplaced = tuple(
+            dataclasses.replace(part, index=None) if isinstance(part, Field) else part for part in self.parts
+        )
+        return InputError(self.where and dataclasses.replace(self.where, index=None), (f"{place}: ", *unplaced))
+
 
 def input_error(field: str, index: int | None, problem: str, item: int | None = None) -> InputError:
     """``InputError`` at ``field[index][item]`` whose message is that place then ``problem``."""
@@ -277,7 +285,8 @@ def _working(
         if works:
             kept.append(changes)
         for next_changes in more:
-            both = (*changes, *(change for change in next_changes if _changes(call, defaults, change)))
+            made = (*changes, *(change for change in next_changes if _changes(call, defaults, change)))
+            both = tuple(sorted(made, key=lambda change: change.value is LEFT_OUT))  # "x=1 and leave out y"
             if _tried(check, call, both)[0]:
                 completed.append(both)
     shorter = [both for both in completed if not any(set(changes) <= set(both) for changes in kept)]

@@ -133,13 +133,12 @@ def score_published(
     itself), whether the rule applied to every reference and, under ``"fruit"`` and
     ``"editeval"``, per type the flattened precision, recall and F of each reference (the
     corpus bootstrap's input, ``protocols.published_statistics``), else ``None``. ``"fruit"``
-    takes one reference per example (the published code has no several).
+    takes one reference per example (the published code has no several:
+    ``protocols.check_reference_counts`` refuses more before scoring).
     """
     protocol, rouge_types = settings.protocol, settings.rouge_types
     if protocol == "autometrics":  # metric.py passes only the first already; other callers too may not
         reference_additions = [references[:1] for references in reference_additions]
-    elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
-        raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")
     scorer = make_engine(settings.engine, rouge_types, settings.additions_tokenizer())
     rules = [
         [adds_nothing(reference) and adds_nothing(prediction) for reference in references]

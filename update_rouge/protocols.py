@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .errors import LEFT_OUT, Name, OptionError, Setting
+from .errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
 
 PROTOCOLS = ("fruit", "editeval", "autometrics")
 BOOTSTRAP_PROTOCOLS = ("fruit", "editeval")
@@ -100,6 +100,26 @@ def check_protocol_paired(protocol: str | None) -> None:
             (Setting("protocol", protocol), " has no paired test: its corpus value is a bootstrap median, not a mean"),
             [[Setting("protocol", LEFT_OUT)], [Setting("protocol", "autometrics")]],
         )
+
+
+def check_reference_counts(protocol: str | None, references: Sequence[Sequence[str]]) -> None:
+    """``InputError`` at the first example with several references under ``"fruit"`` (FRUIT's
+    ``edit_rouge`` takes one), advising to give it one or to leave ``protocol`` out."""
+    if protocol != "fruit":
+        return
+    for index, example in enumerate(references):
+        if len(example) > 1:
+            where = Field("references", index)
+            raise InputError(
+                where,
+                (
+                    where,
+                    f" holds {len(example)} references, but ",
+                    Setting("protocol", protocol),
+                    " takes one per example (FRUIT's edit_rouge has no several): give it one, or ",
+                    Setting("protocol", LEFT_OUT),
+                ),
+            )
 
 
 class ProtocolIndex:

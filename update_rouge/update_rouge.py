@@ -28,7 +28,7 @@ from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
-from .metric import compute
+from .metric import checked_call, compute
 from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise
@@ -42,7 +42,7 @@ from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
 from .rust_engine import RustEngine
 from .sentences import SENTENCE_PATTERN
-from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
+from .settings import DEFAULTS, OPTIONS, compute_parameters, describe_options
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
@@ -235,10 +235,14 @@ _STRING = datasets.Value("string", id="sequence")
 
 
 def _check_keys(kwargs, expected: str) -> None:
-    """``TypeError`` naming the expected keys for any keyword but ``sources`` (such as ``source=``)."""
+    """``UnknownOptionError`` (a ``TypeError``) naming the expected keys for any keyword but
+    ``sources`` (such as ``source=``)."""
     unknown = sorted(set(kwargs) - {"sources"})
     if unknown:
-        raise TypeError(f"unexpected keyword argument(s) {', '.join(f'{k}=' for k in unknown)}: use {expected}")
+        named = ", ".join(f"{key}=" for key in unknown)
+        raise UnknownOptionError(
+            unknown[0], kwargs[unknown[0]], (f"unexpected keyword argument(s) {named}: use {expected}",)
+        )
 
 
 class _Failed(NamedTuple):
@@ -313,8 +317,7 @@ class UpdateRouge(evaluate.Metric):
         """
         options = {name: value for name, value in kwargs.items() if name not in self.features[0]}
         unknown_options(options, DEFAULTS, "compute()")
-        Settings.from_options(options)
-        check_switch("return_signature", options.get("return_signature", DEFAULTS["return_signature"]))
+        checked_call(options)
         output = super().compute(predictions=predictions, references=references, **kwargs)
         if isinstance(output, _Failed):
             raise output.error

@@ -20,7 +20,11 @@ def test_an_integer_limit_refuses_anything_but_a_positive_integer(text):
     with pytest.raises(OptionError) as caught:
         positive_integer(VARIABLE, 7, "bytes", {VARIABLE: text})
     assert str(caught.value) == f"{VARIABLE}={text!r}: expected a positive integer (bytes); instead: {VARIABLE}=7"
-    assert (caught.value.option, caught.value.value, caught.value.instead) == (VARIABLE, text, ((Setting(VARIABLE, 7),),))
+    assert (caught.value.option, caught.value.value, caught.value.instead) == (
+        VARIABLE,
+        text,
+        ((Setting(VARIABLE, 7),),),
+    )
 
 
 @pytest.mark.parametrize("environ, expected", [({}, 30.0), ({VARIABLE: "2.5"}, 2.5), ({VARIABLE: "1e-3"}, 0.001)])
