@@ -238,7 +238,7 @@ def unknown_options(given: Mapping[str, Any], known: Collection[str], door: str)
         first,
         given[first],
         (f"{door} got an unexpected keyword argument{plural} {', '.join(map(repr, unknown))}",),
-        [*([[*leave_out, Setting(meant[0], given[first])]] if meant else []), leave_out],
+        [*([[Setting(meant[0], given[first]), *leave_out]] if meant else []), leave_out],
     )
 
 
