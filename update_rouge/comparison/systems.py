@@ -128,12 +128,11 @@ def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["Si
 
 
 def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["SignificanceTest", Settings]:
-    unknown_options({name: value for name, value in call.items() if name != "baseline"}, _COMPARE_OPTIONS, "compare()")
+    check_systems(names, call.pop("baseline"))
+    unknown_options(call, _COMPARE_OPTIONS, "compare()")
     test = SignificanceTest(**{name: call.pop(name, default) for name, default in TEST_DEFAULTS.items()})
-    baseline = call.pop("baseline")
     settings = Settings.from_options(call)
     check_protocol_paired(settings.protocol)
-    check_systems(names, baseline)
     check_bootstrap_options(
         settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
     )
