@@ -227,12 +227,12 @@ def input_error(field: str, index: int | None, problem: str, item: int | None = 
 def unknown_options(given: Mapping[str, Any], known: Collection[str], door: str) -> None:
     """``UnknownOptionError`` if ``given`` holds options not in ``known``: "``door`` got an
     unexpected keyword argument 'stemer'", as Python says it; the advice leaves them out and,
-    where the first is spelt like a known option not given, gives its value to that one."""
+    where the first is spelt like a known option, gives its value to that one."""
     unknown = [name for name in given if name not in known]
     if not unknown:
         return
     first, leave_out = unknown[0], [Setting(name, LEFT_OUT) for name in unknown]
-    meant = [name for name in difflib.get_close_matches(first, known, n=1) if name not in given]
+    meant = difflib.get_close_matches(first, known, n=1)
     plural = "s" if len(unknown) > 1 else ""
     raise UnknownOptionError(
         first,
