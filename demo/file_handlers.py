@@ -134,7 +134,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
     Args:
         path: the uploaded .jsonl or .csv file (at most UPDATE_ROUGE_DEMO_MAX_MB megabytes).
         rouge_types: the ROUGE variants to report.
-        stemmer: "none", "porter" or "rouge155".
+        stemmer: one of the option table's stemmers (``update_rouge.settings.OPTIONS``).
         confidence_level: "0.90", "0.95", "0.99" or "none" (no bootstrap interval).
         language: an ISO 639-1 code, or "none (rouge-score's tokens)".
         remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
@@ -143,7 +143,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         alpha: the weight of precision in F (0.5: the usual F1).
         baseline_column: optional; the name of a column (JSONL key) of the file holding another
             system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
-        multi_ref: how an example's several references combine: "max_f1", "pooled" or "best_recall".
+        multi_ref: how an example's several references combine, one of the option table's modes.
         n_bootstrap: the bootstrap resamples of the examples (at most 10000 here).
         seed: the seed of the resamples (the same seed gives the same intervals and p-values).
         additions: "sentences" or "edits", as for score_one.
@@ -164,23 +164,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
     """
-    options = ScreenOptions.of(
-        rouge_types=rouge_types,
-        stemmer=stemmer,
-        confidence_level=confidence_level,
-        language=language,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        multi_ref=multi_ref,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        additions=additions,
-        average=average,
-        protocol=protocol,
-        deletions=deletions,
-    )
+    options = ScreenOptions.of(locals())  # the parameters that are options (the others are ignored)
     return score_upload(path, options, baseline_column, progress)
 
 

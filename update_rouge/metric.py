@@ -42,11 +42,9 @@ class Tables(NamedTuple):
 class UpdateRougeScorer:
     """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
-    ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
-    ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
-    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``, ``protocol``,
-    ``deletions``), checked once here.
+    ``options`` are ``compute``'s keyword arguments that are settings (every option of
+    ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
+    checked once here.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
@@ -253,6 +251,7 @@ def compute(  # noqa: PLR0913
         ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
         of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
     """
+    # Every parameter but the data is an option of the call (errors.advised tries advice on all of them).
     settings = checked_call({name: value for name, value in locals().items() if name in DEFAULTS})
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)

@@ -45,8 +45,9 @@ def add_table_options(
 
 
 def _argparse_options(option: Option) -> dict[str, Any]:
-    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
-    described = option.cli_described().replace("%", "%%")
+    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``):
+    its help in flags (``FLAGS``), with its default unless a switch (off unless given)."""
+    described = option.described(FLAGS, code="", default=option.parse is not bool).replace("%", "%%")
     if option.parse is bool:
         return {"action": "store_true", "help": described}
     arguments: dict[str, Any] = {"default": option.default, "help": described}

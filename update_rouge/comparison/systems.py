@@ -310,8 +310,7 @@ def compare(  # noqa: PLR0913
             with ``deletions=True`` per output key, the deletions' apart).
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
-        options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
-            ``n_bootstrap``, ``seed``, ``average``, ...), with the same meaning; ``seed`` also
+        options: ``compute``'s options (``settings.OPTIONS``), with the same meaning; ``seed`` also
             seeds the trials. Not ``use_aggregator``, ``baseline_predictions`` or
             ``return_signature``. ``average="micro"`` needs ``method="bootstrap"``.
 

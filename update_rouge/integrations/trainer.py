@@ -219,10 +219,8 @@ def make_compute_metrics(
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
             removed from the decoded inputs; an input without it raises ``ValueError``.
-        **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``stemmer``,
-            ``tokenizer``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``engine``,
-            ``num_proc``, ...); not ``use_aggregator``, ``baseline_predictions``,
-            ``return_signature`` or ``group_by`` (``OptionError`` naming it).
+        **compute_kwargs: further options of ``compute`` (``settings.OPTIONS``); not those of
+            ``refusals.NOT_ONE_RESULT`` (``OptionError`` naming it).
 
     Returns:
         A callable taking an ``EvalPrediction`` (and ``compute_result`` for
