@@ -4,8 +4,8 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 ``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
-holds the public API only: how the examples are spread over processes, and what each process
-runs on them, is ``example_workers``'s.
+holds the public API only: how the examples are spread over processes is ``example_workers``'s,
+and what each process runs on them ``example_pipeline``'s.
 """
 
 import functools
@@ -17,11 +17,12 @@ from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
 from .errors import LEFT_OUT, Name, OptionError, Setting, advised
+from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
-from .example_workers import ExampleWorkers, merged_tables, naming_examples, process_count, score_checked, table_checked
+from .example_workers import ExampleWorkers, process_count
 from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
-from .protocols import check_protocol_paired, check_reference_counts
+from .protocols import check_protocol_paired, rules_of
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 
@@ -71,8 +72,9 @@ class UpdateRougeScorer:
     ) -> tuple[list[str], list[str], list[list[str]]]:
         """The inputs checked (``inputs.check_inputs``; a leading BOM kept under a protocol, as
         the published scripts score it), their references counted as the protocol takes them."""
-        checked = check_inputs(sources, predictions, references, keep_bom=self.settings.protocol is not None)
-        check_reference_counts(self.settings.protocol, checked[2])
+        rules = rules_of(self.settings.protocol)
+        checked = check_inputs(sources, predictions, references, keep_bom=rules.keeps_bom)
+        rules.check_one_reference(checked[2])
         return checked
 
     def corpus(
@@ -127,7 +129,7 @@ class UpdateRougeScorer:
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:
             sources, predictions, references = self._checked(sources, predictions, references)
-            keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
+            keep_bom = rules_of(self.settings.protocol).keeps_bom
             systems = {"predictions": predictions}
             checked_baseline = None
             if baseline_predictions is not None:
