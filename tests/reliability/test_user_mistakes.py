@@ -224,9 +224,9 @@ def test_the_documented_hierarchy_is_the_true_one():
         assert issubclass(error, (ValueError, ImportError)), error
 
 
-def test_errors_through_evaluate_load_are_the_loaded_modules_classes_or_value_error():
-    evaluate = pytest.importorskip("evaluate")
-    metric = evaluate.load(update_rouge.metric_path())
+@pytest.mark.slow  # loading evaluate and the metric takes 10 to 40 s
+def test_errors_through_evaluate_load_are_the_loaded_modules_classes_or_value_error(evaluate_metric):
+    metric = evaluate_metric
     loaded = sys.modules[type(metric).__module__]  # evaluate's own copy of the script and its modules
     assert loaded.OptionError is not update_rouge.OptionError
     with pytest.raises(loaded.OptionError) as raised:
