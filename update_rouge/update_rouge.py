@@ -19,7 +19,8 @@ from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
 from .errors import OptionError
-from .example_scoring import score_additions
+from .example_pipeline import score_checked
+from .example_scoring import score_changes
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers
 from .extraction import SEGMENT_PATTERN

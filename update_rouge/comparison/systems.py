@@ -35,8 +35,8 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
+from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
-from ..example_workers import examples_counts
 from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
