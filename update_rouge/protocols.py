@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import LEFT_OUT, Name, OptionError, Setting
+from .errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
 
 T = TypeVar("T")
 
@@ -74,15 +74,28 @@ class Protocol:
         return self.multi_ref == "slot-mean"
 
     def scored_references(self, references: list[T]) -> list[T]:
-        """The references of one example that this protocol scores: all; the first (``first``);
-        ``ValueError`` for several where the script takes one (``one``)."""
-        if self.multi_ref == "first":
-            return references[:1]
-        if self.multi_ref == "one" and len(references) > 1:
-            raise ValueError(
-                f"protocol={self.name!r} takes one reference per example: {self.owner} edit_rouge has no several"
-            )
-        return references
+        """The references of one example that this protocol scores: all, or the first (``first``).
+        Several where the script takes one (``one``) are refused before, by ``check_one_reference``."""
+        return references[:1] if self.multi_ref == "first" else references
+
+    def check_one_reference(self, references: Sequence[Sequence[str]]) -> None:
+        """``InputError`` at the first example with several ``references`` where the script takes
+        one (``one``: FRUIT's ``edit_rouge``), advising to give it one or to leave ``protocol`` out."""
+        if self.multi_ref != "one":
+            return
+        for index, example in enumerate(references):
+            if len(example) > 1:
+                where = Field("references", index)
+                raise InputError(
+                    where,
+                    (
+                        where,
+                        f" holds {len(example)} references, but ",
+                        Setting("protocol", self.name),
+                        f" takes one per example ({self.owner} edit_rouge has no several): give it one, or ",
+                        Setting("protocol", LEFT_OUT),
+                    ),
+                )
 
 
 OUR_RULES = Protocol(None)

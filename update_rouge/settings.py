@@ -117,7 +117,7 @@ _MULTI_REF_HELP = (
 _PROTOCOL_HELP = (
     "Reproduce a published script's numbers bit for bit (docs/published-protocols.md). `fruit`: FRUIT's "
     "`edit_rouge` (segments tested against the source before stripping, additions joined with a space, "
-    "corpus value the median F of rouge-score's BootstrapAggregator x 100, on NumPy's legacy generator "
+    "corpus value the median F of rouge-score's BootstrapAggregator on a x 100 scale, on NumPy's legacy generator "
     "seeded with ",
     Name("seed"),
     "; where neither side adds, 100, a repair of the published code, which fails there). `editeval`: "

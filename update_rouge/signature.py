@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from .bootstrap import check_paired
+from .errors import unknown_options
 from .extraction import SEGMENT_PATTERN, SEGMENT_SEPARATOR
 from .protocols import rules_of
 from .rouge155_options import DEFAULT_ALPHA
@@ -156,10 +157,8 @@ def build_signature(
     Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
     ``sources`` and ``predictions`` do not change it, ``references`` gives the ``refs`` field
     and ``baseline_predictions`` only whether a paired test uses the bootstrap. Raises
-    ``ValueError`` for options ``compute`` would reject, ``TypeError`` for unknown ones.
+    ``OptionError`` for options ``compute`` would reject, ``UnknownOptionError`` for unknown ones.
     """
-    unknown = sorted(set(options) - set(OPTION_BY_NAME))
-    if unknown:
-        raise TypeError(f"build_signature() got unexpected keyword arguments: {', '.join(unknown)}")
+    unknown_options(options, OPTION_BY_NAME, "build_signature()")
     paired = options.get("baseline_predictions") is not None
     return signature(Settings.from_options(options), references, paired)

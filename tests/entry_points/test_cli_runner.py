@@ -72,8 +72,8 @@ def test_rouge_types_then_file_reads_the_file(capsys):
             "instead: --confidence-level 0.95, or --confidence-level none",
         ),
         (
-            ["--protocol", "fruit", "--use-stemmer"],
-            "--protocol fruit reproduces a published script, which has no --use-stemmer option; "
+            ["--protocol", "autometrics", "--use-stemmer"],
+            "--protocol autometrics reproduces a published script, which has no --use-stemmer option; "
             "instead: leave out --use-stemmer, or leave out --protocol",
         ),
         (
@@ -83,7 +83,7 @@ def test_rouge_types_then_file_reads_the_file(capsys):
         ),
     ],
 )
-@pytest.mark.parametrize("command", [[], ["compare", "--system", "prediction"]])
+@pytest.mark.parametrize("command", [[], ["compare", "--system", "prediction", "--system", "copy=source"]])
 def test_errors_name_the_flag_typed(capsys, options, message, command):
     status, out, err = run_main([*command, FRUIT, *options], capsys)
     prog = "update-rouge compare" if command else "update-rouge"

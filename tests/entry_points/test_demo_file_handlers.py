@@ -342,7 +342,8 @@ def test_editeval_names_the_line_of_an_example_with_another_number_of_references
     # FRUIT's script takes one reference (its own reason); autometrics scores the first of each.
     fruit = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="fruit")
     assert (
-        fruit["status"] == "Error: protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several"
+        fruit["status"] == f'Error: line {first + 1}: references holds 2 references, but protocol "fruit" takes one '
+        'per example (FRUIT\'s edit_rouge has no several): give it one, or set protocol back to "none"'
     )
     assert score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="autometrics")["status"].startswith(
         f"Scored 2 examples from {name}"

@@ -4,7 +4,7 @@ shards' tables joined in order. Spreading the shards over processes is test_exam
 
 import pytest
 
-from update_rouge import Settings
+from update_rouge import InputError, Settings, UpdateRougeScorer
 from update_rouge.example_pipeline import merged_tables, score_checked, table_checked
 
 SOURCE = "Dan is a baker."
@@ -26,8 +26,9 @@ def test_autometrics_extracts_and_scores_the_first_reference_only():
 
 
 def test_fruit_refuses_several_references_before_scoring():
-    with pytest.raises(ValueError, match="protocol='fruit' takes one reference per example"):
-        score_checked(Settings(protocol="fruit"), [SOURCE], [PREDICTION], [REFERENCES])
+    # At the scorer's door, which every caller of the pipeline goes through (protocols.Protocol.check_one_reference).
+    with pytest.raises(InputError, match=r"^references\[0\] holds 2 references, but protocol='fruit' takes one"):
+        UpdateRougeScorer(protocol="fruit").examples([SOURCE], [PREDICTION], [REFERENCES])
     [example] = score_checked(Settings(protocol="fruit"), [SOURCE], [PREDICTION], [REFERENCES[:1]])
     assert example.scores["rouge1"].fmeasure == 1.0
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 from rouge_score import rouge_scorer, scoring
 
-from update_rouge import compute
+from update_rouge import InputError, compute
 from update_rouge.cli import main
 from update_rouge.protocols import FIXED_OPTIONS, PROTOCOLS, published_bootstrap, rules_of
 from update_rouge.signature import build_signature
@@ -114,7 +114,7 @@ def test_no_module_but_protocols_tests_a_protocol_by_name():
 def test_refusals_of_data_and_tests_the_published_scripts_cannot_score():
     with pytest.raises(ValueError, match="unknown protocol 'FRUIT'"):
         compute(["A."], ["A."], ["A."], protocol="FRUIT")
-    with pytest.raises(ValueError, match="protocol='fruit' takes one reference per example"):
+    with pytest.raises(InputError, match=r"^references\[0\] holds 2 references, but protocol='fruit' takes one per"):
         compute(["A."], ["A. B."], [["A. B.", "A. C."]], protocol="fruit")
     with pytest.raises(ValueError, match="same number of references in every example"):
         compute(["A.", "A."], ["A. B.", "A."], [["A. B.", "A. C."], ["A. D."]], protocol="editeval")
@@ -132,7 +132,7 @@ def test_compare_refuses_a_bootstrap_median_protocol():
 
     sources, predictions, references = columns("iterater_triples.jsonl")
     with pytest.raises(ValueError, match="protocol='fruit' has no paired test"):
-        compare(sources, references, {"system": predictions}, "system", protocol="fruit")
+        compare(sources, references, {"system": predictions, "source": sources}, "system", protocol="fruit")
 
 
 def test_the_signature_names_the_protocol_and_the_default_signature_is_unchanged():

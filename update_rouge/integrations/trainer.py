@@ -19,7 +19,6 @@ import numpy as np
 
 from ..corpus import Corpus
 from ..errors import InputError
-from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
@@ -149,7 +148,7 @@ class UpdateRougeComputeMetrics:
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
         try:
             tables = self._scorer.tables(sources, predictions, references)
-        except (InputError, LcsTableTooLarge) as error:
+        except InputError as error:  # LcsTableTooLarge and TokenizerError among them
             if not self._offset:
                 raise
             # Indices in the batch become indices in the evaluation (batch_eval_metrics).
