@@ -91,6 +91,16 @@ def _runs_equal_the_plain_table_walk_and_rouge_score_backtracking(text, source):
 )
 
 
+def _common_ends_keep_the_walk(prefix, text, source, suffix):
+    # A common prefix and suffix, set aside before the bit-parallel walk, change nothing.
+    _runs_equal_the_plain_table_walk_and_rouge_score_backtracking(prefix + text + suffix, prefix + source + suffix)
+
+
+test_common_ends_keep_the_walk, test_common_ends_keep_the_walk_full = quick_and_full(
+    400, tokens, tokens, tokens, tokens, quick_examples=60
+)(_common_ends_keep_the_walk)
+
+
 def test_hand_computed_runs():
     # Walk: a=a kept; x vs b: skipping either keeps 2 -> x is added; b=b, c=c kept; y added.
     assert edit_runs(list("axbcy"), list("abc")) == [["x"], ["y"]]
@@ -320,9 +330,9 @@ def test_with_deletions_each_text_is_diffed_once(monkeypatch):
 
     calls = []
 
-    def counted(text_tokens, source_tokens):
+    def counted(text_tokens, source_tokens, *masks):
         calls.append(tuple(text_tokens))
-        return kept_positions(text_tokens, source_tokens)
+        return kept_positions(text_tokens, source_tokens, *masks)
 
     kept_positions = edits.kept_positions
     monkeypatch.setattr(edits, "kept_positions", counted)
