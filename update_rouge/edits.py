@@ -100,13 +100,11 @@ def paired_source_positions(
 
 def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[list[str]]:
     """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order."""
-    runs: list[list[str]] = []
-    start = 0
-    for position in [*kept, len(tokens)]:
-        if position > start:
-            runs.append(list(tokens[start:position]))
-        start = position + 1
-    return runs
+    return [
+        list(tokens[before + 1 : after])
+        for before, after in zip([-1, *kept], [*kept, len(tokens)])
+        if after - before > 1
+    ]
 
 
 def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:

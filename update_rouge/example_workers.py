@@ -159,7 +159,7 @@ def score_checked(
             index = additions_index(source)
             if settings.protocol == "autometrics":  # it scores the first reference only
                 example_references = example_references[:1]
-            # Each text's deletions right after its additions: EditIndex diffs the text once for both.
+            # Each text's deletions right after its additions: the index splits or diffs the text once for both.
             prediction_additions.append(index.additions(prediction))
             if deletions:
                 prediction_deletions.append(index.deletions(prediction))
