@@ -196,6 +196,29 @@ def quick_and_full(full_examples, *strategies, quick_examples=QUICK_EXAMPLES):
     return decorate
 
 
+def plain_walk(text, source):
+    """The walk of ``additions="edits"``'s diff (``edits``, ``lcs.lcs_walk``) on a plain O(n * m)
+    table of suffix LCS lengths: the kept text positions, the source positions the walk pairs
+    them with, and the text position where it stops."""
+    n, m = len(text), len(source)
+    suffix = [[0] * (m + 1) for _ in range(n + 1)]  # suffix[i][j]: LCS length of text[i:], source[j:]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            same = text[i] == source[j]
+            suffix[i][j] = suffix[i + 1][j + 1] + 1 if same else max(suffix[i + 1][j], suffix[i][j + 1])
+    kept, paired, i, j = [], [], 0, 0
+    while i < n and j < m:
+        if text[i] == source[j]:
+            kept.append(i)
+            paired.append(j)
+            i, j = i + 1, j + 1
+        elif suffix[i][j + 1] > suffix[i + 1][j]:
+            j += 1
+        else:
+            i += 1
+    return kept, paired, i
+
+
 def run_main(argv, capsys):
     """Run the command line's ``main`` in this process: its exit status, standard output and error."""
     from update_rouge.cli import main

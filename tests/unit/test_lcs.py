@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import quick_and_full
+from conftest import plain_walk, quick_and_full
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
@@ -116,29 +116,6 @@ def _lcs_length_is_rouge_score_table(prefix, a, b, suffix):
 test_lcs_length_with_common_ends, test_lcs_length_with_common_ends_full = quick_and_full(
     1500, _line, _line, _line, _line
 )(_lcs_length_is_rouge_score_table)
-
-
-def plain_walk(text, source):
-    """``lcs.lcs_walk`` restated on a plain O(n * m) table of suffix LCS lengths (the diff of
-    ``edits``): the kept text positions, the source positions the walk pairs them with, and the
-    text position where it stops."""
-    n, m = len(text), len(source)
-    suffix = [[0] * (m + 1) for _ in range(n + 1)]  # suffix[i][j]: LCS length of text[i:], source[j:]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            same = text[i] == source[j]
-            suffix[i][j] = suffix[i + 1][j + 1] + 1 if same else max(suffix[i + 1][j], suffix[i][j + 1])
-    kept, paired, i, j = [], [], 0, 0
-    while i < n and j < m:
-        if text[i] == source[j]:
-            kept.append(i)
-            paired.append(j)
-            i, j = i + 1, j + 1
-        elif suffix[i][j + 1] > suffix[i + 1][j]:
-            j += 1
-        else:
-            i += 1
-    return kept, paired, i
 
 
 @st.composite
