@@ -366,3 +366,20 @@ def read_exception_files():
             form, base = line.split()[:2]
             table[form] = base
     return table
+
+
+def union_lcs_positions(reference_lines, candidate_lines):
+    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r,
+    candidate_lines)`` as ``lcs._union_lcs_bits`` finds them (read out of its packed layout)."""
+    from collections import Counter
+
+    from update_rouge import lcs
+
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    _, guard_positions, union = lcs._union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    guard_of_line = iter(guard_positions)
+    positions = []
+    for line in reference_lines:
+        first = next(guard_of_line) + 1 if line else 0
+        positions.append([match.start() - first for match in lcs._ONE.finditer(union, first, first + len(line))])
+    return positions

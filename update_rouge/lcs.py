@@ -295,7 +295,7 @@ def summary_lcs_hits(
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
     rouge-score counts a hit for each token of each reference line's union LCS
-    (``union_lcs_positions``) while both the reference and candidate count of that token last.
+    (``_union_lcs_bits``) while both the reference and candidate count of that token last.
     The hit count is therefore sum over tokens of min(union occurrences, candidate count).
 
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
@@ -322,10 +322,12 @@ def summary_lcs_hits(
     )
 
 
-def union_lcs_positions(
-    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]]
-) -> list[list[int]]:
-    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
+# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
+def _union_lcs_bits(  # noqa: C901
+    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
+) -> tuple[list[Hashable], list[int], str]:
+    """For each reference line r, the positions of rouge-score's ``_union_lcs(r, candidate_lines)``,
+    in a packed layout: (flat, guard positions, union).
 
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
     found by backtracking its DP table from the end (``lcs_ind``: diagonal on equal tokens,
@@ -340,22 +342,6 @@ def union_lcs_positions(
     which one subtraction isolates for all lines together (a guard bit stops the borrow). Of a
     run of columns without a match (equal columns) only the first read moves a walk, so the
     others are skipped. Memory: see the module docstring.
-    """
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
-    guard_of_line = iter(guard_positions)
-    union_positions = []
-    for line in reference_lines:
-        first = next(guard_of_line) + 1 if line else 0
-        union_positions.append([match.start() - first for match in _ONE.finditer(union, first, first + len(line))])
-    return union_positions
-
-
-# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
-def _union_lcs_bits(  # noqa: C901
-    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
-) -> tuple[list[Hashable], list[int], str]:
-    """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).
 
     ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
     guards' indices in it, ``union`` a string of "0" and "1" whose "1"s are the flat indices

@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import plain_walk, quick_and_full
+from conftest import plain_walk, quick_and_full, union_lcs_positions
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
@@ -47,7 +47,7 @@ def _union_positions_are_rouge_score_backtracking(reference_lines, candidate_lin
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
         patch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
-        positions = lcs.union_lcs_positions(reference_lines, candidate_lines)
+        positions = union_lcs_positions(reference_lines, candidate_lines)
         hits = lcs.summary_lcs_hits(reference_lines, candidate_lines)
     expected = [
         rouge_scorer._find_union([rouge_scorer.lcs_ind(reference, candidate) for candidate in candidate_lines])
@@ -95,7 +95,7 @@ def test_tie_breaking_on_a_known_case(tiny_budgets):
     reference = ["a", "b", "a"]
     assert rouge_scorer.lcs_ind(reference, ["a"]) == [2]
     assert rouge_scorer.lcs_ind(reference, ["a", "b"]) == [0, 1]
-    assert lcs.union_lcs_positions([reference], [["a"], ["a", "b"]]) == [[0, 1, 2]]
+    assert union_lcs_positions([reference], [["a"], ["a", "b"]]) == [[0, 1, 2]]
     assert lcs.summary_lcs_hits([reference], [["a"], ["a", "b"]]) == 3
 
 
