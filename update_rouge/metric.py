@@ -4,8 +4,8 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 ``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
-holds the public API only: how the examples are spread over processes, and what each process
-runs on them, is ``example_workers``'s.
+holds the public API only: how the examples are spread over processes is ``example_workers``'s,
+and what each process runs on them ``example_pipeline``'s.
 """
 
 import functools
@@ -16,11 +16,12 @@ from typing import Any, NamedTuple
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
+from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
-from .example_workers import ExampleWorkers, merged_tables, naming_examples, process_count, score_checked, table_checked
+from .example_workers import ExampleWorkers, process_count
 from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
-from .protocols import check_protocol_paired
+from .protocols import check_protocol_paired, rules_of
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 
@@ -41,11 +42,9 @@ class Tables(NamedTuple):
 class UpdateRougeScorer:
     """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
-    ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
-    ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
-    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``, ``protocol``,
-    ``deletions``), checked once here.
+    ``options`` are ``compute``'s keyword arguments that are settings (every option of
+    ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
+    checked once here.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
@@ -55,7 +54,7 @@ class UpdateRougeScorer:
 
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
         """Score one example; ``reference`` is a string or a non-empty list of them."""
-        keep_bom = self.settings.protocol is not None
+        keep_bom = rules_of(self.settings.protocol).keeps_bom
         sources, predictions, references = check_inputs([source], [prediction], [reference], keep_bom=keep_bom)
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)[0]
@@ -64,7 +63,7 @@ class UpdateRougeScorer:
         self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
     ) -> list[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
-        keep_bom = self.settings.protocol is not None
+        keep_bom = rules_of(self.settings.protocol).keeps_bom
         sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)
@@ -122,7 +121,7 @@ class UpdateRougeScorer:
         under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:
-            keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
+            keep_bom = rules_of(self.settings.protocol).keeps_bom
             sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
             systems = {"predictions": predictions}
             checked_baseline = None
@@ -217,28 +216,8 @@ def compute(  # noqa: PLR0913
         ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
         of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
     """
-    settings = Settings(
-        rouge_types=rouge_types,  # type: ignore[arg-type]
-        stemmer=stemmer,  # type: ignore[arg-type]
-        use_stemmer=use_stemmer,
-        tokenizer=tokenizer,
-        multi_ref=multi_ref,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        language=language,
-        additions=additions,
-        engine=engine,
-        num_proc=num_proc,
-        use_aggregator=use_aggregator,
-        confidence_level=confidence_level,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        average=average,
-        protocol=protocol,
-        deletions=deletions,
-    )
+    # Every parameter but the data and the per-call ones (baseline_predictions, group_by, return_signature) is a setting.
+    settings = Settings.from_options(locals())
     check_switch("return_signature", return_signature)
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)

@@ -19,7 +19,8 @@ from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
 from .errors import OptionError
-from .example_scoring import score_additions
+from .example_pipeline import score_checked
+from .example_scoring import score_changes
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers
 from .extraction import SEGMENT_PATTERN
@@ -85,7 +86,7 @@ UpdateROUGE scores only what an updated text adds to its source. The reference a
 prediction are split into segments with the regular expression `{SEGMENT_PATTERN.pattern}`;
 stripped, non-empty segments that are not substrings of the source are the additions. Each
 side's additions are joined one per line and scored with Google's rouge-score (so rougeLsum
-sees one addition per line). When neither side adds anything the example scores 1.0. The
+sees one addition per line; an addition holding a newline splits there). When neither side adds anything the example scores 1.0. The
 corpus score is the plain mean over examples.
 """
 

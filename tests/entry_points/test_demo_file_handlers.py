@@ -334,7 +334,8 @@ def test_editeval_names_the_line_of_an_example_with_another_number_of_references
     out = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="editeval")
     assert out["status"] == (
         f'Error: {name}:{first + 1}: 2 references, but line {first} has 1 reference: protocol "editeval" needs '
-        "the same number of references in every example (its corpus value averages reference slots)"
+        "the same number of references in every example (its corpus value averages reference slots); instead: "
+        'set protocol back to "none"'
     )
     assert out["results"] == {"__type__": "update", "visible": False}
     assert out["download_json"] is None and out["download_csv"] is None

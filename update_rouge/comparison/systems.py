@@ -35,8 +35,8 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
+from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
-from ..example_workers import examples_counts
 from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
@@ -268,10 +268,10 @@ def compare(  # noqa: PLR0913
             with ``deletions=True`` per output key, the deletions' apart).
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
-        options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
-            ``n_bootstrap``, ``seed``, ``average``, ...), with the same meaning; ``seed`` also
+        options: ``compute``'s options (``settings.OPTIONS``), with the same meaning; ``seed`` also
             seeds the trials. Not ``use_aggregator``, ``baseline_predictions`` or
-            ``return_signature``. ``average="micro"`` needs ``method="bootstrap"``.
+            ``return_signature``. ``average="micro"`` works with both methods: the bootstrap
+            resamples the examples' counts, the randomization swaps them (see the module's docstring).
 
     Returns:
         Per system name, in the order of ``systems``: ``update_<type>`` (mean F1, or micro F),

@@ -18,9 +18,8 @@ CORPUS_OPTIONS = tuple(
     if option.cli == STATISTICS or option.name in ("use_aggregator", "baseline_predictions", "group_by")
 )
 """The options that act on a corpus result, not on an example's score: the table's statistics and
-reporting group (``confidence_level``, ``n_bootstrap``, ``seed``, ``return_signature``,
-``average``, ``protocol``) and the Python-only ``use_aggregator``, ``baseline_predictions`` and
-``group_by``."""
+reporting group (``STATISTICS``) and the Python-only ``use_aggregator``, ``baseline_predictions``
+and ``group_by``."""
 
 NOT_ONE_RESULT = ("use_aggregator", "baseline_predictions", "return_signature", "group_by")
 """The options that make ``compute``'s result other than one corpus value per key (per-example

@@ -276,11 +276,9 @@ def update_rouge_reward(
         name: the reward's ``__name__``, which TRL logs as ``rewards/<name>/mean``; default
             ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``,
             ``update_rouge_del_rouge1_recall``).
-        **compute_kwargs: every per-example scoring option of ``compute`` (``stemmer``,
-            ``use_stemmer``, ``tokenizer``, ``multi_ref``, ``engine``, ``num_proc``, ...), checked
-            here. Not ``rouge_types`` (given by ``reward``) nor the corpus-level options
-            (``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``,
-            ``baseline_predictions``, ``return_signature``).
+        **compute_kwargs: every per-example scoring option of ``compute`` (``settings.OPTIONS``),
+            checked here; not those of ``REFUSED_OPTIONS``: ``rouge_types`` (given by ``reward``)
+            and the options that act on a corpus result (``refusals.CORPUS_OPTIONS``).
 
     Returns:
         A picklable callable ``reward(prompts=..., completions=..., **columns) -> list[float]``,
