@@ -3,6 +3,7 @@ and the Ray clusters those tests start as a user does (``ray start``: ``started_
 ``local_cluster``)."""
 
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -30,6 +31,19 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def short_temp_folder():
+    """A new folder in the temporary folder, named as shortly as can be (``r0``, ``r1``, ...):
+    Ray's socket paths under it (``session_<date>_<time>_<pid>/sockets/plasma_store``) must
+    stay within the 107 bytes of a Unix socket path, in a test session's temporary folder too."""
+    for number in itertools.count():
+        folder = Path(tempfile.gettempdir()) / f"r{number}"
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+
+
 def cluster_environment(paths=(), **environment):
     """The environment of a test cluster's processes (its workers inherit it): this checkout's
     package, this module and what the folders ``paths`` hold importable, ``environment`` set."""
@@ -50,10 +64,10 @@ def started_cluster(paths=(), cpus=2, **environment):
     processes' environment ``cluster_environment(paths, **environment)``; yields its address.
     At the end the ``ray start`` process this started is stopped (SIGTERM: it stops every process
     of the cluster) and the folder removed, so nothing is left in HOME or TMPDIR."""
-    folder = Path(tempfile.mkdtemp(prefix="ur-ray-"))  # short: Ray's socket paths must stay under 108 bytes
+    folder = short_temp_folder()
     port = free_port()
     command = [RAY, "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(port)]
-    command += ["--num-cpus", str(cpus), "--temp-dir", str(folder / "t"), "--include-dashboard", "false"]
+    command += ["--num-cpus", str(cpus), "--temp-dir", str(folder), "--include-dashboard", "false"]
     log = folder / "ray-start.log"
     with open(log, "wb") as output:
         process = subprocess.Popen(

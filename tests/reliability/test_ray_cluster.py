@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA_DIR
-from ray_helpers import RAY, free_port, started_cluster
+from ray_helpers import RAY, free_port, short_temp_folder, started_cluster
 
 from update_rouge.cli.score import RAY_ADVICE
 from update_rouge.integrations.ray_chunks import CONNECT_TIMEOUT_VARIABLE, _OtherThreadsToStderr, connect_timeout
@@ -38,7 +37,7 @@ def ray_run():
     """Start a command (``update-rouge ...``, ``ray start ...``) with a fresh Ray temporary
     folder and home; the fixture gives a function returning the process and its marker, and
     removes every process and file after."""
-    folder = Path(tempfile.mkdtemp(prefix="ur-ray-"))  # short: Ray's socket paths must stay under 108 bytes
+    folder = short_temp_folder()
     started = []
 
     def start(command, stderr=subprocess.PIPE, **environment):
@@ -140,7 +139,7 @@ def listens(port):
 
 @pytest.mark.slow
 def test_ray_without_an_address_is_refused_in_one_line_whose_advice_works(ray_run):
-    start, _ = ray_run
+    start, folder = ray_run
     data = DATA_DIR / "iterater_triples.jsonl"
     process, marker = start([*CLI, data, "--ray"])
     out, err = process.communicate(timeout=120)
@@ -150,12 +149,13 @@ def test_ray_without_an_address_is_refused_in_one_line_whose_advice_works(ray_ru
         f"start one with `{RAY_ADVICE}` and give --ray 127.0.0.1:6379 (or set RAY_ADDRESS=127.0.0.1:6379)\n"
     )
     assert not marked(marker)
-    # The advice, on a free port for 6379, without Ray's dashboard (a fixed port) and with 2 CPUs.
+    # The advice, on a free port for 6379, without Ray's dashboard (a fixed port), with 2 CPUs and
+    # its session folder right in the fixture's (Ray's socket paths must stay within 107 bytes).
     (command,) = re.findall("`(ray start [^`]*)`", err)
     port = str(free_port())
     assert command.split()[-1] == "6379"
     cluster, cluster_marker = start(
-        [RAY, *command.split()[1:-1], port, "--include-dashboard", "false", "--num-cpus", "2"]
+        [RAY, *command.split()[1:-1], port, "--include-dashboard", "false", "--num-cpus", "2", "--temp-dir", folder]
     )
     started, started_err = cluster.communicate(timeout=180)
     assert cluster.returncode == 0, started_err

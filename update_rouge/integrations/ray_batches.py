@@ -29,7 +29,6 @@ from typing import Any
 
 from ..errors import Field, InputError
 from ..extras import extra_imports
-from ..file_rows import Row
 from ..files import open_examples
 
 with extra_imports(
@@ -240,8 +239,9 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
     return _mapped(ray.data.from_arrow_refs(blocks or [ray.put(example_table([]))]), None, concurrency, scoring)
 
 
-def example_table(rows: Sequence[Row]) -> pa.Table:
-    """The input columns of a reader's ``rows``: ``row`` (the example's line), ``id``, texts."""
+def example_table(rows: Sequence[Any]) -> pa.Table:
+    """The input columns of a reader's ``rows`` (``files.open_examples``'s: ``line``, ``id``,
+    ``source``, ``prediction``, ``references``): ``row`` (the example's line), ``id``, texts."""
     return pa.table(
         {
             ROW_COLUMN: pa.array([row.line for row in rows], pa.int64()),
