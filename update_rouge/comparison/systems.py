@@ -38,6 +38,7 @@ from ..corpus import corpus_statistics
 from ..example_tables import f1_columns, per_example_table
 from ..example_workers import examples_counts
 from ..inputs import check_inputs
+from ..integrations.refusals import ENTITY_OPTIONS, refuse_given
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
@@ -92,6 +93,12 @@ def compare_settings(options: dict[str, Any]) -> Settings:
     unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
     if unknown:
         raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
+    refuse_given(
+        options,
+        ENTITY_OPTIONS,
+        "compare()",
+        "compare the entity scores of two systems with update_rouge.compute(..., baseline_predictions=...)",
+    )
     settings = Settings.from_options(options)
     check_protocol_paired(settings.protocol)
     return settings
