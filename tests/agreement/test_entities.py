@@ -1,9 +1,12 @@
 """The entity scores of ``entities=`` against an independent restatement of docs/entities.md's
 definitions, written here with plain Python sets, on the bundled FRUIT, IteraTeR and Wiki triples
 with a callable extractor (runs of capitalised words, and numbers: the Wiki triples are lower-cased); and a prediction that returns its source
-unchanged, which adds no entity and keeps every outdated one."""
+unchanged, which adds no entity and keeps every outdated one; docs/entities.md's worked example."""
 
+import contextlib
+import io
 import re
+from pathlib import Path
 
 import pytest
 from conftest import read_jsonl
@@ -84,3 +87,27 @@ def test_a_returned_source_adds_nothing_and_keeps_every_outdated_entity(name):
     assert any(adds)
     assert table["update_ent_recall"] == [0.0 if add else 1.0 for add in adds]
     assert {value for value in table["update_ent_outdated_kept"] if value is not None} == {1.0}
+
+
+def test_the_worked_example_of_the_docs_prints_what_they_show():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "entities.md").read_text(encoding="utf-8")
+    section = doc.split("## Worked example\n", 1)[1].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    (shown,) = re.findall(r"```text\n(.*?)```", section, flags=re.S)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(code, {})
+    assert printed.getvalue() == shown
+    # The sets the page names, restated: the returned source's whole-text precision and recall too.
+    namespace: dict = {}
+    exec(code.split("source = ", 1)[0], namespace)
+    found = {text: {name.casefold() for name in namespace["names"](text)} for text in re.findall(r'= "(.*)"', code)}
+    source, reference, prediction, evidence = found.values()
+    assert (reference - source, prediction - source, source - reference) == (
+        {"turin", "menabrea"},
+        {"menabrea", "paris"},
+        {"london"},
+    )
+    assert (len(source & reference) / len(source), len(source & reference) / len(reference)) == (2 / 3, 2 / 4)
+    assert "whole-text\nentity precision |P ∩ R| / |P| = 2/3" in doc and "recall 2/4" in doc
+    assert (prediction - source) - evidence == {"paris"}
