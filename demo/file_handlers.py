@@ -27,7 +27,6 @@ from demo.histogram import histogram_svg
 from demo.options import (
     MAX_SECONDS_VARIABLE,
     NO_LANGUAGE,
-    SCREEN,
     DemoError,
     ScreenOptions,
     in_page_words,
@@ -39,10 +38,11 @@ from demo.upload_limit import limit_bytes, too_big
 from update_rouge import files
 from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
+from update_rouge.errors import OptionError
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
-from update_rouge.protocols import CORPUS_SCALE, MULTI_REFERENCE_RULE, check_protocol_paired
+from update_rouge.protocols import check_protocol_paired, check_reference_counts, rules_of
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -240,8 +240,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     )
-    # FRUIT's corpus values are already percent (x 100); the table shows percent for every protocol.
-    percent = 100 / CORPUS_SCALE.get(settings.protocol or "", 1.0)
+    # A protocol's corpus values may be scaled already (FRUIT's: x 100); the table shows percent.
+    percent = 100 / rules_of(settings.protocol).scale
     summary = render.summary_table(result, types, settings.confidence_level if settings.intervals else None, percent)
     signature = (
         comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
@@ -348,20 +348,19 @@ def _noting_words(rows: Iterator[Any], words: list[bool]) -> Iterator[Any]:
 
 
 def _same_reference_counts(rows: Iterator[Any], protocol: str | None, name: str) -> Iterator[Any]:
-    """``rows``; where ``protocol``'s corpus value averages reference slots (``"slot-mean"`` in
-    ``protocols.MULTI_REFERENCE_RULE``), so that every example must have as many references,
-    stopped with ``DemoError`` naming the line of the first row whose number differs from the first row's."""
-    slots = MULTI_REFERENCE_RULE.get(protocol or "") == "slot-mean"
+    """``rows``, stopped where ``protocols.check_reference_counts`` refuses the first row whose
+    number of references differs from the first row's, with ``DemoError`` naming its line."""
     first: tuple[int, int] | None = None  # the first row's line and number of references
     for row in rows:
         count = len(row.references)
         first = first or (row.line, count)
-        if slots and count != first[1]:
+        try:
+            check_reference_counts(protocol, (first[1], count))
+        except OptionError as error:
             raise DemoError(
                 f"{name}:{row.line}: {_references(count)}, but line {first[0]} has {_references(first[1])}: "
-                f"{SCREEN.setting('protocol', protocol)} needs the same number of references in every example (its corpus value "
-                "averages reference slots)"
-            )
+                f"{in_page_words(error)}"
+            ) from None
         yield row
 
 

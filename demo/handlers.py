@@ -16,7 +16,7 @@ import gradio as gr
 from demo import deletions_view, long_texts, render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
-from update_rouge.extraction import join_additions
+from update_rouge.extraction import join_segments
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.matches import token_matches
@@ -176,8 +176,8 @@ def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -
         if example.both_empty:
             return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
         found = token_matches(
-            join_additions(example.reference_additions[0]),
-            join_additions(example.prediction_additions),
+            join_segments(example.reference_additions[0]),
+            join_segments(example.prediction_additions),
             rouge_type,
             settings,
         )

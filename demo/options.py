@@ -19,6 +19,7 @@ from update_rouge.errors import LEFT_OUT, InputFile, Setting, Spelling, UpdateRo
 from update_rouge.languages import ISO_639_1 as LANGUAGES
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
+from update_rouge.protocols import rules_of
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings, rendered
 
@@ -133,11 +134,11 @@ SCREEN_DEFAULTS = {
     "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
     "protocol": "none",
 }
-# The protocol menu: "none" (our rules) and the table's protocols, FRUIT's scale in its label.
+# The protocol menu: "none" (our rules) and the table's protocols, a scale other than 1 in its label.
 PROTOCOL_CHOICES = [
     ("none", "none"),
     *(
-        (f"{name} (x 100 scale)" if name == "fruit" else name, name)
+        (name if rules_of(name).scale == 1 else f"{name} (x {rules_of(name).scale:g} scale)", name)
         for name in OPTION_BY_NAME["protocol"].choices or ()
     ),
 ]

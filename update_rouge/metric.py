@@ -4,8 +4,8 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 ``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
-holds the public API only: how the examples are spread over processes, and what each process
-runs on them, is ``example_workers``'s.
+holds the public API only: how the examples are spread over processes is ``example_workers``'s,
+and what each process runs on them ``example_pipeline``'s.
 """
 
 import dataclasses
@@ -18,11 +18,13 @@ from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
 from .entities import check_evidence_given, entity_columns, score_entities
+from .errors import LEFT_OUT, Name, OptionError, Setting, advised
+from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
-from .example_workers import ExampleWorkers, merged_tables, naming_examples, process_count, score_checked, table_checked
+from .example_workers import ExampleWorkers, process_count
 from .inputs import check_baseline_predictions, check_evidence, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
-from .protocols import check_protocol_paired
+from .protocols import check_protocol_paired, rules_of
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 
@@ -64,8 +66,7 @@ class UpdateRougeScorer:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them),
         with its ``entities.EntityScore`` under ``entities=``."""
         check_evidence_given(self.settings.entities, evidence)
-        keep_bom = self.settings.protocol is not None
-        sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
+        sources, predictions, references = self._checked(sources, predictions, references)
         checked_evidence = None if evidence is None else check_evidence(evidence, len(sources))
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             examples = self._examples(sources, predictions, references)
@@ -73,6 +74,16 @@ class UpdateRougeScorer:
             return examples
         scores = score_entities(self.settings.entities, sources, [predictions], references, checked_evidence)[0]
         return [dataclasses.replace(example, entities=score) for example, score in zip(examples, scores)]
+
+    def _checked(
+        self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+    ) -> tuple[list[str], list[str], list[list[str]]]:
+        """The inputs checked (``inputs.check_inputs``; a leading BOM kept under a protocol, as
+        the published scripts score it), their references counted as the protocol takes them."""
+        rules = rules_of(self.settings.protocol)
+        checked = check_inputs(sources, predictions, references, keep_bom=rules.keeps_bom)
+        rules.check_one_reference(checked[2])
+        return checked
 
     def corpus(
         self,
@@ -101,13 +112,11 @@ class UpdateRougeScorer:
         """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
         number of examples without tokens (in either system) and of examples."""
         settings = self.settings
+        check_corpus_options(settings, baseline_predictions is not None, group_by is not None)
         check_evidence_given(settings.entities, evidence)
-        if baseline_predictions is not None:
-            check_paired(settings.use_aggregator)
-            check_protocol_paired(settings.protocol)
         labels = None
         if group_by is not None:
-            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None, settings.use_aggregator)
+            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None)
         tables = self.tables(sources, predictions, references, baseline_predictions, evidence)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
@@ -134,8 +143,8 @@ class UpdateRougeScorer:
         check_evidence_given(self.settings.entities, evidence)
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:
-            keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
-            sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
+            sources, predictions, references = self._checked(sources, predictions, references)
+            keep_bom = rules_of(self.settings.protocol).keeps_bom
             systems = {"predictions": predictions}
             checked_baseline = None
             if baseline_predictions is not None:
@@ -176,6 +185,37 @@ class UpdateRougeScorer:
         function, sent to each worker once (and checked to pickle)."""
         count = process_count(self.settings.num_proc, len(sources) if is_column(sources) else 0)
         return ExampleWorkers(functools.partial(function, self.settings), count, helps=True)
+
+
+def check_corpus_options(settings: Settings, paired: bool, grouped: bool) -> None:
+    """``OptionError`` unless ``settings`` take a baseline (``paired``: a corpus value, and one
+    with a paired test) and group labels (``grouped``: corpus values)."""
+    if paired:
+        check_paired(settings.use_aggregator)
+        check_protocol_paired(settings.protocol)
+    if grouped and not settings.use_aggregator:
+        raise OptionError(
+            "group_by",
+            LEFT_OUT,
+            (Name("group_by"), " gives the corpus values of each group: it needs ", Setting("use_aggregator", True)),
+            [[Setting("use_aggregator", LEFT_OUT)], [Setting("group_by", LEFT_OUT)]],
+        )
+
+
+def checked_call(call: dict[str, Any]) -> Settings:
+    """The ``Settings`` of a ``compute`` call's options ``call`` (its ``baseline_predictions``,
+    ``group_by`` and ``return_signature`` too, the data's values aside): ``OptionError`` whose
+    advice works for the whole call (``errors.advised``)."""
+    return advised(_checked_call, call, DEFAULTS)
+
+
+def _checked_call(call: dict[str, Any]) -> Settings:
+    settings = Settings.from_options(call)
+    check_switch("return_signature", call.get("return_signature", DEFAULTS["return_signature"]))
+    grouped = call.get("group_by") is not None
+    check_corpus_options(settings, call.get("baseline_predictions") is not None, grouped)
+    check_evidence_given(settings.entities, call.get("evidence"))
+    return settings
 
 
 def score_examples(
@@ -242,10 +282,8 @@ def compute(  # noqa: PLR0913
         of ``update_<type>``, and ``_both_kept``. With ``entities``, the entity keys of
         docs/entities.md (``entities.py``). With ``return_signature``, ``signature`` as well.
     """
-    # Every parameter but the data and the per-call ones (baseline_predictions, group_by, return_signature,
-    # evidence) is a setting.
-    settings = Settings.from_options(locals())
-    check_switch("return_signature", return_signature)
+    # Every parameter but the data is an option of the call (errors.advised tries advice on all of them).
+    settings = checked_call({name: value for name, value in locals().items() if name in DEFAULTS})
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(
         sources, predictions, references, baseline_predictions, group_by, evidence

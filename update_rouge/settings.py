@@ -30,7 +30,7 @@ from .languages import check_language
 from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
 from .option_numbers import check_switch
 from .parallel import check_num_proc
-from .protocols import PROTOCOLS, PUBLISHED_TYPES, ProtocolIndex, check_protocol
+from .protocols import PROTOCOLS, ProtocolIndex, check_protocol
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .sentences import segment_pattern
@@ -118,7 +118,7 @@ _MULTI_REF_HELP = (
 _PROTOCOL_HELP = (
     "Reproduce a published script's numbers bit for bit (docs/published-protocols.md). `fruit`: FRUIT's "
     "`edit_rouge` (segments tested against the source before stripping, additions joined with a space, "
-    "corpus value the median F of rouge-score's BootstrapAggregator x 100, on NumPy's legacy generator "
+    "corpus value the median F of rouge-score's BootstrapAggregator on a x 100 scale, on NumPy's legacy generator "
     "seeded with ",
     Name("seed"),
     "; where neither side adds, 100, a repair of the published code, which fails there). `editeval`: "
@@ -501,7 +501,7 @@ class Settings:
             raise error.revised(functools.partial(_working_advice, given)) from None
 
     def _check(self, use_stemmer: bool) -> None:
-        stemmer_given = self.stemmer not in (None, "none")
+        stemmer = "none" if self.stemmer is None else self.stemmer  # as given, before resolve_stemmer
         switches = (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords))
         for name, value in (*switches, ("deletions", self.deletions)):
             check_switch(name, value)
@@ -566,27 +566,8 @@ class Settings:
         }
         for option, number in numbers.items():
             object.__setattr__(self, option, number)
-        check_protocol(self.protocol, self._departures(use_stemmer, stemmer_given), self.seed)
-
-    def _departures(self, use_stemmer: bool, stemmer_given: bool) -> list[str]:
-        """The options a published script does not have that are set away from their defaults."""
-        changed = {
-            "use_stemmer": use_stemmer,
-            "stemmer": stemmer_given,
-            "tokenizer": self.tokenizer is not None,
-            "language": self.language is not None,
-            "additions": self.additions != DEFAULTS["additions"],
-            "remove_stopwords": self.remove_stopwords,
-            "max_words": self.max_words is not None,
-            "max_bytes": self.max_bytes is not None,
-            "alpha": self.alpha != DEFAULT_ALPHA,
-            "average": self.average != DEFAULTS["average"],
-            "multi_ref": self.multi_ref != DEFAULTS["multi_ref"],
-            "rouge_types": self.rouge_types != PUBLISHED_TYPES,
-            "deletions": self.deletions,
-            "entities": self.entities is not None,
-        }
-        return [name for name, departs in changed.items() if departs]
+        given = {field.name: getattr(self, field.name) for field in fields(self)}
+        check_protocol(self.protocol, {**given, "use_stemmer": use_stemmer, "stemmer": stemmer}, self.seed)
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> "Settings":
@@ -607,13 +588,10 @@ class Settings:
         tokenizer = self.text_tokenizer()
         return tokenizer if self.additions == "sentences" else edit_run_tokenizer(tokenizer)
 
-    # The names before 0.2.0, kept for one release (CHANGELOG): both made "a tokenizer".
-    make_text_tokenizer = text_tokenizer
-    make_tokenizer = additions_tokenizer
-
-    def additions_index(self) -> Callable[[str], Any]:
+    def change_index(self) -> Callable[[str], Any]:
         """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
-        source: ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
+        source and ``deletions(text)`` the source's segments ``text`` lacks:
+        ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
         under a ``protocol``, ``protocols.ProtocolIndex`` (its published rule)."""
         if self.protocol is not None:
             return functools.partial(ProtocolIndex, protocol=self.protocol)

@@ -12,13 +12,13 @@ import pytest
 from rouge_score.scoring import Score
 
 from update_rouge import compute
-from update_rouge.example_scoring import score_additions
+from update_rouge.example_scoring import score_changes
 from update_rouge.settings import Settings
 from update_rouge.wlcs import _mark_large, _mark_small, _weights, weighted_lcs_counts
 
 
 def _single(rouge_type, reference, prediction, **options):
-    ((scores, _, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
+    ((scores, _, _),) = score_changes([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
     return scores[rouge_type]
 
 
@@ -35,7 +35,7 @@ def test_rouge_w_by_hand():
 def test_rouge_w_side_without_words_is_zero_and_no_additions_is_one():
     assert _single("rougeW", ["!!!"], ["a b"]) == Score(0.0, 0.0, 0.0)
     assert _single("rougeW", ["a b"], ["..."]) == Score(0.0, 0.0, 0.0)
-    ((scores, rule, _),) = score_additions([[[]]], [[]], Settings(rouge_types=["rougeW"]))
+    ((scores, rule, _),) = score_changes([[[]]], [[]], Settings(rouge_types=["rougeW"]))
     assert rule and scores["rougeW"] == Score(1.0, 1.0, 1.0)
 
 
@@ -54,12 +54,12 @@ def test_rouge_w_type_names():
 
 def test_rouge_w_pooled_and_best_recall():
     # Two identical references pooled: hits and both totals double, the ratios do not move.
-    one = score_additions([[["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"]))[0][0]["rougeW"]
-    two = score_additions(
+    one = score_changes([[["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"]))[0][0]["rougeW"]
+    two = score_changes(
         [[["a b c d"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="pooled")
     )
     assert two[0][0]["rougeW"] == pytest.approx(one, rel=1e-15)
-    best = score_additions(
+    best = score_changes(
         [[["q r s"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="best_recall")
     )
     assert best[0][0]["rougeW"] == one

@@ -9,7 +9,7 @@ computed as if absent (tests/entry_points/test_doors.py holds each door's decisi
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import LEFT_OUT, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Name, OptionError, Setting, unknown_options
 from ..settings import OPTIONS, STATISTICS
 
 CORPUS_OPTIONS = tuple(
@@ -42,9 +42,6 @@ def refuse_given(options: Mapping[str, Any], refused: Iterable[str], door: str, 
 
 
 def refuse_unknown(options: Mapping[str, Any], door: str) -> None:
-    """``TypeError`` naming the first of ``options`` that is not an option of the table, as Python
-    names an unexpected keyword argument."""
-    known = {option.name for option in OPTIONS}
-    unknown = [name for name in options if name not in known]
-    if unknown:
-        raise TypeError(f"{door} got an unexpected keyword argument {unknown[0]!r}")
+    """``UnknownOptionError`` (a ``TypeError``) naming the first of ``options`` that is not an
+    option of the table, as Python names an unexpected keyword argument (``errors.unknown_options``)."""
+    unknown_options(options, [option.name for option in OPTIONS], door)

@@ -46,7 +46,7 @@ from ..corpus import mean
 from ..errors import LEFT_OUT, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, score_keys
 from ..micro import micro_means
-from ..protocols import BOOTSTRAP_PROTOCOLS
+from ..protocols import rules_of
 from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
@@ -93,7 +93,7 @@ class UpdateRougeMetric(Metric):
                 [[Setting("confidence_level", None)]],
             )
         self.settings = Settings(**{**options, "confidence_level": None})
-        if self.settings.protocol in BOOTSTRAP_PROTOCOLS:
+        if rules_of(self.settings.protocol).bootstrap_median:
             raise OptionError(
                 "protocol",
                 self.settings.protocol,
