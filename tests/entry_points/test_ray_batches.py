@@ -1,16 +1,14 @@
 """Ray's per-example transform (integrations/ray_batches.py), without a cluster: the columns it
-adds, the options it passes on or refuses, and the rows ``score_jsonl``'s tasks read from their
-chunks of lines. Its scores on a cluster are tests/entry_points/test_ray.py's (equal to compute's)."""
+adds, the options it passes on or refuses, and the rows ``score_jsonl`` hands to Ray. Its scores on a cluster are tests/entry_points/test_ray.py's (equal to compute's)."""
 
 import json
-import pickle
 
 import pyarrow as pa
 import pytest
 
-from update_rouge import InputFileError, OptionError, compute
-from update_rouge.files import open_reader
-from update_rouge.integrations.ray_batches import _scoring_options, chunk_texts, output_columns, score_dataset
+from update_rouge import OptionError, compute
+from update_rouge.files import open_examples
+from update_rouge.integrations.ray_batches import _scoring_options, example_table, output_columns, score_dataset
 
 HAND = (["a."], ["a. b c."], ["a. b d."])
 
@@ -44,35 +42,22 @@ def test_an_option_without_per_example_columns_is_refused_by_name_before_any_wor
     assert caught.value.option == option
 
 
-def _chunks(path, size):
-    """``score_jsonl``'s items for the chunks of ``size`` lines of ``path``."""
-    chunks = open_reader(str(path), "jsonl").chunks(lambda _: None, size)
-    return pa.Table.from_pylist([{"chunk": pickle.dumps(chunk)} for chunk in chunks])
-
-
-def test_a_chunk_task_reads_its_lines_with_row_their_line_in_the_file(tmp_path):
+def test_score_jsonls_rows_are_the_readers_examples_with_row_their_line(tmp_path):
     lines = [
         {"id": "x", "source": "s0.", "prediction": "p0.", "reference": "r0."},
         {"source": "s1.", "prediction": "p1.", "reference": ["r1.", "q1."]},
-        {"id": "z", "source": "s2.", "prediction": "p2.", "reference": "r2."},
+        {"id": 3, "source": "s2.", "prediction": "p2.", "reference": "r2."},
     ]
     path = tmp_path / "examples.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" + ("\n" if i == 0 else "") for i, line in enumerate(lines)))
-    texts = chunk_texts(_chunks(path, 2))
+    path.write_text(json.dumps(lines[0]) + "\n\n" + "".join(json.dumps(line) + "\n" for line in lines[1:]))
+    _, read = open_examples(str(path), "jsonl")
+    texts = example_table(list(read()))
     assert texts.to_pydict() == {
         "row": [1, 3, 4],
-        "id": ["x", None, "z"],
+        "id": ["x", None, "3"],
         "source": ["s0.", "s1.", "s2."],
         "prediction": ["p0.", "p1.", "p2."],
         "reference": [["r0."], ["r1.", "q1."], ["r2."]],
     }
     assert texts.schema.field("row").type == pa.int64()
-
-
-def test_a_bad_line_is_named_by_its_file_and_line(tmp_path):
-    path = tmp_path / "bad.jsonl"
-    good = json.dumps({"source": "s.", "prediction": "p.", "reference": "r."}) + "\n"
-    path.write_text(good + good + "{not json\n", encoding="utf-8")
-    with pytest.raises(InputFileError) as caught:
-        chunk_texts(_chunks(path, 2))
-    assert str(caught.value).startswith(f"{path}:3: not valid JSON")
+    assert example_table([]).num_rows == 0

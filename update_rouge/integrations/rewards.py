@@ -43,7 +43,7 @@ from ..inputs import _describe
 from ..metric import score_examples
 from ..rouge_types import check_rouge_types
 from ..settings import DEFAULTS, OPTIONS
-from .refusals import CORPUS_OPTIONS, refuse_given
+from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
@@ -51,7 +51,7 @@ DELETIONS = "del_"
 """The prefix of a term that scores the deletions (``del_rouge1``), not the additions."""
 # The table's options a reward refuses by name: the types (they come from reward=) and those
 # that act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of.
-REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS)
+REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS, *ENTITY_OPTIONS)
 # compute's options that a reward honours, the table's others: they make a per-example score, or run it.
 REWARD_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REFUSED_OPTIONS)
 # Why an option is refused, where the general reason (it makes no per-example score) is not it.
@@ -59,6 +59,7 @@ _REFUSAL_REASONS = {
     "rouge_types": "the types come from reward=",
     "protocol": "a protocol reproduces a published evaluation script's numbers, not a training signal; "
     "leave it out (our rules)",
+    **dict.fromkeys(ENTITY_OPTIONS, ENTITIES_WHY),
 }
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
