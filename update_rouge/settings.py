@@ -412,6 +412,7 @@ OPTIONS: tuple[Option, ...] = (
             Name("protocol"),
             ".",
         ),
+        cli=SCORING,
         shown_default="no entity scores",
     ),
     Option(

@@ -28,26 +28,20 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..files import (
-    STDIN,
-    SystemsRow,
-    check_output_paths,
-    format_of,
-    input_name,
-    open_examples,
-    output_file,
-    read_systems,
-)
+from ..files import STDIN, SystemsRow, check_output_paths, input_name, open_examples, output_file, read_systems
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
-    INPUT_FORMATS,
+    FIELD_FLAGS,
     TABLE_FLAGS,
     Flags,
     add_file_argument,
     add_output_format,
+    add_reading_options,
     add_table_options,
+    check_input_paths,
     compute_options,
+    fields_from,
     run_command,
     stdin_piped,
     write_stdout,
@@ -74,9 +68,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         inputs,
         "JSONL or CSV file with source, reference and one column per system; - (or no input named): standard input",
     )
-    inputs.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
-    )
+    add_reading_options(inputs, ("source", "reference"))  # each system names its column: --system NAME=COLUMN
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument(
@@ -136,8 +128,8 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
 def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[list[str]], dict[str, list[str]]]:
     """Lines, sources, references and each system's predictions, read from the files named."""
     if args.file is not None:
-        file_format = format_of(args.file, args.input_format)
-        rows: list[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
+        columns = list(systems.values())
+        rows: list[SystemsRow] = list(read_systems(args.file, args.input_format, columns, fields=fields_from(args)))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
     predictions, text_rows = {}, []
@@ -152,6 +144,8 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
 COMPARE_FLAGS = Flags(
     {
         **TABLE_FLAGS,
+        **FIELD_FLAGS,
+        "prediction_field": "--system NAME=COLUMN",
         "n_trials": "--n-trials",
         "method": "--method",
         "correction": "--correction",
@@ -180,6 +174,7 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     call = {**compute_options(args, (SCORING, STATISTICS, RUNNING)), "baseline": baseline}
     call.update(method=args.method, correction=args.correction, n_trials=args.n_trials)
     test, settings = check_comparison(list(systems), call)
+    check_input_paths(paths)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
