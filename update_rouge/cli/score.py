@@ -130,16 +130,19 @@ def _width(text: str) -> int:
 
 def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Reader:
     """The reader of the input files named on the command line (``-`` for standard input: see
-    the module docstring; ``files.open_reader``); a usage error when they do not name one layout."""
+    the module docstring; ``files.open_reader``); a usage error when they do not name one layout,
+    ``OSError`` for one that is a directory or does not exist (``runner.check_input_paths``)."""
     text_files = (args.sources, args.references, args.predictions)
-    check_input_paths([args.file, *text_files])
     file = args.file
     if file is None and text_files == (None, None, None) and stdin_piped():
         file = STDIN
+    check_input_paths([file])  # before its format is told from its name
     try:
-        return open_reader(file, args.input_format, text_files, fields_from(args))
+        reader = open_reader(file, args.input_format, text_files, fields_from(args))
     except ValueError as error:
         parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
+    check_input_paths(reader.paths)
+    return reader
 
 
 LINE_KEY = b'{"line": '
