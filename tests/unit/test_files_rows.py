@@ -74,7 +74,11 @@ def test_missing_fields_are_named_beside_those_present_with_the_options_that_nam
 @pytest.mark.parametrize(
     ("line", "other", "said"),
     [
-        ("source,reference,prediction,id\n", "csv", "not JSON but a CSV header row naming source, reference, prediction"),
+        (
+            "source,reference,prediction,id\n",
+            "csv",
+            "not JSON but a CSV header row naming source, reference, prediction",
+        ),
         ('{"prediction": "a", "source": "b", "reference": "c"}\n', "jsonl", "not a CSV header row but a JSON object"),
     ],
 )

@@ -88,7 +88,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
 
-    output = add_table_options(parser, exclude=("return_signature", "entities"))[RUNNING]  # compare() scores no entities
+    # compare() scores no entities: no --entities.
+    output = add_table_options(parser, exclude=("return_signature", "entities"))[RUNNING]
     add_output_format(output, OUTPUT_FORMATS, "text")
     output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
     return parser
