@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
-from .errors import LEFT_OUT, Name, OptionError, Setting, advised
+from .errors import LEFT_OUT, Name, OptionError, Setting, UnknownOptionError, advised
 from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers, process_count
@@ -45,12 +45,22 @@ class UpdateRougeScorer:
 
     ``options`` are ``compute``'s keyword arguments that are settings (every option of
     ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
-    checked once here.
+    checked once here. Given both, it raises ``UnknownOptionError`` (a ``TypeError``) naming
+    ``settings``, whose advice leaves out one or the other.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
         if settings is not None and options:
-            raise TypeError("give UpdateRougeScorer either a Settings or keyword options, not both")
+            raise UnknownOptionError(
+                "settings",
+                settings,
+                (
+                    "UpdateRougeScorer() takes ",
+                    Name("settings"),
+                    f" or keyword options, not both: got both (options {', '.join(options)})",
+                ),
+                [[Setting("settings", LEFT_OUT)], [Setting(name, LEFT_OUT) for name in options]],
+            )
         self.settings = settings if settings is not None else Settings(**options)
 
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:

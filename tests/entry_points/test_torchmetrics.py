@@ -83,7 +83,7 @@ def test_options_compute_refuses_or_that_need_the_order_are_refused():
 @pytest.mark.parametrize("average", ["macro", "micro"])
 def test_compute_before_any_update_is_refused_under_both_averages(average):
     metric = UpdateRougeMetric(average=average)
-    with pytest.raises(ValueError, match="^no examples were given to update: there is nothing to compute$"):
+    with pytest.raises(ValueError, match="^no examples were given to update: there is nothing to compute; call update"):
         metric.compute()
 
 

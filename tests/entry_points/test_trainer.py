@@ -127,7 +127,9 @@ def test_inputs_without_the_prefix_are_an_error(tokenizer):
         label_ids=padded(ids(tokenizer, ["Dan is a baker ."])),
         inputs=padded(ids(tokenizer, ["Dan is a baker ."])),
     )
-    with pytest.raises(ValueError, match="decoded input 0 does not start with task_prefix 'update: '"):
+    with pytest.raises(
+        ValueError, match=r"^inputs\[0\] decodes to .*, which does not start with task_prefix='update: '"
+    ):
         make_compute_metrics(tokenizer, task_prefix=PREFIX)(eval_prediction)
 
 

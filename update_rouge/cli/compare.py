@@ -29,7 +29,7 @@ from ..comparison.systems import (
     score_systems,
 )
 from ..files import SystemsRow, format_of, read_systems
-from ..outputs import STDIN, check_output_paths, input_name, output_file
+from ..outputs import STDIN, check_output_paths, output_file
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..text_files import read_text_files
 from ..version import __version__
@@ -41,6 +41,7 @@ from .runner import (
     add_output_format,
     add_table_options,
     compute_options,
+    no_examples,
     run_command,
     stdin_piped,
     write_stdout,
@@ -176,7 +177,7 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
-        raise ValueError(f"{input_name(args.file or args.sources)}: no examples to compare")
+        raise no_examples(paths, "compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
         scored = score_systems(sources, references, predictions, settings)

@@ -25,17 +25,21 @@ import sys
 from typing import IO
 
 from ..chunk_scoring import CHUNK_SIZE, Output, score_chunks
+from ..errors import LEFT_OUT, Name, OptionError, Setting, advised
 from ..file_chunks import open_chunks
-from ..file_lines import STDIN, input_name
+from ..file_lines import STDIN
 from ..outputs import check_output_paths, output_file
 from ..parallel import available_cpus
 from ..settings import RUNNING
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
+    TABLE_FLAGS,
+    Flags,
     add_file_argument,
     add_output_format,
     add_table_options,
+    no_examples,
     run_command,
     settings_from,
     stdin_piped,
@@ -159,31 +163,45 @@ def write_per_example(handle: IO[bytes], lines: list[int], tails: list[bytes]) -
     handle.write(b"".join([part for line, tail in zip(lines, tails) for part in (LINE_KEY, b"%d" % line, tail)]))
 
 
+# The command's own options beside the table's, as errors name them.
+SCORE_FLAGS = Flags({**TABLE_FLAGS, "score_only": "-b/--score-only", "output_format": "-f/--format"})
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     written: list[str] = []
-    return run_command(PROG, functools.partial(_score, args, parser, written), written)
+    return run_command(PROG, functools.partial(_score, args, parser, written), written, SCORE_FLAGS)
 
 
 def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
 
+_SCORE_ONLY_DEFAULTS = {"score_only": False, "output_format": None, "return_signature": False}
+_SCORE_ONLY_REFUSES = {
+    "output_format": "in no format",
+    "return_signature": "without the signature (-f text prints the signature under the table)",
+}
+
+
 def _check_score_only(args: argparse.Namespace) -> None:
     """``-b`` prints the numbers alone, as sacreBLEU's ``-b`` does: a format or a signature
-    asked for with it is refused (``ValueError`` naming both flags), not ignored."""
-    if not args.score_only:
+    asked for with it is refused (``OptionError`` of ``score_only`` whose advice leaves out
+    one or the other, tried on the whole command: ``errors.advised``), not ignored."""
+    advised(_score_only, {name: getattr(args, name) for name in _SCORE_ONLY_DEFAULTS}, _SCORE_ONLY_DEFAULTS)
+
+
+def _score_only(call: dict) -> None:
+    if not call.get("score_only"):
         return
-    if args.output_format is not None:
-        raise ValueError(
-            f"-b/--score-only prints the F values alone, in no format: give -b or -f/--format {args.output_format}, "
-            "not both"
-        )
-    if args.return_signature:
-        raise ValueError(
-            "-b/--score-only prints the F values alone, without the signature: give -b or --signature, not both "
-            "(-f text prints the signature under the table)"
-        )
+    for option, why in _SCORE_ONLY_REFUSES.items():
+        if call.get(option, _SCORE_ONLY_DEFAULTS[option]) not in (None, False):
+            raise OptionError(
+                "score_only",
+                True,
+                (Name("score_only"), f" prints the F values alone, {why}"),
+                [[Setting(option, LEFT_OUT)], [Setting("score_only", LEFT_OUT)]],
+            )
 
 
 def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: list[str]) -> int:
@@ -223,7 +241,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         chunks = read_chunks(bar.update, CHUNK_SIZE, count, workers is None)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
-            raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
+            raise no_examples(paths, "score")
         # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
         corpus.check()
     if args.per_example not in (None, "-"):

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
-from ..errors import Name, OptionError, Setting, advised, unknown_options
+from ..errors import Field, InputError, Name, OptionError, Setting, advised, unknown_options
 from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
 from ..inputs import check_inputs
@@ -159,7 +159,9 @@ def score_systems(
     examples in which the tokenizer finds no token, for any system, get one ``NoTokensWarning``.
     """
     if not systems:
-        raise ValueError("systems is empty: give a mapping of system names to their predictions")
+        raise OptionError(
+            "systems", systems, (Name("systems"), " is empty: give a mapping of system names to their predictions")
+        )
     for name, predictions in systems.items():
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
     scorer = UpdateRougeScorer(settings)
@@ -226,17 +228,21 @@ def compare_scores(
 
 
 def _check_alike(scores: Mapping[str, Mapping[str, Any]], baseline: str) -> list[str]:
-    """The baseline's keys; ``ValueError`` unless every system has them, each with the same
-    number of examples, more than none."""
+    """The baseline's keys; ``InputError`` of the system's scores unless every system has them,
+    each with the same number of examples, more than none."""
     keys = list(scores[baseline])
     n_examples = len(scores[baseline][keys[0]]) if keys else 0
     for name, columns in scores.items():
         if list(columns) != keys or any(len(columns[key]) != n_examples for key in keys):
-            raise ValueError(
-                f"scores[{name!r}] must have the keys {keys} of the baseline, each with {n_examples} examples"
+            where = Field(f"scores[{name!r}]")
+            raise InputError(
+                where, (where, f" must have the keys {keys} of the baseline, each with {n_examples} examples")
             )
     if n_examples == 0:
-        raise ValueError("scores hold no examples: there is nothing to compare")
+        raise InputError(
+            Field("scores"),
+            (Field("scores"), " hold no examples: there is nothing to compare; give each key one score per example"),
+        )
     return keys
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import Settings, UpdateRougeScorer
+from ..errors import Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..inputs import _describe
 from .refusals import NOT_ONE_RESULT, refuse_given
@@ -27,7 +28,7 @@ Triple = tuple[str, str, tuple[str, ...]]
 
 def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
-    is given. Raises ``ValueError`` for an option ``compute`` refuses and ``OptionError`` for the
+    is given. Raises ``OptionError`` for an option ``compute`` refuses and for the
     options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
     ``baseline_predictions``, ``return_signature``, ``group_by``)."""
     refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
@@ -61,20 +62,29 @@ def reported_keys(settings: Settings) -> list[str]:
 
 def as_references(value: Any, where: str) -> tuple[str, ...]:
     """A sample's reference(s) (a string or a non-empty sequence of strings) as a tuple;
-    raises ``ValueError`` naming ``where`` otherwise."""
+    ``InputError`` of the field ``reference`` whose message starts with ``where`` otherwise."""
     if isinstance(value, str):
         return (value,)
     if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
         return tuple(value)
-    raise ValueError(f"{where} must be a reference string or a non-empty list of them, got {_describe(value)}")
+    problem = f"{where} must be a reference string or a non-empty list of them, got {_describe(value)}"
+    raise InputError(Field("reference"), (problem,))
 
 
 def as_triple(source: Any, prediction: Any, references: Any, where: str) -> Triple:
-    """One sample's triple, its texts checked to be strings (errors name ``where``)."""
+    """One sample's triple, its texts checked to be strings (``InputError`` of the field, naming ``where``)."""
     for field, text in (("source", source), ("prediction", prediction)):
         if not isinstance(text, str):
-            raise ValueError(f"{where}: the {field} must be a string, got {_describe(text)}")
+            raise InputError(Field(field), (f"{where}: the {field} must be a string, got {_describe(text)}",))
     return source, prediction, as_references(references, f"{where}: the reference")
+
+
+def missing_source(where: str, held: str) -> InputError:
+    """The refusal of a sample whose source is not where ``held`` (``Sample.metadata['source']``) says."""
+    return InputError(
+        Field("source"),
+        (f"{where}: {held} must hold the source text: put it there, or name its key with ", Name("source_key")),
+    )
 
 
 _HOW = ("engine", "num_proc")
@@ -89,35 +99,57 @@ def settings_name(settings: Settings) -> str:
     ``named_settings``. Settings that differ only in ``engine`` or ``num_proc`` (which never
     change a number) share the name; the corpus result then runs with the last one's. Two
     settings that differ otherwise with one signature (two custom tokenizers) cannot be told
-    apart, so the second raises ``ValueError``."""
+    apart, so the second raises ``OptionError`` naming the first option they differ in, advising
+    the value in use."""
     name = UpdateRougeScorer(settings).signature()
     with _NAMED_LOCK:
         known = _NAMED.get(name)
-        if known is not None and _scoring(known) != _scoring(settings):
-            raise ValueError(f"other settings with the same signature are in use in this process: {name}")
+        differing = [] if known is None else _differing(known, settings)
+        if differing:
+            option = differing[0]
+            raise OptionError(
+                option,
+                getattr(settings, option),
+                (
+                    Name(option),
+                    f" differs from that of other settings in use in this process with the same signature, {name}, "
+                    "which could not be told apart",
+                ),
+                [[Setting(option, getattr(known, option))]],
+            )
         _NAMED[name] = settings
     return name
 
 
-def _scoring(settings: Settings) -> tuple[Any, ...]:
-    """The fields of ``settings`` that decide the numbers: all but ``engine`` and ``num_proc``."""
-    return tuple(getattr(settings, field.name) for field in dataclasses.fields(settings) if field.name not in _HOW)
+def _differing(known: Settings, settings: Settings) -> list[str]:
+    """The fields of ``settings`` that decide the numbers (all but ``engine`` and ``num_proc``)
+    and differ from ``known``'s."""
+    fields = (field.name for field in dataclasses.fields(settings) if field.name not in _HOW)
+    return [name for name in fields if getattr(known, name) != getattr(settings, name)]
 
 
 def named_settings(names: Iterable[str], what: str) -> Settings:
     """The settings of ``names`` (``settings_name``), which must be one name known in this
-    process; raises ``ValueError`` naming ``what`` (the harness's key or metric) otherwise."""
+    process; ``InputError`` naming ``what`` (the harness's key or metric) otherwise: no samples,
+    samples of several settings, or settings this process has not created."""
     distinct = sorted(set(names))
-    if len(distinct) != 1:
-        raise ValueError(f"{what}: the samples were scored with {len(distinct)} different settings: {distinct}")
-    with _NAMED_LOCK:
-        settings = _NAMED.get(distinct[0])
-    if settings is None:
-        raise ValueError(
-            f"{what}: the settings {distinct[0]!r} were not created in this process: create the scorer "
+    if not distinct:
+        problem = "no samples were scored: there is no corpus result; score at least one sample"
+    elif len(distinct) > 1:
+        problem = (
+            f"the samples were scored with {len(distinct)} different settings: {distinct}; "
+            "aggregate the samples of each settings under their own task"
+        )
+    else:
+        with _NAMED_LOCK:
+            settings = _NAMED.get(distinct[0])
+        if settings is not None:
+            return settings
+        problem = (
+            f"the settings {distinct[0]!r} were not created in this process: create the scorer "
             "(the harness's UpdateROUGE helper, with the same options) before aggregating"
         )
-    return settings
+    raise InputError(None, (f"{what}: {problem}",))
 
 
 class _LastResult:
@@ -136,10 +168,8 @@ def corpus_result(settings: Settings, triples: Sequence[Triple]) -> dict[str, An
     """``compute``'s result, signature included, of ``triples`` under ``settings``: the means,
     intervals and signature ``compute(sources, predictions, references, **options,
     return_signature=True)`` gives the same inputs. The last result is kept, so asking for each
-    key of one collection scores it once. Raises ``ValueError`` for no triples."""
+    key of one collection scores it once (``named_settings`` has refused no triples)."""
     triples = tuple(triples)
-    if not triples:
-        raise ValueError("no samples were scored: there is no corpus result")
     key = (settings, triples)
     with _LAST.lock:
         if _LAST.key == key:

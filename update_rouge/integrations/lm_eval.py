@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import Field, InputError, OptionError
 from ..extras import MissingExtra
 from ..file_lines import InputFileError, numbered_raw_lines
 from ..files import jsonl_id, jsonl_values
@@ -96,7 +97,12 @@ def make_process_results(
     def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Item]:
         where = f"document {doc['id']!r}" if "id" in doc else "a document"
         if not results:
-            raise ValueError(f"{where}: process_results got no generation (results is empty)")
+            raise InputError(
+                Field("results"),
+                (
+                    f"{where}: process_results got no generation (results is empty): give its task output_type: generate_until",
+                ),
+            )
         source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
         item = (name, source, prediction, references)
         return {key: item for key in keys}
@@ -125,7 +131,11 @@ def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]
     import datasets
 
     if not data_files:
-        raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
+        raise OptionError(
+            "data_files",
+            data_files,
+            ('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'',),
+        )
     with open(data_files, "rb") as handle:
         values = jsonl_values(data_files, numbered_raw_lines(handle, data_files))
         rows = [_row(row, number, data_files) for number, row in values]

@@ -43,7 +43,7 @@ except ImportError as error:
 
 from .. import Settings, UpdateRougeScorer
 from ..corpus import mean
-from ..errors import LEFT_OUT, Name, OptionError, Setting
+from ..errors import LEFT_OUT, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, score_keys
 from ..micro import micro_means
 from ..protocols import rules_of
@@ -137,9 +137,15 @@ class UpdateRougeMetric(Metric):
 
     def compute(self) -> dict[str, "torch.Tensor"]:
         """The corpus means of every example given to ``update`` (on every process once synced);
-        ``ValueError`` before any example, under ``macro`` and ``micro`` alike."""
+        ``InputError`` before any example, under ``macro`` and ``micro`` alike."""
         if int(self.n_examples) == 0:
-            raise ValueError("no examples were given to update: there is nothing to compute")
+            raise InputError(
+                None,
+                (
+                    "no examples were given to update: there is nothing to compute; call "
+                    "update(sources, predictions, references) with at least one example first",
+                ),
+            )
         if self._micro:
             sums = {key: getattr(self, f"{key}_counts").cpu().numpy().reshape(1, 3) for key in self._keys()}
             means = micro_means(sums, self.settings.alpha)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import InputError
+from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting, input_error
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
@@ -50,7 +50,12 @@ class UpdateRougeComputeMetrics:
             compute_kwargs, NOT_ONE_RESULT, "a Trainer", "it logs corpus means and intervals, one float per key"
         )
         if sources is not None and task_prefix is not None:
-            raise ValueError("give sources= or task_prefix=, not both: task_prefix applies to decoded inputs only")
+            raise OptionError(
+                "task_prefix",
+                task_prefix,
+                (Name("task_prefix"), " applies to the decoded inputs, which ", Name("sources"), " replace"),
+                [[Setting("task_prefix", LEFT_OUT)], [Setting("sources", LEFT_OUT)]],
+            )
         self.processing_class = processing_class
         self.sources = None if sources is None else list(sources)
         self.task_prefix = task_prefix
@@ -59,7 +64,7 @@ class UpdateRougeComputeMetrics:
         self.reset()
 
     def _decode(self, array: Any, field: str) -> list[str]:
-        """The texts of ``array``'s rows; ``ValueError`` naming the example, the position and the
+        """The texts of ``array``'s rows; ``InputError`` naming the example, the position and the
         id when the tokenizer cannot decode one (an id beyond its integer type, 2**32 for a fast
         tokenizer, raised a bare ``OverflowError``)."""
         ids = self._ids(array, field)
@@ -72,38 +77,48 @@ class UpdateRougeComputeMetrics:
                     decode(ids[row : row + 1], skip_special_tokens=True)
                 except (OverflowError, IndexError):
                     column = int(np.argmax(ids[row]))
-                    raise ValueError(
-                        f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position "
-                        f"{column}, which the tokenizer cannot decode ({type(error).__name__}: {error}); "
-                        f"it has {len(self.processing_class)} ids"
+                    raise input_error(
+                        field,
+                        self._offset + row,
+                        f"holds the id {ids[row, column]} at position {column}, which the tokenizer cannot decode "
+                        f"({type(error).__name__}: {error}); its ids are 0 to {len(self.processing_class) - 1}",
                     ) from error
             raise
 
     def _ids(self, array: Any, field: str) -> np.ndarray:
-        """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``ValueError``
+        """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``InputError``
         naming ``field`` (and the example, counted over the evaluation) for anything else."""
         ids = _as_ids(array)
         if np.issubdtype(ids.dtype, np.floating):
             nan = np.argwhere(np.isnan(ids))
             if len(nan):
-                example = f" of example {self._offset + int(nan[0][0])}" if ids.ndim else ""
-                raise ValueError(f"{field}{example} hold NaN: the model's output is not a number")
-            raise ValueError(
-                f"{field} are floats of shape {ids.shape}, logits rather than token ids: set predict_with_generate=True "
+                example = self._offset + int(nan[0][0]) if ids.ndim else None
+                raise input_error(
+                    field,
+                    example,
+                    "holds NaN, which is no token id: the model's output is not a number (a diverged model: "
+                    "check its training loss)",
+                )
+            raise input_error(
+                field,
+                None,
+                f"are floats of shape {ids.shape}, logits rather than token ids: set predict_with_generate=True "
                 "in Seq2SeqTrainingArguments, or pass preprocess_logits_for_metrics=lambda logits, labels: "
-                "logits.argmax(-1) to the Trainer"
+                "logits.argmax(-1) to the Trainer",
             )
         if ids.ndim != 2 or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(
-                f"{field} must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}"
+            raise input_error(
+                field, None, f"must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}"
             )
         ids = np.where(ids == IGNORED_ID, self.processing_class.pad_token_id, ids)
         negative = np.argwhere(ids < 0)
         if len(negative):
             row, column = negative[0]
-            raise ValueError(
-                f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position {column}: "
-                f"token ids are >= 0, and only {IGNORED_ID} is read as padding"
+            raise input_error(
+                field,
+                self._offset + int(row),
+                f"holds the id {ids[row, column]} at position {column}: token ids are >= 0, and only {IGNORED_ID} "
+                "is read as padding; pad with it or with the tokenizer's pad_token_id",
             )
         return ids
 
@@ -118,9 +133,18 @@ class UpdateRougeComputeMetrics:
         for index, text in enumerate(texts):
             form = next((form for form in forms if text.startswith(form)), None)
             if form is None:
-                raise ValueError(
-                    f"decoded input {self._offset + index} does not start with task_prefix {self.task_prefix!r}: "
-                    f"{text[:60]!r}; pass the prefix your preprocessing adds, or sources="
+                where = Field("inputs", self._offset + index)
+                raise InputError(
+                    where,
+                    (
+                        where,
+                        f" decodes to {text[:60]!r}, which does not start with ",
+                        Setting("task_prefix", self.task_prefix),
+                        ": give as ",
+                        Name("task_prefix"),
+                        " the prefix your preprocessing adds (none: leave it out), or give ",
+                        Name("sources"),
+                    ),
                 )
             stripped.append(text[len(form) :].lstrip())
         return stripped
@@ -129,14 +153,22 @@ class UpdateRougeComputeMetrics:
         if self.sources is not None:
             end = self._offset + count
             if end > len(self.sources) or (last and end != len(self.sources)):
-                raise ValueError(
-                    f"sources has {len(self.sources)} entries but the evaluation has {end if last else 'more'} "
-                    "examples: give one source per example of the eval dataset, in its order"
+                raise input_error(
+                    "sources",
+                    None,
+                    f"has {len(self.sources)} entries but the evaluation has {end if last else 'more'} examples: "
+                    "give one source per example of the eval dataset, in its order",
                 )
             return self.sources[self._offset : end]
         if inputs is None:
-            raise ValueError(
-                'no sources: set include_for_metrics=["inputs"] in the training arguments, or pass sources='
+            raise InputError(
+                Field("inputs"),
+                (
+                    "no sources: the EvalPrediction has no ",
+                    Field("inputs"),
+                    '; set include_for_metrics=["inputs"] in the training arguments, or give ',
+                    Name("sources"),
+                ),
             )
         if hasattr(inputs, "keys"):  # batch_eval_metrics passes the whole batch of model inputs
             inputs = inputs[self.processing_class.model_input_names[0]]
@@ -218,7 +250,7 @@ def make_compute_metrics(
         sources: the raw source text of each eval example, in eval dataset order; use it
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
-            removed from the decoded inputs; an input without it raises ``ValueError``.
+            removed from the decoded inputs; an input without it raises ``InputError``.
         **compute_kwargs: further options of ``compute`` (``settings.OPTIONS``); not those of
             ``refusals.NOT_ONE_RESULT`` (``OptionError`` naming it).
 
