@@ -10,11 +10,11 @@ driver process:
 - ``compute``: the file's columns read first (not timed), then ``compute(..., num_proc=N)``;
 - ``ray``: a local Ray cluster of N CPUs (its start not timed, and its N worker processes
   started by a task each before the clock starts: a cluster in use), then the command line as above
-  with ``--ray`` (its chunks scored by N Ray actors, ``integrations.ray_chunks``);
+  with ``--ray ADDRESS``, the cluster's address (its chunks scored by Ray tasks, ``integrations.ray_chunks``);
 - ``ray-data``: the same cluster, ``score_dataset(ray.data.read_json(FILE), concurrency=N)`` and
   ``corpus_scores``, Ray Data's path;
 - ``ray-jsonl``: the same cluster, ``score_jsonl(FILE, concurrency=N)`` and ``corpus_scores``:
-  Ray Data without a reader stage, the file's byte ranges read and parsed in the scoring tasks.
+  the file read by the driver, its examples handed to Ray Data in blocks.
 
 The configurations run interleaved, ``--repeat`` rounds of all of them (every other round in
 the reverse order), so that machine noise hits them alike; seconds and peak memory are medians. Every configuration must print the same
@@ -98,7 +98,7 @@ elif way == "compute":
 else:
     from update_rouge.cli import run_program
     sys.argv = ["update-rouge", path, "--engine", engine, "--per-example", per_example]
-    sys.argv += ["--ray"] if way == "ray" else ["--num-proc", str(workers)]
+    sys.argv += ["--ray", ray.get_runtime_context().gcs_address] if way == "ray" else ["--num-proc", str(workers)]
     began = time.perf_counter()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -196,6 +196,29 @@ def quick_and_full(full_examples, *strategies, quick_examples=QUICK_EXAMPLES):
     return decorate
 
 
+def plain_walk(text, source):
+    """The walk of ``additions="edits"``'s diff (``edits``, ``lcs.lcs_walk``) on a plain O(n * m)
+    table of suffix LCS lengths: the kept text positions, the source positions the walk pairs
+    them with, and the text position where it stops."""
+    n, m = len(text), len(source)
+    suffix = [[0] * (m + 1) for _ in range(n + 1)]  # suffix[i][j]: LCS length of text[i:], source[j:]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            same = text[i] == source[j]
+            suffix[i][j] = suffix[i + 1][j + 1] + 1 if same else max(suffix[i + 1][j], suffix[i][j + 1])
+    kept, paired, i, j = [], [], 0, 0
+    while i < n and j < m:
+        if text[i] == source[j]:
+            kept.append(i)
+            paired.append(j)
+            i, j = i + 1, j + 1
+        elif suffix[i][j + 1] > suffix[i + 1][j]:
+            j += 1
+        else:
+            i += 1
+    return kept, paired, i
+
+
 def run_main(argv, capsys):
     """Run the command line's ``main`` in this process: its exit status, standard output and error."""
     from update_rouge.cli import main
@@ -343,3 +366,20 @@ def read_exception_files():
             form, base = line.split()[:2]
             table[form] = base
     return table
+
+
+def union_lcs_positions(reference_lines, candidate_lines):
+    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r,
+    candidate_lines)`` as ``lcs._union_lcs_bits`` finds them (read out of its packed layout)."""
+    from collections import Counter
+
+    from update_rouge import lcs
+
+    candidate_counts = Counter(token for line in candidate_lines for token in line)
+    _, guard_positions, union = lcs._union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
+    guard_of_line = iter(guard_positions)
+    positions = []
+    for line in reference_lines:
+        first = next(guard_of_line) + 1 if line else 0
+        positions.append([match.start() - first for match in lcs._ONE.finditer(union, first, first + len(line))])
+    return positions

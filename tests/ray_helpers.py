@@ -1,9 +1,16 @@
 """Code the Ray tests ship to Ray workers, which import it by module name (tests/ is on their path),
-and the local cluster those tests start (``local_cluster``)."""
+and the Ray clusters those tests start as a user does (``ray start``: ``started_cluster``,
+``local_cluster``)."""
 
 import contextlib
+import itertools
 import os
-import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -11,49 +18,102 @@ import pyarrow as pa
 import ray
 
 from update_rouge.integrations.ray_batches import BatchScorer
-from update_rouge.integrations.ray_cluster import _loopback_only
 
 TESTS = Path(__file__).resolve().parent
-PROCESS_TOKEN = secrets.token_hex(16)
+RAY = Path(sys.executable).with_name("ray")
+"""Ray's command, installed with it."""
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def short_temp_folder():
+    """A new folder in the temporary folder, named as shortly as can be (``r0``, ``r1``, ...):
+    Ray's socket paths under it (``session_<date>_<time>_<pid>/sockets/plasma_store``) must
+    stay within the 107 bytes of a Unix socket path, in a test session's temporary folder too."""
+    for number in itertools.count():
+        folder = Path(tempfile.gettempdir()) / f"r{number}"
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+
+
+def cluster_environment(paths=(), **environment):
+    """The environment of a test cluster's processes (its workers inherit it): this checkout's
+    package, this module and what the folders ``paths`` hold importable, ``environment`` set."""
+    pythonpath = [*map(str, paths), str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, pythonpath)), **environment)
+    env.pop("RAY_ADDRESS", None)
+    # Ray starts its workers at niceness 15 (its raylet's worker_niceness): beside CI's other test
+    # processes they got a few percent of a core, and a module's tests ran 4 to 13 times slower
+    # than alone (a 6 s test took 79 s). At 0 they share the cores as the other tests do.
+    env.update(RAY_USAGE_STATS_ENABLED="0", RAY_worker_niceness="0", RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S="0")
+    return env
+
+
+@contextlib.contextmanager
+def started_cluster(paths=(), cpus=2, **environment):
+    """A Ray cluster started as docs/ray.md says (``ray start --head --block --node-ip-address
+    127.0.0.1``, ``cpus`` CPUs, on a free port), its session folders in a temporary folder, its
+    processes' environment ``cluster_environment(paths, **environment)``; yields its address.
+    At the end the ``ray start`` process this started is stopped (SIGTERM: it stops every process
+    of the cluster) and the folder removed, so nothing is left in HOME or TMPDIR."""
+    folder = short_temp_folder()
+    port = free_port()
+    command = [RAY, "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(port)]
+    command += ["--num-cpus", str(cpus), "--temp-dir", str(folder), "--include-dashboard", "false"]
+    log = folder / "ray-start.log"
+    with open(log, "wb") as output:
+        process = subprocess.Popen(
+            [*map(str, command), "--disable-usage-stats"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=cluster_environment(paths, **environment),
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while b"Ray runtime started" not in log.read_bytes():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.2)
+        yield f"127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
 def local_cluster(paths=(), **environment):
-    """A local Ray cluster (2 CPUs, 127.0.0.1 only) whose workers import this checkout's package
-    and this module (and first what the folders ``paths`` hold), with ``environment`` set for its
-    processes, for a test module's tests (an idle cluster costs about 6% of a core: it stops with them)."""
-    names = ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_AUTH_TOKEN", "RAY_worker_niceness", *environment)
-    saved = {name: os.environ.get(name) for name in names}
-    os.environ.update(environment)
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    # Ray starts its workers at niceness 15 (its raylet's worker_niceness): beside CI's other test
-    # processes they got a few percent of a core, and this module's tests ran 4 to 13 times slower
-    # than alone (a 6 s test took 79 s). At 0 they share the cores as the other tests do.
-    os.environ["RAY_worker_niceness"] = "0"
-    # A token of its own: else Ray writes one to ~/.ray/auth_token (its session folders go to the
-    # session's temporary folder, conftest.session_temp_folder). The same one for every cluster of
-    # this process: Ray's driver keeps the first token it read, so a second module's cluster with
-    # another token failed to start ("Failed to start GCS ... InvalidAuthToken").
-    os.environ["RAY_AUTH_TOKEN"] = PROCESS_TOKEN
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [*map(str, paths), str(TESTS.parent), str(TESTS), saved["PYTHONPATH"]])
-    )
+    """A test module's cluster (``started_cluster``: 2 CPUs) with this process connected to it
+    as Ray's driver and ``RAY_ADDRESS`` naming it, for a test module's tests (an idle cluster
+    costs about 6% of a core: it stops with them)."""
+    saved = {name: os.environ.get(name) for name in ("RAY_ADDRESS", *environment)}
     started = time.perf_counter()
-    try:
-        # Listening on 127.0.0.1 only, as a cluster started by --ray does (ray_cluster._loopback_only).
-        with _loopback_only():
-            # address="local": a cluster of its own, never one that another test process started.
-            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        yield
-    finally:
-        ray.shutdown()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        print(f"\nRay session: {time.perf_counter() - started:.1f} s")
+    with started_cluster(paths, **environment) as address:
+        os.environ.update(environment, RAY_ADDRESS=address)
+        try:
+            ray.init(address=address, log_to_driver=False)
+            ray.data.DataContext.get_current().enable_progress_bars = False
+            yield
+        finally:
+            ray.shutdown()
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+    print(f"\nRay session: {time.perf_counter() - started:.1f} s")
 
 
 def whitespace_tokens(text):

@@ -47,15 +47,15 @@ if [ "$(cat "$local_torch")" = yes ]; then
     # tests/entry_points/test_trainer.py needs accelerate; it depends on torch, so it is not in the test extra.
     # The harness extras (docs/harnesses.md) too: lighteval pins nltk 3.9.1 here, within our range; the
     # version matrix's cells keep the newest nltk.
-    install_once tests -e ".[test,demo,fast,multilingual,ray,trl,torchmetrics,lm-eval,inspect,lighteval]" "accelerate>=1.1"
+    install_once tests -e ".[test,demo,fast,multilingual,entities,ray,trl,torchmetrics,lm-eval,inspect,lighteval]" "accelerate>=1.1"
 else
     python_version="$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
     export UPDATE_ROUGE_SKIP_TORCH_TESTS="no local CPU wheel of torch 2.13.0 for Python $python_version, so torch, accelerate, trl, torchmetrics and lighteval are not installed"
     echo "tests/run.sh: skipping the tests marked needs_torch: $UPDATE_ROUGE_SKIP_TORCH_TESTS" >&2
-    install_once tests -e ".[test,demo,fast,multilingual,ray,lm-eval,inspect]"
+    install_once tests -e ".[test,demo,fast,multilingual,entities,ray,lm-eval,inspect]"
 fi
 # What the tests that skip without an extra need: tests/conftest.py stops the run if one is missing.
-installed_modules="gradio playwright ray rouge_score_rs jieba fugashi pythainlp transformers lm_eval"
+installed_modules="gradio playwright ray rouge_score_rs jieba fugashi pythainlp spacy transformers lm_eval"
 # The inspect extra installs inspect_ai on Python 3.11 and later only (pyproject.toml).
 if python -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then installed_modules="$installed_modules inspect_ai"; fi
 if [ "$(cat "$local_torch")" = yes ]; then installed_modules="$installed_modules torch accelerate trl torchmetrics lighteval"; fi

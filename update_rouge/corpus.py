@@ -22,6 +22,7 @@ import numpy as np
 
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
+from .entities import ENTITY_KEY, OUTDATED_KEY, pooled_outdated
 from .example_tables import RunningTotals, mean, score_keys
 from .micro import as_arrays, micro_bootstrap_statistics, micro_means
 from .protocols import check_protocol_paired, check_reference_counts, published_statistics, rules_of
@@ -99,10 +100,13 @@ class Corpus:
         self.baseline_f1 = self._columns() if paired else None
         self.reference_counts: set = set()
         self.groups: dict[Hashable, Corpus] = {}
+        # Under micro with entities: the sums of |R_gone & P| and |R_gone| (entities.pooled_outdated).
+        self.outdated = [0, 0]
 
     def _columns(self) -> dict[str, array]:
         kind = "q" if self.micro else "d"
-        return {key: array(kind) for key in score_keys(self.settings.rouge_types, self.settings.deletions)}
+        keys = score_keys(self.settings.rouge_types, self.settings.deletions)
+        return {key: array(kind) for key in keys + ([ENTITY_KEY] if self.settings.entities is not None else [])}
 
     def add(
         self,
@@ -126,6 +130,8 @@ class Corpus:
                 "and only it"
             )
         self.totals.add(table)
+        if self.micro and self.settings.entities is not None:
+            self.outdated = [total + part for total, part in zip(self.outdated, pooled_outdated(counts))]  # type: ignore[arg-type]
         self._extend(self.f1, counts if counts is not None else table)
         if self.baseline_f1 is not None and baseline_table is not None:
             self._extend(self.baseline_f1, baseline_counts if baseline_counts is not None else baseline_table)
@@ -174,6 +180,9 @@ class Corpus:
                 for key, column in self.f1.items()
             }
         result.update(corpus_statistics(system, self.baseline_f1, self.settings))
+        if self.micro and self.settings.entities is not None:
+            kept, dropped = self.outdated
+            result[OUTDATED_KEY] = kept / dropped if dropped else None
         if self.groups:
             result["groups"] = {label: group.result() for label, group in self.groups.items()}
         return result

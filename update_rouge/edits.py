@@ -26,37 +26,58 @@ adds nothing. The additions are then scored as text, one per line (rougeLsum's s
 runs), with a tokenizer under which a run's text gives back exactly its tokens
 (``tokens.edit_run_tokenizer``): stemming and stopword removal happen once, before the diff.
 
-Cost: the common prefix is removed first (the walk keeps it whatever follows); the rest is
-computed by ``lcs.union_lcs_positions`` (bit-parallel, O(n * m / w) word operations, memory
-linear in n + m) and refused beyond ``lcs_limits.max_python_lcs_cells()`` cells, as rougeL is,
-with ``LcsTableTooLarge`` (the scorer names the example).
+Cost: the common prefix and suffix are set aside first (``kept_positions`` says why the walk
+keeps them as stated); the rest is walked by ``lcs.lcs_walk`` (bit-parallel, O(n * m / w) word
+operations, memory linear in n + m) and refused beyond ``lcs_limits.max_python_lcs_cells()``
+cells, as rougeL is, with ``LcsTableTooLarge`` (the scorer names the example).
 """
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
-from .lcs import union_lcs_positions
+from .lcs import MaskLookup, common_ends, lcs_walk, source_masks
 from .lcs_limits import check_lcs_time
-from .tokens import TokenizerError
+from .tokens import DefaultTokenizer, TokenizerError
 
 RUN_SEPARATOR = " "
 
 
-def kept_positions(text_tokens: Sequence[Hashable], source_tokens: Sequence[Hashable]) -> list[int]:
+def kept_positions(
+    text_tokens: Sequence[Hashable],
+    source_tokens: Sequence[Hashable],
+    masks: Callable[[], MaskLookup] | None = None,
+) -> list[int]:
     """The ascending positions in ``text_tokens`` of the LCS with ``source_tokens`` that the
-    module's walk from the start picks."""
-    prefix = 0
-    for text_token, source_token in zip(text_tokens, source_tokens):
-        if text_token != source_token:
+    module's walk from the start picks. ``masks`` gives ``lcs.source_masks(source_tokens)``
+    (called only if the walk needs them; by default they are built then).
+
+    The walk keeps the common prefix. Between it and the common suffix c (of k tokens) of what
+    follows, the walk is ``lcs.lcs_walk``'s on the two middles: LCS(x + c, y + c) = LCS(x, y) + k,
+    so every comparison there is the middles' own. Where that walk stops, one side's middle is
+    read and what is left has an LCS of k, all of one side: with the text read, every token of
+    its c is kept; with the source read, the walk (never skipping a source token, since each is
+    matched) keeps, for each token of c in turn, the first equal text token at or after its
+    position (once that is the token of the text's c, the rest of c is kept in place).
+    """
+    prefix, suffix = common_ends(text_tokens, source_tokens)
+    end, source_end = len(text_tokens) - suffix, len(source_tokens) - suffix
+    kept = list(range(prefix))
+    position = prefix  # where the walk leaves the middles
+    if prefix < end and prefix < source_end:
+        check_lcs_time("additions='edits'", end - prefix, source_end - prefix)
+        lookup = source_masks(source_tokens) if masks is None else masks()
+        middle, stop = lcs_walk(text_tokens[prefix:end], source_tokens, lookup, prefix, source_end)
+        kept.extend(map(prefix.__add__, middle))
+        position += stop
+    for offset in range(suffix):
+        if position == end + offset:  # the text's own copy of the suffix: kept in place
+            kept.extend(range(position, len(text_tokens)))
             break
-        prefix += 1
-    text_rest, source_rest = list(text_tokens[prefix:]), list(source_tokens[prefix:])
-    if not text_rest or not source_rest:
-        return list(range(prefix))
-    check_lcs_time("additions='edits'", len(text_rest), len(source_rest))
-    # rouge-score's backtracking from the end of the reversed lists is the walk from the start.
-    reversed_kept = union_lcs_positions([text_rest[::-1]], [source_rest[::-1]])[0]
-    last = len(text_tokens) - 1
-    return list(range(prefix)) + sorted(last - position for position in reversed_kept)
+        token = text_tokens[end + offset]
+        while text_tokens[position] != token:
+            position += 1
+        kept.append(position)
+        position += 1
+    return kept
 
 
 def paired_source_positions(
@@ -79,13 +100,11 @@ def paired_source_positions(
 
 def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[list[str]]:
     """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order."""
-    runs: list[list[str]] = []
-    start = 0
-    for position in [*kept, len(tokens)]:
-        if position > start:
-            runs.append(list(tokens[start:position]))
-        start = position + 1
-    return runs
+    return [
+        list(tokens[before + 1 : after])
+        for before, after in zip([-1, *kept], [*kept, len(tokens)])
+        if after - before > 1
+    ]
 
 
 def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
@@ -107,6 +126,7 @@ class EditIndex:
         self.source = source
         self._tokenizer = tokenizer
         self._source_tokens = tokenizer.tokenize(source)
+        self._masks: MaskLookup | None = None
         self._last: tuple[str, tuple[list[str], list[int]]] | None = None
         self._source_checked = False
 
@@ -134,12 +154,19 @@ class EditIndex:
             return self._last[1]
         tokens = self._tokenizer.tokenize(text)
         self._check_tokens(tokens, text)
-        diff = (tokens, kept_positions(tokens, self._source_tokens))
+        diff = (tokens, kept_positions(tokens, self._source_tokens, self._source_masks))
         self._last = (text, diff)
         return diff
 
-    @staticmethod
-    def _check_tokens(tokens: list[str], text: str) -> None:
+    def _source_masks(self) -> MaskLookup:
+        """``lcs.source_masks`` of the source's tokens, built for the first diff that needs them."""
+        if self._masks is None:
+            self._masks = source_masks(self._source_tokens)
+        return self._masks
+
+    def _check_tokens(self, tokens: list[str], text: str) -> None:
+        if type(self._tokenizer) is DefaultTokenizer:
+            return  # rouge-score's tokens are runs of [a-z0-9]
         if RUN_SEPARATOR.join(tokens).split() != tokens:
             bad = next(token for token in tokens if token.split() != [token])
             raise TokenizerError(

@@ -34,10 +34,9 @@ from .lcs_limits import (
     LcsTableTooLarge,
     TextPair,
     check_lcs_time,
-    check_lcs_times,
     check_wlcs_table,
     lcs_cost,
-    oversized_pairs,
+    refused_pairs,
     wlcs_tables_cost,
 )
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
@@ -261,11 +260,11 @@ class RougeScoreEngine:
     def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
         limit (``check_lcs_time``) or a table above the memory limit."""
-        check_lcs_times(pairs, self._tokenizer, self.rouge_types, self.name)
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
-        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
-        if oversized:
-            raise next(iter(oversized.values()))
+        slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
+        for refused in (slow, oversized):
+            if refused:
+                raise next(iter(refused.values()))
         return [self._scorer.score(target=target, prediction=prediction) for target, prediction in pairs]
 
 

@@ -41,7 +41,7 @@ def score_checked(
         example_references = scored_references(example_references)
         try:
             index = change_index(source)
-            # Each text's deletions right after its additions: EditIndex diffs the text once for both.
+            # Each text's deletions right after its additions: the index splits or diffs the text once for both.
             prediction_additions.append(index.additions(prediction))
             if deletions:
                 prediction_deletions.append(index.deletions(prediction))

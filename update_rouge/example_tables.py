@@ -5,7 +5,9 @@ Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type
 ``_both_empty`` (whether the no-additions rule applied); with ``deletions=True`` also
 ``update_del_<type>`` (and ``_precision``, ``_recall``), the scores of the deletions, and
 ``_both_kept`` (whether neither side deleted anything). The corpus means of ``_both_empty`` and
-``_both_kept`` are counts of examples (``COUNT_KEYS``).
+``_both_kept`` are counts of examples (``COUNT_KEYS``). With ``entities=`` the entity keys of
+``entities.py`` join them; ``update_ent_outdated_kept`` is ``None`` where it is undefined, and its
+mean is over the examples where it is defined.
 """
 
 import math
@@ -14,8 +16,10 @@ from dataclasses import dataclass
 
 from rouge_score.scoring import Score
 
+from .entities import ENTITY_COUNT_KEYS, EntityScore
+
 ADDITIONS_PREFIX, DELETIONS_PREFIX = "update_", "update_del_"
-COUNT_KEYS = ("_both_empty", "_both_kept")
+COUNT_KEYS = ("_both_empty", "_both_kept", *ENTITY_COUNT_KEYS)
 
 
 def score_keys(rouge_types: Sequence[str], deletions: bool = False) -> list[str]:
@@ -53,7 +57,8 @@ class ExampleScore:
     ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
     average sums (``micro``: ``engines.Counts``); under ``protocol="fruit"`` or ``"editeval"``
     to each reference's precision, recall and F, flattened (``example_scoring.score_published``).
-    ``deletions`` (with ``deletions=True``, else ``None``) is the ``DeletionScore`` of the example.
+    ``deletions`` (with ``deletions=True``, else ``None``) is the ``DeletionScore`` of the example;
+    ``entities`` (with ``entities=``, else ``None``) its ``entities.EntityScore``.
     """
 
     scores: dict[str, Score]
@@ -62,6 +67,7 @@ class ExampleScore:
     both_empty: bool
     counts: Mapping[str, tuple[float, ...]] | None = None
     deletions: DeletionScore | None = None
+    entities: EntityScore | None = None
 
     @property
     def reference_diff_len(self) -> float:
@@ -146,13 +152,16 @@ class RunningTotals:
     """Corpus means of a per-example table that arrives in chunks, in constant memory.
 
     Each key keeps the exact sum of its values so far as a few floats (``exact_terms``), so
-    ``result()`` equals ``aggregate`` of the whole table bit for bit, however it was chunked.
+    ``result()`` equals ``aggregate`` of the whole table bit for bit, however it was chunked. A
+    ``None`` value (an undefined ``update_ent_outdated_kept``) is left out of its key's mean,
+    which is ``None`` while no value is defined.
     """
 
     def __init__(self) -> None:
         self.count = 0
         self._terms: dict[str, list[float]] = {}
         self._counts: dict[str, int] = {}
+        self._defined: dict[str, int] = {}
 
     def add(self, table: dict[str, list]) -> None:
         """Add the rows of a per-example table (``per_example_table`` or ``compute(use_aggregator=False)``)."""
@@ -160,13 +169,18 @@ class RunningTotals:
             if key in COUNT_KEYS:
                 self._counts[key] = self._counts.get(key, 0) + sum(values)
             else:
-                self._terms[key] = exact_terms(self._terms.get(key, []) + list(values))
+                defined = [value for value in values if value is not None]
+                self._terms[key] = exact_terms(self._terms.get(key, []) + defined)
+                self._defined[key] = self._defined.get(key, 0) + len(defined)
         self.count += len(table["_both_empty"])
 
     def result(self) -> dict[str, object]:
         """Means so far, under the keys of ``aggregate``; raises ``ValueError`` before any row."""
         if self.count == 0:
             raise ValueError("no examples were added: there is nothing to aggregate")
-        means: dict[str, object] = {key: math.fsum(terms) / self.count for key, terms in self._terms.items()}
+        means: dict[str, object] = {
+            key: math.fsum(terms) / self._defined[key] if self._defined[key] else None
+            for key, terms in self._terms.items()
+        }
         means.update(self._counts)
         return means

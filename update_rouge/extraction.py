@@ -41,12 +41,13 @@ class SourceIndex:
         self._segments = split_segments(source, pattern)
         self._present = set(self._segments)
         self._absent: set[str] = set()
+        self._last: tuple[str, list[str]] | None = None
 
     def additions(self, text: str) -> list[str]:
         """The segments of ``text`` that are not substrings of the source, in order."""
         present, absent, source = self._present, self._absent, self.source
         found = []
-        for segment in split_segments(text, self._pattern):
+        for segment in self._split(text):
             if segment in present:
                 continue
             if segment not in absent:
@@ -59,8 +60,14 @@ class SourceIndex:
 
     def deletions(self, text: str) -> list[str]:
         """The segments of the source that are not substrings of ``text``, in source order."""
-        kept = set(split_segments(text, self._pattern))
+        kept = set(self._split(text))
         return [segment for segment in self._segments if segment not in kept and segment not in text]
+
+    def _split(self, text: str) -> list[str]:
+        """``text``'s segments; the last text's are kept, so its additions and deletions split it once."""
+        if self._last is None or self._last[0] != text:
+            self._last = (text, split_segments(text, self._pattern))
+        return self._last[1]
 
 
 def join_segments(segments: list[str]) -> str:

@@ -173,3 +173,22 @@ def check_baseline_predictions(baseline_predictions: Any, n_examples: int, keep_
             "baseline_predictions", None, f"must have one text per example, got {len(column)} for {n_examples} examples"
         )
     return [_check_string(p, Field("baseline_predictions", i), keep_bom) for i, p in enumerate(column)]
+
+
+def check_evidence(evidence: Any, n_examples: int) -> list[list[str]]:
+    """Validate ``evidence``, one string or list of strings (possibly empty) per example, and
+    return it as one list of strings per example."""
+    column = _as_list("evidence", evidence)
+    if len(column) != n_examples:
+        raise input_error(
+            "evidence", None, f"must have one entry per example, got {len(column)} for {n_examples} examples"
+        )
+    checked = []
+    for index, texts in enumerate(column):
+        if isinstance(texts, str):
+            checked.append([_check_string(texts, Field("evidence", index))])
+        elif is_column(texts):
+            checked.append([_check_string(text, Field("evidence", index, item)) for item, text in enumerate(texts)])
+        else:
+            raise input_error("evidence", index, f"must be a string or a list of strings, got {_describe(texts)}")
+    return checked

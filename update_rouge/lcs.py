@@ -3,7 +3,8 @@
 ``lcs_length`` gives the LCS length used by rougeL. ``summary_lcs_hits`` gives the hit count of
 rouge-score's summary-level rougeLsum: for each reference line, the union over candidate lines
 of the LCS positions that rouge-score's backtracking picks, clipped by token counts (its lines:
-``summary_lines``). Both cost O(n * m / w) big-integer word operations (w = machine word bits)
+``summary_lines``). ``lcs_walk`` gives the LCS of one pair that the edits diff keeps
+(``edits``). Each costs O(n * m / w) big-integer word operations (w = machine word bits)
 instead of O(n * m) Python steps.
 
 Memory is linear in the text length, whatever its size and vocabulary (bounded by two
@@ -24,7 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import chain, compress
+from itertools import chain, compress, islice
 from math import isqrt
 
 MASK_BUDGET_BYTES = 64 << 20
@@ -117,15 +118,22 @@ def _mask_lookups(
         shared = uses.keys() & positions.keys()
         mirrored = _mask_lookup(positions, shared, uses, n_bytes, mirror=True) if mirror else None
         return shared, _mask_lookup(positions, shared, uses, n_bytes), mirrored
+    masks = _accumulated_masks(sequence)
+    shared = uses.keys() & masks.keys()
+    mirrored = {token: _reverse_bits(masks[token], n_bytes) for token in shared}.get if mirror else None
+    return shared, masks.get, mirrored
+
+
+def _accumulated_masks(sequence: Sequence[Hashable]) -> dict[Hashable, int]:
+    """Each token of ``sequence`` -> the integer with bit p set for each position p holding it,
+    accumulated bit by bit in one pass."""
     masks: dict[Hashable, int] = {}
     get = masks.get
     bit = 1
     for token in sequence:
         masks[token] = get(token, 0) | bit
         bit <<= 1
-    shared = uses.keys() & masks.keys()
-    mirrored = {token: _reverse_bits(masks[token], n_bytes) for token in shared}.get if mirror else None
-    return shared, get, mirrored
+    return masks
 
 
 def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> list[int]:
@@ -146,21 +154,19 @@ def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: i
 
 def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
-) -> Iterator[tuple[Hashable, int]]:
-    """(token, DP column after it) for each token of ``line`` (non-empty), from the last to the first.
+) -> Iterator[int]:
+    """The DP column after each token of ``line`` (non-empty), from the last token to the first.
 
     Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
     a checkpoint every isqrt(len(line)) columns and the block being read, recomputed from its
     checkpoint.
     """
     if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
-        return zip(reversed(line), reversed(_advance(start, line, masks, width)))
+        return reversed(_advance(start, line, masks, width))
     return _blocks_backwards(start, line, masks, width, max(isqrt(len(line)), 1))
 
 
-def _blocks_backwards(
-    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int
-) -> Iterator[tuple[Hashable, int]]:
+def _blocks_backwards(start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int) -> Iterator[int]:
     """``_columns_backwards`` from checkpoints every ``block`` columns, one block of columns at a time."""
     starts = range(0, len(line), block)
     checkpoints = []
@@ -169,25 +175,30 @@ def _blocks_backwards(
         checkpoints.append(state)
         state = _advance(state, line[first : first + block], masks, width)[-1]
     for index in range(len(starts) - 1, -1, -1):
-        first = starts[index]
-        columns = _advance(checkpoints[index], line[first : first + block], masks, width)
-        for offset in range(len(columns) - 1, -1, -1):
-            yield line[first + offset], columns[offset]
+        columns = _advance(checkpoints[index], line[starts[index] : starts[index] + block], masks, width)
+        yield from reversed(columns)
         del columns
 
 
-def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of a longest common subsequence of ``a`` and ``b``.
-
-    Some longest common subsequence holds their common prefix and suffix, so only what lies
-    between is compared bit-parallel.
-    """
+def common_ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[int, int]:
+    """The length of the common prefix of ``a`` and ``b``, and that of the common suffix of what
+    follows it (the two never overlap)."""
     common, shorter = 0, min(len(a), len(b))
     while common < shorter and a[common] == b[common]:
         common += 1
     end = 0
     while end < shorter - common and a[-1 - end] == b[-1 - end]:
         end += 1
+    return common, end
+
+
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """Length of a longest common subsequence of ``a`` and ``b``.
+
+    Some longest common subsequence holds their common prefix and suffix (``common_ends``), so
+    only what lies between is compared bit-parallel.
+    """
+    common, end = common_ends(a, b)
     a, b = a[common : len(a) - end], b[common : len(b) - end]
     if len(a) < len(b):
         a, b = b, a
@@ -204,6 +215,73 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     return common + end + len(a) - state.bit_count()
 
 
+def source_masks(source: Sequence[Hashable]) -> MaskLookup:
+    """``lcs_walk``'s lookup for ``source``: token -> the integer with bit len(source) - 1 - j set
+    for each position j that holds it (None for other tokens), within ``MASK_BUDGET_BYTES``."""
+    n_bytes = (len(source) + 7) // 8
+    if len(source) > _ACCUMULATE_TOKENS or len(source) * n_bytes > MASK_BUDGET_BYTES:
+        positions = _positions(source[::-1])
+        return _mask_lookup(positions, positions.keys(), Counter(source), n_bytes)
+    return _accumulated_masks(source[::-1]).get
+
+
+def lcs_walk(
+    text: Sequence[Hashable], source: Sequence[Hashable], masks: MaskLookup, start: int = 0, end: int | None = None
+) -> tuple[list[int], int]:
+    """The walk from the start through the LCS table of the suffixes of ``text`` and
+    ``source[start:end]`` (``masks``: ``source_masks(source)``): the ascending positions of the
+    text tokens it keeps, and the text position where it stops (``len(text)`` once it has read
+    the text; below, it has read the source first).
+
+    With L(i, j) the LCS length of text[i:] and source[j:end], the walk at (i, j) keeps text[i]
+    and goes to (i + 1, j + 1) when text[i] == source[j]; otherwise it goes to (i, j + 1) when
+    L(i, j + 1) > L(i + 1, j), strictly, else to (i + 1, j). Where the tokens differ, that
+    comparison says whether L(i, j) > L(i + 1, j): the walk moves on in the source over the
+    positions j' where L(i, j') > L(i + 1, j') and source[j'] != text[i], and stops at the first
+    other one.
+
+    Source position j is bit len(source) - 1 - j. One bit-parallel pass over the text from its
+    end gives the state of each text suffix (its zero bits: the j where L(i, j) > L(i, j + 1)).
+    Reading text token i, the pass adds to the state before it (that of text[i + 1:]) the bits
+    of it that match text[i]; where that addition carries, from a match to the zero above it,
+    L(i, .) exceeds L(i + 1, .) (at the match and up to the bit below that zero). So the walk's
+    next stop in row i is the highest bit at or below its own of (matches | bits without a
+    carry): one ``bit_length``. Rows whose token the source lacks, or that match no one bit of
+    the state, carry nothing: the walk passes them where it stands. Memory: the states as
+    ``_columns_backwards`` keeps them.
+    """
+    end = len(source) if end is None else end
+    if not text or start >= end:
+        return [], 0
+    m = len(source)
+    low = m - end  # the bits of the source after ``end``
+    width = (1 << (m - start)) - (1 << low)
+    # The state of text[i + 1:] for i = read, read + 1, ...
+    befores = chain(_columns_backwards(width, text[:0:-1], masks, width, (m + 7) // 8), [width])
+    read = 0
+    kept: list[int] = []
+    j = start
+    for i, token in enumerate(text):
+        if token != source[j]:
+            match = masks(token)
+            if match is None:
+                continue
+            ahead = match & ((1 << (m - j)) - 1)  # its positions from j on
+            if ahead >> low == 0:
+                continue  # none before ``end``: L(i, j) == L(i + 1, j)
+            before = next(islice(befores, i - read, None))
+            read = i + 1
+            carried = before & match
+            if not ((before + carried) ^ before ^ carried) >> (m - j) & 1:
+                continue  # no carry through bit m - 1 - j: L(i, j) == L(i + 1, j)
+            j = m - ahead.bit_length()
+        kept.append(i)
+        j += 1
+        if j == end:
+            return kept, i + 1
+    return kept, len(text)
+
+
 def summary_lines(text: str) -> list[str]:
     """rouge-score's rougeLsum sentences: the non-empty lines of ``text`` (split at "\\n" only)."""
     return [line for line in text.split("\n") if line]
@@ -217,7 +295,7 @@ def summary_lcs_hits(
     """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
 
     rouge-score counts a hit for each token of each reference line's union LCS
-    (``union_lcs_positions``) while both the reference and candidate count of that token last.
+    (``_union_lcs_bits``) while both the reference and candidate count of that token last.
     The hit count is therefore sum over tokens of min(union occurrences, candidate count).
 
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
@@ -244,10 +322,12 @@ def summary_lcs_hits(
     )
 
 
-def union_lcs_positions(
-    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]]
-) -> list[list[int]]:
-    """For each reference line r, the ascending positions of rouge-score's ``_union_lcs(r, candidate_lines)``.
+# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
+def _union_lcs_bits(  # noqa: C901
+    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
+) -> tuple[list[Hashable], list[int], str]:
+    """For each reference line r, the positions of rouge-score's ``_union_lcs(r, candidate_lines)``,
+    in a packed layout: (flat, guard positions, union).
 
     rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
     found by backtracking its DP table from the end (``lcs_ind``: diagonal on equal tokens,
@@ -262,22 +342,6 @@ def union_lcs_positions(
     which one subtraction isolates for all lines together (a guard bit stops the borrow). Of a
     run of columns without a match (equal columns) only the first read moves a walk, so the
     others are skipped. Memory: see the module docstring.
-    """
-    candidate_counts = Counter(token for line in candidate_lines for token in line)
-    _, guard_positions, union = _union_lcs_bits(reference_lines, candidate_lines, candidate_counts)
-    guard_of_line = iter(guard_positions)
-    union_positions = []
-    for line in reference_lines:
-        first = next(guard_of_line) + 1 if line else 0
-        union_positions.append([match.start() - first for match in _ONE.finditer(union, first, first + len(line))])
-    return union_positions
-
-
-# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
-def _union_lcs_bits(  # noqa: C901
-    reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
-) -> tuple[list[Hashable], list[int], str]:
-    """``union_lcs_positions`` in the packed layout: (flat, guard positions, union).
 
     ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
     guards' indices in it, ``union`` a string of "0" and "1" whose "1"s are the flat indices
@@ -311,7 +375,8 @@ def _union_lcs_bits(  # noqa: C901
             continue
         at = bottoms_m  # each reference line's walk: the bit of its row, mirrored (its guard once over)
         next_matched = True  # whether the column read before this one (the next one in the line) had a match
-        for token, state in _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes):
+        columns = _columns_backwards(token_bits, line, forward_masks, token_bits, n_bytes)
+        for token, state in zip(reversed(line), columns):
             match_m = mirrored_masks(token)
             if match_m is None and not next_matched:
                 continue  # the same column as the one before, and every walk already stands on a stop

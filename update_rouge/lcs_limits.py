@@ -4,7 +4,7 @@ Memory: the Python engine needs memory linear in the text length (``lcs``). roug
 a full n x m table for rougeL (whole texts) and for each pair of lines of rougeLsum (about 8
 bytes a cell, more once values pass 256), rouge-score-rs one for each pair of lines of rougeLsum
 (4 bytes a cell; its rougeL is linear). Before scoring anything, those two engines check every
-pair against ``max_lcs_cells()`` (``oversized_pairs``; default ``DEFAULT_MAX_LCS_CELLS``, raised
+pair against ``max_lcs_cells()`` (``refused_pairs``; default ``DEFAULT_MAX_LCS_CELLS``, raised
 with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
 a larger table with ``LcsTableTooLarge`` (an ``InputError``); ``engine="auto"`` scores such a
 pair with the Python engine instead (the same numbers).
@@ -25,7 +25,7 @@ python engine adds ``wlcs_tables_cost``, the sum over its line pairs of their ta
 Before scoring a pair, every engine checks that cost against
 ``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
 minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
-rouge-score check all their pairs before scoring any, ``slow_pairs``; under ``engine="auto"``
+rouge-score check all their pairs before scoring any, ``refused_pairs``; under ``engine="auto"``
 the Python engine scores the accelerator's slow pairs instead, at its own cost), and the Python
 engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; default
 ``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``); a larger one
@@ -230,82 +230,75 @@ def check_wlcs_table(rows: int, columns: int) -> None:
         )
 
 
-def _compared_texts(target: str, prediction: str, rouge_type: str) -> tuple[list[str], list[str]]:
-    """The texts of each side that ``rouge_type`` compares: rougeL the whole texts, rougeLsum
-    their lines (``summary_lines``)."""
-    if parse_rouge_type(rouge_type).family == LCS:
-        return [target], [prediction]
-    return summary_lines(target), summary_lines(prediction)
+class _PairSizes:
+    """The texts of one (target, prediction) pair that an LCS type compares (rougeL the whole
+    texts, the summary-level types their lines: ``summary_lines``) and their token counts, each
+    found once, when a check first needs it, for every check of the pair."""
+
+    def __init__(self, pair: TextPair, tokenizer):
+        self.pair, self.tokenizer = pair, tokenizer
+        self._lines: tuple[list[str], list[str]] | None = None
+        self._token_counts: dict[bool, tuple[list[int], list[int]]] = {}
+
+    def texts(self, rouge_type: str) -> tuple[list[str], list[str]]:
+        target, prediction = self.pair
+        if parse_rouge_type(rouge_type).family == LCS:
+            return [target], [prediction]
+        if self._lines is None:
+            self._lines = summary_lines(target), summary_lines(prediction)
+        return self._lines
+
+    def token_counts(self, rouge_type: str) -> tuple[list[int], list[int]]:
+        whole = parse_rouge_type(rouge_type).family == LCS
+        counts = self._token_counts.get(whole)
+        if counts is None:
+            tokenize = self.tokenizer.tokenize
+            target, prediction = ([len(tokenize(text)) for text in side] for side in self.texts(rouge_type))
+            counts = self._token_counts[whole] = target, prediction
+        return counts
 
 
-def slow_pairs(
-    pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str
-) -> dict[int, LcsTableTooLarge]:
-    """Index -> refusal (``check_lcs_time`` of ``lcs_cost``, carrying the index) of each pair
-    above the time limit for one of ``rouge_types`` on ``engine``, an engine that tokenizes by
-    itself (rust, rouge-score): computed before any scoring.
+def refused_pairs(
+    engine: str, pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], table_types: Sequence[str]
+) -> tuple[dict[int, LcsTableTooLarge], dict[int, LcsTableTooLarge]]:
+    """Index -> refusal (carrying the index) of each pair that ``engine``, an engine that
+    tokenizes by itself (rust, rouge-score), must not score, found before any scoring: (the pairs
+    above the time limit for one of ``rouge_types``: ``check_lcs_time`` of ``lcs_cost``; the pairs
+    on which it would build a table of one of ``table_types`` above ``max_lcs_cells()``).
 
-    Tokenizes only pairs that could be above the limit: with rouge-score's tokenizer (at most 2
-    tokens per character) those whose character counts multiply to more than a quarter of it,
-    with the cost of their line pairs.
+    A pair's lines are split once, and tokenized at most once, for both. Only pairs that could
+    be above a limit are tokenized: with rouge-score's tokenizer (at most 2 tokens per
+    character: lower-casing triples a character at most) those whose character counts multiply
+    to more than a quarter of the time limit, with the cost of their line pairs, or, for a
+    table, whose longest texts compared (the whole texts for rougeL, the longest line of each
+    side for rougeLsum) do so for the table limit.
     """
-    lcs_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
-    limit = max_python_lcs_cells()
+    time_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
+    time_limit, table_limit = max_python_lcs_cells(), max_lcs_cells()
     bounded = type(tokenizer) is DefaultTokenizer
-    refused = {}
-    for index, (target, prediction) in enumerate(pairs):
-        for rouge_type in lcs_types:
-            texts = _compared_texts(target, prediction, rouge_type)
+    slow, oversized = {}, {}
+    for index, pair in enumerate(pairs):
+        sizes = _PairSizes(pair, tokenizer)
+        for rouge_type in time_types:
+            texts = sizes.texts(rouge_type)
             line_pairs = len(texts[0]) * len(texts[1])
-            if bounded and lcs_cost(engine, rouge_type, 2 * len(target), 2 * len(prediction), line_pairs) <= limit:
+            characters = 2 * len(pair[0]), 2 * len(pair[1])
+            if bounded and lcs_cost(engine, rouge_type, *characters, line_pairs) <= time_limit:
                 continue
-            rows, columns = (sum(len(tokenizer.tokenize(text)) for text in side) for side in texts)
+            rows, columns = map(sum, sizes.token_counts(rouge_type))
             try:
                 check_lcs_time(rouge_type, rows, columns, lcs_cost(engine, rouge_type, rows, columns, line_pairs))
             except LcsTableTooLarge as error:
-                refused[index] = error.at(index)
+                slow[index] = error.at(index)
                 break
-    return refused
-
-
-def check_lcs_times(pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], engine: str) -> None:
-    """The refusal of the first of ``slow_pairs``, if any."""
-    refused = slow_pairs(pairs, tokenizer, rouge_types, engine)
-    if refused:
-        raise next(iter(refused.values()))
-
-
-def _table_shape(target: str, prediction: str, tokenizer, rouge_type: str, limit: int) -> tuple[int, int]:
-    """(rows, columns) of the largest LCS table rouge-score builds for ``rouge_type`` on the pair.
-
-    rougeL: the token counts of the whole texts; rougeLsum: those of the longest line of each.
-    Gives (0, 0) without tokenizing when rouge-score's tokenizer cannot make more than ``limit``
-    cells (it gives at most 2 tokens per character: lower-casing triples a character at most),
-    judged on the whole texts for rougeL and on the longest lines for rougeLsum.
-    """
-    texts = _compared_texts(target, prediction, rouge_type)
-    if type(tokenizer) is DefaultTokenizer:
-        longest = [max(map(len, lines), default=0) for lines in texts]
-        if 4 * longest[0] * longest[1] <= limit:
-            return 0, 0
-    return (
-        max(map(len, map(tokenizer.tokenize, texts[0])), default=0),
-        max(map(len, map(tokenizer.tokenize, texts[1])), default=0),
-    )
-
-
-def oversized_pairs(
-    name: str, pairs: Sequence[TextPair], tokenizer, lcs_types: Sequence[str]
-) -> dict[int, LcsTableTooLarge]:
-    """Index -> refusal of each pair on which engine ``name`` would build a table of one of
-    ``lcs_types`` above ``max_lcs_cells()``."""
-    limit = max_lcs_cells()
-    oversized = {}
-    for index, (target, prediction) in enumerate(pairs):
-        for rouge_type in lcs_types:
-            rows, columns = _table_shape(target, prediction, tokenizer, rouge_type, limit)
-            if rows * columns > limit:
+        for rouge_type in table_types:
+            if bounded:
+                longest = [max(map(len, side), default=0) for side in sizes.texts(rouge_type)]
+                if 4 * longest[0] * longest[1] <= table_limit:
+                    continue
+            rows, columns = (max(side, default=0) for side in sizes.token_counts(rouge_type))
+            if rows * columns > table_limit:
                 subject = f"an LCS table of {rows:,} x {columns:,} tokens for {rouge_type}"
-                oversized[index] = LcsTableTooLarge(subject, limit, "table", index, engine=name)
+                oversized[index] = LcsTableTooLarge(subject, table_limit, "table", index, engine=engine)
                 break
-    return oversized
+    return slow, oversized

@@ -8,6 +8,7 @@ holds the public API only: how the examples are spread over processes is ``examp
 and what each process runs on them ``example_pipeline``'s.
 """
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -16,11 +17,12 @@ from typing import Any, NamedTuple
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
+from .entities import check_evidence_given, entity_columns, score_entities
 from .errors import LEFT_OUT, Name, OptionError, Setting, UnknownOptionError, advised
 from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers, process_count
-from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
+from .inputs import check_baseline_predictions, check_evidence, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
 from .protocols import check_protocol_paired, rules_of
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
@@ -63,19 +65,25 @@ class UpdateRougeScorer:
             )
         self.settings = settings if settings is not None else Settings(**options)
 
-    def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
-        """Score one example; ``reference`` is a string or a non-empty list of them."""
-        sources, predictions, references = self._checked([source], [prediction], [reference])
-        with naming_examples(self.settings, sources, {"predictions": predictions}, references):
-            return self._examples(sources, predictions, references)[0]
+    def score(self, source: str, prediction: str, reference: Any, evidence: Any = None) -> ExampleScore:
+        """Score one example; ``reference`` is a string or a non-empty list of them, ``evidence``
+        (with ``entities=``) a string or a list of them."""
+        return self.examples([source], [prediction], [reference], None if evidence is None else [evidence])[0]
 
     def examples(
-        self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+        self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any], evidence: Any = None
     ) -> list[ExampleScore]:
-        """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
+        """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them),
+        with its ``entities.EntityScore`` under ``entities=``."""
+        check_evidence_given(self.settings.entities, evidence)
         sources, predictions, references = self._checked(sources, predictions, references)
+        checked_evidence = None if evidence is None else check_evidence(evidence, len(sources))
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
-            return self._examples(sources, predictions, references)
+            examples = self._examples(sources, predictions, references)
+        if self.settings.entities is None:
+            return examples
+        scores = score_entities(self.settings.entities, sources, [predictions], references, checked_evidence)[0]
+        return [dataclasses.replace(example, entities=score) for example, score in zip(examples, scores)]
 
     def _checked(
         self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
@@ -93,11 +101,12 @@ class UpdateRougeScorer:
         predictions: Sequence[str],
         references: Sequence[Any],
         baseline_predictions: Sequence[str] | None = None,
+        evidence: Any = None,
     ) -> dict[str, Any]:
         """``compute``'s result without the signature: corpus means (with intervals, and a paired
         test against ``baseline_predictions`` when given) or, without ``use_aggregator``, the
         per-example table. Warns ``NoTokensWarning`` for examples in which no token is found."""
-        result, tokenless, total = self._corpus(sources, predictions, references, baseline_predictions)
+        result, tokenless, total = self._corpus(sources, predictions, references, baseline_predictions, None, evidence)
         warn_tokenless(tokenless, total, deletions=self.settings.deletions)
         return result
 
@@ -108,15 +117,17 @@ class UpdateRougeScorer:
         references: Sequence[Any],
         baseline_predictions: Sequence[str] | None,
         group_by: Sequence[Any] | None = None,
+        evidence: Any = None,
     ) -> tuple[dict[str, Any], int, int]:
         """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
         number of examples without tokens (in either system) and of examples."""
         settings = self.settings
         check_corpus_options(settings, baseline_predictions is not None, group_by is not None)
+        check_evidence_given(settings.entities, evidence)
         labels = None
         if group_by is not None:
             labels = check_group_labels(group_by, len(sources) if is_column(sources) else None)
-        tables = self.tables(sources, predictions, references, baseline_predictions)
+        tables = self.tables(sources, predictions, references, baseline_predictions, evidence)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
         if not settings.use_aggregator:
@@ -131,11 +142,15 @@ class UpdateRougeScorer:
         predictions: Sequence[str],
         references: Sequence[Any],
         baseline_predictions: Sequence[str] | None = None,
+        evidence: Any = None,
     ) -> "Tables":
         """The per-example table of the predictions (``compute(use_aggregator=False)``'s), that
         of ``baseline_predictions`` on the same examples (``None`` without them), the number
         of examples in which either system's additions have no token (not warned here) and,
-        under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
+        under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``). Under
+        ``entities=`` the tables (and counts) hold the entity keys too, extracted in this process
+        (``entities.entity_columns``) with the ``evidence`` of each example."""
+        check_evidence_given(self.settings.entities, evidence)
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:
             sources, predictions, references = self._checked(sources, predictions, references)
@@ -152,7 +167,17 @@ class UpdateRougeScorer:
                     shards = workers.in_shards(sources, checked_baseline, references)
                     baseline_table, baseline_tokenless, baseline_counts = merged_tables(shards)
                     tokenless = [a or b for a, b in zip(tokenless, baseline_tokenless)]
-                return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
+        if self.settings.entities is not None:
+            checked_evidence = None if evidence is None else check_evidence(evidence, len(sources))
+            baseline = [] if checked_baseline is None else [checked_baseline]
+            columns = entity_columns(self.settings, sources, [predictions, *baseline], references, checked_evidence)
+            for (entity_table, entity_counts), system_table, system_counts in zip(
+                columns, (table, baseline_table), (counts, baseline_counts)
+            ):
+                system_table.update(entity_table)  # type: ignore[union-attr]
+                if system_counts is not None:
+                    system_counts.update(entity_counts)  # type: ignore[arg-type]
+        return Tables(table, baseline_table, sum(tokenless), counts, baseline_counts)
 
     def signature(self, references: Sequence[Any] | None = None, paired: bool = False) -> str:
         """The settings signature (see ``signature.py``); ``references`` give its ``refs`` field."""
@@ -199,6 +224,7 @@ def _checked_call(call: dict[str, Any]) -> Settings:
     check_switch("return_signature", call.get("return_signature", DEFAULTS["return_signature"]))
     grouped = call.get("group_by") is not None
     check_corpus_options(settings, call.get("baseline_predictions") is not None, grouped)
+    check_evidence_given(settings.entities, call.get("evidence"))
     return settings
 
 
@@ -237,6 +263,8 @@ def compute(  # noqa: PLR0913
     average: str = DEFAULTS["average"],
     protocol: str | None = DEFAULTS["protocol"],
     deletions: bool = DEFAULTS["deletions"],
+    entities: Any = DEFAULTS["entities"],
+    evidence: Sequence[Any] | None = DEFAULTS["evidence"],
 ) -> dict[str, Any]:
     """Compute UpdateROUGE: the scores of what each prediction adds to its source against what
     its references add (see the package's docstring for the metric).
@@ -261,12 +289,15 @@ def compute(  # noqa: PLR0913
         system is not better; in (0, 1]). The method is in ``bootstrap.py``. With ``group_by``,
         ``groups``: label -> these corpus keys for the examples of that label. With
         ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
-        of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
+        of ``update_<type>``, and ``_both_kept``. With ``entities``, the entity keys of
+        docs/entities.md (``entities.py``). With ``return_signature``, ``signature`` as well.
     """
     # Every parameter but the data is an option of the call (errors.advised tries advice on all of them).
     settings = checked_call({name: value for name, value in locals().items() if name in DEFAULTS})
     scorer = UpdateRougeScorer(settings)
-    result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
+    result, tokenless, total = scorer._corpus(
+        sources, predictions, references, baseline_predictions, group_by, evidence
+    )
     warn_tokenless(tokenless, total, deletions=settings.deletions)
     if return_signature:
         result["signature"] = scorer.signature(references, paired=baseline_predictions is not None)

@@ -144,6 +144,7 @@ FIXED_OPTIONS: Mapping[str, Any] = {
     "multi_ref": "max_f1",
     "rouge_types": PUBLISHED_TYPES,
     "deletions": False,
+    "entities": None,
 }
 """The options every protocol fixes, at the values the published scripts score with (no
 stemmer, tokenizer, language, edits, ROUGE-1.5.5 options, micro average, other multi-reference

@@ -17,7 +17,7 @@ from rouge_score.scoring import Score
 
 from .errors import LEFT_OUT, OptionError, Setting
 from .extras import is_package
-from .lcs_limits import LcsTableTooLarge, TextPair, oversized_pairs, slow_pairs
+from .lcs_limits import LcsTableTooLarge, TextPair, refused_pairs
 from .parallel import THREADS_VARIABLE, available_cpus
 from .rouge_types import SUMMARY_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
@@ -71,13 +71,12 @@ class RustEngine:
 
     def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
         """Index -> the fallback's scores of each pair this engine would refuse: above its time
-        limit (``slow_pairs``) or with a rougeLsum table above the size limit (``oversized_pairs``).
+        limit or with a rougeLsum table above the size limit (``refused_pairs``).
         Without a fallback the first refusal raises; with one, the fallback's own limits are
         checked on all those pairs before it scores any."""
-        slow = slow_pairs(pairs, self._tokenizer, self.rouge_types, self.name)
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
-        oversized = oversized_pairs(self.name, pairs, self._tokenizer, lcs_types)
+        slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
         fallback = self._fallback
         if fallback is None:
             if slow:

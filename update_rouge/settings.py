@@ -23,6 +23,7 @@ from typing import Any
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .edits import EditIndex
 from .engines import ENGINES, check_engine, check_engine_exact
+from .entity_extractors import DEFAULT_LABELS, check_extractor
 from .errors import LEFT_OUT, PYTHON, Name, OptionError, Part, Setting, Spelling
 from .extraction import SourceIndex
 from .languages import check_language
@@ -126,8 +127,8 @@ _PROTOCOL_HELP = (
     "the test, the first reference only; per example; the corpus value is our exact mean). Under `fruit` "
     "and `editeval` the corpus `update_<type>` is the bootstrap median, `_low`/`_high` the aggregator's "
     "interval, and there is no paired test. Not with a stemmer, tokenizer, language, edits, ROUGE-1.5.5 "
-    "options, micro average, another multi-reference mode, other rouge types or deletions: a published "
-    "script has none of them.",
+    "options, micro average, another multi-reference mode, other rouge types, deletions or entities: a "
+    "published script has none of them.",
 )
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -394,6 +395,37 @@ OPTIONS: tuple[Option, ...] = (
         cli=SCORING,
         parse=bool,
     ),
+    Option(
+        "entities",
+        "`str` or `callable`",
+        None,
+        (
+            "Also score the named entities each text adds to its source (docs/entities.md): `spacy:NAME` "
+            f"(a spaCy pipeline, `update-rouge[entities]`; the labels {', '.join(DEFAULT_LABELS)} count, or "
+            "those of `spacy:NAME:LABEL,...`, `spacy:NAME:*` for every label) or a callable text -> iterable "
+            "of entity strings. Adds "
+            "`update_ent` (and `_precision`, `_recall`: the prediction's new entities against the "
+            "reference's; 1.0 where neither adds one, counted in `_ent_both_empty`) and "
+            "`update_ent_outdated_kept` (the share of the entities the reference drops that the "
+            "prediction keeps, over the `_ent_outdated_defined` examples where the reference drops one). "
+            "Not with ",
+            Name("protocol"),
+            ".",
+        ),
+        shown_default="no entity scores",
+    ),
+    Option(
+        "evidence",
+        "`list`",
+        None,
+        (
+            "With ",
+            Name("entities"),
+            ", the new evidence of each example (a string or a list of strings): adds "
+            "`update_ent_unsupported`, the number of distinct entities the prediction adds that neither "
+            "the source nor the evidence holds.",
+        ),
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
@@ -455,6 +487,7 @@ class Settings:
     average: str = DEFAULTS["average"]
     protocol: str | None = DEFAULTS["protocol"]
     deletions: bool = DEFAULTS["deletions"]
+    entities: Any = DEFAULTS["entities"]
     use_stemmer: InitVar[bool] = DEFAULTS["use_stemmer"]
 
     def __post_init__(self, use_stemmer: bool) -> None:
@@ -507,6 +540,7 @@ class Settings:
             "engine": check_engine(self.engine),
             "num_proc": check_num_proc(self.num_proc),
             "use_aggregator": check_switch("use_aggregator", self.use_aggregator),
+            "entities": check_extractor(self.entities),
         }
         for name, value in resolved.items():
             object.__setattr__(self, name, value)

@@ -27,7 +27,9 @@ In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, 
   distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
   ``pooled`` or ``best_recall``); only when not at their defaults, ROUGE-1.5.5's
   ``stopwords:rouge155`` (``-s``), ``words:N`` (``-l N``) or ``bytes:N`` (``-b N``) and
-  ``alpha:A`` (``-p A``); ``agg``: ``mean`` over examples (``average="macro"``), ``micro``
+  ``alpha:A`` (``-p A``); ``ent``: with ``entities=``, the extractor
+  (``entity_extractors.extractor_field``: ``custom`` for a callable, else spaCy's version, the
+  pipeline's and the labels counted); ``agg``: ``mean`` over examples (``average="macro"``), ``micro``
   (``average="micro"``: from counts summed over examples), or ``none`` (per-example values);
 - ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
   computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
@@ -45,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from .bootstrap import check_paired
+from .entity_extractors import extractor_field
 from .errors import unknown_options
 from .extraction import SEGMENT_PATTERN, SEGMENT_SEPARATOR
 from .protocols import rules_of
@@ -130,6 +133,7 @@ def signature(settings: Settings, references: Sequence[Any] | None = None, paire
         *([("words", str(settings.max_words))] if settings.max_words is not None else []),
         *([("bytes", str(settings.max_bytes))] if settings.max_bytes is not None else []),
         *([("alpha", repr(settings.alpha))] if settings.alpha != DEFAULT_ALPHA else []),
+        *([("ent", extractor_field(settings.entities))] if settings.entities is not None else []),
         ("agg", aggregate_field(settings)),
         *([("boot", str(settings.n_bootstrap)), ("seed", str(settings.seed))] if bootstrap else [("boot", "none")]),
         (

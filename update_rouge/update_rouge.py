@@ -17,6 +17,8 @@ from .bootstrap import DEFAULT_SEED
 from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
+from .entities import ENTITY_KEY
+from .entity_extractors import DEFAULT_LABELS
 from .environment import positive_integer
 from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError, input_error, unknown_options
 from .example_pipeline import score_checked
@@ -115,6 +117,12 @@ Args:
     Under `protocol="fruit"` or `"editeval"`: `update_<type>` and its `_precision` and `_recall` are
         the bootstrap median of rouge-score's BootstrapAggregator (FRUIT's x 100, in [0, 100]; per
         example the scores stay in [0, 1]), `_low` and `_high` its interval; no paired test.
+    With `entities=...` (docs/entities.md): `"""
+    + ENTITY_KEY
+    + """` (F1 of the prediction's new entities against the
+        reference's; `_precision`, `_recall`, `_low`, `_high`, `_delta`, ...), `update_ent_outdated_kept`
+        (the mean over the `_ent_outdated_defined` examples where it is defined), with `evidence=...`
+        `update_ent_unsupported`, and `_ent_both_empty`: counts of examples (per example: values).
 Examples:
     A reference that adds "Dan loves chocolate cakes." and a prediction that adds "Dan loves
     chocolate chip cookies.": 3 of the prediction's 5 words match 3 of the reference's 4.

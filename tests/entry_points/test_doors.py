@@ -35,6 +35,11 @@ def split_words(text):
     return text.lower().split()
 
 
+def capitalised(text):
+    """An entity extractor (``entities=``): the words that start with a capital letter."""
+    return [word.strip(".,;()'") for word in text.split() if word[:1].isupper()]
+
+
 # One value of each option away from its default.
 VALUES = {
     "rouge_types": ["rouge2"],
@@ -60,10 +65,13 @@ VALUES = {
     "average": "micro",
     "protocol": "autometrics",
     "deletions": True,
+    "entities": capitalised,
+    "evidence": None,  # the references, set in inputs(): every entity a reference adds is supported
 }
 # What an option's value is tried with: a seed moves few resamples' intervals, a language moves
-# the stems of English texts (its Snowball stemmer) where it does not move their tokens.
-WITH = {"seed": {"n_bootstrap": 20}, "language": {"use_stemmer": True}}
+# the stems of English texts (its Snowball stemmer) where it does not move their tokens; evidence
+# is read by the entity scores only.
+WITH = {"seed": {"n_bootstrap": 20}, "language": {"use_stemmer": True}, "evidence": {"entities": capitalised}}
 # The options that never change a number (every engine is bit-identical; workers reassemble in order).
 HOW = ("engine", "num_proc")
 
@@ -85,17 +93,23 @@ SCORING = (
 SCORING += "language additions deletions"
 STATISTICS = " confidence_level n_bootstrap seed average protocol "
 SHAPE = " use_aggregator baseline_predictions group_by return_signature"
+ENTITIES = " entities evidence"
 TYPED = SCORING.replace("tokenizer ", "")
 CALLABLE = "no control: a callable cannot be given here"
 PENDING = "not yet: issue 53 is building it at this door"
+# The entity scores are compute's, the evaluate module's and UpdateRougeScorer's (docs/entities.md).
+NO_ENTITY_FLAG = "not offered: no --entities flag nor evidence field yet; compute(..., entities=...) scores entities"
+NO_ENTITY_CONTROL = "no control yet: the page scores no entities; compute(..., entities=...) does"
 DOORS = {
-    "compute": door(SCORING + STATISTICS + SHAPE),
-    "evaluate": door(SCORING + STATISTICS + SHAPE),
+    "compute": door(SCORING + STATISTICS + SHAPE + ENTITIES),
+    "evaluate": door(SCORING + STATISTICS + SHAPE + ENTITIES),
     "cli score": door(
         TYPED + STATISTICS + "group_by return_signature",  # group_by: --group-by FIELD, a field of the input
         tokenizer=CALLABLE,
         use_aggregator="not offered: it prints corpus values; --per-example FILE writes each example's beside them",
         baseline_predictions="not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
+        entities=NO_ENTITY_FLAG,
+        evidence=NO_ENTITY_FLAG,
     ),
     "cli compare": door(
         TYPED + STATISTICS,
@@ -104,6 +118,8 @@ DOORS = {
         baseline_predictions="not offered: the baseline is one of the systems compared (--baseline NAME)",
         group_by="not offered: a comparison is not grouped",
         return_signature="not offered: its output always holds the signature",
+        entities=NO_ENTITY_FLAG,
+        evidence=NO_ENTITY_FLAG,
     ),
     "demo": door(
         "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions deletions"
@@ -116,13 +132,15 @@ DOORS = {
         return_signature="no control: the page always shows the signature",
         engine="no control: the server runs auto; every engine gives the same numbers",
         num_proc="no control: the server decides how it runs",
+        entities=NO_ENTITY_CONTROL,
+        evidence=NO_ENTITY_CONTROL,
     ),
-    "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE),
-    "trainer": door(SCORING + STATISTICS, SHAPE),
+    "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE + ENTITIES),
+    "trainer": door(SCORING + STATISTICS, SHAPE + ENTITIES),
     # protocol: autometrics (an exact mean) honoured; fruit and editeval (a bootstrap median) refused.
-    "torchmetrics": door(SCORING + " average protocol", "confidence_level n_bootstrap seed" + SHAPE),
-    "ray": door(SCORING + STATISTICS + "return_signature", "use_aggregator baseline_predictions group_by"),
-    **{door_name: door(SCORING + STATISTICS, SHAPE) for door_name in ("lm_eval", "inspect", "lighteval")},
+    "torchmetrics": door(SCORING + " average protocol", "confidence_level n_bootstrap seed" + SHAPE + ENTITIES),
+    "ray": door(SCORING + STATISTICS + "return_signature", "use_aggregator baseline_predictions group_by" + ENTITIES),
+    **{door_name: door(SCORING + STATISTICS, SHAPE + ENTITIES) for door_name in ("lm_eval", "inspect", "lighteval")},
 }
 # The demo's Reproduce code (demo/reproduce.py) holds what the page was given: the demo's decisions.
 DOORS["reproduce"] = DOORS["demo"]
@@ -137,7 +155,7 @@ def inputs(option):
     references = [row["reference"] for row in ROWS]
     if option == "multi_ref":
         references = [[reference, references[(i + 1) % 3]] for i, reference in enumerate(references)]
-    value = sources if option == "baseline_predictions" else VALUES[option]
+    value = {"baseline_predictions": sources, "evidence": references}.get(option, VALUES[option])
     return sources, predictions, references, {**WITH.get(option, {}), option: value}
 
 

@@ -1,16 +1,14 @@
 """Ray's per-example transform (integrations/ray_batches.py), without a cluster: the columns it
-adds, the options it passes on or refuses, and the rows ``score_jsonl``'s tasks read from their
-ranges of bytes. Its scores on a cluster are tests/entry_points/test_ray.py's (equal to compute's)."""
+adds, the options it passes on or refuses, and the rows ``score_jsonl`` hands to Ray. Its scores on a cluster are tests/entry_points/test_ray.py's (equal to compute's)."""
 
 import json
-import os
 
 import pyarrow as pa
 import pytest
 
 from update_rouge import OptionError, compute
-from update_rouge.file_ranges import regular_file
-from update_rouge.integrations.ray_batches import _range_texts, _scoring_options, output_columns, score_dataset
+from update_rouge.files import open_examples
+from update_rouge.integrations.ray_batches import _scoring_options, example_table, output_columns, score_dataset
 
 HAND = (["a."], ["a. b c."], ["a. b d."])
 
@@ -44,45 +42,22 @@ def test_an_option_without_per_example_columns_is_refused_by_name_before_any_wor
     assert caught.value.option == option
 
 
-def _ranges(path, cuts):
-    """``score_jsonl``'s items for the ranges of ``path`` between the byte offsets ``cuts``."""
-    location, identity = regular_file(str(path))
-    bounds = [0, *cuts, os.path.getsize(path)]
-    return pa.Table.from_pylist(
-        [
-            {"path": str(path), "location": location, "identity": list(identity), "start": start, "stop": stop}
-            for start, stop in zip(bounds, bounds[1:])
-        ]
-    )
-
-
-def test_a_range_task_reads_its_lines_with_row_its_start_plus_its_place(tmp_path):
+def test_score_jsonls_rows_are_the_readers_examples_with_row_their_line(tmp_path):
     lines = [
         {"id": "x", "source": "s0.", "prediction": "p0.", "reference": "r0."},
         {"source": "s1.", "prediction": "p1.", "reference": ["r1.", "q1."]},
-        {"id": "z", "source": "s2.", "prediction": "p2.", "reference": "r2."},
+        {"id": 3, "source": "s2.", "prediction": "p2.", "reference": "r2."},
     ]
     path = tmp_path / "examples.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    # Cut inside the first line: it is the first range's, the other two the second's (numbered from
-    # 2 there), so their rows are 5 + 0 and 5 + 1.
-    texts = _range_texts(_ranges(path, [5]))
+    path.write_text(json.dumps(lines[0]) + "\n\n" + "".join(json.dumps(line) + "\n" for line in lines[1:]))
+    _, read = open_examples(str(path), "jsonl")
+    texts = example_table(list(read()))
     assert texts.to_pydict() == {
-        "row": [0, 5, 6],
-        "id": ["x", None, "z"],
+        "row": [1, 3, 4],
+        "id": ["x", None, "3"],
         "source": ["s0.", "s1.", "s2."],
         "prediction": ["p0.", "p1.", "p2."],
         "reference": [["r0."], ["r1.", "q1."], ["r2."]],
     }
     assert texts.schema.field("row").type == pa.int64()
-
-
-def test_a_bad_line_is_named_by_its_place_in_its_range_of_bytes(tmp_path):
-    path = tmp_path / "bad.jsonl"
-    good = json.dumps({"source": "s.", "prediction": "p.", "reference": "r."}) + "\n"
-    path.write_text(good + good + "{not json\n", encoding="utf-8")
-    size = 2 * len(good) + len("{not json\n")
-    with pytest.raises(ValueError) as caught:
-        _range_texts(_ranges(path, [5]))
-    # The third line of the file, the second of the range that starts inside the first.
-    assert str(caught.value).startswith(f"{path}, line 2 of the lines that start in bytes 5 to {size}: ")
+    assert example_table([]).num_rows == 0

@@ -80,7 +80,7 @@ def test_the_command_line_says_which_extra_is_missing_in_one_line(hidden, chines
 
 
 def test_ray_without_its_extra_is_one_line(hidden):
-    done = hidden([DATA_DIR / "fruit_triples.jsonl", "--ray"], "ray")
+    done = hidden([DATA_DIR / "fruit_triples.jsonl", "--ray", "127.0.0.1:6379"], "ray")
     assert (done.returncode, done.stderr, done.stdout) == (2, f"update-rouge: error: {NO_RAY}\n", "")
 
 
@@ -178,7 +178,7 @@ def venv_without(tmp_path_factory):
 @pytest.mark.parametrize(
     "options, line",
     [
-        (["--ray"], f"{NO_RAY} (the ray that Python finds, {{cwd}}/ray, is not that package)"),
+        (["--ray", "127.0.0.1:6379"], f"{NO_RAY} (the ray that Python finds, {{cwd}}/ray, is not that package)"),
         (["--language", "zh"], FLAG_NOT_INSTALLED),
         (
             ["--engine", "rust"],

@@ -1,9 +1,9 @@
 """``additions="edits"``: the diff against an independent implementation, its properties, the
 worked example of issue 30, agreement with rouge-score run directly, and every entry point.
 
-The independent implementation (``walk_runs``) is a plain O(n * m) table of suffix LCS lengths
-walked from the start as docs and ``edits.py`` state it; it is checked in turn against
-rouge-score's own ``_lcs_table`` and ``_backtrack_norec`` run on the reversed lists.
+The independent implementation (``walk_runs``, of conftest's ``plain_walk``) is a plain O(n * m)
+table of suffix LCS lengths walked from the start as docs and ``edits.py`` state it; it is checked
+in turn against rouge-score's own ``_lcs_table`` and ``_backtrack_norec`` run on the reversed lists.
 """
 
 import functools
@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA_DIR, TRIPLE_FILES, quick_and_full, read_jsonl
+from conftest import DATA_DIR, TRIPLE_FILES, plain_walk, quick_and_full, read_jsonl
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
@@ -32,23 +32,7 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 def walk_runs(text, source):
     """The runs of ``text`` outside the LCS with ``source`` picked by the walk from the start."""
-    n, m = len(text), len(source)
-    suffix = [[0] * (m + 1) for _ in range(n + 1)]  # suffix[i][j]: LCS length of text[i:], source[j:]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            if text[i] == source[j]:
-                suffix[i][j] = suffix[i + 1][j + 1] + 1
-            else:
-                suffix[i][j] = max(suffix[i + 1][j], suffix[i][j + 1])
-    kept, i, j = set(), 0, 0
-    while i < n and j < m:
-        if text[i] == source[j]:
-            kept.add(i)
-            i, j = i + 1, j + 1
-        elif suffix[i][j + 1] > suffix[i + 1][j]:
-            j += 1
-        else:
-            i += 1
+    kept = set(plain_walk(text, source)[0])
     runs, run = [], []
     for position, token in enumerate(text):
         if position in kept:
@@ -89,6 +73,16 @@ def _runs_equal_the_plain_table_walk_and_rouge_score_backtracking(text, source):
 ) = quick_and_full(400, tokens, tokens, quick_examples=60)(
     _runs_equal_the_plain_table_walk_and_rouge_score_backtracking
 )
+
+
+def _common_ends_keep_the_walk(prefix, text, source, suffix):
+    # A common prefix and suffix, set aside before the bit-parallel walk, change nothing.
+    _runs_equal_the_plain_table_walk_and_rouge_score_backtracking(prefix + text + suffix, prefix + source + suffix)
+
+
+test_common_ends_keep_the_walk, test_common_ends_keep_the_walk_full = quick_and_full(
+    400, tokens, tokens, tokens, tokens, quick_examples=60
+)(_common_ends_keep_the_walk)
 
 
 def test_hand_computed_runs():
@@ -320,9 +314,9 @@ def test_with_deletions_each_text_is_diffed_once(monkeypatch):
 
     calls = []
 
-    def counted(text_tokens, source_tokens):
+    def counted(text_tokens, source_tokens, *masks):
         calls.append(tuple(text_tokens))
-        return kept_positions(text_tokens, source_tokens)
+        return kept_positions(text_tokens, source_tokens, *masks)
 
     kept_positions = edits.kept_positions
     monkeypatch.setattr(edits, "kept_positions", counted)

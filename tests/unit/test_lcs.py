@@ -14,11 +14,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import quick_and_full
+from conftest import plain_walk, quick_and_full, union_lcs_positions
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from update_rouge import lcs
+from update_rouge.edits import paired_source_positions
 from update_rouge.engines import PythonEngine, make_engine
 from update_rouge.lcs_limits import DEFAULT_MAX_LCS_CELLS, MAX_LCS_CELLS_VARIABLE, LcsTableTooLarge, max_lcs_cells
 from update_rouge.tokens import tokenizer_for
@@ -46,7 +47,7 @@ def _union_positions_are_rouge_score_backtracking(reference_lines, candidate_lin
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
         patch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
-        positions = lcs.union_lcs_positions(reference_lines, candidate_lines)
+        positions = union_lcs_positions(reference_lines, candidate_lines)
         hits = lcs.summary_lcs_hits(reference_lines, candidate_lines)
     expected = [
         rouge_scorer._find_union([rouge_scorer.lcs_ind(reference, candidate) for candidate in candidate_lines])
@@ -62,7 +63,8 @@ test_union_positions_are_rouge_score_backtracking, test_union_positions_are_roug
 
 # Candidate lines with tokens no reference line holds ("x", "y"), often in runs: columns without
 # a match, which the backtracking reads once per run.
-_wide_lines = st.lists(st.lists(st.sampled_from("abxy"), max_size=30), min_size=1, max_size=4)
+_wide_line = st.lists(st.sampled_from("abxy"), max_size=30)
+_wide_lines = st.lists(_wide_line, min_size=1, max_size=4)
 
 test_unmatched_runs_are_rouge_score_backtracking, test_unmatched_runs_are_rouge_score_backtracking_full = (
     quick_and_full(1500, _lines, _wide_lines)(_union_positions_are_rouge_score_backtracking)
@@ -93,7 +95,7 @@ def test_tie_breaking_on_a_known_case(tiny_budgets):
     reference = ["a", "b", "a"]
     assert rouge_scorer.lcs_ind(reference, ["a"]) == [2]
     assert rouge_scorer.lcs_ind(reference, ["a", "b"]) == [0, 1]
-    assert lcs.union_lcs_positions([reference], [["a"], ["a", "b"]]) == [[0, 1, 2]]
+    assert union_lcs_positions([reference], [["a"], ["a", "b"]]) == [[0, 1, 2]]
     assert lcs.summary_lcs_hits([reference], [["a"], ["a", "b"]]) == 3
 
 
@@ -114,6 +116,41 @@ def _lcs_length_is_rouge_score_table(prefix, a, b, suffix):
 test_lcs_length_with_common_ends, test_lcs_length_with_common_ends_full = quick_and_full(
     1500, _line, _line, _line, _line
 )(_lcs_length_is_rouge_score_table)
+
+
+@st.composite
+def _walk_cases(draw):
+    """A text, a source, the bounds of the source's part to walk, and whether budgets are tiny."""
+    text, source = draw(_line), draw(st.one_of(_line, _wide_line))
+    start = draw(st.integers(0, len(source)))
+    return text, source, start, draw(st.integers(start, len(source))), draw(st.booleans())
+
+
+def _walk_is_the_plain_table_walk(case):
+    text, source, start, end, tiny = case
+    kept, paired, stop = plain_walk(text, source[start:end])
+    with pytest.MonkeyPatch.context() as patch:
+        if tiny:  # rebuilt masks, checkpoints and recomputed blocks
+            patch.setattr(lcs, "COLUMN_BUDGET_BYTES", 8)
+            patch.setattr(lcs, "MASK_BUDGET_BYTES", 8)
+        walked = lcs.lcs_walk(text, source, lcs.source_masks(source), start, end)
+    assert walked == (kept, stop)
+    # The pairing stated in ``edits``: each kept token takes the first equal source token after the last.
+    assert paired_source_positions(text, source[start:end], kept) == paired
+
+
+test_walk_is_the_plain_table_walk, test_walk_is_the_plain_table_walk_full = quick_and_full(1500, _walk_cases())(
+    _walk_is_the_plain_table_walk
+)
+
+
+def test_walk_on_a_known_case():
+    # "a b a" against "x a": "a" (0) is passed, since the source's one "a" is left for the last
+    # text token; and the walk stops with the source read first.
+    assert lcs.lcs_walk(list("aba"), list("xa"), lcs.source_masks(list("xa"))) == ([2], 3)
+    assert lcs.lcs_walk(list("abb"), list("b"), lcs.source_masks(list("b"))) == ([1], 2)
+    assert lcs.lcs_walk(list("ab"), list("zzab"), lcs.source_masks(list("zzab")), 1, 3) == ([0], 1)
+    assert lcs.lcs_walk([], list("ab"), lcs.source_masks(list("ab"))) == ([], 0)
 
 
 def test_long_single_lines_match_rouge_score(tiny_budgets):

@@ -3,11 +3,10 @@
 from collections import Counter
 
 import pytest
-from conftest import quick_and_full
+from conftest import quick_and_full, union_lcs_positions
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from update_rouge import lcs
 from update_rouge.matches import MAX_SHOWN_CELLS, explained, token_matches
 from update_rouge.settings import Settings
 
@@ -88,7 +87,7 @@ def check_marks_agree_with_rouge_score(target, prediction):
             # The target's marks are the union positions the package's bit-parallel LCS finds, clipped.
             target_lines = [[t for t, _ in tokens] for tokens in matches.target]
             prediction_lines = [[t for t, _ in tokens] for tokens in matches.prediction]
-            union = lcs.union_lcs_positions(target_lines, prediction_lines)
+            union = union_lcs_positions(target_lines, prediction_lines)
             assert all(i in union[r] for r, tokens in enumerate(matches.target) for i, (_, m) in enumerate(tokens) if m)
 
 

@@ -98,7 +98,7 @@ def test_return_signature_must_be_a_switch():
 
 def test_every_option_is_a_setting_an_alias_or_a_per_call_argument():
     settings = {field.name for field in dataclasses.fields(Settings)}
-    per_call = {"baseline_predictions", "group_by", "return_signature"}
+    per_call = {"baseline_predictions", "group_by", "return_signature", "evidence"}
     assert {option.name for option in OPTIONS} == settings | {"use_stemmer"} | per_call
     assert [option.name for option in OPTIONS] == list(inspect.signature(compute).parameters)[3:]
 

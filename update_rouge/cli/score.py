@@ -48,6 +48,9 @@ from .runner import (
 from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
 
 PROG = "update-rouge"
+SCORE_FLAGS = Flags({**TABLE_FLAGS, "ray": "--ray", "score_only": "-b/--score-only", "output_format": "-f/--format"})
+RAY_ADVICE = "ray start --head --node-ip-address 127.0.0.1 --port 6379"
+"""How the refusal of ``--ray`` without an address says to start a cluster (Ray's own command)."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
@@ -100,7 +103,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         nargs="?",
         const="",
         metavar="ADDRESS",
-        help="score on the Ray cluster at ADDRESS (a new local one without ADDRESS); needs update-rouge[ray]",
+        help="score on the running Ray cluster at ADDRESS (without ADDRESS: RAY_ADDRESS's); needs update-rouge[ray]",
     )
     running.add_argument(
         "--progress",
@@ -163,10 +166,6 @@ def write_per_example(handle: IO[bytes], lines: list[int], tails: list[bytes]) -
     handle.write(b"".join([part for line, tail in zip(lines, tails) for part in (LINE_KEY, b"%d" % line, tail)]))
 
 
-# The command's own options beside the table's, as errors name them.
-SCORE_FLAGS = Flags({**TABLE_FLAGS, "score_only": "-b/--score-only", "output_format": "-f/--format"})
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     written: list[str] = []
@@ -204,24 +203,47 @@ def _score_only(call: dict) -> None:
             )
 
 
+def ray_address(given: str | None) -> str | None:
+    """The address of the Ray cluster a run joins: ``--ray ADDRESS``, else ``RAY_ADDRESS`` for
+    ``--ray`` alone; ``None`` without ``--ray``. ``OptionError`` naming ``--ray`` when it names
+    none: starting a cluster is Ray's (``RAY_ADVICE``), never a run's."""
+    if given is None:
+        return None
+    address = given or os.environ.get("RAY_ADDRESS")
+    if not address:
+        raise OptionError(
+            "ray",
+            LEFT_OUT,
+            (
+                Name("ray"),
+                f" joins a running Ray cluster and none is named (no ADDRESS, no RAY_ADDRESS): start one with "
+                f"`{RAY_ADVICE}` and give ",
+                Name("ray"),
+                " 127.0.0.1:6379 (or set RAY_ADDRESS=127.0.0.1:6379)",
+            ),
+        )
+    return address
+
+
 def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: list[str]) -> int:
     """The command: check everything, then score, write the per-example file (appended to
     ``written`` once complete), then the result."""
     _check_score_only(args)
+    address = ray_address(args.ray)
     paths, read_chunks = read_examples(args, parser)
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
-    if args.ray is not None and settings.num_proc != 1:
+    if address is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
     total_bytes = sum(os.path.getsize(path) for path in paths if path != STDIN) or None
     # tqdm's disable=None: a bar only when stderr is a terminal.
     bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
     with contextlib.ExitStack() as run:
         workers = None
-        if args.ray is not None:
+        if address is not None:
             from ..integrations.ray_chunks import ray_workers
 
-            workers = run.enter_context(ray_workers(args.ray or None))
+            workers = run.enter_context(ray_workers(address))
             # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
             settings = dataclasses.replace(settings, num_proc=workers.count)
         # Imported here: the workers import this module for per_example_tails and show no bar.

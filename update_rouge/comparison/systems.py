@@ -40,6 +40,7 @@ from ..errors import Field, InputError, Name, OptionError, Setting, advised, unk
 from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
 from ..inputs import check_inputs
+from ..integrations.refusals import ENTITY_OPTIONS, refuse_given
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
@@ -130,6 +131,12 @@ def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["Si
 def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["SignificanceTest", Settings]:
     check_systems(names, call.pop("baseline"))
     unknown_options(call, _COMPARE_OPTIONS, "compare()")
+    refuse_given(
+        call,
+        ENTITY_OPTIONS,
+        "compare()",
+        "compare the entity scores of two systems with update_rouge.compute(..., baseline_predictions=...)",
+    )
     test = SignificanceTest(**{name: call.pop(name, default) for name, default in TEST_DEFAULTS.items()})
     settings = Settings.from_options(call)
     check_protocol_paired(settings.protocol)

@@ -3,8 +3,7 @@
 - ``trainer``: ``make_compute_metrics``, a ``compute_metrics`` for transformers' ``Seq2SeqTrainer``;
 - ``rewards``: ``update_rouge_reward``, a reward function for TRL (``GRPOTrainer``);
 - ``ray_scoring``: UpdateROUGE as a Ray Data transform (``ray_batches``) and exact corpus results; ``ray_chunks``:
-  the command line's ``--ray`` (a file's chunks scored by Ray tasks), with ``ray_cluster``, the
-  cluster a ``--ray`` run starts or joins;
+  the command line's ``--ray`` (a file's chunks scored by Ray tasks on the running cluster it joins);
 - evaluation harnesses (docs/harnesses.md): ``inspect`` (``update_rouge_scorer``, an inspect_ai
   scorer, also for lighteval's inspect backend), ``lm_eval`` (lm-evaluation-harness's
   ``process_results``, aggregations and a shipped task), ``lighteval`` (its metric and a FRUIT-style

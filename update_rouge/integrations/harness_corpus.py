@@ -17,7 +17,7 @@ from .. import Settings, UpdateRougeScorer
 from ..errors import Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..inputs import _describe
-from .refusals import NOT_ONE_RESULT, refuse_given
+from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
 
 HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
 """The rouge types a harness reports unless ``rouge_types`` is given."""
@@ -32,6 +32,7 @@ def harness_settings(options: dict[str, Any]) -> Settings:
     options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
     ``baseline_predictions``, ``return_signature``, ``group_by``)."""
     refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
+    refuse_given(options, ENTITY_OPTIONS, "an evaluation harness", ENTITIES_WHY)
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 

@@ -12,10 +12,9 @@ order). Other names are set with the ``*_column`` arguments.
   ``update_del_<type>``, ... and the boolean ``_both_kept`` too); under ``average="micro"`` also
   the int64 count columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``,
   ``_prediction``; the deletions' ``_counts_update_del_<type>_hits``, ...).
-- ``score_jsonl``: a JSONL file that every node reads at the same path, scored in Ray Data
-  without a reader stage: the driver only cuts the file's size into byte ranges
-  (``file_ranges``), and each scoring task reads, parses, checks and scores the lines of its
-  range (``_score_ranges``), as the command line's worker processes do.
+- ``score_jsonl``: a JSONL file read by the driver as the command line reads it
+  (``files.open_examples``), its examples handed to Ray in blocks and scored as ``score_dataset``
+  scores them.
 
 ``ray_scoring.corpus_scores`` makes the corpus result of what these give; ``ray_scoring`` is the
 documented import path of the whole (docs/ray.md). Scoring options (``rouge_types``,
@@ -24,14 +23,13 @@ a custom tokenizer must be importable on every worker.
 """
 
 import dataclasses
-import functools
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import Field, InputError
 from ..extras import extra_imports
-from ..file_lines import InputFileError
-from ..file_ranges import RangeChunk, range_chunks, regular_file
+from ..files import open_examples
 
 with extra_imports(
     "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'",
@@ -50,15 +48,18 @@ from ..tokens import TokenizerError
 from .ray_chunks import size_native_threads
 from .ray_counts import count_values
 from .ray_errors import COLUMN_DEFAULTS, COLUMN_OPTIONS, carried, check_columns, own_errors
-from .refusals import refuse_given
+from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
 
 ROW_COLUMN = "row"
+BLOCK_ROWS = 1024
+"""The examples of a block of ``score_jsonl``, each scored as one batch."""
 _WARM_UP = (["a."], ["a. b."], ["a. c."])
 # compute's options that Ray's scoring does not take, and why (corpus_scores refuses them too).
 NOT_RAY = {
     "baseline_predictions": "a baseline is its rows scored with its predictions, given to corpus_scores as baseline=",
     "group_by": "it computes no groups",
     "use_aggregator": "score_dataset gives the per-example columns, corpus_scores the corpus result",
+    **dict.fromkeys(ENTITY_OPTIONS, ENTITIES_WHY),
 }
 
 
@@ -81,9 +82,8 @@ class BatchScorer:
     """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
     Constructed once per Ray actor: it sizes the actor's Rayon pool (rouge-score-rs's threads)
-    to the CPUs Ray assigned the actor, at least one, unless ``RAYON_NUM_THREADS`` is set (as
-    Ray does for ``OMP_NUM_THREADS``; left at Rayon's default, every actor would start a thread
-    per CPU of its node), imports the package and scores one tiny example, which checks the
+    to the CPUs Ray assigned the actor (``ray_chunks.size_native_threads``), imports the
+    package and scores one tiny example, which checks the
     options and fills the per-process caches (tokenizer, stems) that every later batch of that
     actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
     ``output_columns(rouge_types, deletions)`` appended (replacing any of the same name): float64 scores
@@ -107,7 +107,9 @@ class BatchScorer:
         self.columns = (source_column, prediction_column, reference_column)
         self.row_column = row_column
         self.options = _scoring_options(options)
-        size_native_threads()
+        context = ray.get_runtime_context()
+        if context.get_actor_id() is not None:  # a Ray actor's, not a driver's
+            size_native_threads(context.get_assigned_resources().get("CPU", 1))
         with carried():
             self.scorer = UpdateRougeScorer(use_aggregator=False, **self.options)
             self.scorer.tables(*_WARM_UP)
@@ -201,6 +203,11 @@ def score_dataset(
     known = ds.columns(fetch_if_missing=False)
     if known is not None:
         check_columns(known, {option: options.get(option, name) for option, name in COLUMN_DEFAULTS.items()})
+    return _mapped(ds, batch_size, concurrency, options)
+
+
+def _mapped(ds: "ray.data.Dataset", batch_size: int | None, concurrency: int | None, options: dict[str, Any]):
+    """``ds`` scored by ``BatchScorer`` actors, their errors raised as they were (``own_errors``)."""
     scored = ds.map_batches(
         BatchScorer,
         fn_constructor_kwargs=options,
@@ -216,75 +223,32 @@ def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "r
     """The examples of the JSONL file ``path`` (``source``, ``reference``, ``prediction`` and an
     optional ``id`` per line, as the command line reads them) with the per-example columns, as
     ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
-    ``options`` are ``compute``'s scoring keyword arguments, checked here on the driver.
+    ``options`` are ``compute``'s scoring keyword arguments, checked first.
 
-    The driver does not read the file: it cuts its size into byte ranges (``file_ranges``: 4
-    MiB, for ``concurrency`` scorers smaller towards the end), one block each, and each Ray
-    task (one CPU, at most ``concurrency`` at a time) reads, parses, checks and scores the
-    lines that start in its range. Every node that runs a task must see the same file at the
-    same path (one machine, or a shared file system). The rows carry ``row`` (ascending in file
-    order; the line's range start plus its place in the range, not its line number), ``id``
-    (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings, one or
-    more). A bad line raises ``ValueError`` naming its place in its range of bytes."""
-    file = regular_file(path)
-    if file is None:
-        raise ValueError(f"{path}: score_jsonl reads a regular file (use score_dataset for other inputs)")
+    This process reads the file with the command line's reader (``files.open_examples``) and
+    puts its examples into Ray's object store ``BLOCK_ROWS`` at a time, one block each, scored
+    by at most ``concurrency`` actors. The rows carry ``row`` (the line the example is on),
+    ``id`` (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings). A
+    bad line raises the reader's ``InputFileError`` here (``path:line: problem``), before
+    anything is scored."""
     scoring = _scoring_options(options)
     compute(*_WARM_UP, use_aggregator=False, **scoring)
-    ranges = [
-        {
-            "path": path,
-            "location": chunk.location,
-            "identity": list(chunk.identity),
-            "start": chunk.start,
-            "stop": chunk.stop,
-        }
-        for chunk in range_chunks(path, file, _ignored, concurrency or 1, None)
-    ] or [{"path": path, "location": file[0], "identity": list(file[1]), "start": 0, "stop": 0}]
-    scored = ray.data.from_items(ranges, override_num_blocks=len(ranges)).map_batches(
-        functools.partial(_score_ranges, options=scoring),
-        batch_format="pyarrow",
-        batch_size=1,
-        concurrency=concurrency,
-    )
-    return own_errors(scored)
+    _, read = open_examples(path, "jsonl")
+    examples, blocks = iter(read()), list[Any]()
+    while block := list(itertools.islice(examples, BLOCK_ROWS)):
+        blocks.append(ray.put(example_table(block)))
+    return _mapped(ray.data.from_arrow_refs(blocks or [ray.put(example_table([]))]), None, concurrency, scoring)
 
 
-def _ignored(_: int) -> None:
-    """``range_chunks``'s progress, which ``score_jsonl`` does not show."""
-
-
-def _score_ranges(batch: pa.Table, options: dict[str, Any]) -> pa.Table:
-    """The Ray task of ``score_jsonl``: the examples of the ranges in ``batch``, read, parsed and
-    checked as the command line does, and scored by ``BatchScorer``."""
-    with carried():
-        return BatchScorer(**options)(_range_texts(batch))
-
-
-def _range_texts(batch: pa.Table) -> pa.Table:
-    """The rows (``row``, ``id``, texts) of the examples in the ranges of ``batch``."""
-    rows, ids, sources, predictions, references = [], [], [], [], []
-    for item in batch.to_pylist():
-        chunk = RangeChunk(item["path"], item["location"], tuple(item["identity"]), item["start"], item["stop"])
-        try:
-            examples, _ = chunk.read()
-        except InputFileError as error:
-            place = (
-                f"line {error.line - chunk.first + 1} of the lines that start in bytes {chunk.start} to {chunk.stop}"
-            )
-            raise ValueError(f"{chunk.path}, {place}: {error.problem}") from None
-        for example in examples:
-            rows.append(chunk.start + example.line - chunk.first)  # a line takes a byte at least: unique
-            ids.append(example.id)
-            sources.append(example.source)
-            predictions.append(example.prediction)
-            references.append(example.references)
+def example_table(rows: Sequence[Any]) -> pa.Table:
+    """The input columns of a reader's ``rows`` (``files.open_examples``'s: ``line``, ``id``,
+    ``source``, ``prediction``, ``references``): ``row`` (the example's line), ``id``, texts."""
     return pa.table(
         {
-            ROW_COLUMN: pa.array(rows, pa.int64()),
-            "id": pa.array(ids, pa.string()),
-            "source": pa.array(sources, pa.string()),
-            "prediction": pa.array(predictions, pa.string()),
-            "reference": pa.array(references, pa.list_(pa.string())),
+            ROW_COLUMN: pa.array([row.line for row in rows], pa.int64()),
+            "id": pa.array([row.id for row in rows], pa.string()),
+            "source": pa.array([row.source for row in rows], pa.string()),
+            "prediction": pa.array([row.prediction for row in rows], pa.string()),
+            "reference": pa.array([row.references for row in rows], pa.list_(pa.string())),
         }
     )

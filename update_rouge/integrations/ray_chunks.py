@@ -1,40 +1,44 @@
-"""The command line's ``--ray [ADDRESS]``: a file's chunks scored by Ray tasks, as worker
-processes score them without ``--ray``.
+"""The command line's ``--ray ADDRESS``: a file's chunks scored by Ray tasks on a running cluster,
+as worker processes score them without ``--ray``.
 
-The command line cuts the file into chunks of raw lines (``file_chunks``) and
-``chunk_scoring.score_chunks`` hands them out and adds up their per-example tables in input
-order; ``RayWorkers`` puts Ray tasks where the worker processes would be: one task a chunk,
-each calling the function that parses, checks and scores a chunk (put in the object store
-once), one CPU each, at most two per CPU of the cluster submitted and not yet taken in, results
-in input order. So a run with ``--ray`` prints the same result, writes the same per-example file
-and stops at the same first unusable line as one without it, bit for bit: the same code scores
-every chunk. Ray runs a task again on another worker when its worker dies (``MAX_RETRIES``
-times); the tasks still running when a run stops early are cancelled.
+``ray_workers(address)`` joins the cluster at ``address`` (started by ``ray start``: this never
+starts one) once something accepts a connection there, within
+``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT`` seconds (default 30), and leaves it running at the end.
+``chunk_scoring.score_chunks`` hands out the file's chunks of raw lines (``file_chunks``) and
+adds up their per-example tables in input order; ``RayWorkers`` puts Ray tasks where the worker
+processes would be: one task a chunk, each calling the function that parses, checks and scores a
+chunk (put in the object store once), one CPU each, at most two per CPU of the cluster submitted
+and not yet taken in, results in input order. So a run with ``--ray`` prints the same result,
+writes the same per-example file and stops at the same first unusable line as one without it,
+bit for bit: the same code scores every chunk. Ray runs a task again on another worker when its
+worker dies (``MAX_RETRIES`` times); the tasks still running when a run stops early are cancelled.
 
 Tasks, not actors: a task goes to a worker process the cluster has started already, where an
-actor starts a process of its own (about a second here, importing Ray), and the tasks of a busy
-worker go to the others. Ray Data (``ray_batches.score_dataset``) is not on this path either: its
-executor hands blocks from stage to stage one at a time, and on a small machine costs more than
-the scoring gains from a second CPU (docs/ray.md).
+actor starts a process of its own, and the tasks of a busy worker go to the others. Ray Data
+(``ray_batches.score_dataset``) is not on this path either: its executor hands blocks from
+stage to stage one at a time, and on a small machine costs more than the scoring gains from a
+second CPU (docs/ray.md).
 """
 
 import contextlib
 import math
 import os
+import socket
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Any
+from typing import Any, TextIO, cast
 
+from ..environment import positive_number
 from ..extras import extra_imports
-from ..parallel import THREADS_VARIABLE
+from ..parallel import THREADS_VARIABLE, stop_signals_deferred
 
 with extra_imports(
     "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'", {"ray": "is_initialized"}
 ):
     import ray
-
-from .ray_cluster import cluster, ray_reports_to_stderr
 
 IN_FLIGHT_PER_CPU = 2
 """Tasks submitted per CPU of the cluster and not yet taken in: the next is there when one ends."""
@@ -44,22 +48,20 @@ CANCEL_WAIT_SECONDS = 10.0
 """How long a run that stops early waits for its cancelled tasks to end."""
 CANCEL_POLL_SECONDS = 0.1
 """How often the cancelled tasks that have not ended are cancelled again."""
+CONNECT_TIMEOUT_VARIABLE = "UPDATE_ROUGE_RAY_CONNECT_TIMEOUT"
+DEFAULT_CONNECT_TIMEOUT = 30.0
 
 
-def size_native_threads() -> None:
-    """In a Ray worker, set ``RAYON_NUM_THREADS`` to the CPUs Ray assigned it (rounded down, at
-    least 1) unless the environment sets it; elsewhere (a driver) change nothing."""
-    context = ray.get_runtime_context()
-    if context.worker.mode != ray.WORKER_MODE:
-        return
-    cpus = context.get_assigned_resources().get("CPU", 1)
+def size_native_threads(cpus: float) -> None:
+    """Set ``RAYON_NUM_THREADS`` (rouge-score-rs's threads) to ``cpus``, the CPUs Ray gave this
+    worker (rounded down, at least 1), unless the environment sets it, as Ray does for
+    ``OMP_NUM_THREADS``: left at Rayon's default, every worker would start a thread per CPU."""
     os.environ.setdefault(THREADS_VARIABLE, str(max(1, math.floor(cpus))))
 
 
 def _call(function: Callable[..., Any], *item: Any) -> Any:
-    """The Ray task: ``function(*item)``, in a worker whose native threads are sized to the CPU
-    Ray gave it (``size_native_threads``)."""
-    size_native_threads()
+    """The Ray task (one CPU): ``function(*item)``, its native threads sized to that CPU."""
+    size_native_threads(1)
     return function(*item)
 
 
@@ -108,7 +110,7 @@ def _cancel(refs: list) -> None:
     A task that is on its way to a worker when it is cancelled runs all the same (Ray 2.60: one
     stopped run in three let a task that was just starting finish), so the tasks not yet ended
     are cancelled again every ``CANCEL_POLL_SECONDS``: by then such a task is running, and is
-    interrupted. Ray interrupts a running task as SIGINT would, so in a cluster started from a
+    interrupted. Ray interrupts a running task as SIGINT would, so on a cluster started from a
     process that ignores SIGINT (a shell's background job: its processes inherit that) a running
     task is not interrupted, and this waits for it to end."""
     deadline = time.monotonic() + CANCEL_WAIT_SECONDS
@@ -121,11 +123,75 @@ def _cancel(refs: list) -> None:
                 ray.get(ref)
 
 
+class _OtherThreadsToStderr:
+    """``stdout`` for the thread ``owner``; every other thread's writes go to ``sys.stderr``."""
+
+    def __init__(self, stdout: Any, owner: threading.Thread) -> None:
+        self._stdout, self._owner = stdout, owner
+
+    def write(self, text: str) -> int:
+        if threading.current_thread() is not self._owner:
+            return sys.stderr.write(text)
+        return self._stdout.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stdout, name)
+
+
 @contextlib.contextmanager
-def ray_workers(address: str | None) -> Iterator[RayWorkers]:
-    """The Ray workers of a ``--ray`` run for the block: on the cluster at ``address`` (a new
-    local one for ``None``, stopped at the end however the run ends; see ``ray_cluster``), or
-    on the Ray this process has initialized already. The cluster's reports that Ray prints go to
-    standard error meanwhile (``ray_reports_to_stderr``)."""
-    with ray_reports_to_stderr(), contextlib.nullcontext() if ray.is_initialized() else cluster(address):
+def ray_workers(address: str) -> Iterator[RayWorkers]:
+    """The Ray workers of a ``--ray`` run for the block: of the cluster at ``address``
+    (``join``), disconnected from at the end, or of the Ray this process has initialized
+    already (a Python caller's), left connected. Meanwhile, what other threads write to
+    ``sys.stdout`` goes to standard error: Ray's driver prints the cluster's reports (a worker
+    that died, its task retried) to standard output from threads of its own, in the middle of
+    the results a run writes there."""
+    stdout = sys.stdout
+    routed = cast(TextIO, _OtherThreadsToStderr(stdout, threading.current_thread()))
+    sys.stdout = routed
+    joined = not ray.is_initialized()
+    try:
+        if joined:
+            join(address)
         yield RayWorkers()
+    finally:
+        if joined:
+            ray.shutdown()
+        if sys.stdout is routed:
+            sys.stdout = stdout
+
+
+def join(address: str) -> None:
+    """Connect this process to the running Ray cluster at ``address``: ``[ray://]HOST:PORT``
+    once something accepts a connection there, waiting at most ``connect_timeout()`` seconds
+    (then ``ValueError`` naming the address: ``ray.init`` itself retries a silent address for
+    many minutes, in calls no signal interrupts); other values (``auto``) go to ``ray.init`` as
+    they are. The stop signals' handlers stay the command line's: ``ray.init`` sets a SIGTERM
+    handler of its own, which ``parallel.stop_signals_deferred`` puts back."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if colon and host and port.isdigit():
+        _wait_until_listening(address, host.strip("[]"), int(port), connect_timeout())
+    with stop_signals_deferred():
+        ray.init(address=address, log_to_driver=False)
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for a Ray address to answer: ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT``, default 30."""
+    return positive_number(CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT, "seconds")
+
+
+def _wait_until_listening(address: str, host: str, port: int, timeout: float) -> None:
+    """Return once ``host:port`` accepts a TCP connection; ``ValueError`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=max(0.1, deadline - time.monotonic())):
+                return
+        except OSError as error:
+            if time.monotonic() >= deadline:
+                reason = error.strerror or type(error).__name__
+                raise ValueError(
+                    f"no Ray cluster answers at {address}: nothing accepted a connection for {timeout:g} s "
+                    f"({reason}); wait longer with the environment variable {CONNECT_TIMEOUT_VARIABLE}"
+                ) from None
+            time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))

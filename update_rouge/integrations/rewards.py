@@ -10,6 +10,10 @@ A term ``del_<type>`` (``del_rouge1_recall``) is the score of what the completio
 its source (``update_del_<type>`` of ``compute(..., deletions=True)``): a ``del_`` term scores
 the deletions by itself, so that a reward can pay for the right deletions and penalise wrong
 ones beside the additions.
+Where TRL passes its hooks (``log_metric``, ``log_extra``), the reward logs its parts: each term's
+mean and the shares of examples that the no-additions (no-deletions) rule decided, and on request
+each completion's additions; ``abstain=True`` returns ``None`` (TRL: not applicable) where those
+rules decide every term.
 It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
 refuses every other option of the table when it is built, naming it, rather than ignore one
 (``average="micro"`` would have no effect on a per-example score): the rouge types come from
@@ -39,7 +43,7 @@ from ..inputs import _describe
 from ..metric import score_examples
 from ..rouge_types import check_rouge_types
 from ..settings import DEFAULTS, OPTIONS
-from .refusals import CORPUS_OPTIONS, refuse_given
+from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
 
 DEFAULT_REWARD = "rougeLsum"
 MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
@@ -47,7 +51,7 @@ DELETIONS = "del_"
 """The prefix of a term that scores the deletions (``del_rouge1``), not the additions."""
 # The table's options a reward refuses by name: the types (they come from reward=) and those
 # that act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of.
-REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS)
+REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS, *ENTITY_OPTIONS)
 # compute's options that a reward honours, the table's others: they make a per-example score, or run it.
 REWARD_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REFUSED_OPTIONS)
 # Why an option is refused, where the general reason (it makes no per-example score) is not it.
@@ -55,6 +59,7 @@ _REFUSAL_REASONS = {
     "rouge_types": "the types come from reward=",
     "protocol": "a protocol reproduces a published evaluation script's numbers, not a training signal; "
     "leave it out (our rules)",
+    **dict.fromkeys(ENTITY_OPTIONS, ENTITIES_WHY),
 }
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
@@ -223,6 +228,24 @@ def _value(example: ExampleScore, deletions: bool, rouge_type: str, measure: str
     return float(getattr(scores[rouge_type], MEASURES[measure]))
 
 
+def _decided(example: ExampleScore, terms: list[Term]) -> bool:
+    """Whether a rule decides every term on ``example``: neither side adds anything (an additions
+    term) and, for a ``del_`` term, neither side deletes anything."""
+    return all(example.deletions.both_kept if deletions else example.both_empty for deletions, *_ in terms)  # type: ignore[union-attr]
+
+
+def _switch(option: str, value: Any) -> bool:
+    """``value`` of a reward's switch ``option``; ``OptionError`` unless it is True or False."""
+    if not isinstance(value, bool):
+        raise OptionError(
+            option,
+            value,
+            (Name(option), f" must be True or False, got {_describe(value)}"),
+            [[Setting(option, LEFT_OUT)]],
+        )
+    return value
+
+
 def _assistant_text(completion: Any, index: int) -> str:
     """The text a completion contributes: itself (plain text) or its last assistant message's content."""
     if isinstance(completion, str):
@@ -272,8 +295,12 @@ class UpdateRougeReward:
         source_column: str = "source",
         reference_column: str = "reference",
         name: str | None = None,
+        abstain: bool = False,
+        log_additions: bool = False,
         **compute_kwargs: Any,
     ):
+        self.abstain = _switch("abstain", abstain)
+        self.log_additions = _switch("log_additions", log_additions)
         call = dict(compute_kwargs, reward=reward, source_column=source_column, reference_column=reference_column)
         self.terms, self.options = advised(_checked_reward, call, _REWARD_DEFAULTS)
         self.source_column = source_column
@@ -298,22 +325,24 @@ class UpdateRougeReward:
             raise InputError(None, (f"column {name!r} has {len(values)} values for {count} completions",))
         return list(values)
 
-    def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float]:
-        """One reward in [0, 1] per completion, in order.
+    def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float | None]:
+        """One reward in [0, 1] per completion, in order (``None`` where ``abstain`` leaves it out).
 
         ``completions`` holds strings or conversations (lists of ``{"role", "content"}``
         messages; the content of the last assistant message is scored, so earlier assistant
         turns such as tool calls are not). ``columns`` must hold the source and reference
         columns, one value per completion (a reference is a string or a non-empty list of
-        strings); other keyword arguments (``completion_ids``, ``trainer_state``, other
-        columns) are ignored. Raises ``InputError`` (a ``ValueError``) naming the column and the row index.
+        strings). ``log_metric`` and ``log_extra``, where callable (TRL's hooks), receive the
+        reward's parts (``_log``); other keyword arguments (``completion_ids``, ``trainer_state``,
+        other columns) are ignored. Raises ``InputError`` (a ``ValueError``) naming the column
+        and the row index.
         """
         try:
             return self._rewards(completions, columns)
         except InputError as error:  # in the dataset's words: its columns, the completions
             raise InputError(error.where, (f"{self.__name__}: {error.render(self._columns)}",)) from error
 
-    def _rewards(self, completions: Any, columns: dict[str, Any]) -> list[float]:
+    def _rewards(self, completions: Any, columns: dict[str, Any]) -> list[float | None]:
         if completions is None or isinstance(completions, str) or not hasattr(completions, "__len__"):
             problem = f"must be a list with one completion per row, got {_describe(completions)}"
             raise input_error("completions", None, problem)
@@ -327,12 +356,35 @@ class UpdateRougeReward:
             for index, reference in enumerate(self._column(columns, self.reference_column, count))
         ]
         examples = score_examples(sources, predictions, references, **self.options)
-        if len(self.terms) == 1:
-            return [_value(example, *self.terms[0][:3]) for example in examples]
+        values = [[_value(example, *term[:3]) for example in examples] for term in self.terms]
+        weights = [term[3] for term in self.terms]
+        scored = [not (self.abstain and _decided(example, self.terms)) for example in examples]
+        self._log(examples, values, scored, columns)
         return [
-            math.fsum(weight * _value(example, deletions, t, m) for deletions, t, m, weight in self.terms)
-            for example in examples
+            math.fsum(weight * value for weight, value in zip(weights, example_values)) if kept else None
+            for example_values, kept in zip(zip(*values), scored)
         ]
+
+    def _log(self, examples: list[ExampleScore], values: list[list[float]], scored: list[bool], hooks: dict) -> None:
+        """Through TRL's hooks in ``hooks``, where callable: ``log_metric`` gets
+        ``rewards/<name>/<term>``, each term's mean over the ``scored`` examples (so that the
+        weighted sum of these means is the mean reward), and ``rewards/<name>/both_empty_share``,
+        the share of examples in which neither side adds anything (and ``both_kept_share``,
+        deletes anything, where the deletions are scored); with ``log_additions``, ``log_extra``
+        gets the column ``<name>/additions``: each completion's additions, one per line."""
+        log_metric, log_extra = hooks.get("log_metric"), hooks.get("log_extra")
+        if callable(log_metric):
+            prefix = f"rewards/{self.__name__}/"
+            kept = [index for index, keep in enumerate(scored) if keep]
+            for term, term_values in zip(self.terms, values) if kept else ():
+                log_metric(prefix + _term_name(*term[:3]), math.fsum(term_values[index] for index in kept) / len(kept))
+            shares = {"both_empty_share": [example.both_empty for example in examples]}
+            if self.options.get("deletions"):
+                shares["both_kept_share"] = [example.deletions.both_kept for example in examples]  # type: ignore[union-attr]
+            for share, flags in shares.items():
+                log_metric(prefix + share, sum(flags) / len(flags))
+        if self.log_additions and callable(log_extra):
+            log_extra(f"{self.__name__}/additions", ["\n".join(example.prediction_additions) for example in examples])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.__name__}>"
@@ -343,6 +395,8 @@ def update_rouge_reward(
     source_column: str = "source",
     reference_column: str = "reference",
     name: str | None = None,
+    abstain: bool = False,
+    log_additions: bool = False,
     **compute_kwargs: Any,
 ) -> UpdateRougeReward:
     """Build an UpdateROUGE reward function for TRL's ``reward_funcs``.
@@ -362,17 +416,24 @@ def update_rouge_reward(
         name: the reward's ``__name__``, which TRL logs as ``rewards/<name>/mean``; default
             ``update_rouge_<type>_<measure>`` for each term (``update_rouge_rougeLsum_f1``,
             ``update_rouge_del_rouge1_recall``).
+        abstain: ``True``: the reward is ``None`` (TRL: not applicable to that completion) where
+            a rule decides every term: neither the completion nor the reference adds anything
+            (``_both_empty``) and, for a ``del_`` term, neither deletes anything (``_both_kept``);
+            default ``False``: the rule's 1.0.
+        log_additions: ``True``: where TRL passes ``log_extra``, each completion's additions go
+            to its completions table as the column ``<name>/additions``; default ``False``.
         **compute_kwargs: every per-example scoring option of ``compute`` (``settings.OPTIONS``),
             checked here; not those of ``REFUSED_OPTIONS``: ``rouge_types`` (given by ``reward``)
             and the options that act on a corpus result (``refusals.CORPUS_OPTIONS``).
 
     Returns:
-        A picklable callable ``reward(prompts=..., completions=..., **columns) -> list[float]``,
-        each value in [0, 1]: with a single term, exactly the per-example value of
+        A picklable callable ``reward(prompts=..., completions=..., **columns) -> list[float | None]``,
+        each value in [0, 1] (``None`` only with ``abstain``): with a single term, exactly the per-example value of
         ``compute(..., use_aggregator=False)`` under ``update_<type>`` (F1),
         ``update_<type>_precision`` or ``update_<type>_recall`` (a ``del_`` term: ``update_del_<type>``,
         ... of ``compute(..., deletions=True)``). A completion that adds nothing
         to its source scores 1.0 when some reference adds nothing too (every reference, with
-        ``multi_ref="pooled"``), as in ``compute``.
+        ``multi_ref="pooled"``), as in ``compute``. Called with TRL's ``log_metric`` and
+        ``log_extra``, it logs its parts (``UpdateRougeReward._log``); called without, nothing.
     """
-    return UpdateRougeReward(reward, source_column, reference_column, name, **compute_kwargs)
+    return UpdateRougeReward(reward, source_column, reference_column, name, abstain, log_additions, **compute_kwargs)

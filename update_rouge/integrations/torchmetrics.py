@@ -47,7 +47,7 @@ from ..errors import LEFT_OUT, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, score_keys
 from ..micro import micro_means
 from ..protocols import rules_of
-from .refusals import CORPUS_OPTIONS, refuse_given
+from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
@@ -78,6 +78,7 @@ class UpdateRougeMetric(Metric):
     def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
         refuse_given(options, _REFUSED, _DOOR, "it computes corpus means only, no bootstrap")
+        refuse_given(options, ENTITY_OPTIONS, _DOOR, ENTITIES_WHY)
         level = options.get("confidence_level")
         if level is not None:
             raise OptionError(

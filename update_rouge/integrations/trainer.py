@@ -22,7 +22,7 @@ from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting, in
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
-from .refusals import NOT_ONE_RESULT, refuse_given
+from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
 
 IGNORED_ID = -100
 
@@ -49,6 +49,7 @@ class UpdateRougeComputeMetrics:
         refuse_given(
             compute_kwargs, NOT_ONE_RESULT, "a Trainer", "it logs corpus means and intervals, one float per key"
         )
+        refuse_given(compute_kwargs, ENTITY_OPTIONS, "a Trainer", ENTITIES_WHY)
         if sources is not None and task_prefix is not None:
             raise OptionError(
                 "task_prefix",
