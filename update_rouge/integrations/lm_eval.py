@@ -100,7 +100,8 @@ def make_process_results(
             raise InputError(
                 Field("results"),
                 (
-                    f"{where}: process_results got no generation (results is empty): give its task output_type: generate_until",
+                    f"{where}: process_results got no generation (results is empty): "
+                    "give its task output_type: generate_until",
                 ),
             )
         source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
