@@ -225,7 +225,19 @@ def _file_options(values: Values) -> tuple[ScreenOptions, str, Any]:
 
 
 def _remember_file_options(values: Values) -> dict[str, Any]:
-    return {"file_options": _file_options(values)}
+    return {"file_options": _file_options(values), "file_scoring": _file_options(values)}
+
+
+def _scored_file_changed(values: Values) -> dict[str, Any]:
+    """After a file was scored: the note to score again where the page no longer shows what the
+    click scored (an option, the baseline column or the file changed, or an edit cleared the view,
+    while it was scored); the edits' own events leave a first scoring's results (an empty status)."""
+    scored = values["file_scoring"]
+    now = _file_options(values)
+    if now == scored == values["file_options"]:
+        return {}
+    changed = "File" if now[2] != scored[2] else "Options"
+    return {**file_inputs_changed(values["status"], now[0], changed), "file_options": None}
 
 
 def _file_changed(values: Values) -> dict[str, Any]:
@@ -256,6 +268,7 @@ for _adapter, _handler in (  # the names gradio's event list shows
     (_options_changed, options_changed),
     (_file_inputs_changed, file_inputs_changed),
     (_file_changed, file_inputs_changed),
+    (_scored_file_changed, file_inputs_changed),
     (_open_example, open_example),
 ):
     _adapter.__name__ = _handler.__name__
@@ -297,14 +310,27 @@ def wire(page: Page) -> None:
     # the upload included, is remembered first, as for one example, and a late answer that finds
     # the very file and options scored changes nothing.
     file_options = (*OPTION_NAMES, "baseline_column", "upload")
+    # An edit sent while the file is scored reads the status shown before (empty for the session's
+    # first file, so it leaves the results to come): once they are shown, the page's options are
+    # checked against those scored (an event sent then reads the options shown then).
+    remembered = ["file_options", "file_scoring"]
     page.file_button.click(
-        *page.event(_remember_file_options, file_options, ["file_options"], line="file"), api_name=False, **free
+        *page.event(_remember_file_options, file_options, remembered, line="file"), api_name=False, **free
     ).then(
         page.keyed(score_file, "file", heavy=True),
         page.inputs_of(score_file, {"path": "upload"}),
         page(*FILE_RESULTS),
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
+        **free,
+    ).then(
+        *page.event(
+            _scored_file_changed,
+            ("status", *remembered, *file_options),
+            (*FILE_RESULTS, "file_options"),
+            line="file",
+        ),
+        api_name=False,
         **free,
     )
     # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).

@@ -255,6 +255,8 @@ def build_demo() -> gr.Blocks:
         # cleared): an edit's late clearing keeps results scored with the options it was sent for.
         page.scored_options = gr.State(ScreenOptions.of())
         page.file_options = gr.State(None)
+        # What the last Score file click scored (options, baseline column, upload), never cleared.
+        page.file_scoring = gr.State(None)
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             card = (REPO / "README.md").read_text(encoding="utf-8")
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")

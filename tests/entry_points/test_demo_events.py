@@ -68,11 +68,11 @@ def cycles(edges):
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
     # Examples, Score (5 chained: the source view of deletions, then the signature last), Score file
-    # (2 chained: its options remembered first), histogram, the two tabs' Reproduce and their download
+    # (3 chained: its options remembered first, the options shown checked last), histogram, the two tabs' Reproduce and their download
     # buttons, 3 texts, options, a row (4), matches and the rouge types' choices of matches, the
     # file's options, the upload; the Status box marked by its text; and the upload cap's script (at
     # load) with the hidden button that writes its refusal in the Status box (demo.upload_limit).
-    assert len(edges) == len(space_page.fns) == 28
+    assert len(edges) == len(space_page.fns) == 29
     # The Status box is marked in the page alone, on its change (whichever event wrote it): no
     # server step that could land after a newer text's.
     (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]
@@ -177,6 +177,26 @@ def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
     assert events._file_changed({**shown, "file_options": file_options}) == {}
     cleared = events._file_changed({**shown, "upload": "/tmp/other.jsonl", "file_options": file_options})
     assert cleared["status"] == "File changed: press Score file again." and cleared["file_options"] is None
+
+
+def test_a_file_scored_while_an_option_or_the_file_changed_is_not_shown_as_current():
+    # The edits sent while the session's first file scores read an empty status and leave the
+    # results to come: once shown, they are checked against the options the page shows then.
+    none = {**_option_values(), "baseline_column": "", "upload": "/tmp/wiki.jsonl", "status": ""}
+    clicked = events._remember_file_options(none)
+    assert (
+        clicked["file_scoring"] == clicked["file_options"] == (demo_options.ScreenOptions.of(), "", "/tmp/wiki.jsonl")
+    )
+    assert events._file_inputs_changed({**none, "stemmer": "porter", **clicked}) == {"file_options": None}
+    scored = {**none, "status": "Scored 745 examples from wiki.jsonl", **clicked}
+    assert events._scored_file_changed(scored) == {}
+    for changes, changed in (({"stemmer": "porter"}, "Options"), ({"upload": "/tmp/other.jsonl"}, "File")):
+        stale = events._scored_file_changed({**scored, **changes})
+        assert stale["status"] == f"{changed} changed: press Score file again." and stale["results"]["visible"] is False
+        assert stale["file_options"] is None
+    # An edit that cleared the view while the file scored (to an unusable option and back, say).
+    stale = events._scored_file_changed({**scored, "file_options": None})
+    assert stale["status"] == "Options changed: press Score file again."
 
 
 def test_an_option_edit_sends_its_clearings_first(space_page):
