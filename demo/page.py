@@ -262,7 +262,7 @@ def build_demo() -> gr.Blocks:
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
         _api_examples(page)
         wire(page)
-        demo.load(None, js=over_limit_js(MAX_UPLOAD_MB), api_name=False)
+        demo.load(None, js=over_limit_js(MAX_UPLOAD_MB), api_visibility="private")
     return demo
 
 
