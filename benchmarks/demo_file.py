@@ -45,8 +45,8 @@ for _ in range(repeat):
 # The reference: the scorer alone on the joined additions of the distinct rows, extracted beforehand.
 _, read = files.open_examples(path)
 pairs = [
-    (extraction.join_additions(extraction.extract_additions(row.references[0], row.source)),
-     extraction.join_additions(extraction.extract_additions(row.prediction, row.source)))
+    (extraction.join_segments(extraction.extract_additions(row.references[0], row.source)),
+     extraction.join_segments(extraction.extract_additions(row.prediction, row.source)))
     for _, row in zip(range(distinct), read())
 ]
 types = list(demo_options.DEFAULT_ROUGE_TYPES)

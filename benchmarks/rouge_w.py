@@ -22,7 +22,7 @@ import time
 from engine import json_rows, long_pair, median_times
 
 from update_rouge.engines import PythonEngine
-from update_rouge.extraction import SourceIndex, join_additions
+from update_rouge.extraction import SourceIndex, join_segments
 from update_rouge.tokens import tokenizer_for
 
 DEFAULT_PATH = """
@@ -43,7 +43,7 @@ def wiki_pairs():
     pairs = []
     for row in json_rows("wiki_triples.jsonl"):
         index = SourceIndex(row["source"])
-        reference, prediction = (join_additions(index.additions(row[side])) for side in ("reference", "prediction"))
+        reference, prediction = (join_segments(index.additions(row[side])) for side in ("reference", "prediction"))
         pairs.append((reference, prediction))
     return pairs
 

@@ -172,7 +172,7 @@ def floor_ratio(repeat: int) -> str:
     from rouge_score import tokenizers
 
     from update_rouge import compute
-    from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_additions
+    from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_segments
 
     rows = [json.loads(line) for line in open(WIKI, encoding="utf-8")]
     columns = {name + "s": [row[name] for row in rows] for name in ("source", "reference", "prediction")}
@@ -182,7 +182,7 @@ def floor_ratio(repeat: int) -> str:
         for row in rows:
             index = SourceIndex(row["source"], SEGMENT_PATTERN)
             for text in (row["reference"], row["prediction"]):
-                tokenizer.tokenize(join_additions(index.additions(text)))
+                tokenizer.tokenize(join_segments(index.additions(text)))
 
     times: dict = {"floor": [], "python engine": []}
     for _ in range(repeat):

@@ -25,7 +25,7 @@ from pathlib import Path
 from rouge_score.tokenizers import DefaultTokenizer
 
 from update_rouge import compute, extract_additions
-from update_rouge.extraction import join_additions
+from update_rouge.extraction import join_segments
 from update_rouge.rouge155_tokens import Rouge155Tokenizer, clear_cache
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "wiki_triples.jsonl"
@@ -85,7 +85,7 @@ def main():
     )
 
     texts = [
-        join_additions(extract_additions(row[side], row["source"]))
+        join_segments(extract_additions(row[side], row["source"]))
         for row in rows
         for side in ("reference", "prediction")
     ]

@@ -39,18 +39,8 @@ from demo.upload_limit import FORGET_JS, KEEP_JS, SHOW_JS
 
 Values = Mapping[str, Any]
 TEXTS = ("source", "reference", "prediction")
-# The options of one example, in score_one's order; the file's add the statistics.
-EXAMPLE_OPTIONS = (
-    "rouge_types",
-    "stemmer",
-    "language",
-    "remove_stopwords",
-    "max_words",
-    "max_bytes",
-    "alpha",
-    "additions",
-    "deletions",
-)
+# The options of one example, score_one's parameters in its order; the file's add the statistics.
+EXAMPLE_OPTIONS = tuple(name for name in inspect.signature(score_one).parameters if name in OPTION_NAMES)
 FILE_ONLY_OPTIONS = tuple(name for name in OPTION_NAMES if name not in EXAMPLE_OPTIONS)
 
 

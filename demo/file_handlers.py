@@ -27,7 +27,6 @@ from demo.histogram import histogram_svg
 from demo.options import (
     MAX_SECONDS_VARIABLE,
     NO_LANGUAGE,
-    SCREEN,
     DemoError,
     ScreenOptions,
     in_page_words,
@@ -39,10 +38,11 @@ from demo.upload_limit import limit_bytes, too_big
 from update_rouge import files
 from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
+from update_rouge.errors import OptionError
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
-from update_rouge.protocols import CORPUS_SCALE, MULTI_REFERENCE_RULE, check_protocol_paired
+from update_rouge.protocols import check_protocol_paired, check_reference_counts, rules_of
 
 # Examples scored at a time: the time limit is checked between chunks, so they are small.
 CHUNK_SIZE = 50
@@ -134,7 +134,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
     Args:
         path: the uploaded .jsonl or .csv file (at most UPDATE_ROUGE_DEMO_MAX_MB megabytes).
         rouge_types: the ROUGE variants to report.
-        stemmer: "none", "porter" or "rouge155".
+        stemmer: one of the option table's stemmers (``update_rouge.settings.OPTIONS``).
         confidence_level: "0.90", "0.95", "0.99" or "none" (no bootstrap interval).
         language: an ISO 639-1 code, or "none (rouge-score's tokens)".
         remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
@@ -143,7 +143,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         alpha: the weight of precision in F (0.5: the usual F1).
         baseline_column: optional; the name of a column (JSONL key) of the file holding another
             system's predictions, for a paired test per rouge type (as compute's baseline_predictions).
-        multi_ref: how an example's several references combine: "max_f1", "pooled" or "best_recall".
+        multi_ref: how an example's several references combine, one of the option table's modes.
         n_bootstrap: the bootstrap resamples of the examples (at most 10000 here).
         seed: the seed of the resamples (the same seed gives the same intervals and p-values).
         additions: "sentences" or "edits", as for score_one.
@@ -164,23 +164,7 @@ def score_file(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options
         per-example scores as CSV, and with a baseline the paired test (delta of mean F1 in
         points with its bootstrap interval, p-value of "the system is not better").
     """
-    options = ScreenOptions.of(
-        rouge_types=rouge_types,
-        stemmer=stemmer,
-        confidence_level=confidence_level,
-        language=language,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        multi_ref=multi_ref,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        additions=additions,
-        average=average,
-        protocol=protocol,
-        deletions=deletions,
-    )
+    options = ScreenOptions.of(locals())  # the parameters that are options (the others are ignored)
     return score_upload(path, options, baseline_column, progress)
 
 
@@ -256,8 +240,8 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
     json_path = write_atomically(
         folder, JSON_NAME, lambda p: p.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     )
-    # FRUIT's corpus values are already percent (x 100); the table shows percent for every protocol.
-    percent = 100 / CORPUS_SCALE.get(settings.protocol or "", 1.0)
+    # A protocol's corpus values may be scaled already (FRUIT's: x 100); the table shows percent.
+    percent = 100 / rules_of(settings.protocol).scale
     summary = render.summary_table(result, types, settings.confidence_level if settings.intervals else None, percent)
     signature = (
         comparison_signature(_reference_shape(corpus.reference_counts), 2, SignificanceTest(), settings)
@@ -364,20 +348,19 @@ def _noting_words(rows: Iterator[Any], words: list[bool]) -> Iterator[Any]:
 
 
 def _same_reference_counts(rows: Iterator[Any], protocol: str | None, name: str) -> Iterator[Any]:
-    """``rows``; where ``protocol``'s corpus value averages reference slots (``"slot-mean"`` in
-    ``protocols.MULTI_REFERENCE_RULE``), so that every example must have as many references,
-    stopped with ``DemoError`` naming the line of the first row whose number differs from the first row's."""
-    slots = MULTI_REFERENCE_RULE.get(protocol or "") == "slot-mean"
+    """``rows``, stopped where ``protocols.check_reference_counts`` refuses the first row whose
+    number of references differs from the first row's, with ``DemoError`` naming its line."""
     first: tuple[int, int] | None = None  # the first row's line and number of references
     for row in rows:
         count = len(row.references)
         first = first or (row.line, count)
-        if slots and count != first[1]:
+        try:
+            check_reference_counts(protocol, (first[1], count))
+        except OptionError as error:
             raise DemoError(
                 f"{name}:{row.line}: {_references(count)}, but line {first[0]} has {_references(first[1])}: "
-                f"{SCREEN.setting('protocol', protocol)} needs the same number of references in every example (its corpus value "
-                "averages reference slots)"
-            )
+                f"{in_page_words(error)}"
+            ) from None
         yield row
 
 

@@ -16,7 +16,7 @@ import gradio as gr
 from demo import deletions_view, long_texts, render
 from demo.options import NO_LANGUAGE, DemoError, ScreenOptions, in_page_words
 from demo.reproduce import example_signature
-from update_rouge.extraction import join_additions
+from update_rouge.extraction import join_segments
 from update_rouge.extras import MissingExtra
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.matches import token_matches
@@ -75,7 +75,7 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
         reference: the correct updated text.
         prediction: the system's updated text.
         rouge_types: the ROUGE variants to report, e.g. ["rouge1", "rouge2", "rougeLsum"].
-        stemmer: "none", "porter" (rouge-score's) or "rouge155" (ROUGE-1.5.5's -m).
+        stemmer: one of the option table's stemmers (``update_rouge.settings.OPTIONS``).
         language: an ISO 639-1 code such as "de", or "none (rouge-score's tokens)".
         remove_stopwords: drop ROUGE-1.5.5's English stopwords before scoring.
         max_words: keep only the first N words of each side's additions (0: no limit).
@@ -90,19 +90,9 @@ def score_one(  # noqa: PLR0913 (an HTTP endpoint: its clients pass the options 
         with deletions per del_<type>), and notes (what each side added, and dropped with
         deletions, the no-additions rule, warnings, or the error).
     """
+    options = ScreenOptions.of(locals())  # the parameters that are options (the texts are ignored)
     for value, field in ((source, "source"), (reference, "reference"), (prediction, "prediction")):
         check_text(value, field)
-    options = ScreenOptions.of(
-        rouge_types=rouge_types,
-        stemmer=stemmer,
-        language=language,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        additions=additions,
-        deletions=deletions,
-    )
     return score_example(Texts(source, reference, prediction), options)
 
 
@@ -185,8 +175,8 @@ def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -
         if example.both_empty:
             return {**shown, "match_note": "Neither side adds anything: there is nothing to match."}
         found = token_matches(
-            join_additions(example.reference_additions[0]),
-            join_additions(example.prediction_additions),
+            join_segments(example.reference_additions[0]),
+            join_segments(example.prediction_additions),
             rouge_type,
             settings,
         )

@@ -19,9 +19,9 @@ from update_rouge.errors import LEFT_OUT, InputFile, Setting, Spelling, UpdateRo
 from update_rouge.languages import ISO_639_1 as LANGUAGES
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
+from update_rouge.protocols import rules_of
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
-from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
-from update_rouge.stemming import LANGUAGE_STEMMER
+from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings, rendered
 
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4", "rougeW")
 # The types whose matched tokens the one-example view shows (see update_rouge.matches).
@@ -71,22 +71,7 @@ LANGUAGE_CHOICES = [
 ]
 # The stemmer menu: the option table's stemmers (``snowball``: the chosen language's Snowball
 # stemmer; the page has no ``use_stemmer`` switch).
-SNOWBALL = LANGUAGE_STEMMER
 STEMMER_CHOICES = tuple(OPTION_BY_NAME["stemmer"].choices or ())
-# The help the page shows where the table's speaks of the API or the command line.
-DEMO_HELP = {
-    "confidence_level": "The level of the bootstrap interval of each rouge type's corpus score; none: no interval.",
-    "protocol": "Reproduce a published script's numbers (docs/published-protocols.md); none: our rules. "
-    "fruit: FRUIT's edit_rouge, its corpus values on a x 100 scale (its JSON holds 52.4 where ours holds "
-    "0.524; the table shows percent either way); editeval: EditEval's update_rouge; autometrics: "
-    "autometrics' UpdateROUGE. fruit and editeval (a bootstrap median) have no paired test: no baseline "
-    "column. A protocol takes the default options only.",
-    "language": OPTION_BY_NAME["language"].help.replace("`use_stemmer=True` uses", f"the stemmer `{SNOWBALL}` uses"),
-    "deletions": "Also score what each text removes from its source (docs/deletions.md): the source's segments "
-    'it does not contain (with additions "edits", the source tokens the diff deletes or replaces), the '
-    "prediction's against the reference's as additions are, shown as del_<type> and struck through in the "
-    "source; 1.0 where neither side deletes anything. Not with a protocol.",
-}
 # The label of each control whose label is not its option's name (``Screen`` names it so in errors).
 LABELS = {"deletions": "Score deletions too"}
 # Confidence levels of the corpus scores' bootstrap intervals ("none": no interval).
@@ -149,11 +134,11 @@ SCREEN_DEFAULTS = {
     "confidence_level": f"{DEFAULTS['confidence_level']:.2f}",
     "protocol": "none",
 }
-# The protocol menu: "none" (our rules) and the table's protocols, FRUIT's scale in its label.
+# The protocol menu: "none" (our rules) and the table's protocols, a scale other than 1 in its label.
 PROTOCOL_CHOICES = [
     ("none", "none"),
     *(
-        (f"{name} (x 100 scale)" if name == "fruit" else name, name)
+        (name if rules_of(name).scale == 1 else f"{name} (x {rules_of(name).scale:g} scale)", name)
         for name in OPTION_BY_NAME["protocol"].choices or ()
     ),
 ]
@@ -345,15 +330,15 @@ TERSE = ("rouge_types", "stemmer")
 
 def option_control(name: str) -> dict[str, Any]:
     """The keyword arguments of the control of option ``name`` taken from the option table
-    (``update_rouge.settings.OPTIONS``): its name (or ``LABELS`` entry) as the label, its help as the info (except
-    ``TERSE`` ones), its default as shown on screen (``SCREEN_DEFAULTS``) and its choices."""
+    (``update_rouge.settings.OPTIONS``): its name (or ``LABELS`` entry) as the label, its help in the
+    page's words (``SCREEN``) as the info (except ``TERSE`` ones), its default as shown on screen (``SCREEN_DEFAULTS``) and its choices."""
     option = OPTION_BY_NAME[name]
     control: dict[str, Any] = {
         "label": LABELS.get(name, option.name),
         "value": SCREEN_DEFAULTS.get(name, option.default),
     }
     if name not in TERSE:
-        control["info"] = DEMO_HELP.get(name, option.help)
+        control["info"] = rendered(option.help, SCREEN)
     if option.choices:
         control["choices"] = {"stemmer": list(STEMMER_CHOICES), "protocol": PROTOCOL_CHOICES}.get(
             name, list(option.choices)

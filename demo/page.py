@@ -2,12 +2,13 @@
 
 This module is the page's layout; ``demo.events`` wires its events to the handlers
 (``demo.handlers`` for one example, ``demo.file_handlers`` for a file), ``demo.options`` turns
-the controls into ``Settings``, ``demo.render`` draws tables, highlights, the histogram and the
-notes, ``demo.samples`` holds the examples and ``demo.style`` the CSS. Uploads larger than
-``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is scored for at most
-``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is limited to
-``DEMO_MAX_LCS_CELLS`` (see ``demo.options`` and ``demo.file_handlers``). ``app.py`` at the
-repository root (and the Space's root) serves it.
+the controls into ``Settings``, ``demo.render`` draws tables, highlights and the notes,
+``demo.histogram`` the histogram, ``demo.reproduce`` writes the Reproduce code, ``demo.samples``
+holds the examples and ``demo.style`` the CSS (every module of the demo: docs/architecture.md's
+table). Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
+scored for at most ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is
+limited to ``DEMO_MAX_LCS_CELLS`` (see ``demo.options`` and ``demo.file_handlers``). ``app.py``
+at the repository root (and the Space's root) serves it.
 """
 
 import os
@@ -47,7 +48,7 @@ from demo.upload_limit import OVER_LIMIT_BUTTON, over_limit_js
 
 def _options(page: Page) -> None:
     """The rouge types and the stemmer, and the advanced options in an accordion; every control's
-    label, help, choices and default come from the option table (``app_options.option_control``)."""
+    label, help, choices and default come from the option table (``demo.options.option_control``)."""
     with gr.Row(equal_height=False):
         page.rouge_types = option_component(
             gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
@@ -146,7 +147,7 @@ def _one_example_tab(page: Page) -> None:
 
 def _reproduce_box(page: Page, name: str, code: str, elem_id: str) -> None:
     """A tab's Reproduce code ``code`` as ``page.<name>``, with a copy button and
-    ``page.<name>_download``, a button that saves it as ``DOWNLOAD_NAME`` (``demo.events``)."""
+    ``page.<name>_download``, a button that saves it as ``demo.reproduce.DOWNLOAD_NAME``."""
     with gr.Accordion("Reproduce (Python and the command line)", open=False):
         setattr(
             page,

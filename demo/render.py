@@ -21,7 +21,7 @@ from update_rouge.edits import kept_positions
 from update_rouge.extraction import SEGMENT_PATTERN
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
-from update_rouge.protocols import BOOTSTRAP_PROTOCOLS
+from update_rouge.protocols import rules_of
 from update_rouge.rouge_types import LCS, NGRAM, SUMMARY_LCS, parse_rouge_type
 
 ADDED = "added"
@@ -289,8 +289,8 @@ SCORES_LABEL = "Scores of this example (P, R and F1 from 0 to 1)"
 
 def corpus_words(average: str, protocol: str | None = None) -> str:
     """What the corpus numbers are: the ``average``, or under a ``protocol`` whose corpus value is
-    a bootstrap median (fruit, editeval), that median; and their scale, percent."""
-    if protocol in BOOTSTRAP_PROTOCOLS:
+    a bootstrap median, that median; and their scale, percent."""
+    if rules_of(protocol).bootstrap_median:
         return f"{protocol}'s bootstrap median of the examples' scores, in percent"
     return f"{AVERAGE_WORDS.get(average, average)}, in percent"
 
@@ -305,8 +305,9 @@ def summary_label(average: str, protocol: str | None = None, intervals: bool = T
 def mean_line_label(average: str, protocol: str | None = None) -> str:
     """What the histogram's dashed line (the mean of the examples' F1, 0 to 1) is: the corpus
     score where that is the macro mean; else said not to be, naming what the corpus score is."""
-    if protocol in BOOTSTRAP_PROTOCOLS:
-        scale = " x 100" if protocol == "fruit" else ""
+    rules = rules_of(protocol)
+    if rules.bootstrap_median:
+        scale = f" x {rules.scale:g}" if rules.scale != 1 else ""
         return f"mean of the examples (corpus score: {protocol}'s bootstrap median{scale})"
     return "corpus score (macro mean)" if average == "macro" else "mean of the examples (not the micro score)"
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from demo.options import DemoError, ScreenOptions
-from update_rouge.protocols import BOOTSTRAP_PROTOCOLS
+from demo.options import OPTION_NAMES, DemoError, ScreenOptions
+from update_rouge.protocols import rules_of
 from update_rouge.rouge_types import DEFAULT_ROUGE_TYPES
 from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
 from update_rouge.signature import signature
@@ -60,27 +60,12 @@ def example_signature(options: ScreenOptions, references: int = 1) -> str:
 
 
 def _options_of(settings: Settings) -> dict[str, Any]:
-    """The keyword options of ``compute`` that differ from the defaults, in the table's order;
-    without an interval ``n_bootstrap`` and ``seed`` only under ``"fruit"`` or ``"editeval"``,
+    """The keyword options of ``compute`` that differ from the defaults, in the page's order
+    (``OPTION_NAMES``); without an interval ``n_bootstrap`` and ``seed`` only under a protocol
     whose corpus value (a bootstrap median) depends on them."""
-    chosen = {
-        "rouge_types": list(settings.rouge_types),
-        "stemmer": settings.stemmer,
-        "language": settings.language,
-        "remove_stopwords": settings.remove_stopwords,
-        "max_words": settings.max_words,
-        "max_bytes": settings.max_bytes,
-        "alpha": settings.alpha,
-        "confidence_level": settings.confidence_level,
-        "multi_ref": settings.multi_ref,
-        "n_bootstrap": settings.n_bootstrap,
-        "seed": settings.seed,
-        "additions": settings.additions,
-        "average": settings.average,
-        "protocol": settings.protocol,
-        "deletions": settings.deletions,
-    }
-    if settings.confidence_level is None and settings.protocol not in BOOTSTRAP_PROTOCOLS:
+    chosen = {name: getattr(settings, name) for name in OPTION_NAMES}
+    chosen["rouge_types"] = list(settings.rouge_types)
+    if settings.confidence_level is None and not rules_of(settings.protocol).bootstrap_median:
         # No interval: no resamples either, unless the corpus value is a protocol's bootstrap median.
         del chosen["n_bootstrap"], chosen["seed"]
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}

@@ -19,8 +19,9 @@ if [ "${1:-}" = "--all" ]; then
     # Overrides the "-m 'not slow'" of pyproject.toml's addopts.
     marker=(-m "slow or not slow")
 fi
-# The demo's browser test drives Debian's chromium (Playwright's own browser download does not work here).
-if [ ! -x /usr/bin/chromium ]; then
+# The demo's browser tests (marked slow: only --all runs them) drive Debian's chromium (Playwright's own
+# browser download does not work here). The quick run changes nothing on the system: only --all installs it.
+if [ ${#marker[@]} -gt 0 ] && [ ! -x /usr/bin/chromium ]; then
     echo "tests/run.sh: /usr/bin/chromium is missing; installing the Debian package chromium with apt-get" >&2
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

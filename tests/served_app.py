@@ -235,6 +235,10 @@ def served(app_server, trap):
 
 @pytest.fixture(scope="module")
 def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: `bash tests/run.sh --all` installs Debian's chromium (or: apt-get install chromium)"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .comparison.systems import compare
-    from .errors import InputError, OptionError, UpdateRougeError
+    from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError
     from .example_tables import ExampleScore
     from .extraction import extract_additions, split_segments
     from .extras import MissingExtra
@@ -44,6 +44,7 @@ _HOMES = {
     "ExampleScore": "example_tables",
     "InputError": "errors",
     "OptionError": "errors",
+    "UnknownOptionError": "errors",
     "UpdateRougeError": "errors",
     "MissingExtra": "extras",
     "InputFileError": "file_lines",
@@ -97,6 +98,7 @@ __all__ = [
     "DEFAULT_ROUGE_TYPES",
     "UpdateRougeError",
     "OptionError",
+    "UnknownOptionError",
     "InputError",
     "InputFileError",
     "LcsTableTooLarge",

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from .corpus import Corpus
 from .engines import Counts
+from .errors import InputError
 from .example_workers import ExampleWorkers, Workers, process_count
 from .file_lines import InputFileError
 from .lcs_limits import LcsTableTooLarge
@@ -205,6 +206,8 @@ def _score_chunk_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[
         if error.index is None:
             raise
         raise error.at(lines[error.index], "line") from None
+    except InputError as error:  # of an example (several references under protocol='fruit'): at its line
+        raise error if error.index is None else error.said_of(f"line {lines[error.index]}") from None
     counts = [len(example) for example in references]
     rendered = None if render is None else render(tables.table, [getattr(row, "id", None) for row in rows])
     labels = [getattr(row, "group", None) for row in rows]

@@ -22,10 +22,9 @@ import numpy as np
 
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
-from .errors import LEFT_OUT, OptionError, Setting
 from .example_tables import RunningTotals, mean, score_keys
 from .micro import as_arrays, micro_bootstrap_statistics, micro_means
-from .protocols import BOOTSTRAP_PROTOCOLS, check_protocol_paired, published_statistics
+from .protocols import check_protocol_paired, check_reference_counts, published_statistics, rules_of
 from .settings import Settings
 from .signature import signature
 
@@ -62,7 +61,7 @@ def corpus_statistics(
     one tuple per example) and the result is ``protocols.published_statistics``'s: the published
     bootstrap median, its precision and recall and its interval (no baseline).
     """
-    if settings.protocol in BOOTSTRAP_PROTOCOLS:
+    if rules_of(settings.protocol).bootstrap_median:
         if baseline is not None:
             check_protocol_paired(settings.protocol)
         arrays = {key: np.asarray(values, dtype=np.float64) for key, values in system.items()}
@@ -92,7 +91,7 @@ class Corpus:
         self.settings = settings
         self.totals = RunningTotals()
         self.micro = settings.average == "micro"
-        self.published = settings.protocol in BOOTSTRAP_PROTOCOLS
+        self.published = rules_of(settings.protocol).bootstrap_median
         # Under micro the bootstrap needs each example's counts (3 ints a type), not its F1; under
         # a published protocol each reference slot's precision, recall and F (3 floats a slot).
         self.counted = self.micro or self.published
@@ -157,20 +156,11 @@ class Corpus:
             column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
 
     def check(self) -> None:
-        """Raise ``ValueError`` where the examples added so far have no corpus result: under a
-        published protocol, examples with different numbers of references. ``result`` checks
+        """Raise ``OptionError`` where the examples added so far have no corpus result
+        (``protocols.check_reference_counts``: examples with different numbers of references
+        under a protocol that averages reference slots). ``result`` checks
         it first; a caller checks it on its own to refuse before writing anything more."""
-        if self.published and len(self.reference_counts) > 1:
-            protocol = self.settings.protocol
-            raise OptionError(
-                "protocol",
-                protocol,
-                (
-                    Setting("protocol", protocol),
-                    " needs the same number of references in every example (its corpus value averages reference slots)",
-                ),
-                [[Setting("protocol", LEFT_OUT)]],
-            )
+        check_reference_counts(self.settings.protocol, self.reference_counts)
 
     def result(self) -> dict[str, Any]:
         """The corpus result ``compute`` gives for all the examples with these settings: the exact

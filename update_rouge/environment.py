@@ -1,13 +1,16 @@
 """Limits read from environment variables: one rule for every ``UPDATE_ROUGE_*`` number.
 
 A variable that is unset gives the default. A set one must hold a number greater than 0 (and
-finite); anything else is a ``ValueError`` that names the variable, repeats its text and says
-what it should hold, so a typo in a job script fails at once instead of lifting a limit.
+finite); anything else is an ``OptionError`` (the variable is the option) that repeats its text,
+says what it should hold and advises the default, so a typo in a job script fails at once
+instead of lifting a limit.
 """
 
 import math
 import os
 from collections.abc import Mapping
+
+from .errors import OptionError, Setting
 
 
 def positive_integer(variable: str, default: int, unit: str, environ: Mapping[str, str] | None = None) -> int:
@@ -21,7 +24,7 @@ def positive_integer(variable: str, default: int, unit: str, environ: Mapping[st
     except ValueError:
         value = 0
     if value <= 0:
-        raise ValueError(f"{variable}={text!r}: expected a positive integer ({unit})")
+        raise _refused(variable, text, f"a positive integer ({unit})", default)
     return value
 
 
@@ -36,5 +39,11 @@ def positive_number(variable: str, default: float, unit: str, environ: Mapping[s
     except ValueError:
         value = math.nan
     if not 0 < value < math.inf:
-        raise ValueError(f"{variable}={text!r}: expected a number of {unit} > 0")
+        raise _refused(variable, text, f"a number of {unit} > 0", default)
     return value
+
+
+def _refused(variable: str, text: str, expected: str, default: float) -> OptionError:
+    """The refusal of ``variable``'s ``text``: "UPDATE_ROUGE_X='abc': expected ...; instead:
+    UPDATE_ROUGE_X=<default>" (the default is what unsetting it gives too)."""
+    return OptionError(variable, text, (f"{variable}={text!r}: expected {expected}",), [[Setting(variable, default)]])

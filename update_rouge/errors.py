@@ -1,16 +1,23 @@
 """The errors users catch, as data that each door renders in its own words.
 
-Every refusal of update-rouge is one of these (all exported from ``update_rouge``):
+Every refusal of a user's mistake is an ``UpdateRougeError``, one of these (all exported from
+``update_rouge``; docs/guarantees.md lists them, and a test holds that list to this hierarchy):
 
 - ``OptionError`` (a ``ValueError``): an option refused: ``option``, the ``value`` given, and
   ``instead``, the changes that would be accepted (each a tuple of ``Setting``; a ``Setting``
-  whose value is ``LEFT_OUT`` means "leave that option out");
+  whose value is ``LEFT_OUT`` means "leave that option out"); an environment variable's limit
+  is an option too (``UPDATE_ROUGE_MAX_LINE_BYTES``, ``environment.py``);
+  ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``, as Python's unexpected keyword
+  argument is) is one that no door knows;
 - ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
   ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
   is the whole column; ``InputFileError`` (``file_lines.py``, an ``InputError``) is one of an
   input file instead: ``path`` and ``line`` (``where`` None), the message ``path:line: problem``;
-- ``LcsTableTooLarge`` (``lcs_limits.py``, an ``InputError``): a pair beyond an LCS limit;
+  ``TokenizerError`` (``tokens.py``) one of a custom tokenizer; ``LcsTableTooLarge``
+  (``lcs_limits.py``) a pair beyond an LCS limit;
 - ``MissingExtra`` (``extras.py``, an ``ImportError``): an optional extra is not installed.
+
+``advised`` keeps of a refusal's advice what the whole call accepts once followed.
 
 A message is ``parts``: plain text and *mentions* (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
 ``Spelling`` writes as its door spells them: ``PYTHON`` (keywords, ``str(error)``), the command
@@ -18,9 +25,11 @@ line's flags (``cli.runner.FLAGS``), the demo's labels, a reward's column names.
 message back: it renders the parts.
 """
 
+import copy
 import dataclasses
-from collections.abc import Callable, Sequence
-from typing import Any
+import difflib
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, TypeVar
 
 
 class _LeftOut:
@@ -158,12 +167,24 @@ class OptionError(UpdateRougeError, ValueError):
 
     def revised(self, revise: Callable[[tuple[Setting, ...]], tuple[Setting, ...] | None]) -> "OptionError":
         """The same refusal with each alternative of ``instead`` as ``revise`` gives it (``None``: dropped)."""
-        kept = [changes for changes in map(revise, self.instead) if changes]
-        return OptionError(self.option, self.value, self.parts, kept)
+        return self.advising([changes for changes in map(revise, self.instead) if changes])
+
+    def advising(self, instead: Sequence[Sequence[Setting]]) -> "OptionError":
+        """The same refusal (of the same class) with the alternatives ``instead``."""
+        revised = copy.copy(self)
+        revised.instead = tuple(tuple(changes) for changes in instead)
+        revised.args = (*self.args[:3], revised.instead)
+        return revised
 
     def render(self, spelling: Spelling = PYTHON) -> str:
         message = super().render(spelling)
         return f"{message}; instead: {alternatives(self.instead, spelling)}" if self.instead else message
+
+
+class UnknownOptionError(OptionError, TypeError):
+    """An option no door of this call knows (``option``, the first such, at ``value``): a
+    ``TypeError`` as Python's unexpected keyword argument is, and an ``OptionError`` whose advice
+    leaves it out or, where one is spelt alike, gives its value to the option meant."""
 
 
 class InputError(UpdateRougeError, ValueError):
@@ -188,8 +209,120 @@ class InputError(UpdateRougeError, ValueError):
         moved = tuple(part.shifted(offset) if isinstance(part, Field) else part for part in self.parts)
         return InputError(None if self.where is None else self.where.shifted(offset), moved)
 
+    def said_of(self, place: str) -> "InputError":
+        """The same error said of ``place`` (``line 4``, a file's) instead of its example index:
+        ``line 4: references holds 2 references, ...``."""
+        unplaced = tuple(
+            dataclasses.replace(part, index=None) if isinstance(part, Field) else part for part in self.parts
+        )
+        return InputError(self.where and dataclasses.replace(self.where, index=None), (f"{place}: ", *unplaced))
+
 
 def input_error(field: str, index: int | None, problem: str, item: int | None = None) -> InputError:
     """``InputError`` at ``field[index][item]`` whose message is that place then ``problem``."""
     where = Field(field, index, item)
     return InputError(where, (where, " ", problem))
+
+
+def unknown_options(given: Mapping[str, Any], known: Collection[str], door: str) -> None:
+    """``UnknownOptionError`` if ``given`` holds options not in ``known``: "``door`` got an
+    unexpected keyword argument 'stemer'", as Python says it; the advice leaves them out and,
+    where the first is spelt like a known option, gives its value to that one."""
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return
+    first, leave_out = unknown[0], [Setting(name, LEFT_OUT) for name in unknown]
+    meant = difflib.get_close_matches(first, known, n=1)
+    plural = "s" if len(unknown) > 1 else ""
+    raise UnknownOptionError(
+        first,
+        given[first],
+        (f"{door} got an unexpected keyword argument{plural} {', '.join(map(repr, unknown))}",),
+        [*([[Setting(meant[0], given[first]), *leave_out]] if meant else []), leave_out],
+    )
+
+
+Call = TypeVar("Call")
+
+
+def followed(call: Mapping[str, Any], changes: Sequence[Setting]) -> dict[str, Any]:
+    """``call`` (keyword arguments) with ``changes`` made: a ``LEFT_OUT`` option removed, so that
+    its default applies; any other set."""
+    made = dict(call)
+    for change in changes:
+        if change.value is LEFT_OUT:
+            made.pop(change.option, None)
+        else:
+            made[change.option] = change.value
+    return made
+
+
+def advised(check: Callable[[dict[str, Any]], Call], call: Mapping[str, Any], defaults: Mapping[str, Any]) -> Call:
+    """``check(call)``'s result; the ``OptionError`` it raises with only the alternatives whose
+    call, ``followed``, ``check`` accepts: the advice is tried on the whole call, not on the
+    option refused alone. An alternative that leads to another refusal is completed by each of
+    that refusal's alternatives (once): "leave out deletions" that would meet "protocol='fruit'
+    has no paired test" becomes "leave out deletions and protocol='autometrics'". A change that
+    changes nothing (leaving out an option not given, or at its ``defaults`` value) is dropped."""
+    try:
+        return check(dict(call))
+    except OptionError as error:
+        raise error.advising(_working(check, call, defaults, error.instead)) from None
+
+
+def _working(
+    check: Callable[[dict[str, Any]], Any],
+    call: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    instead: Sequence[Sequence[Setting]],
+) -> list[tuple[Setting, ...]]:
+    """The alternatives of ``instead`` that work (see ``advised``), each completed once if need be."""
+    kept: list[tuple[Setting, ...]] = []
+    completed: list[tuple[Setting, ...]] = []
+    for changes in instead:
+        changes = tuple(change for change in changes if _changes(call, defaults, change))
+        works, more = _tried(check, call, changes) if changes else (False, ())
+        if works:
+            kept.append(changes)
+        for next_changes in more:
+            made = (*changes, *(change for change in next_changes if _changes(call, defaults, change)))
+            both = tuple(sorted(made, key=lambda change: change.value is LEFT_OUT))  # "x=1 and leave out y"
+            if _tried(check, call, both)[0]:
+                completed.append(both)
+    shorter = [both for both in completed if not any(set(changes) <= set(both) for changes in kept)]
+    return [*kept, *dict.fromkeys(shorter)]
+
+
+def _changes(call: Mapping[str, Any], defaults: Mapping[str, Any], change: Setting) -> bool:
+    """Whether ``change`` changes ``call``: leaving out an option given away from its default,
+    or setting one to another value."""
+    if change.value is LEFT_OUT:
+        return change.option in call and not _same(call[change.option], defaults.get(change.option, LEFT_OUT))
+    return change.option not in call or not _same(call[change.option], change.value)
+
+
+def _same(value: Any, other: Any) -> bool:
+    """Whether two option values are the same (by identity, or equal and of one type: ``1`` is not ``True``)."""
+    if value is other:
+        return True
+    try:
+        return type(value) is type(other) and bool(value == other)
+    except ValueError:  # arrays
+        return False
+
+
+def _tried(
+    check: Callable[[dict[str, Any]], Any], call: Mapping[str, Any], changes: Sequence[Setting]
+) -> tuple[bool, tuple[tuple[Setting, ...], ...]]:
+    """Whether ``check`` accepts ``call`` with ``changes`` made and, if an ``OptionError`` refuses
+    it, that refusal's alternatives. A bad input (``InputError``) is not the advice's to mend:
+    the options are accepted."""
+    try:
+        check(followed(call, changes))
+    except OptionError as refusal:
+        return False, refusal.instead
+    except InputError:
+        return True, ()
+    except (ValueError, TypeError):
+        return False, ()
+    return True, ()

@@ -1,8 +1,9 @@
 """UpdateROUGE's scoring rules on top of an engine that reproduces rouge-score.
 
-Each side's additions are joined one per line and scored as ``RougeScorer.score(target=reference
-additions, prediction=prediction additions)`` would score them. The rule for examples without
-additions and the choice among several references live here. Scores are rouge-score ``Score``
+Each side's changes (its additions; with ``deletions=True``, separately, its deletions) are
+joined one per line and scored as ``RougeScorer.score(target=reference changes,
+prediction=prediction changes)`` would score them. The rule for examples without changes and
+the choice among several references live here. Scores are rouge-score ``Score``
 tuples of precision, recall and F1, each in [0, 1].
 """
 
@@ -13,10 +14,10 @@ from typing import cast
 from rouge_score.scoring import Score
 
 from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_of
-from .extraction import join_additions
+from .extraction import join_segments
 from .lcs_limits import LcsTableTooLarge
 from .micro import NO_COUNTS
-from .protocols import BOOTSTRAP_PROTOCOLS, adds_nothing, joined
+from .protocols import adds_nothing, joined, rules_of
 from .rouge155_options import alpha_score
 from .rouge_types import parse_rouge_type
 from .settings import Settings
@@ -27,12 +28,13 @@ ExampleExtra = Mapping[str, tuple[float, ...]] | None
 PERFECT = Score(precision=1.0, recall=1.0, fmeasure=1.0)
 
 
-def score_additions(
-    reference_additions: list[list[list[str]]],
-    prediction_additions: list[list[str]],
+def score_changes(
+    reference_changes: list[list[list[str]]],
+    prediction_changes: list[list[str]],
     settings: Settings,
 ) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
-    """Score every example's additions: per example, one list of additions per reference.
+    """Score every example's changes, its additions or its deletions alike: per example, one
+    list of segments per reference and one of the prediction.
 
     ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
     ``tokenizer``, ``language``, ``remove_stopwords``: ``Settings.additions_tokenizer``), the engine,
@@ -63,7 +65,7 @@ def score_additions(
     reference without additions is one more reference the prediction recovers nothing of.
     """
     if settings.protocol is not None:
-        return score_published(reference_additions, prediction_additions, settings)
+        return score_published(reference_changes, prediction_changes, settings)
     rouge_types, multi_ref = settings.rouge_types, settings.multi_ref
     counted, micro = settings.needs_counts, settings.average == "micro"
     options = settings.text_options
@@ -71,11 +73,11 @@ def score_additions(
     scorer = make_engine(settings.engine, rouge_types, tokenizer, needs_counts=counted, options=options)
     rule_applies = [
         not prediction and (all if multi_ref in ("pooled", "mean") else any)(not reference for reference in references)
-        for references, prediction in zip(reference_additions, prediction_additions)
+        for references, prediction in zip(reference_changes, prediction_changes)
     ]
     pairs = [
-        (join_additions(reference), join_additions(prediction))
-        for references, prediction, rule in zip(reference_additions, prediction_additions, rule_applies)
+        (join_segments(reference), join_segments(prediction))
+        for references, prediction, rule in zip(reference_changes, prediction_changes, rule_applies)
         if not rule
         for reference in references
     ]
@@ -92,7 +94,7 @@ def score_additions(
             raise
         examples = [
             i
-            for i, (references, rule) in enumerate(zip(reference_additions, rule_applies))
+            for i, (references, rule) in enumerate(zip(reference_changes, rule_applies))
             if not rule
             for _ in references
         ]
@@ -103,7 +105,7 @@ def score_additions(
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
     results: list[tuple[dict[str, Score], bool, ExampleExtra]] = []
-    for references, prediction, rule in zip(reference_additions, prediction_additions, rule_applies):
+    for references, prediction, rule in zip(reference_changes, prediction_changes, rule_applies):
         if rule:
             results.append((perfect, True, no_counts))
             continue
@@ -124,30 +126,25 @@ def score_additions(
 
 
 def score_published(
-    reference_additions: list[list[list[str]]], prediction_additions: list[list[str]], settings: Settings
+    reference_changes: list[list[list[str]]], prediction_changes: list[list[str]], settings: Settings
 ) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
-    """``score_additions`` under ``settings.protocol`` (``protocols.py``): each side's additions
+    """``score_changes`` under ``settings.protocol`` (``protocols.py``): each side's additions
     joined with a space and scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference
-    where neither joined side has a non-space character. ``"autometrics"`` scores the first
-    reference only. Per example: each measure's mean over the references (one: the score
-    itself), whether the rule applied to every reference and, under ``"fruit"`` and
-    ``"editeval"``, per type the flattened precision, recall and F of each reference (the
-    corpus bootstrap's input, ``protocols.published_statistics``), else ``None``. ``"fruit"``
-    takes one reference per example (the published code has no several).
+    where neither joined side has a non-space character. Per example: each measure's mean over
+    the references given (the protocol's ``scored_references``), whether the rule applied to
+    every reference and, where the corpus value is a bootstrap median, per type the flattened
+    precision, recall and F of each reference (the corpus bootstrap's input,
+    ``protocols.published_statistics``), else ``None``.
     """
-    protocol, rouge_types = settings.protocol, settings.rouge_types
-    if protocol == "autometrics":  # metric.py passes only the first already; other callers too may not
-        reference_additions = [references[:1] for references in reference_additions]
-    elif protocol == "fruit" and any(len(references) > 1 for references in reference_additions):
-        raise ValueError("protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several")
+    rouge_types, slotted = settings.rouge_types, rules_of(settings.protocol).bootstrap_median
     scorer = make_engine(settings.engine, rouge_types, settings.additions_tokenizer())
     rules = [
         [adds_nothing(reference) and adds_nothing(prediction) for reference in references]
-        for references, prediction in zip(reference_additions, prediction_additions)
+        for references, prediction in zip(reference_changes, prediction_changes)
     ]
     pairs = [
         (joined(reference), joined(prediction))
-        for references, prediction, example_rules in zip(reference_additions, prediction_additions, rules)
+        for references, prediction, example_rules in zip(reference_changes, prediction_changes, rules)
         for reference, rule in zip(references, example_rules)
         if not rule
     ]
@@ -156,7 +153,7 @@ def score_published(
     for example_rules in rules:
         per_reference = [{t: PERFECT for t in rouge_types} if rule else next(scored) for rule in example_rules]
         slots = None
-        if protocol in BOOTSTRAP_PROTOCOLS:
+        if slotted:
             slots = {t: tuple(float(x) for scores in per_reference for x in scores[t]) for t in rouge_types}
         results.append((mean_scores(per_reference, rouge_types), all(example_rules), slots))
     return results

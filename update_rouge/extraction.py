@@ -12,7 +12,7 @@ that is not a substring of the text; deletions keep the source's order and its d
 import re
 
 SEGMENT_PATTERN = re.compile(r"[^.]+\.?")
-ADDITION_SEPARATOR = "\n"
+SEGMENT_SEPARATOR = "\n"
 
 
 def split_segments(text: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> list[str]:
@@ -63,6 +63,6 @@ class SourceIndex:
         return [segment for segment in self._segments if segment not in kept and segment not in text]
 
 
-def join_additions(additions: list[str]) -> str:
-    """Join additions one per line, the form rouge-score's rougeLsum reads as sentences."""
-    return ADDITION_SEPARATOR.join(additions)
+def join_segments(segments: list[str]) -> str:
+    """Join segments (additions or deletions) one per line, the form rouge-score's rougeLsum reads as sentences."""
+    return SEGMENT_SEPARATOR.join(segments)

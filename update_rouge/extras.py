@@ -12,14 +12,21 @@ import importlib.util
 import sys
 from collections.abc import Iterator, Mapping
 
+from .errors import UpdateRougeError
 
-class MissingExtra(ImportError):
-    """An optional extra of update-rouge is not installed (a language's word segmenter, Ray).
 
-    Its message is one line naming the ``pip install`` command that installs it: ``compute``,
-    the evaluate module and the worker processes raise it as it is, the command line prints it
-    and exits with status 2, the demo shows it.
+class MissingExtra(UpdateRougeError, ImportError):
+    """An optional extra of update-rouge is not installed (a language's word segmenter, Ray): an
+    ``UpdateRougeError`` and an ``ImportError``.
+
+    Its message is one line naming the ``pip install`` command that installs it, the advice:
+    ``compute``, the evaluate module and the worker processes raise it as it is, the command
+    line prints it and exits with status 2, the demo shows it.
     """
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.parts = (message,)
 
 
 def installed(name: str) -> bool:

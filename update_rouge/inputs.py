@@ -149,12 +149,10 @@ def _mixed_references(index: int, kind: str, first_kind: str) -> InputError:
     )
 
 
-def check_group_labels(group_by: Any, n_examples: int | None, use_aggregator: bool) -> list:
+def check_group_labels(group_by: Any, n_examples: int | None) -> list:
     """Validate ``group_by``, one hashable label other than ``None`` per example, and return it
     as a list; ``n_examples`` is ``None`` when the inputs are not columns (``check_inputs`` then
     reports them)."""
-    if not use_aggregator:
-        raise ValueError("group_by gives the corpus values of each group: it needs use_aggregator=True")
     column = _as_list("group_by", group_by)
     if n_examples is not None and len(column) != n_examples:
         raise input_error(

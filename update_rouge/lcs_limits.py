@@ -6,7 +6,7 @@ bytes a cell, more once values pass 256), rouge-score-rs one for each pair of li
 (4 bytes a cell; its rougeL is linear). Before scoring anything, those two engines check every
 pair against ``max_lcs_cells()`` (``oversized_pairs``; default ``DEFAULT_MAX_LCS_CELLS``, raised
 with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
-a larger table with ``LcsTableTooLarge`` (a ``ValueError``); ``engine="auto"`` scores such a
+a larger table with ``LcsTableTooLarge`` (an ``InputError``); ``engine="auto"`` scores such a
 pair with the Python engine instead (the same numbers).
 
 Time: on every engine time grows with the product of the two sides' token counts (rougeL: whole
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from .environment import positive_integer
-from .errors import PYTHON, Part, Setting, UpdateRougeError
+from .errors import PYTHON, InputError, Part, Setting
 from .lcs import summary_lines
 from .rouge_types import LCS, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .tokens import DefaultTokenizer
@@ -113,14 +113,17 @@ def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: 
     return CELL_COSTS.get((engine, family), 1) * rows * columns + PAIR_CELLS.get((engine, family), 0) * line_pairs
 
 
-class LcsTableTooLarge(UpdateRougeError, ValueError):
-    """A pair is beyond one of the LCS limits, as data: ``subject`` (what would be computed,
+class LcsTableTooLarge(InputError):
+    """A pair is beyond one of the LCS limits, an ``InputError`` (its ``where`` is None: it is
+    of a pair, not of one field), as data: ``subject`` (what would be computed,
     such as ``rougeL of 30,000 x 40,000 tokens``), the ``limit`` in cells and its ``kind``:
     ``"time"`` (``max_python_lcs_cells``, the one time limit), ``"memory"`` (``max_wlcs_cells``,
     ROUGE-W's table) or ``"table"`` (``max_lcs_cells``, the table ``engine`` would build);
     ``index`` the position of the pair (engines) or of the example (``example_scoring``,
     ``metric``) it concerns, or None, and ``what`` names that position. ``problem`` is the
     message without its place, with the advice to raise the limit."""
+
+    index: int | None = None  # its own, not a field's
 
     def __init__(
         self, subject: str, limit: int, kind: str, index: int | None = None, what: str = "pair", engine: str = ""
@@ -134,8 +137,8 @@ class LcsTableTooLarge(UpdateRougeError, ValueError):
             engine,
         )
         place = "" if index is None else f"{what} {index}: "
-        self.parts = (place, *self._problem_parts())
-        super().__init__(subject, limit, kind, index, what, engine)
+        super().__init__(None, (place, *self._problem_parts()))
+        self.args = (subject, limit, kind, index, what, engine)
 
     @property
     def variable(self) -> str:

@@ -4,8 +4,8 @@ with bootstrap intervals, a paired test against a baseline and the settings sign
 ``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
 rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
 the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
-holds the public API only: how the examples are spread over processes, and what each process
-runs on them, is ``example_workers``'s.
+holds the public API only: how the examples are spread over processes is ``example_workers``'s,
+and what each process runs on them ``example_pipeline``'s.
 """
 
 import functools
@@ -16,11 +16,13 @@ from typing import Any, NamedTuple
 from .bootstrap import check_paired
 from .corpus import Corpus
 from .engines import Counts
+from .errors import LEFT_OUT, Name, OptionError, Setting, advised
+from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
-from .example_workers import ExampleWorkers, merged_tables, naming_examples, process_count, score_checked, table_checked
+from .example_workers import ExampleWorkers, process_count
 from .inputs import check_baseline_predictions, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
-from .protocols import check_protocol_paired
+from .protocols import check_protocol_paired, rules_of
 from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
 from .signature import signature
 
@@ -41,11 +43,9 @@ class Tables(NamedTuple):
 class UpdateRougeScorer:
     """UpdateROUGE with fixed settings: ``UpdateRougeScorer(settings)`` or ``UpdateRougeScorer(**options)``.
 
-    ``options`` are ``compute``'s keyword arguments that are settings (``rouge_types``,
-    ``stemmer``, ``use_stemmer``, ``tokenizer``, ``language``, ``multi_ref``, ``remove_stopwords``,
-    ``max_words``, ``max_bytes``, ``alpha``, ``additions``, ``engine``, ``num_proc``,
-    ``use_aggregator``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``average``, ``protocol``,
-    ``deletions``), checked once here.
+    ``options`` are ``compute``'s keyword arguments that are settings (every option of
+    ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
+    checked once here.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
@@ -55,8 +55,7 @@ class UpdateRougeScorer:
 
     def score(self, source: str, prediction: str, reference: Any) -> ExampleScore:
         """Score one example; ``reference`` is a string or a non-empty list of them."""
-        keep_bom = self.settings.protocol is not None
-        sources, predictions, references = check_inputs([source], [prediction], [reference], keep_bom=keep_bom)
+        sources, predictions, references = self._checked([source], [prediction], [reference])
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)[0]
 
@@ -64,10 +63,19 @@ class UpdateRougeScorer:
         self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
     ) -> list[ExampleScore]:
         """One ``ExampleScore`` per example, in input order (inputs as ``compute`` takes them)."""
-        keep_bom = self.settings.protocol is not None
-        sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
+        sources, predictions, references = self._checked(sources, predictions, references)
         with naming_examples(self.settings, sources, {"predictions": predictions}, references):
             return self._examples(sources, predictions, references)
+
+    def _checked(
+        self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]
+    ) -> tuple[list[str], list[str], list[list[str]]]:
+        """The inputs checked (``inputs.check_inputs``; a leading BOM kept under a protocol, as
+        the published scripts score it), their references counted as the protocol takes them."""
+        rules = rules_of(self.settings.protocol)
+        checked = check_inputs(sources, predictions, references, keep_bom=rules.keeps_bom)
+        rules.check_one_reference(checked[2])
+        return checked
 
     def corpus(
         self,
@@ -94,12 +102,10 @@ class UpdateRougeScorer:
         """``corpus``'s result (with the ``groups`` of the labels ``group_by``, if given), the
         number of examples without tokens (in either system) and of examples."""
         settings = self.settings
-        if baseline_predictions is not None:
-            check_paired(settings.use_aggregator)
-            check_protocol_paired(settings.protocol)
+        check_corpus_options(settings, baseline_predictions is not None, group_by is not None)
         labels = None
         if group_by is not None:
-            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None, settings.use_aggregator)
+            labels = check_group_labels(group_by, len(sources) if is_column(sources) else None)
         tables = self.tables(sources, predictions, references, baseline_predictions)
         table, baseline_table = tables.table, tables.baseline_table
         total = len(table["_both_empty"])
@@ -122,8 +128,8 @@ class UpdateRougeScorer:
         under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``)."""
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:
-            keep_bom = self.settings.protocol is not None  # as the published scripts score it (inputs)
-            sources, predictions, references = check_inputs(sources, predictions, references, keep_bom=keep_bom)
+            sources, predictions, references = self._checked(sources, predictions, references)
+            keep_bom = rules_of(self.settings.protocol).keeps_bom
             systems = {"predictions": predictions}
             checked_baseline = None
             if baseline_predictions is not None:
@@ -154,6 +160,36 @@ class UpdateRougeScorer:
         function, sent to each worker once (and checked to pickle)."""
         count = process_count(self.settings.num_proc, len(sources) if is_column(sources) else 0)
         return ExampleWorkers(functools.partial(function, self.settings), count, helps=True)
+
+
+def check_corpus_options(settings: Settings, paired: bool, grouped: bool) -> None:
+    """``OptionError`` unless ``settings`` take a baseline (``paired``: a corpus value, and one
+    with a paired test) and group labels (``grouped``: corpus values)."""
+    if paired:
+        check_paired(settings.use_aggregator)
+        check_protocol_paired(settings.protocol)
+    if grouped and not settings.use_aggregator:
+        raise OptionError(
+            "group_by",
+            LEFT_OUT,
+            (Name("group_by"), " gives the corpus values of each group: it needs ", Setting("use_aggregator", True)),
+            [[Setting("use_aggregator", LEFT_OUT)], [Setting("group_by", LEFT_OUT)]],
+        )
+
+
+def checked_call(call: dict[str, Any]) -> Settings:
+    """The ``Settings`` of a ``compute`` call's options ``call`` (its ``baseline_predictions``,
+    ``group_by`` and ``return_signature`` too, the data's values aside): ``OptionError`` whose
+    advice works for the whole call (``errors.advised``)."""
+    return advised(_checked_call, call, DEFAULTS)
+
+
+def _checked_call(call: dict[str, Any]) -> Settings:
+    settings = Settings.from_options(call)
+    check_switch("return_signature", call.get("return_signature", DEFAULTS["return_signature"]))
+    grouped = call.get("group_by") is not None
+    check_corpus_options(settings, call.get("baseline_predictions") is not None, grouped)
+    return settings
 
 
 def score_examples(
@@ -217,29 +253,8 @@ def compute(  # noqa: PLR0913
         ``deletions``, the same keys for what the texts delete, ``update_del_<type>`` in place
         of ``update_<type>``, and ``_both_kept``. With ``return_signature``, ``signature`` as well.
     """
-    settings = Settings(
-        rouge_types=rouge_types,  # type: ignore[arg-type]
-        stemmer=stemmer,  # type: ignore[arg-type]
-        use_stemmer=use_stemmer,
-        tokenizer=tokenizer,
-        multi_ref=multi_ref,
-        remove_stopwords=remove_stopwords,
-        max_words=max_words,
-        max_bytes=max_bytes,
-        alpha=alpha,
-        language=language,
-        additions=additions,
-        engine=engine,
-        num_proc=num_proc,
-        use_aggregator=use_aggregator,
-        confidence_level=confidence_level,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        average=average,
-        protocol=protocol,
-        deletions=deletions,
-    )
-    check_switch("return_signature", return_signature)
+    # Every parameter but the data is an option of the call (errors.advised tries advice on all of them).
+    settings = checked_call({name: value for name, value in locals().items() if name in DEFAULTS})
     scorer = UpdateRougeScorer(settings)
     result, tokenless, total = scorer._corpus(sources, predictions, references, baseline_predictions, group_by)
     warn_tokenless(tokenless, total, deletions=settings.deletions)

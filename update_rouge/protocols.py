@@ -27,38 +27,143 @@ replays it on a local ``np.random.RandomState(seed)``, which draws the same sequ
 global generator is neither read nor changed.
 """
 
+import dataclasses
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import LEFT_OUT, Name, OptionError, Setting
+from .errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
 
-PROTOCOLS = ("fruit", "editeval", "autometrics")
-BOOTSTRAP_PROTOCOLS = ("fruit", "editeval")
-PUBLISHED_TYPES = ("rouge1", "rouge2", "rougeLsum")
-SEPARATOR = " "
-CORPUS_SCALE = {"fruit": 100.0, "editeval": 1.0}
-"""What the published corpus values are multiplied by (FRUIT reports percentages)."""
-SOURCES = {
-    "fruit": "google-research/language@865fae65f63ef7e6b2989d4ff8b47f61750415a8 language/fruit/metrics.py",
-    "editeval": "facebookresearch/EditEval@013cd20aa73be0016041201454b3fcd7c2250fb4 src/metrics/update_rouge.py",
-    "autometrics": "SALT-NLP/autometrics@0e9764543141ed3e48bdd80fc4dd3f8033c22015 "
-    "autometrics/metrics/reference_based/UpdateROUGE.py",
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class Protocol:
+    """The rules of ``protocol=name`` (``rules_of``), the one place every other module asks them
+    of; ``OUR_RULES`` are those of ``protocol=None``."""
+
+    name: str | None
+    source: str = ""
+    """The published script: ``repository@commit path``."""
+    owner: str = ""
+    """Whose rules, as a report names them (``FRUIT's``)."""
+    multi_ref: str | None = None
+    """The signature's ``multiref`` field (``one``, ``slot-mean``, ``first``); ``None``: ours."""
+    scale: float = 1.0
+    """What the corpus values are multiplied by (FRUIT reports percentages)."""
+    bootstrap_median: bool = False
+    """Whether the corpus value is rouge-score's ``BootstrapAggregator`` median (``published_statistics``)."""
+    strips_first: bool = False
+    """Whether each segment is stripped before it is tested against the source (``ProtocolIndex``)."""
+
+    @property
+    def keeps_bom(self) -> bool:
+        """Whether a text starting with U+FEFF is scored with it, as the published scripts read it."""
+        return self.name is not None
+
+    @property
+    def commit(self) -> str:
+        """The published script's commit, shortened to 7 digits (the signature's)."""
+        return self.source.split("@")[1][:7]
+
+    @property
+    def reference_slots(self) -> bool:
+        """Whether the corpus value averages reference slots, so that every example needs as many references."""
+        return self.multi_ref == "slot-mean"
+
+    def scored_references(self, references: list[T]) -> list[T]:
+        """The references of one example that this protocol scores: all, or the first (``first``).
+        Several where the script takes one (``one``) are refused before, by ``check_one_reference``."""
+        return references[:1] if self.multi_ref == "first" else references
+
+    def check_one_reference(self, references: Sequence[Sequence[str]]) -> None:
+        """``InputError`` at the first example with several ``references`` where the script takes
+        one (``one``: FRUIT's ``edit_rouge``), advising to give it one or to leave ``protocol`` out."""
+        if self.multi_ref != "one":
+            return
+        for index, example in enumerate(references):
+            if len(example) > 1:
+                where = Field("references", index)
+                raise InputError(
+                    where,
+                    (
+                        where,
+                        f" holds {len(example)} references, but ",
+                        Setting("protocol", self.name),
+                        f" takes one per example ({self.owner} edit_rouge has no several): give it one, or ",
+                        Setting("protocol", LEFT_OUT),
+                    ),
+                )
+
+
+OUR_RULES = Protocol(None)
+RULES: dict[str, Protocol] = {
+    rules.name: rules
+    for rules in (
+        Protocol(
+            "fruit",
+            "google-research/language@865fae65f63ef7e6b2989d4ff8b47f61750415a8 language/fruit/metrics.py",
+            "FRUIT's",
+            "one",
+            scale=100.0,
+            bootstrap_median=True,
+        ),
+        Protocol(
+            "editeval",
+            "facebookresearch/EditEval@013cd20aa73be0016041201454b3fcd7c2250fb4 src/metrics/update_rouge.py",
+            "EditEval's",
+            "slot-mean",
+            bootstrap_median=True,
+        ),
+        Protocol(
+            "autometrics",
+            "SALT-NLP/autometrics@0e9764543141ed3e48bdd80fc4dd3f8033c22015 "
+            "autometrics/metrics/reference_based/UpdateROUGE.py",
+            "autometrics'",
+            "first",
+            strips_first=True,
+        ),
+    )
+    if rules.name is not None
 }
+PROTOCOLS = tuple(RULES)
+PUBLISHED_TYPES = ("rouge1", "rouge2", "rougeLsum")
+FIXED_OPTIONS: Mapping[str, Any] = {
+    "use_stemmer": False,
+    "stemmer": "none",
+    "tokenizer": None,
+    "language": None,
+    "additions": "sentences",
+    "remove_stopwords": False,
+    "max_words": None,
+    "max_bytes": None,
+    "alpha": 0.5,
+    "average": "macro",
+    "multi_ref": "max_f1",
+    "rouge_types": PUBLISHED_TYPES,
+    "deletions": False,
+}
+"""The options every protocol fixes, at the values the published scripts score with (no
+stemmer, tokenizer, language, edits, ROUGE-1.5.5 options, micro average, other multi-reference
+mode or other rouge types): set otherwise, they are refused rather than mixed with a published
+procedure."""
+SEPARATOR = " "
 MAX_LEGACY_SEED = 2**32 - 1
-MULTI_REFERENCE_RULE = {"fruit": "one", "editeval": "slot-mean", "autometrics": "first"}
-"""The signature's ``multiref`` field under each protocol."""
 _SEGMENT = re.compile(r"[^.]+\.?")
 
 
-def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -> str | None:
-    """``protocol`` if it is ``None`` or names a protocol and no option in ``departures`` (the
-    names of the options set away from their defaults that change a number) is set and, for
-    ``"fruit"`` and ``"editeval"``, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
-    ``OptionError``. The published scripts have no stemmer, tokenizer, language, edits,
-    ROUGE-1.5.5 options, micro average, other multi-reference mode or other rouge types, so
-    those are refused rather than mixed with a published procedure."""
+def rules_of(protocol: str | None) -> Protocol:
+    """The rules of ``protocol`` (a name of ``PROTOCOLS``, checked by ``check_protocol``), or ``OUR_RULES`` for ``None``."""
+    return OUR_RULES if protocol is None else RULES[protocol]
+
+
+def check_protocol(protocol: str | None, values: Mapping[str, Any], seed: int) -> str | None:
+    """``protocol`` if it is ``None``, or if it names a protocol, every option of ``FIXED_OPTIONS``
+    in ``values`` (the options as given, by name) is at its fixed value and, where the corpus
+    value is a bootstrap median, ``seed`` is one ``np.random.seed`` takes (below 2**32); else
+    ``OptionError``."""
     if protocol is None:
         return None
     if not isinstance(protocol, str) or protocol not in PROTOCOLS:
@@ -68,6 +173,7 @@ def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -
             (f"unknown protocol {protocol!r}; valid values are None, {', '.join(PROTOCOLS)}",),
             [[Setting("protocol", LEFT_OUT)]],
         )
+    departures = [name for name, value in FIXED_OPTIONS.items() if values[name] != value]
     if departures:
         named = [part for index, name in enumerate(departures) for part in ((", " if index else ""), Name(name))]
         raise OptionError(
@@ -76,7 +182,7 @@ def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -
             (Setting("protocol", protocol), " reproduces a published script, which has no ", *named, " option"),
             [[Setting(name, LEFT_OUT) for name in departures], [Setting("protocol", LEFT_OUT)]],
         )
-    if protocol in BOOTSTRAP_PROTOCOLS and seed > MAX_LEGACY_SEED:
+    if RULES[protocol].bootstrap_median and seed > MAX_LEGACY_SEED:
         raise OptionError(
             "seed",
             seed,
@@ -92,8 +198,8 @@ def check_protocol(protocol: str | None, departures: Sequence[str], seed: int) -
 
 
 def check_protocol_paired(protocol: str | None) -> None:
-    """``OptionError`` where ``protocol``'s corpus value has no paired test (``"fruit"``, ``"editeval"``)."""
-    if protocol in BOOTSTRAP_PROTOCOLS:
+    """``OptionError`` where ``protocol``'s corpus value has no paired test (a bootstrap median)."""
+    if rules_of(protocol).bootstrap_median:
         raise OptionError(
             "protocol",
             protocol,
@@ -102,18 +208,33 @@ def check_protocol_paired(protocol: str | None) -> None:
         )
 
 
+def check_reference_counts(protocol: str | None, counts: Collection[int]) -> None:
+    """``OptionError`` where ``protocol``'s corpus value averages reference slots and examples
+    have different numbers of references (``counts``, one per example or each number once)."""
+    if rules_of(protocol).reference_slots and len(set(counts)) > 1:
+        raise OptionError(
+            "protocol",
+            protocol,
+            (
+                Setting("protocol", protocol),
+                " needs the same number of references in every example (its corpus value averages reference slots)",
+            ),
+            [[Setting("protocol", LEFT_OUT)]],
+        )
+
+
 class ProtocolIndex:
     """A source with the additions rule of ``protocol`` (``additions(text)``, as ``SourceIndex``)."""
 
     def __init__(self, source: str, protocol: str):
         self.source = source
-        self.protocol = protocol
+        self.strips_first = RULES[protocol].strips_first
 
     def additions(self, text: str) -> list[str]:
         """The published additions of ``text``: ``"fruit"`` and ``"editeval"`` test each match
         before stripping and keep empty strings; ``"autometrics"`` strips, drops empty ones, then tests."""
         source = self.source
-        if self.protocol == "autometrics":
+        if self.strips_first:
             stripped = (match.strip() for match in _SEGMENT.findall(text))
             return [segment for segment in stripped if segment and segment not in source]
         return [match.strip() for match in _SEGMENT.findall(text) if match not in source]
@@ -237,7 +358,7 @@ def in_pieces(values: Iterator[np.ndarray], size: int) -> Iterator[np.ndarray]:
 
 
 def published_statistics(
-    columns: dict[str, np.ndarray], protocol: str, n_examples: int, bootstrap: tuple[float | None, int, int]
+    columns: dict[str, np.ndarray], protocol: str | None, n_examples: int, bootstrap: tuple[float | None, int, int]
 ) -> dict[str, float]:
     """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>``
     (in the published order) to the examples' flattened scores, per example ``k`` reference slots
@@ -246,7 +367,7 @@ def published_statistics(
 
     Returns per key the median F (the key), precision and recall (``_precision``, ``_recall``) and,
     unless ``confidence_level`` is ``None``, the interval's ends (``_low``, ``_high``), each
-    times the protocol's ``CORPUS_SCALE`` and, over slots, summed in slot order and divided by
+    times the protocol's ``scale`` and, over slots, summed in slot order and divided by
     ``k`` (``custom_metrics.py``'s average; one slot: the value itself).
     """
     confidence_level, n_bootstrap, seed = bootstrap
@@ -254,7 +375,7 @@ def published_statistics(
     slots = next(iter(arrays.values())).shape[1]
     matrices = [np.ascontiguousarray(array[:, slot, :]) for slot in range(slots) for array in arrays.values()]
     aggregated = iter(published_bootstrap(matrices, n_bootstrap, confidence_level, seed))
-    scale = CORPUS_SCALE[protocol]
+    scale = rules_of(protocol).scale
     names = {"": (1, 2), "_precision": (1, 0), "_recall": (1, 1)}
     if confidence_level is not None:
         names.update({"_low": (0, 2), "_high": (2, 2)})

@@ -1,7 +1,8 @@
 """Every option of UpdateROUGE in one table, and the settings object built from it.
 
 ``OPTIONS`` is the one table of the options a user can give (name, type, default, help,
-choices). ``compute``'s defaults, the evaluate module's argument description and ``_compute``
+choices); each help is written once, naming options as the errors do, and each door renders it
+in its own words (``rendered``). ``compute``'s defaults, the evaluate module's argument description and ``_compute``
 signature, the command line's options, the Trainer helper and the demo are all derived from it.
 ``Settings`` holds the options that change a score or a statistic, checked once when built;
 the signature (``signature.py``) is read off a ``Settings``, so it states what was computed.
@@ -22,13 +23,13 @@ from typing import Any
 from .bootstrap import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_N_BOOTSTRAP, DEFAULT_SEED, check_bootstrap_options
 from .edits import EditIndex
 from .engines import ENGINES, check_engine, check_engine_exact
-from .errors import LEFT_OUT, Name, OptionError, Setting
+from .errors import LEFT_OUT, PYTHON, Name, OptionError, Part, Setting, Spelling
 from .extraction import SourceIndex
 from .languages import check_language
 from .micro import AVERAGES, DEFAULT_AVERAGE, check_average
 from .option_numbers import check_switch
 from .parallel import check_num_proc
-from .protocols import PROTOCOLS, PUBLISHED_TYPES, ProtocolIndex, check_protocol
+from .protocols import PROTOCOLS, ProtocolIndex, check_protocol
 from .rouge155_options import DEFAULT_ALPHA, TextOptions, check_text_options
 from .rouge_types import DEFAULT_MULTI_REF, DEFAULT_ROUGE_TYPES, MULTI_REF_MODES, check_multi_ref, check_rouge_types
 from .sentences import segment_pattern
@@ -45,91 +46,88 @@ def parse_level(text: str) -> float | None:
     return None if text.lower() == "none" else float(text)
 
 
+Text = str | tuple[Part, ...]
+"""A text of the table: plain, or parts whose mentions (``errors.Name``, ``errors.Setting``) each
+door writes in its words (``errors.Spelling``), as it writes its errors."""
+
+
+def rendered(text: Text, spelling: Spelling, code: str = "") -> str:
+    """``text`` in ``spelling``'s words, each mention between ``code`` marks (the backtick of a docstring)."""
+    if isinstance(text, str):
+        return text
+    return "".join(part if isinstance(part, str) else f"{code}{spelling.part(part)}{code}" for part in text)
+
+
 @dataclass(frozen=True)
 class Option:
     """One option of ``compute``.
 
     ``type`` is the type as the evaluate description states it; ``help`` one paragraph without
-    the default, which ``shown_default`` (or the ``repr`` of ``default``) adds. ``cli`` is the
-    command line's argument group (``None``: not offered there); ``parse`` turns the command
-    line's text into the value: ``bool`` (a switch), ``list`` (one or more words), ``int``,
-    ``parse_level``, or ``None`` for a string (from ``choices`` when given). ``cli_help`` and
-    ``cli_default`` are the help and the default as the command line says them (flags and the
-    words typed, not Python's keywords, ``True`` or ``None``), where ``help`` and the default's
-    ``repr`` would not do (``cli_described``).
+    the default, written once for every door (a ``Text``: options are mentioned as the errors
+    mention them). ``shown_default`` is the default in words (a ``Text``) where its value does
+    not say it (``None``: no limit). ``cli`` is the command line's argument group (``None``: not
+    offered there); ``parse`` turns the command line's text into the value: ``bool`` (a switch),
+    ``list`` (one or more words), ``int``, ``parse_level``, or ``None`` for a string (from
+    ``choices`` when given).
     """
 
     name: str
     type: str
     default: Any
-    help: str
+    help: Text
     choices: tuple[str, ...] | None = None
     cli: str | None = None
     parse: Any = None
-    shown_default: str | None = None
+    shown_default: Text | None = None
     flag: str | None = None
-    cli_help: str | None = None
-    cli_default: str | None = None
 
     @property
     def cli_flag(self) -> str:
         """The command line's name of the option, ``--rouge-types`` for ``rouge_types``."""
         return self.flag or "--" + self.name.replace("_", "-")
 
-    def described(self) -> str:
-        """The help with its choices and default, as one paragraph."""
+    def described(self, spelling: Spelling = PYTHON, code: str = "`", default: bool = True) -> str:
+        """The help with its choices and (unless not ``default``) its default, as one paragraph
+        in ``spelling``'s words (``rendered``); by default the evaluate description's."""
         choices = f" One of {', '.join(f'`{choice}`' for choice in self.choices)}." if self.choices else ""
-        return f"{self.help}{choices} Defaults to {self.shown_default or f'`{self.default!r}`'}."
-
-    def cli_described(self) -> str:
-        """The command line's help: ``cli_help`` (or ``help``), the choices and the default as
-        typed (``cli_default``, else the default's text; a switch, off unless given, states none)."""
-        choices = f" One of {', '.join(f'`{choice}`' for choice in self.choices)}." if self.choices else ""
-        text = f"{self.cli_help or self.help}{choices}"
-        if self.parse is bool:
+        text = f"{rendered(self.help, spelling, code)}{choices}"
+        if not default:
             return text
-        return f"{text} Defaults to {self.cli_default or f'`{self.default}`'}."
+        if self.shown_default is None:
+            return f"{text} Defaults to `{spelling.value(self.name, self.default)}`."
+        return f"{text} Defaults to {rendered(self.shown_default, spelling, code)}."
 
 
 SCORING, STATISTICS, RUNNING = "scoring", "statistics and reporting", "output and running"
 ADDITIONS_MODES = ("sentences", "edits")
 
-_PROTOCOL_NOT_WITH = (
-    'Not with a stemmer, tokenizer, language, `additions="edits"`, ROUGE-1.5.5 options, `average="micro"`, '
-    "another `multi_ref` or other rouge types than rouge1, rouge2, rougeLsum."
-)
-_PROTOCOL_NOT_WITH_FLAGS = (
-    "Not with --stemmer, --use-stemmer, --language, --additions edits, ROUGE-1.5.5 options, --average micro, "
-    "another --multi-ref or other --rouge-types than rouge1 rouge2 rougeLsum."
-)
 _MULTI_REF_HELP = (
     "How several references of an example combine. `max_f1`: per type the reference with the "
     "highest F1 (rouge-score's `score_multi`). `pooled` (ROUGE-1.5.5 `-f A`): hits and reference "
     "grams summed over the references, the prediction's grams counted once per reference. "
     "`best_recall` (ROUGE-1.5.5 `-f B`): per type the reference with the highest recall (rounded to "
     "5 decimals, except for rougeL and rougeLsum), the first one on ties. `mean` (torchmetrics' "
-    '`accumulate="avg"`): per type precision, recall and F each averaged over the references. The '
+    "accumulation `avg`): per type precision, recall and F each averaged over the references. The "
     "no-additions rule (score 1.0) applies when the prediction and some reference add nothing; with "
     "`pooled` and `mean`, only when every reference adds nothing (under `mean` a reference that adds "
-    'nothing, like the prediction, scores 1.0 in the average). Not with `average="micro"` (`mean`).'
+    "nothing, like the prediction, scores 1.0 in the average). Not with ",
+    Setting("average", "micro"),
+    " (`mean`).",
 )
 _PROTOCOL_HELP = (
-    "Reproduce a published script's numbers bit for bit (docs/published-protocols.md); `None` "
-    "keeps our rules. `fruit`: FRUIT's `edit_rouge` (segments tested against the source before "
-    "stripping, additions joined with a space, corpus value the median F of rouge-score's "
-    "BootstrapAggregator x 100, on NumPy's legacy generator seeded with `seed`; where neither side "
-    "adds, 100, a repair of the published code, which fails there). `editeval`: EditEval's "
-    "`update_rouge` (the same rules, the median F in [0, 1]; several references: each reference "
-    "slot's corpus value, averaged). `autometrics`: autometrics' `UpdateROUGE` (segments stripped "
-    "before the test, the first reference only; per example; the corpus value is our exact mean). "
-    "Under `fruit` and `editeval` the corpus `update_<type>` is the bootstrap median and "
-    "`_low`/`_high` the aggregator's interval. " + _PROTOCOL_NOT_WITH
-)
-_LANGUAGE_HELP = (
-    "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence terminal "
-    "(and, for `th`, at white space between Thai characters), tokens are the language's words in any "
-    "script (Chinese, Japanese and Thai need `update-rouge[multilingual]`), and --use-stemmer uses its "
-    "Snowball stemmer. Without it, the published rules."
+    "Reproduce a published script's numbers bit for bit (docs/published-protocols.md). `fruit`: FRUIT's "
+    "`edit_rouge` (segments tested against the source before stripping, additions joined with a space, "
+    "corpus value the median F of rouge-score's BootstrapAggregator on a x 100 scale, on NumPy's legacy generator "
+    "seeded with ",
+    Name("seed"),
+    "; where neither side adds, 100, a repair of the published code, which fails there). `editeval`: "
+    "EditEval's `update_rouge` (the same rules, the median F in [0, 1]; several references: each reference "
+    "slot's corpus value, averaged). `autometrics`: autometrics' `UpdateROUGE` (segments stripped before "
+    "the test, the first reference only; per example; the corpus value is our exact mean). Under `fruit` "
+    "and `editeval` the corpus `update_<type>` is the bootstrap median, `_low`/`_high` the aggregator's "
+    "interval, and there is no paired test. Not with a stemmer, tokenizer, language, edits, ROUGE-1.5.5 "
+    "options, micro average, another multi-reference mode, other rouge types or deletions: a published "
+    "script has none of them.",
 )
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -142,19 +140,24 @@ OPTIONS: tuple[Option, ...] = (
         "common one); ROUGE-1.5.5's weighted LCS: `rougeW` (ROUGE-W-1.2) and `rougeW-<weight>` (1 < weight <= 5).",
         cli=SCORING,
         parse=list,
-        shown_default=f"`{list(DEFAULT_ROUGE_TYPES)}`",
-        cli_default=f"`{' '.join(DEFAULT_ROUGE_TYPES)}`",
+        shown_default=", ".join(f"`{rouge_type}`" for rouge_type in DEFAULT_ROUGE_TYPES),
     ),
     Option(
         "use_stemmer",
         "`bool`",
         False,
-        '`True` is an alias of `stemmer="porter"` (with a `language`, of `stemmer="snowball"`), as in '
-        "evaluate's rouge.",
+        (
+            Setting("use_stemmer", True),
+            " is an alias of ",
+            Setting("stemmer", "porter"),
+            " (with a ",
+            Name("language"),
+            ", of ",
+            Setting("stemmer", "snowball"),
+            "), as in evaluate's rouge.",
+        ),
         cli=SCORING,
         parse=bool,
-        cli_help="Porter stemming, the same as --stemmer porter (with a --language: --stemmer snowball), "
-        "as evaluate's rouge `use_stemmer`.",
     ),
     Option(
         "tokenizer",
@@ -167,18 +170,24 @@ OPTIONS: tuple[Option, ...] = (
         "use_aggregator",
         "`bool`",
         True,
-        "`True` returns means over examples, `False` one value per example, in input order, and then "
-        "no intervals and no paired test.",
+        (
+            Setting("use_aggregator", True),
+            " returns means over examples, ",
+            Setting("use_aggregator", False),
+            " one value per example, in input order, and then no intervals and no paired test.",
+        ),
     ),
     Option(
         "confidence_level",
         "`float` or `None`",
         DEFAULT_CONFIDENCE_LEVEL,
-        "In (0, 1), the level of the percentile bootstrap interval of each type's mean F1 "
-        "(`none` on the command line); `None` for none.",
+        (
+            "In (0, 1), the level of the percentile bootstrap interval of each type's mean F1; ",
+            Setting("confidence_level", None),
+            " for none.",
+        ),
         cli=STATISTICS,
         parse=parse_level,
-        cli_help="In (0, 1), the level of the percentile bootstrap interval of each type's mean F1; `none` for none.",
     ),
     Option(
         "n_bootstrap",
@@ -207,22 +216,24 @@ OPTIONS: tuple[Option, ...] = (
         "group_by",
         "`list`",
         None,
-        "One group label per example (any hashable value but `None`: an edit intent, a domain, a "
-        "length bucket): the result also holds `groups`, each label -> the corpus values of its "
-        "examples (the same keys, with intervals and paired test of their own), in the order the "
-        "labels first appear; the corpus values are those of all the examples, as without it. It "
-        "changes no score and not the signature. Not with `use_aggregator=False`.",
+        (
+            "One group label per example (any hashable value but `None`: an edit intent, a domain, a "
+            "length bucket): the result also holds `groups`, each label -> the corpus values of its "
+            "examples (the same keys, with intervals and paired test of their own), in the order the "
+            "labels first appear; the corpus values are those of all the examples, as without it. It "
+            "changes no score and not the signature. Not with ",
+            Setting("use_aggregator", False),
+            ".",
+        ),
     ),
     Option(
         "return_signature",
         "`bool`",
         False,
-        "Add the settings signature string under `signature` (`False` keeps every value a number); "
-        "`signature(**kwargs)` returns it.",
+        "Add the settings signature string to the result, under `signature` (without it, every value is a number).",
         cli=STATISTICS,
         parse=bool,
         flag="--signature",
-        cli_help="Add the settings signature string to the output (under `signature` in JSON).",
     ),
     Option(
         "engine",
@@ -240,23 +251,32 @@ OPTIONS: tuple[Option, ...] = (
         "`int`",
         1,
         "Processes to score in (`compute` scores in its own and N - 1 workers; the command line in N "
-        'workers); results are identical to 1. A script using it needs an `if __name__ == "__main__":` guard.',
+        "workers); results are identical to 1. A Python script giving it to `compute` needs an "
+        '`if __name__ == "__main__":` guard.',
         cli=RUNNING,
         parse=int,
-        cli_help="Worker processes to score in; results are identical to 1.",
     ),
     Option(
         "stemmer",
         "`str`",
         None,
-        "`none` does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs from the "
-        "original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m` (WordNet 2.0 "
-        "exception lists, then its Porter variant), so stemmed scores equal the Perl original's; "
-        "`snowball`, with a `language`, is NLTK's Snowball stemmer of that language.",
+        (
+            "`none` does not stem; `porter` is rouge-score's Porter stemmer (NLTK), which differs from the "
+            "original ROUGE-1.5.5's; `rouge155` tokenizes and stems as ROUGE-1.5.5 `-m` (WordNet 2.0 "
+            "exception lists, then its Porter variant), so stemmed scores equal the Perl original's; "
+            "`snowball`, with a ",
+            Name("language"),
+            ", is NLTK's Snowball stemmer of that language.",
+        ),
         choices=STEMMERS,
         cli=SCORING,
-        shown_default="`none` (with `use_stemmer=True`: `porter`, or `snowball` with a `language`)",
-        cli_default="`none` (with --use-stemmer: `porter`, or `snowball` with a --language)",
+        shown_default=(
+            "`none` (with ",
+            Setting("use_stemmer", True),
+            ": `porter`, or `snowball` with a ",
+            Name("language"),
+            ")",
+        ),
     ),
     Option(
         "multi_ref",
@@ -265,9 +285,6 @@ OPTIONS: tuple[Option, ...] = (
         _MULTI_REF_HELP,
         choices=MULTI_REF_MODES,
         cli=SCORING,
-        cli_help=_MULTI_REF_HELP.replace('`accumulate="avg"`', "`accumulate` `avg`").replace(
-            '`average="micro"`', "--average micro"
-        ),
     ),
     Option(
         "remove_stopwords",
@@ -282,25 +299,29 @@ OPTIONS: tuple[Option, ...] = (
         "max_words",
         "`int` or `None`",
         None,
-        "ROUGE-1.5.5 `-l N`: keep only the first N words of each side's joined additions, cut as "
-        "ROUGE-1.5.5 cuts them; not with `max_bytes`.",
+        (
+            "ROUGE-1.5.5 `-l N`: keep only the first N words of each side's joined additions, cut as "
+            "ROUGE-1.5.5 cuts them; not with ",
+            Name("max_bytes"),
+            ".",
+        ),
         cli=SCORING,
         parse=int,
-        cli_help="ROUGE-1.5.5 `-l N`: keep only the first N words of each side's joined additions, cut as "
-        "ROUGE-1.5.5 cuts them; not with --max-bytes.",
-        cli_default="no limit",
+        shown_default="no limit",
     ),
     Option(
         "max_bytes",
         "`int` or `None`",
         None,
-        "ROUGE-1.5.5 `-b N`: keep only the first N bytes of each side's joined additions, cut as "
-        "ROUGE-1.5.5 cuts them; not with `max_words`.",
+        (
+            "ROUGE-1.5.5 `-b N`: keep only the first N bytes of each side's joined additions, cut as "
+            "ROUGE-1.5.5 cuts them; not with ",
+            Name("max_words"),
+            ".",
+        ),
         cli=SCORING,
         parse=int,
-        cli_help="ROUGE-1.5.5 `-b N`: keep only the first N bytes of each side's joined additions, cut as "
-        "ROUGE-1.5.5 cuts them; not with --max-words.",
-        cli_default="no limit",
+        shown_default="no limit",
     ),
     Option(
         "alpha",
@@ -314,13 +335,15 @@ OPTIONS: tuple[Option, ...] = (
         "language",
         "`str` or `None`",
         None,
-        "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence "
-        "terminal (and, for `th`, at white space between Thai characters), tokens are the language's words in any script (Chinese, Japanese and Thai need "
-        "`update-rouge[multilingual]`), and `use_stemmer=True` uses its Snowball stemmer. `None` keeps "
-        "the published rules.",
+        (
+            "An ISO 639-1 code (`zh`, `ja`, `hi`, `ru`, ...): segments end at every Unicode sentence "
+            "terminal (and, for `th`, at white space between Thai characters), tokens are the language's "
+            "words in any script (Chinese, Japanese and Thai need `update-rouge[multilingual]`), and ",
+            Setting("stemmer", "snowball"),
+            " is its Snowball stemmer.",
+        ),
         cli=SCORING,
-        cli_help=_LANGUAGE_HELP,
-        cli_default="no language (the published rules)",
+        shown_default="no language (the published rules)",
     ),
     Option(
         "additions",
@@ -352,26 +375,24 @@ OPTIONS: tuple[Option, ...] = (
         _PROTOCOL_HELP,
         choices=PROTOCOLS,
         cli=STATISTICS,
-        cli_help=_PROTOCOL_HELP.replace("`None` keeps our rules", "without it, our rules")
-        .replace("seeded with `seed`", "seeded with --seed")
-        .replace(_PROTOCOL_NOT_WITH, _PROTOCOL_NOT_WITH_FLAGS),
-        cli_default="no protocol (our rules)",
+        shown_default="no protocol (our rules)",
     ),
     Option(
         "deletions",
         "`bool`",
         False,
-        "Also score what each text removes from its source (docs/deletions.md): its deletions are the "
-        'source\'s segments that are not substrings of the text (with `additions="edits"`, the runs of '
-        "source tokens the diff deletes or replaces), scored prediction against reference exactly as "
-        "additions are, under `update_del_<type>` (and `_precision`, `_recall`); where neither side "
-        "deletes anything, 1.0, counted in `_both_kept`. Not with a `protocol`.",
+        (
+            "Also score what each text removes from its source (docs/deletions.md): its deletions are the "
+            "source's segments that are not substrings of the text (with ",
+            Setting("additions", "edits"),
+            ", the runs of source tokens the diff deletes or replaces), scored prediction against reference "
+            "exactly as additions are, under `update_del_<type>` (and `_precision`, `_recall`); where neither "
+            "side deletes anything, 1.0, counted in `_both_kept`. Not with ",
+            Name("protocol"),
+            ".",
+        ),
         cli=SCORING,
         parse=bool,
-        cli_help="Also score what each text removes from its source (docs/deletions.md): the source's "
-        "segments the text does not contain (with --additions edits, the source tokens the diff deletes "
-        "or replaces), prediction against reference, as additions are, under `update_del_<type>`. "
-        "Not with --protocol.",
     ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
@@ -447,7 +468,7 @@ class Settings:
             raise error.revised(functools.partial(_working_advice, given)) from None
 
     def _check(self, use_stemmer: bool) -> None:
-        stemmer_given = self.stemmer not in (None, "none")
+        stemmer = "none" if self.stemmer is None else self.stemmer  # as given, before resolve_stemmer
         switches = (("use_stemmer", use_stemmer), ("remove_stopwords", self.remove_stopwords))
         for name, value in (*switches, ("deletions", self.deletions)):
             check_switch(name, value)
@@ -511,26 +532,8 @@ class Settings:
         }
         for option, number in numbers.items():
             object.__setattr__(self, option, number)
-        check_protocol(self.protocol, self._departures(use_stemmer, stemmer_given), self.seed)
-
-    def _departures(self, use_stemmer: bool, stemmer_given: bool) -> list[str]:
-        """The options a published script does not have that are set away from their defaults."""
-        changed = {
-            "use_stemmer": use_stemmer,
-            "stemmer": stemmer_given,
-            "tokenizer": self.tokenizer is not None,
-            "language": self.language is not None,
-            "additions": self.additions != DEFAULTS["additions"],
-            "remove_stopwords": self.remove_stopwords,
-            "max_words": self.max_words is not None,
-            "max_bytes": self.max_bytes is not None,
-            "alpha": self.alpha != DEFAULT_ALPHA,
-            "average": self.average != DEFAULTS["average"],
-            "multi_ref": self.multi_ref != DEFAULTS["multi_ref"],
-            "rouge_types": self.rouge_types != PUBLISHED_TYPES,
-            "deletions": self.deletions,
-        }
-        return [name for name, departs in changed.items() if departs]
+        given = {field.name: getattr(self, field.name) for field in fields(self)}
+        check_protocol(self.protocol, {**given, "use_stemmer": use_stemmer, "stemmer": stemmer}, self.seed)
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> "Settings":
@@ -551,13 +554,10 @@ class Settings:
         tokenizer = self.text_tokenizer()
         return tokenizer if self.additions == "sentences" else edit_run_tokenizer(tokenizer)
 
-    # The names before 0.2.0, kept for one release (CHANGELOG): both made "a tokenizer".
-    make_text_tokenizer = text_tokenizer
-    make_tokenizer = additions_tokenizer
-
-    def additions_index(self) -> Callable[[str], Any]:
+    def change_index(self) -> Callable[[str], Any]:
         """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
-        source: ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
+        source and ``deletions(text)`` the source's segments ``text`` lacks:
+        ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
         under a ``protocol``, ``protocols.ProtocolIndex`` (its published rule)."""
         if self.protocol is not None:
             return functools.partial(ProtocolIndex, protocol=self.protocol)

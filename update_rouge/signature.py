@@ -45,8 +45,9 @@ from typing import Any
 import numpy as np
 
 from .bootstrap import check_paired
-from .extraction import ADDITION_SEPARATOR, SEGMENT_PATTERN
-from .protocols import BOOTSTRAP_PROTOCOLS, MULTI_REFERENCE_RULE, SOURCES
+from .errors import unknown_options
+from .extraction import SEGMENT_PATTERN, SEGMENT_SEPARATOR
+from .protocols import rules_of
 from .rouge155_options import DEFAULT_ALPHA
 from .sentences import SPACED_SENTENCES
 from .settings import OPTION_BY_NAME, Settings
@@ -88,8 +89,9 @@ def aggregate_field(settings: Settings) -> str:
     """The ``agg`` field: ``none`` per example, else ``mean``, ``micro`` or a protocol's corpus value."""
     if not settings.use_aggregator:
         return "none"
-    if settings.protocol in BOOTSTRAP_PROTOCOLS:
-        return "bootstrap-median-x100" if settings.protocol == "fruit" else "bootstrap-median"
+    rules = rules_of(settings.protocol)
+    if rules.bootstrap_median:
+        return "bootstrap-median" if rules.scale == 1 else f"bootstrap-median-x{rules.scale:g}"
     return "micro" if settings.average == "micro" else "mean"
 
 
@@ -102,8 +104,8 @@ def signature(settings: Settings, references: Sequence[Any] | None = None, paire
     """
     if paired:
         check_paired(settings.use_aggregator)
-    protocol = settings.protocol
-    bootstrap = settings.intervals or paired or (settings.use_aggregator and protocol in BOOTSTRAP_PROTOCOLS)
+    protocol, rules = settings.protocol, rules_of(settings.protocol)
+    bootstrap = settings.intervals or paired or (settings.use_aggregator and rules.bootstrap_median)
     language = settings.language
     segmenters = segmenter_versions(language) if language is not None else None
     additions = [
@@ -112,18 +114,18 @@ def signature(settings: Settings, references: Sequence[Any] | None = None, paire
             if settings.additions == "sentences"
             else ("additions", "edits")
         ),
-        ("join", json.dumps(ADDITION_SEPARATOR)[1:-1]),
+        ("join", json.dumps(SEGMENT_SEPARATOR)[1:-1]),
         *([("del", settings.additions)] if settings.deletions else []),
     ]
     fields = [
         ("refs", references_per_example(references)),
         *([("lang", language)] if language is not None else []),
-        *(additions if protocol is None else [("protocol", f"{protocol}@{SOURCES[protocol].split('@')[1][:7]}")]),
+        *(additions if protocol is None else [("protocol", f"{protocol}@{rules.commit}")]),
         ("tok", ("rouge-score" if settings.tokenizer is None else "custom") if language is None else LANGUAGE_TOKENS),
         *([("segmenter", segmenters)] if segmenters is not None else []),
         ("stem", settings.stemmer),
         ("types", ",".join(settings.rouge_types)),
-        ("multiref", settings.multi_ref if protocol is None else MULTI_REFERENCE_RULE[protocol]),
+        ("multiref", rules.multi_ref or settings.multi_ref),
         *([("stopwords", "rouge155")] if settings.remove_stopwords else []),
         *([("words", str(settings.max_words))] if settings.max_words is not None else []),
         *([("bytes", str(settings.max_bytes))] if settings.max_bytes is not None else []),
@@ -155,10 +157,8 @@ def build_signature(
     Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
     ``sources`` and ``predictions`` do not change it, ``references`` gives the ``refs`` field
     and ``baseline_predictions`` only whether a paired test uses the bootstrap. Raises
-    ``ValueError`` for options ``compute`` would reject, ``TypeError`` for unknown ones.
+    ``OptionError`` for options ``compute`` would reject, ``UnknownOptionError`` for unknown ones.
     """
-    unknown = sorted(set(options) - set(OPTION_BY_NAME))
-    if unknown:
-        raise TypeError(f"build_signature() got unexpected keyword arguments: {', '.join(unknown)}")
+    unknown_options(options, OPTION_BY_NAME, "build_signature()")
     paired = options.get("baseline_predictions") is not None
     return signature(Settings.from_options(options), references, paired)

@@ -17,7 +17,7 @@ holds, at its root:
   pyproject.toml;
 - the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
 - ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
-  the demo renders only the card, its links to them made absolute, see ``app_render.metric_card``).
+  the demo renders only the card, its links to them made absolute, see ``demo.render.metric_card``).
 
 Nothing is kept twice in the repository: the folder is generated from it (the scoring modules
 are there twice, flat for evaluate and in the package for the demo, both copies of the same files). Name the folder

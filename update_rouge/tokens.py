@@ -108,7 +108,7 @@ class CallableTokenizer:
 
     What it returns is checked: a ``list`` or ``tuple`` of ``str``, else ``TokenizerError``
     naming ``tokenizer``, what it returned and the text; an exception it raises is wrapped in a
-    ``TokenizerError`` (``from`` the original). ``example_workers.naming_examples`` adds the example's field and index.
+    ``TokenizerError`` (``from`` the original). ``example_pipeline.naming_examples`` adds the example's field and index.
     """
 
     splits_on_newlines = False
@@ -183,7 +183,3 @@ def tokenizer_for(
     if tokenizer is not None:
         return CallableTokenizer(tokenizer, stopwords)
     return DefaultTokenizer(use_stemmer=stemmer == "porter", stopwords=stopwords)
-
-
-make_tokenizer = tokenizer_for
-"""``tokenizer_for``'s name before 0.2.0, kept for one release (CHANGELOG)."""

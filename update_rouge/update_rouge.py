@@ -18,8 +18,9 @@ from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
 from .environment import positive_integer
-from .errors import OptionError
-from .example_scoring import score_additions
+from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError, unknown_options
+from .example_pipeline import score_checked
+from .example_scoring import score_changes
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers
 from .extraction import SEGMENT_PATTERN
@@ -28,7 +29,7 @@ from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
-from .metric import compute
+from .metric import checked_call, compute
 from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise
@@ -42,7 +43,7 @@ from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
 from .rust_engine import RustEngine
 from .sentences import SENTENCE_PATTERN
-from .settings import DEFAULTS, OPTIONS, Settings, check_switch, compute_parameters, describe_options
+from .settings import DEFAULTS, OPTIONS, compute_parameters, describe_options
 from .signature import build_signature
 from .skipbigrams import parse_skip_bigram_type
 from .stemming import STEMMERS
@@ -85,7 +86,7 @@ UpdateROUGE scores only what an updated text adds to its source. The reference a
 prediction are split into segments with the regular expression `{SEGMENT_PATTERN.pattern}`;
 stripped, non-empty segments that are not substrings of the source are the additions. Each
 side's additions are joined one per line and scored with Google's rouge-score (so rougeLsum
-sees one addition per line). When neither side adds anything the example scores 1.0. The
+sees one addition per line; an addition holding a newline splits there). When neither side adds anything the example scores 1.0. The
 corpus score is the plain mean over examples.
 """
 
@@ -235,10 +236,14 @@ _STRING = datasets.Value("string", id="sequence")
 
 
 def _check_keys(kwargs, expected: str) -> None:
-    """``TypeError`` naming the expected keys for any keyword but ``sources`` (such as ``source=``)."""
+    """``UnknownOptionError`` (a ``TypeError``) naming the expected keys for any keyword but
+    ``sources`` (such as ``source=``)."""
     unknown = sorted(set(kwargs) - {"sources"})
     if unknown:
-        raise TypeError(f"unexpected keyword argument(s) {', '.join(f'{k}=' for k in unknown)}: use {expected}")
+        named = ", ".join(f"{key}=" for key in unknown)
+        raise UnknownOptionError(
+            unknown[0], kwargs[unknown[0]], (f"unexpected keyword argument(s) {named}: use {expected}",)
+        )
 
 
 class _Failed(NamedTuple):
@@ -302,7 +307,8 @@ class UpdateRouge(evaluate.Metric):
         """evaluate's ``compute``, with its options checked before evaluate stores anything, and
         evaluate's cache files and locks released when scoring fails.
 
-        An unknown or bad option raises ``TypeError`` or ``ValueError`` naming it before the
+        An unknown or bad option raises ``UnknownOptionError`` (a ``TypeError``) or
+        ``OptionError`` (a ``ValueError``) naming it before the
         batches are touched, so batches given to ``add_batch`` stay for the next ``compute``.
         evaluate holds a file lock on its cache from ``_finalize`` until ``_compute`` returns, and
         releases it only then: so ``_compute`` returns an error of the scoring rather than raising
@@ -311,11 +317,8 @@ class UpdateRouge(evaluate.Metric):
         leaves earlier ``add_batch`` batches stored.
         """
         options = {name: value for name, value in kwargs.items() if name not in self.features[0]}
-        unknown = sorted(set(options) - set(DEFAULTS))
-        if unknown:
-            raise TypeError(f"compute() got unexpected keyword arguments {unknown}; the options are {sorted(DEFAULTS)}")
-        Settings.from_options(options)
-        check_switch("return_signature", options.get("return_signature", DEFAULTS["return_signature"]))
+        unknown_options(options, DEFAULTS, "compute()")
+        checked_call(options)
         output = super().compute(predictions=predictions, references=references, **kwargs)
         if isinstance(output, _Failed):
             raise output.error

@@ -36,8 +36,8 @@ from multilingual_rouge import tokenization_wrapper  # noqa: E402
 from multilingual_rouge.rouge_scorer import MultiStemmer, MultiTokenizer, RougeScorer  # noqa: E402
 from multilingual_rouge.stemmers import NLTKStemmer  # noqa: E402
 
-from update_rouge.example_scoring import score_additions
-from update_rouge.extraction import SourceIndex, join_additions
+from update_rouge.example_scoring import score_changes
+from update_rouge.extraction import SourceIndex, join_segments
 from update_rouge.languages import SNOWBALL_LANGUAGES, LanguageTokenizer
 from update_rouge.sentences import SENTENCE_PATTERN
 from update_rouge.settings import Settings
@@ -49,7 +49,7 @@ TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
 def additions(example, side):
-    return join_additions(SourceIndex(example["source"], SENTENCE_PATTERN).additions(example[side]))
+    return join_segments(SourceIndex(example["source"], SENTENCE_PATTERN).additions(example[side]))
 
 
 def their_tokens(text, language, stemmer=None):
@@ -87,7 +87,7 @@ def test_scores_agree_to_the_bit_where_the_tokens_agree(example):
     if their_tokens(reference, language) != LanguageTokenizer(language).tokenize(reference):
         pytest.skip("tokens differ by a named difference (1 or 2)")
     theirs = RougeScorer(list(TYPES), lang=THEIR_NAMES.get(language)).score(reference, prediction)
-    [(ours, _rule, _counts)] = score_additions(
+    [(ours, _rule, _counts)] = score_changes(
         [[reference.split("\n")]], [prediction.split("\n")], Settings(rouge_types=TYPES, language=language)
     )
     assert ours == theirs

@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from update_rouge import compute
-from update_rouge.protocols import CORPUS_SCALE
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("published_protocols", ROOT / "scripts" / "published_protocols.py")
@@ -145,7 +144,9 @@ def test_a_leading_u_feff_in_a_text_is_scored_as_the_published_scripts_score_it(
     state = np.random.get_state()
     try:
         slots = published.scored_slots(sources, predictions, references)
-        expected = {protocol: published.published_corpus(protocol, slots, 3, (0.95, 200)) for protocol in CORPUS_SCALE}
+        expected = {
+            protocol: published.published_corpus(protocol, slots, 3, (0.95, 200)) for protocol in ("fruit", "editeval")
+        }
     finally:
         np.random.set_state(state)
     for protocol, values in expected.items():

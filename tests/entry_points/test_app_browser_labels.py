@@ -104,7 +104,7 @@ def test_micro_is_named_with_its_scale_in_every_table_the_histogram_and_the_cite
 
 def test_a_language_is_stemmed_with_its_snowball_stemmer_chosen_on_the_page(page):
     page.get_by_text("Advanced options").click()
-    expect(page.locator("#language")).to_contain_text("the stemmer snowball uses its Snowball stemmer")
+    expect(page.locator("#language")).to_contain_text('and stemmer "snowball" is its Snowball stemmer')
     choose(page, "language", "German", "German (de)")
     page.locator("#stemmer").get_by_label("snowball", exact=True).check()
     # German: "Kinder" and "Kind" share the Snowball stem "kind": 1 of 2 words each side; no bigram.
@@ -149,11 +149,10 @@ def test_punctuation_alone_one_example_files_and_the_interval_help_say_what_they
         re.compile(r"^Scored 1 example from one\.jsonl; one side or both add something\.\n"),
         timeout=UI_TIMEOUT_MS,
     )
-    # The interval's help speaks of this page, not of the command line or None.
-    expect(
-        page.get_by_text("The level of the bootstrap interval of each rouge type's corpus score; none: no interval.")
-    ).to_be_visible()
-    expect(page.get_by_text("none on the command line")).to_have_count(0)
+    # The interval's help names the control as this page does, not as the command line or Python would.
+    expect(page.get_by_text('confidence_level "none" for none.')).to_be_visible()
+    expect(page.get_by_text("--confidence-level")).to_have_count(0)
+    expect(page.get_by_text("confidence_level=None")).to_have_count(0)
     assert page.console_errors == []
 
 

@@ -216,7 +216,8 @@ def test_client_gets_the_line_of_an_example_editeval_cannot_average_and_the_log_
     )
     assert status == (
         'Error: refs.jsonl:2: 2 references, but line 1 has 1 reference: protocol "editeval" needs the same number '
-        "of references in every example (its corpus value averages reference slots)"
+        "of references in every example (its corpus value averages reference slots); instead: set protocol back "
+        'to "none"'
     )
     assert json_path is None and csv_path is None
 

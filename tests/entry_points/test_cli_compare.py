@@ -148,8 +148,8 @@ def test_cli_with_no_input_and_a_terminal_says_what_to_give(capsys, monkeypatch)
         (["--sources", "S", "--references", "R", "--system", "a"], "give NAME=FILE"),
         (["--sources", "S", "--references", "R", "--system", "a=1", "--system", "a=2"], "--system a is given twice"),
         (
-            ["--sources", "S", "--references", "R", "--system", "a=1", "--baseline", "b"],
-            "baseline 'b' is not one of the systems",
+            ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "c=2", "--baseline", "b"],
+            "--baseline b is not one of the systems ('a', 'c'); instead: --baseline a, or --baseline c",
         ),
         (
             ["--sources", "S", "--references", "R", "--system", "a=1", "--system", "b=2", "--level", "2"],
@@ -168,7 +168,8 @@ def test_cli_refuses_a_bootstrap_median_protocol_in_one_line_that_it_can_follow(
     path = tmp_path / "systems.jsonl"
     rows = zip(iterater["sources"], iterater["references"], iterater["predictions"])
     path.write_text("".join(json.dumps({"source": s, "reference": r, "model": p}) + "\n" for s, r, p in rows))
-    status, out, err = run_main(["compare", path, "--system", "model", "--protocol", protocol], capsys)
+    argv = ["compare", path, "--system", "model", "--system", "source", "--protocol", protocol]
+    status, out, err = run_main(argv, capsys)
     assert status == 2 and out == ""
     message = err.strip().splitlines()[-1]
     assert message == (

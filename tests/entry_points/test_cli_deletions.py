@@ -228,9 +228,11 @@ def test_the_help_offers_deletions_with_the_tables_words(command, capsys):
     help_text = " ".join(out.split())
     assert status == 0
     assert (
-        "--deletions Also score what each text removes from its source (docs/deletions.md): the source's segments "
-        "the text does not contain (with --additions edits, the source tokens the diff deletes or replaces), "
-        "prediction against reference, as additions are, under `update_del_<type>`. Not with --protocol."
+        "--deletions Also score what each text removes from its source (docs/deletions.md): its deletions are the "
+        "source's segments that are not substrings of the text (with --additions edits, the runs of source tokens "
+        "the diff deletes or replaces), scored prediction against reference exactly as additions are, under "
+        "`update_del_<type>` (and `_precision`, `_recall`); where neither side deletes anything, 1.0, counted in "
+        "`_both_kept`. Not with --protocol."
     ) in help_text
 
 

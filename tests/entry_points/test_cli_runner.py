@@ -72,8 +72,8 @@ def test_rouge_types_then_file_reads_the_file(capsys):
             "instead: --confidence-level 0.95, or --confidence-level none",
         ),
         (
-            ["--protocol", "fruit", "--use-stemmer"],
-            "--protocol fruit reproduces a published script, which has no --use-stemmer option; "
+            ["--protocol", "autometrics", "--use-stemmer"],
+            "--protocol autometrics reproduces a published script, which has no --use-stemmer option; "
             "instead: leave out --use-stemmer, or leave out --protocol",
         ),
         (
@@ -83,7 +83,7 @@ def test_rouge_types_then_file_reads_the_file(capsys):
         ),
     ],
 )
-@pytest.mark.parametrize("command", [[], ["compare", "--system", "prediction"]])
+@pytest.mark.parametrize("command", [[], ["compare", "--system", "prediction", "--system", "copy=source"]])
 def test_errors_name_the_flag_typed(capsys, options, message, command):
     status, out, err = run_main([*command, FRUIT, *options], capsys)
     prog = "update-rouge compare" if command else "update-rouge"
@@ -199,3 +199,29 @@ def test_every_refusal_at_the_command_line_gives_advice_that_works_when_followed
         status, out, err = run_main([FRUIT, *followed], capsys)
         assert status == 0, f"following {alternative!r} ({followed}) of {message!r}: {err}"
         assert json.loads(out)
+
+
+@pytest.mark.parametrize(
+    "argv, prog, unrecognized",
+    [
+        (
+            [FRUIT, "--rogue-types", "rouge1"],
+            "update-rouge score",
+            "--rogue-types (did you mean --rouge-types?) rouge1",
+        ),
+        ([FRUIT, "--stemer=porter"], "update-rouge score", "--stemer=porter (did you mean --stemmer?)"),
+        ([FRUIT, "--zzz"], "update-rouge score", "--zzz"),
+        (
+            ["compare", FRUIT, "--system", "prediction", "--system", "source", "--sistem", "x"],
+            "update-rouge compare",
+            "--sistem (did you mean --system?) x",
+        ),
+    ],
+)
+def test_a_misspelt_flag_gets_the_commands_usage_and_the_flag_meant(capsys, argv, prog, unrecognized):
+    # Issue 58: the top level's usage named a COMMAND the user never typed, and no flag was suggested.
+    status, out, err = run_main(argv, capsys)
+    assert (status, out) == (2, "")
+    *usage, last = err.splitlines()
+    assert usage[0].startswith(f"usage: {prog} [-h]") and "COMMAND" not in err
+    assert last == f"{prog}: error: unrecognized arguments: {unrecognized}"

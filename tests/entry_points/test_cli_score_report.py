@@ -156,3 +156,32 @@ def test_an_editeval_heading_says_its_values_average_the_reference_slots(tmp_pat
         "precision and recall; 95% percentile intervals of F from the same resamples; each averaged over the 2 "
         "reference slots."
     )
+
+
+def test_a_group_label_holding_html_is_shown_not_rendered_in_markdown(tmp_path, capsys):
+    # Issue 58: a label pasted into a page as a Markdown table must not become an element there.
+    rows = [json.loads(line) for line in FRUIT.read_text(encoding="utf-8").splitlines()]
+    path = tmp_path / "labelled.jsonl"
+    label = "<img src=x onerror=alert(1)> & co|x"
+    path.write_text("".join(json.dumps({**row, "g": label}) + "\n" for row in rows), encoding="utf-8")
+    status, markdown, err = run_main([str(path), *FAST, "-f", "markdown", "--group-by", "g"], capsys)
+    assert (status, err) == (0, "")
+    cells = [line for line in markdown.splitlines() if line.startswith("| &lt;img")]
+    assert cells and all(line.startswith("| &lt;img src=x onerror=alert(1)&gt; &amp; co\\|x | 3 | ") for line in cells)
+    assert "<img" not in markdown
+
+
+def test_the_note_under_the_table_says_what_no_additions_do_to_the_statistic(tmp_path, capsys):
+    # Issue 58: under micro an example without additions adds no counts; it does not "score 1.0".
+    path = tmp_path / "kept.jsonl"
+    rows = [{"source": "A b.", "reference": "A b.", "prediction": "A b."}]
+    rows.append({"source": "A b.", "reference": "A b. C d.", "prediction": "A b. C e."})
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    for average, note in [
+        ("macro", "(each such example scores 1.0)."),
+        ("micro", "(such an example adds no counts to the micro values)."),
+    ]:
+        argv = [str(path), *FAST, "-f", "text", "--average", average, "--confidence-level", "none"]
+        status, text, err = run_main(argv, capsys)
+        assert (status, err) == (0, ""), err
+        assert f"Neither side adds anything in 1 of the 2 examples {note}" in text.splitlines(), text

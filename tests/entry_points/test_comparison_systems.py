@@ -87,8 +87,9 @@ def test_compare_names_the_system_with_bad_input(iterater):
     systems = {"base": iterater["sources"], "bad": iterater["predictions"][:-1] + [None]}
     with pytest.raises(ValueError, match=r"systems\['bad'\]\[39\] must be a string"):
         compare(iterater["sources"], iterater["references"], systems, "base")
-    with pytest.raises(ValueError, match="baseline 'nobody' is not one of the systems"):
-        compare(iterater["sources"], iterater["references"], {"a": iterater["sources"]}, "nobody")
+    two = {"a": iterater["sources"], "b": iterater["sources"]}
+    with pytest.raises(ValueError, match="baseline='nobody' is not one of the systems"):
+        compare(iterater["sources"], iterater["references"], two, "nobody")
     with pytest.raises(ValueError, match="n_trials must be a positive integer"):
         SignificanceTest("randomization", None, 0)
 

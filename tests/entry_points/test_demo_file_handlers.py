@@ -334,14 +334,16 @@ def test_editeval_names_the_line_of_an_example_with_another_number_of_references
     out = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="editeval")
     assert out["status"] == (
         f'Error: {name}:{first + 1}: 2 references, but line {first} has 1 reference: protocol "editeval" needs '
-        "the same number of references in every example (its corpus value averages reference slots)"
+        "the same number of references in every example (its corpus value averages reference slots); instead: "
+        'set protocol back to "none"'
     )
     assert out["results"] == {"__type__": "update", "visible": False}
     assert out["download_json"] is None and out["download_csv"] is None
     # FRUIT's script takes one reference (its own reason); autometrics scores the first of each.
     fruit = score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="fruit")
     assert (
-        fruit["status"] == "Error: protocol='fruit' takes one reference per example: FRUIT's edit_rouge has no several"
+        fruit["status"] == f'Error: line {first + 1}: references holds 2 references, but protocol "fruit" takes one '
+        'per example (FRUIT\'s edit_rouge has no several): give it one, or set protocol back to "none"'
     )
     assert score_file(tmp_path / name, DEFAULT_TYPES, "none", protocol="autometrics")["status"].startswith(
         f"Scored 2 examples from {name}"

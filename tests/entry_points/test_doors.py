@@ -11,7 +11,6 @@ that need torch, Ray or a harness are checked in test_doors_integrations.py.
 """
 
 import json
-import re
 import types
 
 import numpy as np
@@ -226,22 +225,6 @@ def test_update_rouge_compare_honours_its_options(option, tmp_path, capsys):
     status, out, err = run_main(argv, capsys)
     assert status == 0, err
     same_numbers(json.loads(out)["prediction"], expected(option))
-
-
-@pytest.mark.parametrize("help_of", [["--help"], ["score", "--help"], ["compare", "--help"]])
-def test_the_command_lines_help_speaks_flags_not_python(help_of, capsys):
-    status, out, _ = run_main(help_of, capsys)
-    assert status == 0 and "--rouge-types" in out and "--protocol" in out  # the table's options are there
-    assert re.findall(r"\b(?:True|False|None)\b", out) == []
-    # Python's keyword syntax, stemmer="porter" (NAME=FILE, a metavar, is in capitals).
-    assert re.findall(r"\b[a-z_][a-z0-9_]*=", out) == []
-
-
-def test_the_use_stemmer_help_names_the_stemmer_flag(capsys):
-    _, out, _ = run_main(["score", "--help"], capsys)
-    text = " ".join(out.split())
-    assert "--use-stemmer Porter stemming, the same as --stemmer porter" in text
-    assert "--max-words MAX_WORDS" in text and "not with --max-bytes. Defaults to no limit." in text
 
 
 # The demo's controls: each option's non-default value as the page gives it.

@@ -1,12 +1,10 @@
 """The TRL reward: equal to compute's per-example values, completions as text or conversations,
-several references, weighted mixes, errors naming the column and row, and a real GRPO run."""
+several references, weighted mixes, errors naming the column and row (TRL's hooks and a real
+GRPO run: test_rewards_trl.py)."""
 
 import json
 import math
-import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -332,119 +330,15 @@ def test_bad_columns_name_the_column_and_the_row(overrides, message):
         reward(**_columns(**overrides))
 
 
-# FRUIT-style update prompts (an article and the facts to add), in the word-level tokenizer's
-# spacing so that completions decode to words separated by spaces.
-GRPO_ROWS = [
-    ("Dan is a baker .", "He opened a shop in 1990 .", "Dan is a baker . He opened a shop in 1990 ."),
-    ("Paris is in France .", "Paris is the capital .", "Paris is in France . Paris is the capital ."),
-    ("The sky is blue .", "Nothing new .", "The sky is blue ."),
-    ("Ann plays the piano .", "Ann won a prize in 2001 .", "Ann plays the piano . Ann won a prize in 2001 ."),
-]
+@pytest.mark.parametrize(
+    "term, advised", [("del_rougeX", "del_rougeLsum"), ("del_", "del_rougeLsum"), ("rouge1_f2", "rouge1_f1")]
+)
+def test_a_bad_term_is_named_with_what_works(term, advised):
+    # Issue 58: the advice named rouge_types, which the user never gave.
+    from update_rouge import OptionError
 
-
-@pytest.mark.slow
-@pytest.mark.needs_torch
-def test_grpo_trainer_calls_the_reward_with_the_columns_and_logs_its_mean(tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("WANDB_MODE", "disabled")
-    import torch
-    import trl
-    from datasets import Dataset
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    rows = [
-        {
-            "id": index,
-            "prompt": f"Update the article . Article : {source} New facts : {facts} Updated article :",
-            "source": source,
-            "reference": reference,
-        }
-        for index, (source, facts, reference) in enumerate(GRPO_ROWS)
-    ]
-    words = Tokenizer(models.WordLevel(unk_token="[UNK]"))
-    words.pre_tokenizer = pre_tokenizers.Whitespace()
-    words.train_from_iterator(
-        [row["prompt"] + " " + row["reference"] for row in rows],
-        trainer=trainers.WordLevelTrainer(special_tokens=["[PAD]", "[UNK]", "[EOS]"]),
-    )
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=words, pad_token="[PAD]", unk_token="[UNK]", eos_token="[EOS]")
-    torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=128,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=None,
-    )
-    reward = update_rouge_reward()
-    calls = []
-
-    def recorded(**kwargs):
-        rewards = reward(**kwargs)
-        calls.append((kwargs, rewards))
-        return rewards
-
-    recorded.__name__ = reward.__name__
-    args = trl.GRPOConfig(
-        output_dir=str(tmp_path),
-        per_device_train_batch_size=4,
-        num_generations=2,
-        max_completion_length=12,
-        max_steps=3,
-        logging_steps=1,
-        learning_rate=1e-3,
-        report_to="none",
-        use_cpu=True,
-        save_strategy="no",
-        seed=0,
-    )
-    trainer = trl.GRPOTrainer(
-        model=LlamaForCausalLM(config),
-        reward_funcs=recorded,
-        args=args,
-        train_dataset=Dataset.from_list(rows),
-        processing_class=tokenizer,
-    )
-    trainer.train()
-
-    by_prompt = {row["prompt"]: row for row in rows}
-    logged = [entry for entry in trainer.state.log_history if "rewards/update_rouge_rougeLsum_f1/mean" in entry]
-    assert len(calls) == len(logged) == 3
-    for (kwargs, rewards), entry in zip(calls, logged):
-        assert {"prompts", "completions", "source", "reference", "id"} <= set(kwargs)
-        assert len(kwargs["completions"]) == 4 and all(isinstance(text, str) for text in kwargs["completions"])
-        for column in ("source", "reference", "id"):
-            assert kwargs[column] == [by_prompt[prompt][column] for prompt in kwargs["prompts"]]
-        expected = compute(
-            sources=kwargs["source"],
-            predictions=kwargs["completions"],
-            references=kwargs["reference"],
-            rouge_types=["rougeLsum"],
-            use_aggregator=False,
-        )["update_rougeLsum"]
-        assert rewards == expected
-        assert entry["rewards/update_rouge_rougeLsum_f1/mean"] == pytest.approx(math.fsum(rewards) / 4, rel=1e-6)
-    # Some completion got a reward other than 0: the logged means are not all a constant.
-    assert any(value > 0 for _, rewards in calls for value in rewards)
-
-
-@pytest.mark.slow
-@pytest.mark.needs_torch
-def test_the_documented_example_runs(tmp_path):
-    text = (Path(__file__).resolve().parents[2] / "docs" / "training-with-a-reward.md").read_text(encoding="utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]), HF_HUB_OFFLINE="1")
-    run = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    means = json.loads(run.stdout.strip().splitlines()[-1])
-    assert len(means) == 3 and all(0.0 <= mean <= 1.0 for mean in means)
-    # The run's output folder is a temporary one: nothing is left where the example ran.
-    assert sorted(path.name for path in tmp_path.iterdir()) == []
+    with pytest.raises(OptionError) as refused:
+        update_rouge_reward(term)
+    message = str(refused.value)
+    assert f"term {term!r}" in message and "rouge_types" not in message and f"reward={advised!r}" in message
+    update_rouge_reward(advised)

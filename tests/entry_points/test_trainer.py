@@ -1,5 +1,9 @@
 """compute_metrics for Seq2SeqTrainer: decoding, prefixes, sources, batches, and a real evaluate()."""
 
+import ast
+import contextlib
+import io
+
 import numpy as np
 import pytest
 from trainer_helpers import (  # noqa: F401 (fixtures)
@@ -181,3 +185,26 @@ def test_the_helper_imports_neither_torch_nor_transformers():
     repo = Path(__file__).resolve().parents[2]
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=repo)
     assert completed.stdout.strip() == "[]", completed.stderr
+
+
+def test_the_documented_example_runs_as_written_with_labels_of_varying_length(seq2seq, tokenizer, expected, tmp_path):
+    # docs/trainer.md's example, as written (its output folder in tmp_path, on the CPU), on
+    # labels of 5 to 12 tokens: without its data_collator the default collator cannot batch them.
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "trainer.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    assert 'output_dir="out",' in code
+    # The generation settings of ``expected`` (trainer_helpers.trainer_with), so that the texts match.
+    settings = "use_cpu=True, report_to=[], per_device_eval_batch_size=2, generation_max_length=10,"
+    code = code.replace('output_dir="out",', f"output_dir={str(tmp_path)!r}, {settings}")
+    model, dataset, _ = seq2seq
+    assert len({len(row) for row in dataset["labels"]}) > 1
+    printed = io.StringIO()
+    names = {"model": model, "tokenizer": tokenizer, "train_dataset": dataset, "eval_dataset": dataset}
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/trainer.md", "exec"), names)
+    shown = ast.literal_eval(printed.getvalue().strip())
+    for key in ("update_rouge1", "update_rouge2", "update_rougeLsum"):
+        assert shown[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key

@@ -225,3 +225,21 @@ def test_installed_means_a_module_or_a_regular_package(tmp_path, monkeypatch):
         for name in ("folder_only", "regular"):
             sys.modules.pop(name, None)
     assert found == (False, True, False)
+
+
+def test_the_lm_eval_task_folder_command_without_its_extra_is_one_line(tmp_path):
+    # docs/harnesses.md runs it inside "$(...)": one line on stderr, nothing on stdout, status 2.
+    shims = tmp_path / "shims" / "lm_eval"
+    shims.mkdir(parents=True)
+    (shims / "__init__.py").write_text("raise ImportError('lm_eval is hidden by the test')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "update_rouge.integrations.lm_eval"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(shims.parent), str(REPO)])),
+        timeout=120,
+    )
+    line = "the lm-evaluation-harness task needs the optional extra: pip install 'update-rouge[lm-eval]'"
+    want = (2, f"python -m update_rouge.integrations.lm_eval: error: {line}\n", "")
+    assert (done.returncode, done.stderr, done.stdout) == want

@@ -64,7 +64,8 @@ def test_rouge_w_2000_on_the_command_line_is_a_usage_error(capsys):
 
 def test_compare_n_trials_is_capped_before_reading(tmp_path, capsys):
     status, out, err = run_main(
-        ["compare", tmp_path / "absent.jsonl", "--system", "p", "--method", "randomization", "--n-trials", 10**13],
+        ["compare", tmp_path / "absent.jsonl", "--system", "p", "--system", "q", "--method", "randomization"]
+        + ["--n-trials", 10**13],
         capsys,
     )
     assert (status, out) == (2, "")

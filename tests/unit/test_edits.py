@@ -339,3 +339,26 @@ def test_with_deletions_each_text_is_diffed_once(monkeypatch):
     assert got["update_del_rouge1_precision"][0] == pytest.approx(3 / 5)
     assert got["update_del_rouge1_recall"][0] == pytest.approx(3 / 8)
     assert got["update_del_rouge1"][0] == pytest.approx(6 / 13)
+
+
+def test_an_exact_one_word_edit_scores_zero_on_rouge2_as_docs_edits_md_warns():
+    # docs/edits.md ("One-word edits score 0 on rouge2") and docs/deletions.md: a one-token run has
+    # no bigram, and rouge-score scores two sides without bigrams 0.0.
+    source, updated = "The cat sat on the mat.", "The cat sat on the red mat."
+    types = ["rouge1", "rouge2", "rougeLsum"]
+    added = compute([source], [updated], [updated], additions="edits", rouge_types=types, confidence_level=None)
+    assert [added[f"update_{t}"] for t in types] == [1.0, 0.0, 1.0]
+    assert added["_both_empty"] == 0
+    scorer = rouge_scorer.RougeScorer(["rouge2"])
+    assert scorer.score("red", "red")["rouge2"].fmeasure == 0.0
+    dropped = compute(
+        ["The cat sat on the red mat."],
+        ["The cat sat on the mat."],
+        ["The cat sat on the mat."],
+        additions="edits",
+        rouge_types=types,
+        deletions=True,
+        confidence_level=None,
+    )
+    assert [dropped[f"update_del_{t}"] for t in types] == [1.0, 0.0, 1.0]
+    assert dropped["_both_kept"] == 0

@@ -9,7 +9,7 @@ from conftest import read_jsonl
 
 import update_rouge
 from update_rouge import InputError, InputFileError, LcsTableTooLarge, MissingExtra, OptionError, compute
-from update_rouge.errors import LEFT_OUT, PYTHON, Field, Name, Setting, Spelling, UpdateRougeError
+from update_rouge.errors import LEFT_OUT, PYTHON, Field, Name, Setting, Spelling, UpdateRougeError, followed
 from update_rouge.tokens import TokenizerError
 
 ROWS = read_jsonl("fruit_triples.jsonl")
@@ -124,16 +124,6 @@ REFUSED = [
 ]
 
 
-def _followed(options, changes):
-    followed = dict(options)
-    for change in changes:
-        if change.value is LEFT_OUT:
-            followed.pop(change.option, None)
-        else:
-            followed[change.option] = change.value
-    return followed
-
-
 @pytest.mark.parametrize("options", REFUSED, ids=lambda options: ",".join(f"{k}={v!r:.12}" for k, v in options.items()))
 def test_every_refusal_of_an_option_gives_advice_that_works_when_followed(options):
     with pytest.raises(OptionError) as raised:
@@ -148,10 +138,10 @@ def test_every_refusal_of_an_option_gives_advice_that_works_when_followed(option
         for change in changes:
             # An advice changes what was given, never leaves out what is already left out.
             assert change.value is not LEFT_OUT or change.option in {**options, "n_bootstrap": 0}, (error, change)
-        followed = _followed(options, changes)
-        followed.setdefault("n_bootstrap", 20)
-        result = compute(**DATA, **followed)
-        types = followed.get("rouge_types") or ["rouge1"]
+        made = followed(options, changes)
+        made.setdefault("n_bootstrap", 20)
+        result = compute(**DATA, **made)
+        types = made.get("rouge_types") or ["rouge1"]
         assert f"update_{types[0]}" in result, f"following {changes} of {error}"
 
 

@@ -18,7 +18,7 @@ from rouge_score import rouge_scorer
 from rouge_score.scoring import fmeasure
 
 from update_rouge.chunk_scoring import corpus_of_rows
-from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_additions
+from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_segments
 from update_rouge.metric import compute
 from update_rouge.settings import Settings
 
@@ -62,7 +62,7 @@ def independent_counts(reference, prediction, rouge_type, stem=False):
 
 
 def additions(source, text):
-    return join_additions(SourceIndex(source, SEGMENT_PATTERN).additions(text))
+    return join_segments(SourceIndex(source, SEGMENT_PATTERN).additions(text))
 
 
 def micro_by_hand(hits, reference, prediction):

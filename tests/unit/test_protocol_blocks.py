@@ -98,13 +98,12 @@ def test_blocked_corpus_values_equal_the_loop_under_fruit_and_editeval(confidenc
     values = np.random.RandomState(5).random_sample((40, 2, 3))
     values[::3] = 1.0
     columns = {f"update_{t}": values + i / 10 for i, t in enumerate(protocols.PUBLISHED_TYPES)}
-    for protocol, slots in (("fruit", 1), ("editeval", 2)):
+    for protocol, slots, scale in (("fruit", 1, 100.0), ("editeval", 2, 1.0)):  # FRUIT reports percent
         sliced = {key: array[:, :slots, :].reshape(40, -1) for key, array in columns.items()}
         matrices = [np.ascontiguousarray(array[:, slot, :]) for slot in range(slots) for array in columns.values()]
         reference = loop_bootstrap(matrices, 301, 0.95 if confidence is None else confidence, 7)
         assert all(np.array_equal(a, b) for a, b in zip(published_bootstrap(matrices, 301, confidence, 7), reference))
         result = published_statistics(sliced, protocol, 40, (confidence, 301, 7))
-        scale = protocols.CORPUS_SCALE[protocol]
         for i, key in enumerate(columns):
             expected = sum(float(reference[slot * 3 + i][1, 2] * scale) for slot in range(slots)) / slots
             assert result[key] == expected

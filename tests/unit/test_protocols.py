@@ -1,18 +1,20 @@
 """``protocol=``'s pieces: the replayed BootstrapAggregator, the refusals, the signature, the
 command line, how ``"autometrics"`` relates to our default, and ``multi_ref="mean"``."""
 
+import ast
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import DATA_DIR, read_jsonl
 from rouge_score import rouge_scorer, scoring
 
-from update_rouge import compute
+from update_rouge import InputError, compute
 from update_rouge.cli import main
-from update_rouge.protocols import published_bootstrap
+from update_rouge.protocols import FIXED_OPTIONS, PROTOCOLS, published_bootstrap, rules_of
 from update_rouge.signature import build_signature
 
 TYPES = ["rouge1", "rouge2", "rougeLsum"]
@@ -67,6 +69,8 @@ def test_replayed_aggregator_equals_rouge_score_bit_for_bit_and_leaves_the_globa
         ({"additions": "edits"}, "additions"),
         ({"remove_stopwords": True}, "remove_stopwords"),
         ({"max_words": 5}, "max_words"),
+        ({"max_bytes": 40}, "max_bytes"),
+        ({"deletions": True}, "deletions"),
         ({"alpha": 0.3}, "alpha"),
         ({"average": "micro"}, "average"),
         ({"multi_ref": "pooled"}, "multi_ref"),
@@ -84,10 +88,33 @@ def test_options_a_published_script_never_had_are_refused_in_one_line(options, w
     assert "\n" not in str(error.value)
 
 
+def test_the_fixed_options_given_at_their_fixed_values_are_taken():
+    given = {**FIXED_OPTIONS, "rouge_types": list(FIXED_OPTIONS["rouge_types"])}
+    assert given["stemmer"] == "none" and given["alpha"] == 0.5 and given["multi_ref"] == "max_f1"
+    for protocol in PROTOCOLS:
+        assert compute(["A."], ["A. B."], ["A. B."], protocol=protocol, **given)["update_rouge1"] == pytest.approx(
+            100.0 if protocol == "fruit" else 1.0
+        )
+
+
+def test_no_module_but_protocols_tests_a_protocol_by_name():
+    root = Path(__file__).resolve().parents[2]
+    named = []
+    for path in [*(root / "update_rouge").rglob("*.py"), *(root / "demo").glob("*.py")]:
+        if path.name == "protocols.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in PROTOCOLS:
+                named.append(f"{path.relative_to(root)}:{node.lineno} {node.value!r}")
+    assert named == [], "ask protocols.rules_of instead"
+    assert [rules_of(name).scale for name in PROTOCOLS] == [100.0, 1.0, 1.0], "FRUIT reports percent"
+    assert rules_of(None).multi_ref is None and not rules_of(None).bootstrap_median
+
+
 def test_refusals_of_data_and_tests_the_published_scripts_cannot_score():
     with pytest.raises(ValueError, match="unknown protocol 'FRUIT'"):
         compute(["A."], ["A."], ["A."], protocol="FRUIT")
-    with pytest.raises(ValueError, match="protocol='fruit' takes one reference per example"):
+    with pytest.raises(InputError, match=r"^references\[0\] holds 2 references, but protocol='fruit' takes one per"):
         compute(["A."], ["A. B."], [["A. B.", "A. C."]], protocol="fruit")
     with pytest.raises(ValueError, match="same number of references in every example"):
         compute(["A.", "A."], ["A. B.", "A."], [["A. B.", "A. C."], ["A. D."]], protocol="editeval")
@@ -105,7 +132,7 @@ def test_compare_refuses_a_bootstrap_median_protocol():
 
     sources, predictions, references = columns("iterater_triples.jsonl")
     with pytest.raises(ValueError, match="protocol='fruit' has no paired test"):
-        compare(sources, references, {"system": predictions}, "system", protocol="fruit")
+        compare(sources, references, {"system": predictions, "source": sources}, "system", protocol="fruit")
 
 
 def test_the_signature_names_the_protocol_and_the_default_signature_is_unchanged():

@@ -13,7 +13,7 @@ from rouge_score.scoring import Score
 
 from update_rouge import compute
 from update_rouge.engines import inexact_reason, make_engine
-from update_rouge.example_scoring import score_additions
+from update_rouge.example_scoring import score_changes
 from update_rouge.rouge155_options import (
     STOPWORDS,
     alpha_score,
@@ -75,7 +75,7 @@ def test_rouge155_golden_every_row(key):
 
 
 def _single(rouge_type, reference, prediction, **options):
-    ((scores, _, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
+    ((scores, _, _),) = score_changes([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
     return scores[rouge_type]
 
 

@@ -147,9 +147,6 @@ def test_each_tokenizer_a_settings_makes_is_named_for_what_it_tokenizes():
 
 
 def test_the_names_before_0_2_0_stay_for_one_release():
-    from update_rouge import chunk_scoring, tokens
+    from update_rouge import chunk_scoring
 
-    assert Settings.make_tokenizer is Settings.additions_tokenizer
-    assert Settings.make_text_tokenizer is Settings.text_tokenizer
-    assert tokens.make_tokenizer is tokens.tokenizer_for
     assert chunk_scoring.score_rows is chunk_scoring.corpus_of_rows

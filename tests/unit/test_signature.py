@@ -110,7 +110,7 @@ def test_a_custom_tokenizer_with_a_stemmer_is_refused_by_the_signature_too():
     "name, value, field",
     [
         ("SEGMENT_PATTERN", re.compile(r"[^.!?]+[.!?]?"), "seg:[^.!?]+[.!?]?"),
-        ("ADDITION_SEPARATOR", " ", "join: "),
+        ("SEGMENT_SEPARATOR", " ", "join: "),
         ("__version__", "9.9.9", "update-rouge:9.9.9"),
     ],
 )

@@ -12,13 +12,13 @@ import pytest
 from rouge_score.scoring import Score
 
 from update_rouge import compute
-from update_rouge.example_scoring import score_additions
+from update_rouge.example_scoring import score_changes
 from update_rouge.settings import Settings
-from update_rouge.wlcs import _mark_large, _mark_small, _weights
+from update_rouge.wlcs import _mark_large, _mark_small, _weights, weighted_lcs_counts
 
 
 def _single(rouge_type, reference, prediction, **options):
-    ((scores, _, _),) = score_additions([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
+    ((scores, _, _),) = score_changes([[reference]], [prediction], Settings(rouge_types=[rouge_type], **options))
     return scores[rouge_type]
 
 
@@ -35,7 +35,7 @@ def test_rouge_w_by_hand():
 def test_rouge_w_side_without_words_is_zero_and_no_additions_is_one():
     assert _single("rougeW", ["!!!"], ["a b"]) == Score(0.0, 0.0, 0.0)
     assert _single("rougeW", ["a b"], ["..."]) == Score(0.0, 0.0, 0.0)
-    ((scores, rule, _),) = score_additions([[[]]], [[]], Settings(rouge_types=["rougeW"]))
+    ((scores, rule, _),) = score_changes([[[]]], [[]], Settings(rouge_types=["rougeW"]))
     assert rule and scores["rougeW"] == Score(1.0, 1.0, 1.0)
 
 
@@ -54,12 +54,12 @@ def test_rouge_w_type_names():
 
 def test_rouge_w_pooled_and_best_recall():
     # Two identical references pooled: hits and both totals double, the ratios do not move.
-    one = score_additions([[["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"]))[0][0]["rougeW"]
-    two = score_additions(
+    one = score_changes([[["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"]))[0][0]["rougeW"]
+    two = score_changes(
         [[["a b c d"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="pooled")
     )
     assert two[0][0]["rougeW"] == pytest.approx(one, rel=1e-15)
-    best = score_additions(
+    best = score_changes(
         [[["q r s"], ["a b c d"]]], [["a b x d"]], Settings(rouge_types=["rougeW"], multi_ref="best_recall")
     )
     assert best[0][0]["rougeW"] == one
@@ -75,3 +75,14 @@ def test_numpy_tables_mark_as_python_tables():
         _mark_small(reference, prediction, weights, small)
         _mark_large(np.array(reference), np.array(prediction), np.array(weights), large)
         assert small == large
+
+
+def test_a_run_goes_on_past_a_used_up_marked_position_as_docs_rouge155_options_md_states():
+    # docs/rouge155-options.md ("Hits with clipping"), its example: the prediction's one "a" is
+    # used up by the first line, so in "b a c d" the "a" is marked but not counted, and the run of
+    # "b" is not added there: it goes on across the unmarked "c" into "d", one run of 2.
+    counts = weighted_lcs_counts([["a"], ["b", "a", "c", "d"]], [["b", "a", "d"]], list("abacd"), list("bad"), 1.2)
+    assert counts.hits == 1 + 2**1.2
+    # Lost when the line ends first: "b" counted, then "a" marked but used up, then the end.
+    counts = weighted_lcs_counts([["a"], ["b", "a"]], [["b", "a"]], list("aba"), list("ba"), 1.2)
+    assert counts.hits == 1

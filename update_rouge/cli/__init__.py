@@ -77,17 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import importlib
 
-    from .runner import pipe_closed
+    from .runner import CommandParser, pipe_closed
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in COMMANDS:
         argv = ["score", *argv]
     modules = {name: importlib.import_module(f".{name}", __name__) for name in COMMANDS}
-    parser = argparse.ArgumentParser(prog=modules["score"].PROG)
+    parser = CommandParser(prog=modules["score"].PROG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parsers = {name: command.add_parser(commands) for name, command in modules.items()}
     try:
-        args = parser.parse_args(argv)
+        # The command's own parser: its usage and its flags in its errors, never the top level's.
+        args = parsers[argv[0]].parse_args(argv[1:], argparse.Namespace(command=argv[0]))
     except SystemExit:
         try:
             sys.stdout.flush()

@@ -23,10 +23,8 @@ from ..comparison.significance import DEFAULT_N_TRIALS
 from ..comparison.systems import (
     CORRECTIONS,
     METHODS,
-    SignificanceTest,
-    check_systems,
+    check_comparison,
     compare_scores,
-    compare_settings,
     comparison_signature,
     score_systems,
 )
@@ -144,7 +142,16 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
 
 
 # The comparison's own options beside the table's.
-COMPARE_FLAGS = Flags({**TABLE_FLAGS, "n_trials": "--n-trials", "method": "--method", "correction": "--correction"})
+COMPARE_FLAGS = Flags(
+    {
+        **TABLE_FLAGS,
+        "n_trials": "--n-trials",
+        "method": "--method",
+        "correction": "--correction",
+        "baseline": "--baseline",
+        "systems": "--system",
+    }
+)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -163,9 +170,9 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    test = SignificanceTest(args.method, args.correction, args.n_trials)
-    settings = compare_settings(compute_options(args, (SCORING, STATISTICS, RUNNING)))
-    check_systems(list(systems), baseline)
+    call = {**compute_options(args, (SCORING, STATISTICS, RUNNING)), "baseline": baseline}
+    call.update(method=args.method, correction=args.correction, n_trials=args.n_trials)
+    test, settings = check_comparison(list(systems), call)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:

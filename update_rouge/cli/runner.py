@@ -15,6 +15,7 @@ The options of the table (``settings.OPTIONS``) are added by ``add_table_options
 
 import argparse
 import contextlib
+import difflib
 import os
 import signal
 import sys
@@ -32,6 +33,24 @@ from ..stop_signals import NOTHING_CHANGED, STOP_SIGNALS, interrupted_line
 INPUT_FORMATS = ("jsonl", "csv")
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser (``cli.main`` makes the top level's of this class, and argparse makes
+    each command's of its parent's class): an unrecognized argument is refused with the command's
+    own usage and, where one of its flags is spelt alike, that flag (``unrecognized arguments:
+    --rogue-types (did you mean --rouge-types?) rouge1``)."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, unrecognized = self.parse_known_args(args, namespace)
+        if unrecognized:
+            flags = [flag for flag in self._option_string_actions if flag.startswith("--")]
+            shown = []
+            for given in unrecognized:
+                close = difflib.get_close_matches(given.partition("=")[0], flags, n=1, cutoff=0.75)
+                shown.append(f"{given} (did you mean {close[0]}?)" if given.startswith("--") and close else given)
+            self.error("unrecognized arguments: " + " ".join(shown))
+        return parsed
+
+
 def add_table_options(
     parser: argparse.ArgumentParser, exclude: Sequence[str] = ()
 ) -> dict[str, argparse._ArgumentGroup]:
@@ -45,8 +64,9 @@ def add_table_options(
 
 
 def _argparse_options(option: Option) -> dict[str, Any]:
-    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``)."""
-    described = option.cli_described().replace("%", "%%")
+    """``add_argument``'s keyword arguments for an option of the table (see ``settings.Option``):
+    its help in flags (``FLAGS``), with its default unless a switch (off unless given)."""
+    described = option.described(FLAGS, code="", default=option.parse is not bool).replace("%", "%%")
     if option.parse is bool:
         return {"action": "store_true", "help": described}
     arguments: dict[str, Any] = {"default": option.default, "help": described}

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..example_tables import ADDITIONS_PREFIX, DELETIONS_PREFIX, score_keys
-from ..protocols import BOOTSTRAP_PROTOCOLS
+from ..protocols import rules_of
 
 OUTPUT_FORMATS = ("json", "text", "markdown")
 DEFAULT_WIDTH = 4
@@ -59,12 +59,9 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     table = _table(rows, keys, how)
     described = _described(how, counts[0])
     signature = result.get("signature")
-    unchanged = _unchanged(result, counts[0])
+    unchanged = _unchanged(result, counts[0], how["average"])
     if how["format"] == "markdown":
-        lines = [
-            "| " + " | ".join(cell.replace("\\", "\\\\").replace("|", "\\|") for cell in cells) + " |"
-            for cells in table
-        ]
+        lines = ["| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |" for cells in table]
         lines.insert(1, "|" + "---|" * len(table[0]))
         return (
             "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", f"`{signature}`"])])
@@ -75,13 +72,24 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     return "\n".join([described, "", *lines, "", unchanged, *([] if signature is None else ["", signature])]) + "\n"
 
 
-def _unchanged(result: Mapping[str, Any], count: int) -> str:
+def _markdown_cell(cell: str) -> str:
+    """A table cell as Markdown shows it literally: backslashes and pipes escaped, and ``&``, ``<``
+    and ``>`` as HTML entities, so that a group label holding HTML is shown, never rendered, by a
+    page the table is pasted into."""
+    escaped = cell.replace("\\", "\\\\").replace("|", "\\|")
+    return escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _unchanged(result: Mapping[str, Any], count: int, average: str) -> str:
     """The line under the table: in how many of the ``count`` examples neither side adds anything
-    (``_both_empty``) and, where the deletions were scored, deletes anything (``_both_kept``):
-    each such example scores 1.0, which the corpus values include."""
+    (``_both_empty``) and, where the deletions were scored, deletes anything (``_both_kept``).
+    Under the mean each such example scores 1.0, which the mean includes; under ``micro`` such an
+    example adds no counts, so it does not move the micro values."""
     line = f"Neither side adds anything in {result['_both_empty']} of the {count} examples"
     if "_both_kept" in result:
         line += f"; neither deletes anything in {result['_both_kept']}"
+    if average == "micro":
+        return line + " (such an example adds no counts to the micro values)."
     return line + " (each such example scores 1.0)."
 
 
@@ -122,9 +130,6 @@ def _table(rows: Sequence[Row], keys: Sequence[str], how: Mapping[str, Any]) -> 
     return table
 
 
-PROTOCOL_NAMES = {"fruit": "FRUIT's", "editeval": "EditEval's", "autometrics": "autometrics'"}
-
-
 def _level(confidence_level: float) -> str:
     """A confidence level as a percentage with the digits it has: 95%, 97.5%, 99.9%."""
     return f"{confidence_level * 100:.10g}%"
@@ -134,14 +139,14 @@ def _described(how: Mapping[str, Any], count: int) -> str:
     """The line above the table: over how many examples, under which protocol, which statistic
     the values are (our mean, the micro average, or a protocol's bootstrap median), their
     intervals if any, and their scale."""
-    protocol = how.get("protocol")
+    rules = rules_of(how.get("protocol"))
     level, resamples = how["confidence_level"], how["n_bootstrap"]
-    if protocol in BOOTSTRAP_PROTOCOLS:
+    if rules.bootstrap_median:
         values = f"medians over {resamples} bootstrap resamples of the mean F, precision and recall"
         intervals = f"; {_level(level)} percentile intervals of F from the same resamples" if level is not None else ""
         slots = how.get("reference_slots", 1)
         intervals += f"; each averaged over the {slots} reference slots" if slots > 1 else ""
-        intervals += "; every value x 100" if protocol == "fruit" else ""
+        intervals += f"; every value x {rules.scale:g}" if rules.scale != 1 else ""
     else:
         if how["average"] == "micro":
             values = "micro F, precision and recall (from the counts summed over the examples)"
@@ -152,6 +157,6 @@ def _described(how: Mapping[str, Any], count: int) -> str:
             if level is not None
             else ""
         )
-    under = f" ({PROTOCOL_NAMES[protocol]} protocol)" if protocol is not None else ""
+    under = f" ({rules.owner} protocol)" if rules.name is not None else ""
     removed = "; the del rows: the same for what the texts delete from their sources" if how.get("deletions") else ""
     return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}{removed}."

@@ -27,6 +27,7 @@ methods stated:
   of one key.
 """
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -35,14 +36,15 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
+from ..errors import Name, OptionError, Setting, advised, unknown_options
+from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
-from ..example_workers import examples_counts
 from ..inputs import check_inputs
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
 from ..protocols import check_protocol_paired
-from ..settings import OPTION_BY_NAME, Settings
+from ..settings import DEFAULTS, OPTION_BY_NAME, Settings
 from ..signature import signature
 from .significance import DEFAULT_N_TRIALS, check_n_trials, holm, micro_randomization_p_values, randomization_p_values
 
@@ -51,6 +53,9 @@ CORRECTIONS = (None, "holm")
 SIGNATURE_KEY = "signature"
 # compute's options that have no meaning for a comparison (it has its own baseline and signature).
 _NOT_COMPARE_OPTIONS = ("use_aggregator", "baseline_predictions", "group_by", "return_signature")
+TEST_DEFAULTS = {"method": "bootstrap", "correction": None, "n_trials": DEFAULT_N_TRIALS}
+"""The test's options of a comparison, at their defaults (``SignificanceTest``'s)."""
+_COMPARE_OPTIONS = (*TEST_DEFAULTS, *(name for name in OPTION_BY_NAME if name not in _NOT_COMPARE_OPTIONS))
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,19 @@ class SignificanceTest:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise ValueError(f"unknown method {self.method!r}; valid values are {', '.join(METHODS)}")
+            raise OptionError(
+                "method",
+                self.method,
+                (Name("method"), f" must be one of {', '.join(METHODS)}, got {self.method!r}"),
+                [[Setting("method", method)] for method in METHODS],
+            )
         if self.correction not in CORRECTIONS:
-            raise ValueError(f"unknown correction {self.correction!r}; valid values are None and 'holm'")
+            raise OptionError(
+                "correction",
+                self.correction,
+                (Name("correction"), f" must be None or 'holm', got {self.correction!r}"),
+                [[Setting("correction", correction)] for correction in CORRECTIONS],
+            )
         check_n_trials(self.n_trials)
 
     @property
@@ -75,26 +90,53 @@ class SignificanceTest:
 
 
 def check_systems(names: Sequence[Any], baseline: Any) -> None:
-    """Raise ``ValueError`` unless the system ``names`` (non-empty strings other than
-    ``"signature"``) include ``baseline`` and at least one other."""
+    """``OptionError`` unless the system ``names`` (non-empty strings other than ``"signature"``)
+    are at least two, ``baseline`` among them."""
     for name in names:
         if not isinstance(name, str) or not name or name == SIGNATURE_KEY:
-            raise ValueError(f"system names must be non-empty strings other than {SIGNATURE_KEY!r}, got {name!r}")
-    if baseline not in names:
-        raise ValueError(f"baseline {baseline!r} is not one of the systems ({', '.join(map(repr, names))})")
+            raise OptionError(
+                "systems",
+                name,
+                (Name("systems"), f" names must be non-empty strings other than {SIGNATURE_KEY!r}: rename {name!r}"),
+            )
     if len(names) < 2:
-        raise ValueError("systems must hold the baseline and at least one other system to compare with it")
+        raise OptionError(
+            "systems",
+            list(names),
+            (
+                Name("systems"),
+                f" must hold the baseline and at least one other system to compare with it, got {len(names)}: "
+                "add the system to compare",
+            ),
+        )
+    if baseline not in names:
+        raise OptionError(
+            "baseline",
+            baseline,
+            (Setting("baseline", baseline), f" is not one of the systems ({', '.join(map(repr, names))})"),
+            [[Setting("baseline", name)] for name in names],
+        )
 
 
-def compare_settings(options: dict[str, Any]) -> Settings:
-    """The ``Settings`` of ``compute``-style ``options`` for a comparison; ``TypeError`` for an
-    unknown option or one a comparison has no use for, ``ValueError`` for bad values."""
-    unknown = sorted(set(options) - set(OPTION_BY_NAME) | set(options) & set(_NOT_COMPARE_OPTIONS))
-    if unknown:
-        raise TypeError(f"compare() got unexpected keyword arguments: {', '.join(unknown)}")
-    settings = Settings.from_options(options)
+def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["SignificanceTest", Settings]:
+    """The test and the settings of a comparison of the systems ``names``, its ``call`` holding
+    ``baseline``, the test's options (``TEST_DEFAULTS``) and ``compute``'s (not those a
+    comparison has no use for): ``UnknownOptionError`` for an unknown one, else ``OptionError``
+    whose advice works for the whole call (``errors.advised``: "leave out deletions" that would
+    meet "protocol='fruit' has no paired test" is completed or dropped)."""
+    return advised(functools.partial(_comparison, names), call, {**DEFAULTS, **TEST_DEFAULTS})
+
+
+def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["SignificanceTest", Settings]:
+    check_systems(names, call.pop("baseline"))
+    unknown_options(call, _COMPARE_OPTIONS, "compare()")
+    test = SignificanceTest(**{name: call.pop(name, default) for name, default in TEST_DEFAULTS.items()})
+    settings = Settings.from_options(call)
     check_protocol_paired(settings.protocol)
-    return settings
+    check_bootstrap_options(
+        settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
+    )
+    return test, settings
 
 
 class ScoredSystems(NamedTuple):
@@ -268,10 +310,10 @@ def compare(  # noqa: PLR0913
             with ``deletions=True`` per output key, the deletions' apart).
         return_signature: add the signature under the key ``"signature"`` (see
             ``comparison_signature``).
-        options: ``compute``'s options (``rouge_types``, ``stemmer``, ``confidence_level``,
-            ``n_bootstrap``, ``seed``, ``average``, ...), with the same meaning; ``seed`` also
+        options: ``compute``'s options (``settings.OPTIONS``), with the same meaning; ``seed`` also
             seeds the trials. Not ``use_aggregator``, ``baseline_predictions`` or
-            ``return_signature``. ``average="micro"`` needs ``method="bootstrap"``.
+            ``return_signature``. ``average="micro"`` works with both methods: the bootstrap
+            resamples the examples' counts, the randomization swaps them (see the module's docstring).
 
     Returns:
         Per system name, in the order of ``systems``: ``update_<type>`` (mean F1, or micro F),
@@ -281,12 +323,8 @@ def compare(  # noqa: PLR0913
         same keys for the deletions, ``update_del_<type>`` (``compute``'s under
         ``baseline_predictions``, bit for bit, with the bootstrap test).
     """
-    test = SignificanceTest(method, correction, n_trials)
-    settings = compare_settings(options)
-    check_systems(list(systems), baseline)
-    check_bootstrap_options(
-        settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
-    )
+    call = {**options, "baseline": baseline, "method": method, "correction": correction, "n_trials": n_trials}
+    test, settings = check_comparison(list(systems), call)
     scored = score_systems(sources, references, systems, settings)
     results: dict[str, Any] = compare_scores(scored.columns, baseline, test, settings)
     if return_signature:

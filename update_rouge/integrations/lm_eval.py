@@ -25,6 +25,7 @@ key's ``aggregation`` naming the key (``reported_keys``).
 """
 
 import functools
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,13 @@ from ..files import jsonl_id, jsonl_values
 try:
     from lm_eval.api.registry import register_aggregation
 except ImportError as error:
-    raise MissingExtra(
+    missing = MissingExtra(
         "the lm-evaluation-harness task needs the optional extra: pip install 'update-rouge[lm-eval]'"
-    ) from error
+    )
+    if __name__ == "__main__":  # the documented `$(python -m update_rouge.integrations.lm_eval)`: one line
+        print(f"python -m update_rouge.integrations.lm_eval: error: {missing}", file=sys.stderr)
+        raise SystemExit(2) from None
+    raise missing from error
 
 from .harness_corpus import (
     Triple,

@@ -37,7 +37,7 @@ with extra_imports(
 
 from ..corpus import corpus_statistics
 from ..example_tables import RunningTotals, f1_columns
-from ..protocols import BOOTSTRAP_PROTOCOLS
+from ..protocols import rules_of
 from ..settings import Settings
 from ..signature import build_signature
 from .ray_batches import NOT_RAY, ROW_COLUMN, BatchScorer, output_columns, score_dataset, score_jsonl
@@ -174,7 +174,7 @@ def _check_corpus_options(options: dict[str, Any]) -> Settings:
         if name != "use_aggregator":
             refuse_given(options, (name,), "corpus_scores", why)
     settings = Settings.from_options(options)
-    if settings.protocol in BOOTSTRAP_PROTOCOLS:
+    if rules_of(settings.protocol).bootstrap_median:
         raise OptionError(
             "protocol",
             settings.protocol,

@@ -9,7 +9,7 @@ computed as if absent (tests/entry_points/test_doors.py holds each door's decisi
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import LEFT_OUT, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Name, OptionError, Setting, unknown_options
 from ..settings import OPTIONS, STATISTICS
 
 CORPUS_OPTIONS = tuple(
@@ -18,9 +18,8 @@ CORPUS_OPTIONS = tuple(
     if option.cli == STATISTICS or option.name in ("use_aggregator", "baseline_predictions", "group_by")
 )
 """The options that act on a corpus result, not on an example's score: the table's statistics and
-reporting group (``confidence_level``, ``n_bootstrap``, ``seed``, ``return_signature``,
-``average``, ``protocol``) and the Python-only ``use_aggregator``, ``baseline_predictions`` and
-``group_by``."""
+reporting group (``STATISTICS``) and the Python-only ``use_aggregator``, ``baseline_predictions``
+and ``group_by``."""
 
 NOT_ONE_RESULT = ("use_aggregator", "baseline_predictions", "return_signature", "group_by")
 """The options that make ``compute``'s result other than one corpus value per key (per-example
@@ -38,9 +37,6 @@ def refuse_given(options: Mapping[str, Any], refused: Iterable[str], door: str, 
 
 
 def refuse_unknown(options: Mapping[str, Any], door: str) -> None:
-    """``TypeError`` naming the first of ``options`` that is not an option of the table, as Python
-    names an unexpected keyword argument."""
-    known = {option.name for option in OPTIONS}
-    unknown = [name for name in options if name not in known]
-    if unknown:
-        raise TypeError(f"{door} got an unexpected keyword argument {unknown[0]!r}")
+    """``UnknownOptionError`` (a ``TypeError``) naming the first of ``options`` that is not an
+    option of the table, as Python names an unexpected keyword argument (``errors.unknown_options``)."""
+    unknown_options(options, [option.name for option in OPTIONS], door)

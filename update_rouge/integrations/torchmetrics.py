@@ -46,15 +46,15 @@ from ..corpus import mean
 from ..errors import LEFT_OUT, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, score_keys
 from ..micro import micro_means
-from ..protocols import BOOTSTRAP_PROTOCOLS
+from ..protocols import rules_of
 from .refusals import CORPUS_OPTIONS, refuse_given
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
 _REFUSED = tuple(name for name in CORPUS_OPTIONS if name not in ("confidence_level", "average", "protocol"))
-"""``compute``'s options this metric does not take (``use_aggregator``, ``n_bootstrap``, ``seed``,
-``baseline_predictions``, ``group_by``, ``return_signature``): it gives corpus means, without a
-bootstrap, one tensor per key."""
+"""``compute``'s options this metric does not take, the corpus options (``refusals.CORPUS_OPTIONS``)
+but ``confidence_level``, ``average`` and ``protocol``: it gives corpus means, without a bootstrap,
+one tensor per key."""
 _DOOR = "UpdateRougeMetric"
 
 
@@ -64,11 +64,9 @@ class UpdateRougeMetric(Metric):
     ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
     (``process_group``, ``dist_sync_on_step``, ...). Raises ``OptionError`` (a ``ValueError``)
     naming the keyword for an option ``compute`` refuses and for the corpus options this metric
-    does not honour (``use_aggregator``, ``baseline_predictions``, ``group_by``,
-    ``return_signature``, ``n_bootstrap``, ``seed``, a ``confidence_level`` other than ``None``,
-    and ``protocol="fruit"`` or
-    ``"editeval"``, whose corpus value is an order-dependent bootstrap median;
-    ``protocol="autometrics"``, an exact mean, is taken).
+    does not honour (``_REFUSED``, a ``confidence_level`` other than ``None``, and
+    ``protocol="fruit"`` or ``"editeval"``, whose corpus value is an order-dependent bootstrap
+    median; ``protocol="autometrics"``, an exact mean, is taken).
     """
 
     is_differentiable = False
@@ -94,7 +92,7 @@ class UpdateRougeMetric(Metric):
                 [[Setting("confidence_level", None)]],
             )
         self.settings = Settings(**{**options, "confidence_level": None})
-        if self.settings.protocol in BOOTSTRAP_PROTOCOLS:
+        if rules_of(self.settings.protocol).bootstrap_median:
             raise OptionError(
                 "protocol",
                 self.settings.protocol,

@@ -19,7 +19,6 @@ import numpy as np
 
 from ..corpus import Corpus
 from ..errors import InputError
-from ..lcs_limits import LcsTableTooLarge
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
@@ -37,7 +36,7 @@ def _as_ids(array: Any) -> np.ndarray:
     return np.asarray(array)
 
 
-class UpdateRougeMetrics:
+class UpdateRougeComputeMetrics:
     """Callable ``compute_metrics``; see ``make_compute_metrics``."""
 
     def __init__(
@@ -149,7 +148,7 @@ class UpdateRougeMetrics:
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
         try:
             tables = self._scorer.tables(sources, predictions, references)
-        except (InputError, LcsTableTooLarge) as error:
+        except InputError as error:  # LcsTableTooLarge and TokenizerError among them
             if not self._offset:
                 raise
             # Indices in the batch become indices in the evaluation (batch_eval_metrics).
@@ -210,7 +209,7 @@ def make_compute_metrics(
     sources: Sequence[str] | None = None,
     task_prefix: str | None = None,
     **compute_kwargs: Any,
-) -> UpdateRougeMetrics:
+) -> UpdateRougeComputeMetrics:
     """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
 
     Args:
@@ -220,10 +219,8 @@ def make_compute_metrics(
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
             removed from the decoded inputs; an input without it raises ``ValueError``.
-        **compute_kwargs: further arguments of ``compute`` (``rouge_types``, ``stemmer``,
-            ``tokenizer``, ``confidence_level``, ``n_bootstrap``, ``seed``, ``engine``,
-            ``num_proc``, ...); not ``use_aggregator``, ``baseline_predictions``,
-            ``return_signature`` or ``group_by`` (``OptionError`` naming it).
+        **compute_kwargs: further options of ``compute`` (``settings.OPTIONS``); not those of
+            ``refusals.NOT_ONE_RESULT`` (``OptionError`` naming it).
 
     Returns:
         A callable taking an ``EvalPrediction`` (and ``compute_result`` for
@@ -232,4 +229,4 @@ def make_compute_metrics(
         ``deletions=True`` also the deletions' ``update_del_<type>`` (and ``_precision``,
         ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too.
     """
-    return UpdateRougeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
+    return UpdateRougeComputeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
