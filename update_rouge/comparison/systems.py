@@ -197,7 +197,7 @@ def score_systems(
             entity_table, entity_counts = entity_scores
             tables[name].update(entity_table)
             if counts is not None:
-                counts[ENTITY_KEY] = entity_counts[ENTITY_KEY]  # type: ignore[index]
+                counts[ENTITY_KEY] = entity_counts[ENTITY_KEY]
         columns[name] = f1_columns(tables[name], settings.rouge_types) if counts is None else as_arrays(counts)
     warn_tokenless(sum(tokenless), len(tokenless), deletions=settings.deletions)
     return ScoredSystems(tables, columns)
