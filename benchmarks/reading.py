@@ -3,9 +3,10 @@
 The file repeats the 745 rows of tests/data/wiki_triples.jsonl (real Wikipedia updates) until it
 has ``--rows`` rows, written as JSONL, as CSV (the same rows, one reference per cell) and as
 three line-aligned text files. Each layout is read in this process through
-``files.open_examples`` (the one-process reader: the demo's, and ``compute``'s callers') and
-through ``file_chunks.open_chunks`` with each chunk's ``rows()`` called here (what the command
-line's workers do with the chunks they get), every row counted; the median of ``--repeat``
+``files.open_examples`` (the one-process reader: the demo's, and ``compute``'s callers), cut
+into chunks only (``files.open_reader(...).chunks``: what the command line's main process does
+for its workers) and cut with each chunk's ``rows()`` called here (what the workers add), every
+row counted; the median of ``--repeat``
 rounds is printed per layout and reader: wall seconds, examples per second, and CPU seconds
 (``time.process_time``, which moves less than the wall time on a shared machine).
 
@@ -58,11 +59,15 @@ def _one_process(paths: list[str]) -> int:
     return sum(1 for _ in read())
 
 
-def _chunks(paths: list[str]) -> int:
-    from update_rouge.file_chunks import open_chunks
+def _cut(paths: list[str]) -> list:
+    from update_rouge.files import open_reader
 
-    _, read = open_chunks(paths[0]) if len(paths) == 1 else open_chunks(text_files=paths)
-    return sum(len(chunk.rows()) for chunk in read(lambda _: None, 1000, 1, False))
+    reader = open_reader(paths[0]) if len(paths) == 1 else open_reader(text_files=paths)
+    return list(reader.chunks(lambda _: None, 1000))
+
+
+def _chunks(paths: list[str]) -> int:
+    return sum(len(chunk.rows()) for chunk in _cut(paths))
 
 
 def main() -> None:
@@ -78,14 +83,15 @@ def main() -> None:
         for layout in args.layouts:
             paths = layouts[layout]
             size = sum(Path(path).stat().st_size for path in paths)
-            for name, read in (("one process", _one_process), ("chunks", _chunks)):
+            readers = (("one process", _one_process), ("cut only", lambda p: len(_cut(p))), ("chunks", _chunks))
+            for name, read in readers:
                 times, cpu = [], []
                 for _ in range(args.repeat):
                     began, began_cpu = time.perf_counter(), time.process_time()
                     count = read(paths)
                     times.append(time.perf_counter() - began)
                     cpu.append(time.process_time() - began_cpu)
-                    assert count == args.rows, (layout, name, count)
+                    assert count == args.rows or name == "cut only", (layout, name, count)
                 median = statistics.median(times)
                 print(
                     f"{layout:5} {name:11} {size / 1e6:6.1f} MB  {median:6.3f} s  "

@@ -36,10 +36,10 @@ from demo.options import (
 )
 from demo.upload_limit import limit_bytes, too_big
 from update_rouge import files
-from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.comparison.systems import SignificanceTest, comparison_signature
 from update_rouge.errors import OptionError
 from update_rouge.extras import MissingExtra
+from update_rouge.files import corpus_of_rows
 from update_rouge.lcs_limits import LcsTableTooLarge
 from update_rouge.no_tokens import NoTokensWarning
 from update_rouge.protocols import check_protocol_paired, check_reference_counts, rules_of
@@ -315,7 +315,7 @@ def _reference_shape(counts: Collection[int]) -> list[list[str]]:
 
 
 class BaselineRow(NamedTuple):
-    """A row of a file with a baseline column: as ``file_rows.Row``, plus the baseline's prediction."""
+    """A row of a file with a baseline column: as ``files.Row``, plus the baseline's prediction."""
 
     line: int
     source: str

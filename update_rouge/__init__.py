@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .example_tables import ExampleScore
     from .extraction import extract_additions, split_segments
     from .extras import MissingExtra
-    from .file_lines import InputFileError
+    from .files import InputFileError
     from .lcs_limits import LcsTableTooLarge
     from .metric import UpdateRougeScorer, compute, score_examples
     from .no_tokens import NoTokensWarning
@@ -47,7 +47,7 @@ _HOMES = {
     "UnknownOptionError": "errors",
     "UpdateRougeError": "errors",
     "MissingExtra": "extras",
-    "InputFileError": "file_lines",
+    "InputFileError": "files",
     "LcsTableTooLarge": "lcs_limits",
     "extract_additions": "extraction",
     "split_segments": "extraction",

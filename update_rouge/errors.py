@@ -11,7 +11,7 @@ Every refusal of a user's mistake is an ``UpdateRougeError``, one of these (all 
   argument is) is one that no door knows;
 - ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
   ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
-  is the whole column; ``InputFileError`` (``file_lines.py``, an ``InputError``) is one of an
+  is the whole column; ``InputFileError`` (``files/lines.py``, an ``InputError``) is one of an
   input file instead: ``path`` and ``line`` (``where`` None), the message ``path:line: problem``;
   ``TokenizerError`` (``tokens.py``) one of a custom tokenizer; ``LcsTableTooLarge``
   (``lcs_limits.py``) a pair beyond an LCS limit;

@@ -1,5 +1,5 @@
 """Examples spread over processes: the one path of ``compute(..., num_proc=N)`` (``metric``)
-and of ``chunk_scoring.score_chunks`` (the command line, the demo, Ray).
+and of ``files.score_chunks`` (the command line, the demo, Ray).
 
 ``ExampleWorkers`` starts the processes that score (``parallel.WorkerPool``: ``process_count``
 of them, no more than the CPUs available or the pieces of work) or takes ``Workers`` elsewhere

@@ -9,7 +9,7 @@ a byte order mark (U+FEFF) is scored without it (``BOM``; one is dropped, as rea
 file with a BOM drops it), so that it cannot make the text's first sentence an addition.
 A U+FEFF anywhere else is kept (it is a zero-width no-break space there). Under a published
 protocol (``keep_bom``) a leading U+FEFF is kept too, as the published scripts score it; a
-file's BOM is its encoding, dropped by the readers (``file_lines``, ``csv_cuts``) before any
+file's BOM is its encoding, dropped by the readers (``files.lines``) before any
 text is checked, with or without a protocol.
 """
 

@@ -14,18 +14,17 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from .bootstrap import check_paired
+from .call_checks import check_corpus_options, checked_call
 from .corpus import Corpus
 from .engines import Counts
 from .entities import check_evidence_given, entity_columns, score_entities
-from .errors import LEFT_OUT, Name, OptionError, Setting, advised
 from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers, process_count
 from .inputs import check_baseline_predictions, check_evidence, check_group_labels, check_inputs, is_column
 from .no_tokens import warn_tokenless
-from .protocols import check_protocol_paired, rules_of
-from .settings import DEFAULTS, OPTIONS, Settings, check_switch, describe_options
+from .protocols import rules_of
+from .settings import DEFAULTS, OPTIONS, Settings, describe_options
 from .signature import signature
 
 
@@ -185,37 +184,6 @@ class UpdateRougeScorer:
         function, sent to each worker once (and checked to pickle)."""
         count = process_count(self.settings.num_proc, len(sources) if is_column(sources) else 0)
         return ExampleWorkers(functools.partial(function, self.settings), count, helps=True)
-
-
-def check_corpus_options(settings: Settings, paired: bool, grouped: bool) -> None:
-    """``OptionError`` unless ``settings`` take a baseline (``paired``: a corpus value, and one
-    with a paired test) and group labels (``grouped``: corpus values)."""
-    if paired:
-        check_paired(settings.use_aggregator)
-        check_protocol_paired(settings.protocol)
-    if grouped and not settings.use_aggregator:
-        raise OptionError(
-            "group_by",
-            LEFT_OUT,
-            (Name("group_by"), " gives the corpus values of each group: it needs ", Setting("use_aggregator", True)),
-            [[Setting("use_aggregator", LEFT_OUT)], [Setting("group_by", LEFT_OUT)]],
-        )
-
-
-def checked_call(call: dict[str, Any]) -> Settings:
-    """The ``Settings`` of a ``compute`` call's options ``call`` (its ``baseline_predictions``,
-    ``group_by`` and ``return_signature`` too, the data's values aside): ``OptionError`` whose
-    advice works for the whole call (``errors.advised``)."""
-    return advised(_checked_call, call, DEFAULTS)
-
-
-def _checked_call(call: dict[str, Any]) -> Settings:
-    settings = Settings.from_options(call)
-    check_switch("return_signature", call.get("return_signature", DEFAULTS["return_signature"]))
-    grouped = call.get("group_by") is not None
-    check_corpus_options(settings, call.get("baseline_predictions") is not None, grouped)
-    check_evidence_given(settings.entities, call.get("evidence"))
-    return settings
 
 
 def score_examples(

@@ -14,6 +14,7 @@ import evaluate
 # Some names below are imported only so that evaluate copies their module. No comment may follow
 # an import line here: evaluate would read it as a URL to fetch the module from.
 from .bootstrap import DEFAULT_SEED
+from .call_checks import checked_call
 from .corpus import Corpus
 from .edits import EditIndex
 from .engines import ENGINES
@@ -31,7 +32,7 @@ from .inputs import check_inputs
 from .languages import ISO_639_1
 from .lcs import lcs_length
 from .lcs_limits import LcsTableTooLarge
-from .metric import checked_call, compute
+from .metric import compute
 from .micro import AVERAGES
 from .no_tokens import NoTokensWarning
 from .normalisation import normalise

@@ -242,8 +242,8 @@ def test_compute_group_by_checks_its_labels():
 
 
 @pytest.mark.slow
-def test_ids_groups_and_every_format_are_the_same_with_two_workers_reading_byte_ranges(tmp_path, capsys):
-    # 400 rows (about 1.2 MB): two workers read the file in several byte ranges (file_ranges).
+def test_ids_groups_and_every_format_are_the_same_with_two_workers_reading_chunks(tmp_path, capsys):
+    # 400 rows (about 1.2 MB): two workers parse the file's chunks of lines (files.chunks).
     rows = read_jsonl("iterater_triples.jsonl") * 10
     ids = [index if index % 3 == 0 else f"s{index}" if index % 3 == 2 else None for index in range(len(rows))]
     path = tmp_path / "ids.jsonl"

@@ -35,7 +35,12 @@ def test_the_space_folder_holds_the_script_its_modules_the_demo_card_and_require
         for path in (REPO / folder).rglob("*")
         if (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in path.parts
     }
-    assert {"demo/page.py", "demo/events.py", "update_rouge/chunk_scoring.py", "update_rouge/cli/runner.py"} <= package
+    assert {
+        "demo/page.py",
+        "demo/events.py",
+        "update_rouge/files/chunk_scoring.py",
+        "update_rouge/cli/runner.py",
+    } <= package
     assert written == imported | package | {
         "update_rouge.py",
         "app.py",

@@ -1,17 +1,17 @@
-"""Reading examples from files (``files``: JSONL, and the reader picked): nothing read wrongly
+"""Reading examples from files (``files``: the reader picked for a layout): nothing read wrongly
 in silence.
 
-Each test is one case of the reliability issue; CSV files are in test_csv_files.py, three text
-files in test_text_files.py, where lines end in test_file_lines.py, the writing of outputs in
-test_outputs.py, the command-line cases in test_reliability_cli.py.
+Each test is one case of the reliability issue; JSONL files are in test_jsonl_files.py, CSV files
+in test_csv_files.py, three text files in test_text_files.py, where lines end in
+test_files_lines.py, the writing of outputs in test_outputs.py, the command-line cases in
+test_reliability_cli.py.
 """
 
 import json
 
 import pytest
 
-from update_rouge.file_lines import InputFileError
-from update_rouge.files import open_examples, read_jsonl
+from update_rouge.files import InputFileError, open_examples, read_systems
 
 ROW = {"source": "A.", "reference": "A. B.", "prediction": "A. C."}
 
@@ -26,55 +26,6 @@ def rows(reader):
     return [tuple(row)[:4] for row in reader]
 
 
-def test_jsonl_with_cr_line_ends_reads_every_row(tmp_path):
-    path = write(tmp_path / "d.jsonl", b"\r".join(json.dumps(ROW).encode() for _ in range(3)) + b"\r")
-    assert [row.line for row in read_jsonl(path)] == [1, 2, 3]
-
-
-def test_a_key_given_twice_in_a_jsonl_object_is_refused_with_its_line(tmp_path):
-    path = write(tmp_path / "d.jsonl", (json.dumps(ROW) + "\n" + json.dumps(ROW)[:-1] + ', "source": "B."}\n').encode())
-    with pytest.raises(InputFileError, match=r"d\.jsonl:2: .*'source' appears more than once"):
-        rows(read_jsonl(path))
-
-
-def test_deeply_nested_json_is_refused_with_its_line(tmp_path):
-    path = write(tmp_path / "d.jsonl", (json.dumps(ROW) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n").encode())
-    with pytest.raises(InputFileError, match=r"d\.jsonl:2: JSON nested too deeply"):
-        rows(read_jsonl(path))
-
-
-def test_a_number_of_5000_digits_is_refused_with_its_line(tmp_path):
-    path = write(
-        tmp_path / "d.jsonl", ('{"source": ' + "9" * 5000 + ', "reference": "A", "prediction": "A"}\n').encode()
-    )
-    with pytest.raises(InputFileError, match=r"d\.jsonl:1: "):
-        rows(read_jsonl(path))
-
-
-def test_a_json_file_holding_one_array_is_read_as_records_named_by_their_line(tmp_path):
-    second = dict(ROW, reference=["A. B.", "A. D."])
-    text = "[\n  " + json.dumps(ROW) + ",\n\n  " + json.dumps(second) + "\n]\n"
-    path = write(tmp_path / "d.json", text.encode())
-    assert rows(read_jsonl(path)) == [(2, "A.", ["A. B."], "A. C."), (4, "A.", ["A. B.", "A. D."], "A. C.")]
-
-
-def test_a_json_array_with_a_bad_item_names_the_items_line(tmp_path):
-    text = "[\n" + json.dumps(ROW) + ",\n" + json.dumps({"source": "A."}) + "\n]"
-    with pytest.raises(InputFileError, match=r"d\.json:3: missing field\(s\) reference, prediction"):
-        rows(read_jsonl(write(tmp_path / "d.json", text.encode())))
-
-
-def test_a_json_array_with_a_trailing_comma_is_refused(tmp_path):
-    text = "[" + json.dumps(ROW) + ",\n]"
-    with pytest.raises(InputFileError, match=r"d\.json:2: not valid JSON"):
-        rows(read_jsonl(write(tmp_path / "d.json", text.encode())))
-
-
-def test_an_array_in_a_jsonl_file_is_refused(tmp_path):
-    with pytest.raises(InputFileError, match=r"d\.jsonl:1: expected a JSON object"):
-        rows(read_jsonl(write(tmp_path / "d.jsonl", b"[]\n")))
-
-
 def test_open_examples_picks_the_reader_and_refuses_mixed_layouts(tmp_path):
     path = write(tmp_path / "d.csv", b"source,reference,prediction\nA.,A. B.,A.\n")
     paths, read = open_examples(path)
@@ -87,47 +38,11 @@ def test_open_examples_picks_the_reader_and_refuses_mixed_layouts(tmp_path):
         open_examples(text_files=(path, None, path))
 
 
-def test_jsonl_ids_are_kept_as_text_and_absent_and_null_ids_are_none(tmp_path):
-    ids = ["x-1", 7, 2.5, None, True, "日本", "null"]
-    lines = [json.dumps(dict(ROW, id=value), ensure_ascii=False) for value in ids] + [json.dumps(ROW)]
-    path = write(tmp_path / "ids.jsonl", ("\n".join(lines) + "\n").encode())
-    assert [row.id for row in read_jsonl(path)] == ["x-1", "7", "2.5", None, "true", "日本", "null", None]
-
-
-def test_an_id_holding_a_lone_surrogate_is_kept_as_its_json_text(tmp_path):
-    path = write(tmp_path / "ids.jsonl", (json.dumps(dict(ROW, id="a\ud800")) + "\n").encode())
-    assert [row.id for row in read_jsonl(path)] == ['"a\\ud800"']
-
-
-def test_json_array_ids_are_kept_with_their_lines(tmp_path):
-    text = "[\n" + json.dumps(dict(ROW, id=10)) + ",\n" + json.dumps(ROW) + ",\n" + json.dumps(dict(ROW, id="b")) + "]"
-    path = write(tmp_path / "ids.json", text.encode())
-    assert [(row.line, row.id) for row in read_jsonl(path)] == [(2, "10"), (3, None), (4, "b")]
-
-
-def test_jsonl_lines_are_read_one_way_by_every_reader(tmp_path):
-    """``files.jsonl_values`` is the one reading of JSONL lines: the one-process reader, the
-    command line's chunks and byte ranges (``jsonl_rows``) and lm_eval's ``load_jsonl`` go
-    through it, so a byte order mark, a blank line and a bad line are met alike, each row and
-    error numbered by its line as it is read."""
-    from update_rouge.file_chunks import open_chunks
-    from update_rouge.file_lines import numbered_raw_lines
-    from update_rouge.files import jsonl_rows, jsonl_values
-
-    data = b"\xef\xbb\xbf" + json.dumps(ROW).encode() + b"\r\n \t\r\n" + json.dumps(ROW).encode() + b"\n\n{]\n"
-    path = write(tmp_path / "d.jsonl", data)
-    with open(path, "rb") as handle:
-        values = jsonl_values(path, numbered_raw_lines(handle, path))
-        assert [next(values), next(values)] == [(1, ROW), (3, ROW)]
-        with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON") as error:
-            next(values)
-    assert (error.value.path, error.value.line) == (path, 5)
-    read = []
-    with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON"):
-        read.extend(row.line for row in read_jsonl(path))
-    assert read == [1, 3]
-    _, chunks = open_chunks(path)
-    with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON"):
-        [chunk.rows() for chunk in chunks(lambda _: None, 1000, 1, False)]
-    numbered = list(enumerate(data.splitlines(keepends=True)[:4], start=1))
-    assert [(row.line, row.source) for row in jsonl_rows(path, numbered)] == [(1, "A."), (3, "A.")]
+def test_a_comparison_reads_one_prediction_column_per_system_from_jsonl_and_csv(tmp_path):
+    jsonl = write(tmp_path / "d.jsonl", (json.dumps(dict(ROW, a="X.", b="Y.", id=3)) + "\n").encode())
+    csv = write(tmp_path / "d.csv", b"b,source,a,reference\nY.,A.,X.,A. B.\n")
+    for path, file_format, example_id in ((jsonl, "jsonl", "3"), (csv, "csv", None)):
+        (row,) = read_systems(path, file_format, ["a", "b"])
+        assert row == (1 + (file_format == "csv"), "A.", ["A. B."], {"a": "X.", "b": "Y."}, example_id)
+    with pytest.raises(InputFileError, match=r"d\.csv:1: the header row lacks the column\(s\) c"):
+        list(read_systems(csv, "csv", ["a", "c"]))

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from update_rouge.outputs import check_output_paths, output_file
+from update_rouge.files import check_output_paths, output_file
 
 
 def test_an_output_that_is_an_input_is_refused_by_any_name(tmp_path, monkeypatch):

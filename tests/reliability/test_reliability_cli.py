@@ -1,8 +1,9 @@
 """The command line never loses a file, stops cleanly on signals, and checks its limits first.
 
 One test per case of docs/guarantees.md for ``update-rouge`` and ``update-rouge compare``
-(``tests/reliability/test_files.py``, ``test_csv_files.py``, ``test_text_files.py``,
-``test_file_lines.py`` and ``test_outputs.py`` cover the readers and ``outputs`` on their own).
+(``tests/reliability/test_files.py``, ``test_jsonl_files.py``, ``test_csv_files.py``,
+``test_text_files.py``, ``test_files_lines.py`` and ``test_outputs.py`` cover the readers and
+``files.outputs`` on their own).
 """
 
 import csv
@@ -149,7 +150,7 @@ def interrupted_after_one(function):
 def mid_file_failure(tmp_path, monkeypatch, failure, command):
     """The data file, the options and the message of ``failure`` at line 3, after lines 1 and 2
     (one chunk each in ``score``) were scored and written to the temporary file."""
-    monkeypatch.setattr("update_rouge.cli.score.CHUNK_SIZE", 1)
+    monkeypatch.setattr("update_rouge.cli.score.CHUNK_LINES", 1)
     rows, options = [json.dumps(SMALL)] * 3, []
     if failure == "bad line":
         rows[2], message = UNREADABLE.strip(), "data.jsonl:3: "

@@ -204,7 +204,7 @@ def _documented_hierarchy() -> dict[str, str]:
 
 
 def _every_error() -> list[type]:
-    import update_rouge.file_lines
+    import update_rouge.files.lines
     import update_rouge.tokens  # noqa: F401 (their classes)
 
     found, pending = [], [UpdateRougeError]

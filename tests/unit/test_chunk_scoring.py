@@ -1,6 +1,6 @@
-"""Examples scored in chunks (``chunk_scoring``): the corpus of a stream of rows, in one process or
-in worker processes, equals ``compute`` on all the examples at once, bit for bit; the command
-line's chunks of a file are in test_file_chunks.py and test_file_ranges.py."""
+"""Examples scored in chunks (``files.chunk_scoring``): the corpus of a stream of rows, in one
+process or in worker processes, equals ``compute`` on all the examples at once, bit for bit; the
+command line's chunks of a file are in test_files_chunks.py."""
 
 from collections import namedtuple
 
@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA_DIR, read_jsonl
 
 from update_rouge import Settings, compute
-from update_rouge.chunk_scoring import corpus_of_rows
+from update_rouge.files import corpus_of_rows
 from update_rouge.files import read_jsonl as read_rows
 
 

@@ -167,13 +167,10 @@ def test_an_input_file_error_is_an_input_error_with_its_file_and_line():
 
     assert error.render(Loud()) == str(error)  # no option in it: every door shows the same words
     assert error.shifted(5) is error  # a file's line is no example index that a batch's offset moves
-    moved = error.moved(40)
-    assert type(moved) is InputFileError and (moved.path, moved.line) == ("data dir/x.jsonl", 47)
-    assert str(moved) == "'data dir/x.jsonl':47: not valid UTF-8 (invalid start byte at byte 0)"
 
 
 def test_a_file_is_named_as_each_door_shows_it():
-    from update_rouge.file_lines import InputFileError
+    from update_rouge.files import InputFileError
 
     error = InputFileError("/tmp/gradio/abc123/upload.jsonl", 4, "not valid JSON (x)")
 

@@ -7,8 +7,8 @@ from collections import namedtuple
 import pytest
 
 from update_rouge import Settings, compute, example_workers, metric
-from update_rouge.chunk_scoring import corpus_of_rows, score_chunks
 from update_rouge.example_workers import ExampleWorkers, process_count
+from update_rouge.files import corpus_of_rows, score_chunks
 from update_rouge.lcs_limits import LcsTableTooLarge
 
 Row = namedtuple("Row", "line source references prediction")

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from rouge_score.scoring import fmeasure
 
-from update_rouge.chunk_scoring import corpus_of_rows
 from update_rouge.extraction import SEGMENT_PATTERN, SourceIndex, join_segments
+from update_rouge.files import corpus_of_rows
 from update_rouge.metric import compute
 from update_rouge.settings import Settings
 

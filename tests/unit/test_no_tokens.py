@@ -10,8 +10,7 @@ import pytest
 from conftest import read_jsonl
 
 from update_rouge import NoTokensWarning, compute
-from update_rouge.chunk_scoring import corpus_of_rows
-from update_rouge.file_rows import Row
+from update_rouge.files import Row, corpus_of_rows
 from update_rouge.settings import Settings
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]

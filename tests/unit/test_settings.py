@@ -144,9 +144,3 @@ def test_each_tokenizer_a_settings_makes_is_named_for_what_it_tokenizes():
     assert settings.additions_tokenizer().tokenize("dog run") == ["dog", "run"]
     assert settings.additions_tokenizer().tokenize("running") == ["running"]
     assert Settings(stemmer="porter").additions_tokenizer().tokenize("running") == ["run"]
-
-
-def test_the_names_before_0_2_0_stay_for_one_release():
-    from update_rouge import chunk_scoring
-
-    assert chunk_scoring.score_rows is chunk_scoring.corpus_of_rows

@@ -8,7 +8,7 @@ input (JSONL unless ``--input-format csv``), as ``update-rouge score`` does. The
 ``comparison.systems.compare``'s, bit for bit; ``--output-format json`` prints exactly
 ``compare(..., return_signature=True)``. Exit status as every command's
 (``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
-(``outputs``: never an input, standard input's file included; ``-`` for standard output),
+(``files.outputs``: never an input, standard input's file included; ``-`` for standard output),
 replaces an existing FILE only once every example was scored, and is closed before the paired
 tests run.
 """
@@ -28,10 +28,17 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..files import SystemsRow, format_of, read_systems
-from ..outputs import STDIN, check_output_paths, input_name, output_file
+from ..files import (
+    STDIN,
+    SystemsRow,
+    check_output_paths,
+    format_of,
+    input_name,
+    open_examples,
+    output_file,
+    read_systems,
+)
 from ..settings import RUNNING, SCORING, STATISTICS
-from ..text_files import read_text_files
 from ..version import __version__
 from .runner import (
     INPUT_FORMATS,
@@ -135,7 +142,7 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
         return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
     predictions, text_rows = {}, []
     for name, path in systems.items():
-        text_rows = list(read_text_files(args.sources, args.references, path))
+        text_rows = list(open_examples(text_files=(args.sources, args.references, path))[1]())
         predictions[name] = [row.prediction for row in text_rows]
     lines = [row.line for row in text_rows]
     return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import Spelling, UpdateRougeError
 from ..extras import MissingExtra
-from ..outputs import shown_path
+from ..files import shown_path
 from ..rouge_types import check_rouge_types
 from ..settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from ..stop_signals import NOTHING_CHANGED, STOP_SIGNALS, interrupted_line

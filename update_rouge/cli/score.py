@@ -9,7 +9,7 @@ examples that share the field's value. The examples are read, scored and written
 chunks, so memory does not grow with the number of examples, and the corpus means are exact
 running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
 example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
-as ``outputs.output_file`` writes (an existing file is replaced only when every example was
+as ``files.output_file`` writes (an existing file is replaced only when every example was
 scored and the corpus can be computed from them (``Corpus.check``), never an input, standard
 input's file included: ``check_output_paths``), and closed before the bootstrap runs, so nothing
 after it can lose it. Exit status: ``runner``.
@@ -24,11 +24,9 @@ import os
 import sys
 from typing import IO
 
-from ..chunk_scoring import CHUNK_SIZE, Output, score_chunks
 from ..errors import LEFT_OUT, Name, OptionError
-from ..file_chunks import open_chunks
-from ..file_lines import STDIN, input_name
-from ..outputs import check_output_paths, output_file
+from ..files import STDIN, Output, check_output_paths, input_name, open_reader, output_file, score_chunks
+from ..files.chunks import CHUNK_LINES, Reader
 from ..parallel import available_cpus
 from ..settings import RUNNING
 from ..version import __version__
@@ -126,16 +124,15 @@ def _width(text: str) -> int:
     return int(text)
 
 
-def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser):
-    """The input files named on the command line (``-`` for standard input: see the module
-    docstring) and a function ``(advance, lines) -> chunks`` cutting them into chunks
-    (``file_chunks.open_chunks``); a usage error when they do not name one layout."""
+def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Reader:
+    """The reader of the input files named on the command line (``-`` for standard input: see
+    the module docstring; ``files.open_reader``); a usage error when they do not name one layout."""
     text_files = (args.sources, args.references, args.predictions)
     file = args.file
     if file is None and text_files == (None, None, None) and stdin_piped():
         file = STDIN
     try:
-        return open_chunks(file, args.input_format, text_files, args.group_by)
+        return open_reader(file, args.input_format, text_files, args.group_by)
     except ValueError as error:
         parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
 
@@ -219,7 +216,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     ``written`` once complete), then the result."""
     _check_score_only(args)
     address = ray_address(args.ray)
-    paths, read_chunks = read_examples(args, parser)
+    reader = read_examples(args, parser)
+    paths = reader.paths
     settings = settings_from(args)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if address is not None and settings.num_proc != 1:
@@ -248,8 +246,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             else Output(functools.partial(write_per_example, per_example), per_example_tails)
         )
         count = min(settings.num_proc, available_cpus()) if workers is None else workers.count
-        # Worker processes on this machine read a regular JSONL file's byte ranges themselves.
-        chunks = read_chunks(bar.update, CHUNK_SIZE, count, workers is None)
+        chunks = reader.chunks(bar.update, CHUNK_LINES, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..extras import MissingExtra
-from ..file_lines import InputFileError, numbered_raw_lines
-from ..files import jsonl_id, jsonl_values
+from ..files import InputFileError, jsonl_id, jsonl_values
+from ..files.lines import file_lines
 
 try:
     from lm_eval.api.registry import register_aggregation
@@ -126,9 +126,8 @@ def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]
 
     if not data_files:
         raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
-    with open(data_files, "rb") as handle:
-        values = jsonl_values(data_files, numbered_raw_lines(handle, data_files))
-        rows = [_row(row, number, data_files) for number, row in values]
+    values = jsonl_values(data_files, file_lines(data_files, lambda _: None))
+    rows = [_row(row, number, data_files) for number, row in values]
     return {"test": datasets.Dataset.from_list(rows)}
 
 

@@ -4,7 +4,7 @@ as worker processes score them without ``--ray``.
 ``ray_workers(address)`` joins the cluster at ``address`` (started by ``ray start``: this never
 starts one) once something accepts a connection there, within
 ``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT`` seconds (default 30), and leaves it running at the end.
-``chunk_scoring.score_chunks`` hands out the file's chunks of raw lines (``file_chunks``) and
+``files.score_chunks`` hands out the file's chunks (``files.chunks``) and
 adds up their per-example tables in input order; ``RayWorkers`` puts Ray tasks where the worker
 processes would be: one task a chunk, each calling the function that parses, checks and scores a
 chunk (put in the object store once), one CPU each, at most two per CPU of the cluster submitted

@@ -1,10 +1,10 @@
-"""An example as the file readers yield it (``file_rows``): the checks of its fields that the
+"""An example as the file readers yield it (``files.rows``): the checks of its fields that the
 JSONL and CSV readers share, each refusal naming the file, the line and the field."""
 
 import pytest
 
-from update_rouge.file_lines import InputFileError
-from update_rouge.file_rows import Row, as_rows, reference_list, text_field
+from update_rouge.files import InputFileError
+from update_rouge.files.rows import Row, as_rows, reference_list, text_field
 
 
 def test_a_reference_is_a_string_or_a_non_empty_array_of_strings():

@@ -22,29 +22,15 @@ and inputs with ``input_name`` (``<stdin>`` for ``-``).
 
 import contextlib
 import os
-import re
 import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, TextIO, cast
 
+from .lines import STDIN, input_name, shown_path
+
 STDOUT = "-"
-STDIN = "-"
-"""The input path of standard input (``file_lines`` reads it), named ``<stdin>`` in messages."""
-_PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
-
-
-def shown_path(path: str) -> str:
-    """``path`` as messages show it: as is when made only of letters, digits and ``@%+=:,./-_``
-    (what a shell takes as one word), else Python's quoted form (``repr``), so that a path
-    holding a space, a quote or a line end stays one recognisable piece of a one-line message."""
-    return path if _PLAIN_PATH.fullmatch(path) else repr(path)
-
-
-def input_name(path: str) -> str:
-    """An input path as messages name it: ``<stdin>`` for ``STDIN``, else ``shown_path``'s form."""
-    return "<stdin>" if path == STDIN else shown_path(path)
 
 
 def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:

@@ -1,4 +1,4 @@
-"""The lines of an input file (``file_lines``): they end at ``\\r\\n``, ``\\n`` or a lone ``\\r`` and at
+"""The lines of an input file (``files.lines``): they end at ``\\r\\n``, ``\\n`` or a lone ``\\r`` and at
 nothing else, whatever the size of the blocks read, and none is read beyond its limit.
 
 Each test is one case of the reliability issue; the limit named by the readers and the command
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_files import rows, write
 
-from update_rouge.text_files import read_text_files
+from update_rouge.files import read_text_files
 
 
 @pytest.mark.parametrize("end", [b"\r\n", b"\n", b"\r"])
@@ -32,7 +32,7 @@ def test_text_files_do_not_end_lines_at_other_unicode_line_breaks(tmp_path, sepa
 
 
 def test_a_cr_at_a_read_block_boundary_followed_by_lf_ends_one_line(tmp_path, monkeypatch):
-    monkeypatch.setattr("update_rouge.file_lines._READ_SIZE", 4)
+    monkeypatch.setattr("update_rouge.files.lines._READ_SIZE", 4)
     paths = [write(tmp_path / f"{name}.txt", b"abc\r\ndef\rghi\n") for name in "srp"]
     assert [row.source for row in read_text_files(*paths)] == ["abc", "def", "ghi"]
 
@@ -46,16 +46,16 @@ def test_lines_split_at_every_block_size_as_one_regular_expression_splits_the_wh
     import io
     import re
 
-    from update_rouge import file_lines
+    from update_rouge.files import lines as file_lines
 
     expected = [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(file_lines, "_READ_SIZE", size)
         read = []
         try:
-            for line in file_lines._raw_lines(io.BytesIO(data), limit):
+            for line in file_lines.raw_lines(io.BytesIO(data), limit):
                 read.append(line)
-        except file_lines._LineTooLong:
+        except file_lines.LineTooLong:
             # Refused at the first line above the limit, after every line before it.
             assert [len(line) for line in read] == [len(line) for line in expected[: len(read)]]
             assert len(expected[len(read)]) > limit, f"line {len(read) + 1} {expected[len(read)]!r} was refused"

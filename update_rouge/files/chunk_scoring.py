@@ -1,12 +1,12 @@
-"""Examples scored in chunks (the CLI's stream, the demo's file, the Trainer's batches).
+"""Examples scored in chunks: a file's (the command line, in one process or many, or on Ray)
+or rows read already (the demo's file, ``corpus_of_rows``).
 
-``score_chunks`` hands out chunks of examples (``file_chunks``: raw lines of a file, or rows)
-to worker processes with ``num_proc`` > 1 (``example_workers.ExampleWorkers``, the one path of
-``compute`` too), which parse and score them, and feeds a
-``corpus.Corpus`` with their per-example tables in input order; ``corpus_of_rows`` does so for rows
-read already. The ``Corpus`` result equals ``compute`` on all the examples at once, bit for bit.
-Rows with a group label (``file_rows.Row.group``, given by ``--group-by``) also feed the corpus of
-their group (``Corpus.add_tables``).
+``score_chunks`` hands out chunks of examples (``chunks.Chunk``: a file's raw lines or examples,
+or lists of rows) to worker processes with ``num_proc`` > 1 (``example_workers.ExampleWorkers``,
+the one path of ``compute`` too), which parse and score them, and feeds a ``corpus.Corpus``
+with their per-example tables in input order. The ``Corpus`` result equals ``compute`` on all
+the examples at once, bit for bit. Rows with a group label (``rows.Row.group``, given by
+``--group-by``) also feed the corpus of their group (``Corpus.add_tables``).
 """
 
 import dataclasses
@@ -15,22 +15,17 @@ import itertools
 from collections.abc import Callable, Generator, Iterable
 from typing import Any, NamedTuple
 
-from .corpus import Corpus
-from .engines import Counts
-from .errors import InputError
-from .example_workers import ExampleWorkers, Workers, process_count
-from .file_lines import InputFileError
-from .lcs_limits import LcsTableTooLarge
-from .metric import UpdateRougeScorer
-from .no_tokens import warn_tokenless
-from .parallel import available_cpus
-from .settings import Settings
-
-CHUNK_SIZE = 1000
-"""Examples scored at a time by ``corpus_of_rows``."""
+from ..corpus import Corpus
+from ..errors import InputError
+from ..example_workers import ExampleWorkers, Workers, process_count
+from ..lcs_limits import LcsTableTooLarge
+from ..metric import UpdateRougeScorer
+from ..no_tokens import warn_tokenless
+from ..parallel import available_cpus
+from ..settings import Settings
+from .chunks import CHUNK_LINES
 
 Table = dict[str, list]
-Counted = dict[str, list[Counts]]
 
 
 def _silent(_: str) -> None:
@@ -41,13 +36,13 @@ def corpus_of_rows(
     rows: Iterable[Any],
     settings: Settings,
     on_chunk: Callable[[list[int], Table], None] | None = None,
-    chunk_size: int = CHUNK_SIZE,
+    chunk_size: int = CHUNK_LINES,
     tell: Callable[[str], None] = _silent,
     paired: bool = False,
 ) -> Corpus:
     """``score_chunks`` of ``rows``, read here, in chunks of ``chunk_size`` examples.
 
-    ``rows`` are ``file_rows.Row``s (``line``, ``source``, ``references``, ``prediction``); with
+    ``rows`` are ``rows.Row``s (``line``, ``source``, ``references``, ``prediction``); with
     ``paired``, each also has a ``baseline`` prediction, scored for the paired test.
     """
 
@@ -57,10 +52,6 @@ def corpus_of_rows(
             yield chunk
 
     return score_chunks(chunks(), settings, None if on_chunk is None else Output(on_chunk), tell, paired)
-
-
-score_rows = corpus_of_rows
-"""``corpus_of_rows``'s name before 0.2.0, kept for one release (CHANGELOG)."""
 
 
 class Output(NamedTuple):
@@ -76,17 +67,13 @@ class Output(NamedTuple):
 
 class Scored(NamedTuple):
     """A chunk scored (``_score_chunk``): its examples' lines (none for blank lines only), the
-    stand-in references, the tables, what ``render`` made and the group labels; for a chunk that
-    numbers its lines itself (``file_ranges.RangeChunk``), ``numbering`` is (the number of its
-    first line, its lines) and ``error`` the exception (numbered so) it met, raised here."""
+    stand-in references, the tables, what ``render`` made and the group labels."""
 
     lines: list[int]
     references: list[list[str]]
     tables: Any = None
     rendered: Any = None
     labels: list | None = None
-    numbering: tuple[int, int] | None = None
-    error: Exception | None = None
 
 
 def score_chunks(
@@ -99,10 +86,8 @@ def score_chunks(
 ) -> Corpus:
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
-    A chunk is a list of ``file_rows.Row``s or an object whose ``rows()`` are its examples (a
-    ``file_chunks.Chunk``: raw lines, parsed there; or a ``file_ranges.RangeChunk``, a byte range
-    of a file that is read there and numbers its lines itself, to which this process adds the
-    lines of the ranges before), scored in a worker process:
+    A chunk is a list of ``rows.Row``s or a ``chunks.Chunk`` (its ``rows()``, parsed where it is
+    scored), scored in a worker process:
     ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
     (the first ones are read ahead to know), which ``tell`` is told in one sentence; or by
     ``workers`` elsewhere (Ray tasks, ``integrations.ray_chunks``), as many as they have but no
@@ -114,7 +99,7 @@ def score_chunks(
     process writes little more than they). Examples in which the tokenizer finds no token get
     one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
     ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
-    ``rows()`` (or ``read()``), naming its file line.
+    ``rows()``, naming its file line.
     """
     pending = iter(chunks)
     first = list(itertools.islice(pending, process_count(settings.num_proc, workers=workers)))
@@ -137,64 +122,29 @@ def score_chunks(
 
 def _add_up(results: Generator[Scored, None, None], corpus: Corpus, output: Output | None) -> int:
     """Add the chunks ``results`` to ``corpus`` in input order (and give each to ``output``);
-    return the number of examples without tokens. A chunk that numbers its lines itself is
-    shifted by the lines of such chunks before it; a chunk's error is raised here."""
+    return the number of examples without tokens."""
     tokenless = 0
-    before = 0  # the lines of the chunks so far that number their lines themselves
     try:
         for scored in results:
-            shift = 0
-            if scored.numbering is not None:
-                start, count = scored.numbering
-                shift, before = before + 1 - start, before + count
-            if scored.error is not None:
-                raise _shifted(scored.error, shift)
             if not scored.lines:
                 continue
             corpus.add_tables(scored.tables, scored.references, scored.labels)
             tokenless += scored.tables.tokenless
             if output is not None:
-                lines = [line + shift for line in scored.lines] if shift else scored.lines
-                output.write(lines, scored.tables.table if output.render is None else scored.rendered)
+                output.write(scored.lines, scored.tables.table if output.render is None else scored.rendered)
     finally:
         results.close()
     return tokenless
 
 
-def _shifted(error: Exception, shift: int) -> Exception:
-    """``error`` of a chunk that numbered its lines itself, placed ``shift`` lines further."""
-    if not shift:
-        return error
-    if isinstance(error, InputFileError):
-        return error.moved(shift)
-    if isinstance(error, LcsTableTooLarge) and error.index is not None:
-        return error.at(error.index + shift, error.what)
-    return error
-
-
 def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> Scored:
-    """A chunk of ``file_rows.Row``s, or one whose ``rows()`` are its examples, or a
-    ``file_ranges.RangeChunk`` (``read()``: its examples, numbered within the range, and its
-    lines), scored (``Scored``); a range's unusable input or LCS refusal is returned with it."""
-    if isinstance(chunk, list):
-        return _score_chunk_rows(scorer, paired, render, chunk)
-    read = getattr(chunk, "read", None)
-    if read is None:
-        return _score_chunk_rows(scorer, paired, render, chunk.rows())
-    try:
-        rows, count = read()
-        return _score_chunk_rows(scorer, paired, render, rows)._replace(numbering=(chunk.first, count))
-    except (InputFileError, LcsTableTooLarge) as error:
-        return Scored([], [], numbering=(chunk.first, 0), error=error)
-
-
-def _score_chunk_rows(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, rows: list) -> Scored:
-    """The examples ``rows`` scored: their lines (none for a chunk of blank lines), stand-in
-    references (a list of the fewest and one of the most references an example has: all
-    ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables`` of the examples (the
-    per-example tables, the baseline's with ``paired``, the tokenless count, the micro counts),
-    ``render(table, ids)`` (``None`` without ``render``) and the group labels (``None`` when
-    the rows have none)."""
+    """A chunk of ``rows.Row``s, or one whose ``rows()`` are its examples, scored: their lines
+    (none for a chunk of blank lines), stand-in references (a list of the fewest and one of the
+    most references an example has: all ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables``
+    of the examples (the per-example tables, the baseline's with ``paired``, the tokenless count,
+    the micro counts), ``render(table, ids)`` (``None`` without ``render``) and the group labels
+    (``None`` when the rows have none)."""
+    rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only
         return Scored([], [])
     lines = [row.line for row in rows]

@@ -1,24 +1,25 @@
-"""Files cut into chunks of raw lines that worker processes parse (``file_chunks``): the same
-examples, the same errors with file and line, the same scores and per-example lines as one
-process reading the file example by example (``files``' readers, ``compute``)."""
+"""Files read in chunks for worker processes (``files.chunks``): the same examples, the same
+errors with file and line, the same scores and per-example lines as one process reading the
+file example by example (``open_examples``, ``compute``)."""
 
 import csv
 import io
 import json
 import os
 import pickle
+import tempfile
+from pathlib import Path
+from unittest import mock
 
 import pytest
-from conftest import DATA_DIR, read_jsonl
+from conftest import DATA_DIR, quick_and_full, read_jsonl, run_main
+from hypothesis import strategies as st
 
 import update_rouge.cli.score
-import update_rouge.file_chunks
-import update_rouge.file_ranges
+import update_rouge.files.chunks
+import update_rouge.files.lines
 from update_rouge import compute
-from update_rouge.cli import main
-from update_rouge.file_chunks import open_chunks
-from update_rouge.file_lines import InputFileError
-from update_rouge.files import open_examples
+from update_rouge.files import InputFileError, open_examples, open_reader, read_csv
 from update_rouge.no_tokens import NoTokensWarning
 
 ROWS = read_jsonl("iterater_triples.jsonl")
@@ -84,10 +85,28 @@ def text_files(files):
     return [files.get(name) for name in ("sources", "references", "predictions")]
 
 
+def reader(paths, files):
+    return open_reader(paths[0] if paths else None, None, text_files(files))
+
+
 def chunked_rows(paths, files, size):
-    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
-    chunks = [pickle.loads(pickle.dumps(chunk)) for chunk in read(lambda _: None, size)]
+    chunks = [pickle.loads(pickle.dumps(chunk)) for chunk in reader(paths, files).chunks(lambda _: None, size)]
     return [row for chunk in chunks for row in chunk.rows()]
+
+
+def chunks_and_bytes(paths, files, size, workers=1):
+    """The chunks of the files, and the bytes read for each (the CSV header's in the first)."""
+    read = [0]
+
+    def advance(count):
+        read[0] += count
+
+    chunks, sizes = [], []
+    for chunk in reader(paths, files).chunks(advance, size, workers):
+        chunks.append(chunk)
+        sizes.append(read[0])
+        read[0] = 0
+    return chunks, sizes
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -117,37 +136,24 @@ def test_the_chunks_keep_each_examples_id_through_pickling(tmp_path, name):
 
 @pytest.mark.parametrize("layout", ["jsonl", "text", "csv-multiline"])
 def test_chunks_of_long_lines_end_at_their_byte_limit(tmp_path, monkeypatch, layout):
-    monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 8000)
+    monkeypatch.setattr(update_rouge.files.chunks, "CHUNK_BYTES", 8000)
     paths, files = LAYOUTS[layout](tmp_path, ROWS)
-    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
-    chunks = list(read(lambda _: None, 1000))
+    chunks = list(reader(paths, files).chunks(lambda _: None, 1000))
     assert 5 < len(chunks) < len(ROWS) / 2  # 116,757 bytes of JSONL in all
     _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
     assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
 
 
-def chunk_bytes(chunk):
-    """The bytes of the file(s) a chunk holds."""
-    if hasattr(chunk, "text"):
-        return len(chunk.text)
-    if hasattr(chunk, "paths"):
-        return sum(len(raw) for column in chunk.lines for raw in column)
-    return sum(len(raw) for _, raw in chunk.lines)
-
-
 @pytest.mark.parametrize("layout", ["jsonl", "text", "csv-multiline"])
 def test_for_several_workers_the_chunks_get_smaller_towards_the_end(tmp_path, monkeypatch, layout):
-    monkeypatch.setattr(update_rouge.file_chunks, "CHUNK_BYTES", 20000)
-    monkeypatch.setattr(update_rouge.file_chunks, "LEAST_CHUNK_BYTES", 3000)
+    monkeypatch.setattr(update_rouge.files.chunks, "CHUNK_BYTES", 20000)
+    monkeypatch.setattr(update_rouge.files.chunks, "LEAST_CHUNK_BYTES", 3000)
     paths, files = LAYOUTS[layout](tmp_path, ROWS)
     total = sum(os.path.getsize(path) for path in paths + list(files.values()))
-    header = len(open(paths[0], "rb").readline()) if layout.startswith("csv") else 0
-    _, read = open_chunks(paths[0] if paths else None, None, text_files(files))
-    chunks = list(read(lambda _: None, 1000, 2))
-    sizes = [chunk_bytes(chunk) for chunk in chunks]
-    assert sum(sizes) + header == total
+    chunks, sizes = chunks_and_bytes(paths, files, 1000, 2)
+    assert sum(sizes) == total
     longest = max(len(line) for path in paths + list(files.values()) for line in open(path, "rb"))
-    cut = header
+    cut = 0
     for index, size in enumerate(sizes):
         # 2 workers: a quarter of the bytes not cut yet, between 3,000 and 20,000 bytes.
         limit = max(3000, min(20000, (total - cut) // 4))
@@ -157,7 +163,7 @@ def test_for_several_workers_the_chunks_get_smaller_towards_the_end(tmp_path, mo
     assert sizes[0] >= 20000 > 2 * max(sizes[-3:])
     _, read_rows = open_examples(paths[0] if paths else None, None, text_files(files))
     assert [row for chunk in chunks for row in chunk.rows()] == list(read_rows())
-    assert len(list(read(lambda _: None, 1000, 1))) < len(chunks), "one worker: no smaller chunks"
+    assert len(chunks_and_bytes(paths, files, 1000)[0]) < len(chunks), "one worker: no smaller chunks"
 
 
 @pytest.mark.parametrize("layout, limit", [("jsonl", None), ("csv-lists", None), ("csv-lists", 6600)])
@@ -167,16 +173,13 @@ def test_the_progress_counts_every_byte(tmp_path, monkeypatch, layout, limit):
     if limit is not None:  # lines of 6,515 bytes at most, one record of 6,685 (two lines): refused
         assert max(map(len, data.splitlines(keepends=True))) < limit
         monkeypatch.setenv("UPDATE_ROUGE_MAX_LINE_BYTES", str(limit))
-    read = open_chunks(paths[0])[1]
     seen = []
-    chunks = list(read(seen.append, 4))
-    kinds = [type(chunk).__name__ for chunk in chunks]
+    chunks = list(open_reader(paths[0]).chunks(seen.append, 4))
+    assert all(chunk.error is None for chunk in chunks[:-1])
     if limit is None:
-        assert sum(seen) == os.path.getsize(paths[0])
-        assert set(kinds) == {"JsonlChunk" if layout == "jsonl" else "CsvChunk"}
+        assert sum(seen) == os.path.getsize(paths[0]) and chunks[-1].error is None
         return
     # The records before the long one, then its error: the bytes read are those before its line.
-    assert kinds == ["CsvChunk"] * (len(kinds) - 1) + ["RowChunk"]
     with pytest.raises(InputFileError, match=r"x\.csv:(\d+): a record \(its quoted cells span lines\) longer") as error:
         chunks[-1].rows()
     line = int(error.value.line)
@@ -291,9 +294,6 @@ def test_an_unclosed_quote_takes_the_rest_of_the_file_as_the_reader_does(tmp_pat
     with pytest.raises(InputFileError) as raised:
         chunked_rows([str(path)], {}, 5)
     assert str(raised.value) == expected
-    # Over the limit, this process refuses the record rather than hold all of it for a worker.
-    kinds = [type(chunk).__name__ for chunk in open_chunks(str(path))[1](lambda _: None, 5)]
-    assert kinds[-1] == ("CsvChunk" if limit is None else "RowChunk")
 
 
 @pytest.mark.parametrize("size", [1, 4, 1000])
@@ -332,6 +332,85 @@ def test_text_files_fail_as_their_reader_does(tmp_path, monkeypatch, size, probl
     assert str(raised.value) == expected
 
 
+HEADERS = {  # and how many columns each names
+    b"prediction,source,reference\r\n": 3,
+    b'\xef\xbb\xbf"x\ny",source,reference,prediction\n': 4,  # a byte order mark, then a name on two lines
+    b'reference,"a\r\n""b""",source,prediction\r': 4,
+}
+# Records of as many cells as the header names (quoted cells, some with line ends or a JSON list
+# of references; plain cells; line ends of each kind), and pieces of broken ones: a quote out
+# of place, a byte that is not UTF-8, an empty list of references, a cell too many or too few.
+CELLS = [b"A.", b"A. B.", b'"C, D.\nE."', b'"F ""G""\r\nH."', b'"[""I."", ""J."" ]"', "é語".encode()]
+BREAKING = [b",", b"\n", b"\r\n", b"\r", b'"', b"x", b"\xff", b'"[]"']
+
+
+def records_of(width):
+    cells = st.lists(st.sampled_from(CELLS), min_size=width, max_size=width).map(b",".join)
+    whole = st.tuples(cells, st.sampled_from([b"\n", b"\r\n", b"\r"])).map(b"".join)
+    broken = st.lists(st.one_of(st.sampled_from(CELLS), st.sampled_from(BREAKING)), max_size=30).map(b"".join)
+    return st.lists(st.one_of(whole, whole, whole, st.just(b"\n"), broken), max_size=12).map(b"".join)
+
+
+files = st.sampled_from(sorted(HEADERS)).flatmap(
+    lambda header: records_of(HEADERS[header]).map(lambda body: header + body)
+)
+
+
+def outcome(read):
+    """The rows ``read()`` gives, then the error that stops it, if one does."""
+    rows = []
+    try:
+        for row in read():
+            rows.append(row)
+    except InputFileError as error:
+        rows.append(str(error))
+    return rows
+
+
+def chunked(path, size):
+    def read():
+        for chunk in open_reader(str(path)).chunks(lambda _: None, size):
+            yield from pickle.loads(pickle.dumps(chunk)).rows()
+
+    return read
+
+
+def check_chunks_read_as_the_file(data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.csv"
+        path.write_bytes(data)
+        # Blocks of the usual size and of a few bytes; records over a limit of 40 bytes, an
+        # error for both (named by the line the record starts on).
+        for block, limit in ((update_rouge.files.lines._READ_SIZE, "100000000"), (5, "100000000"), (7, "40")):
+            with mock.patch.object(update_rouge.files.lines, "_READ_SIZE", block):
+                with mock.patch.dict(os.environ, {"UPDATE_ROUGE_MAX_LINE_BYTES": limit}):
+                    expected = outcome(lambda: read_csv(str(path)))
+                    for size in (1, 2, 1000):
+                        found = outcome(chunked(path, size))
+                        if expected and isinstance(expected[-1], str):
+                            # An error: the rows of the chunk that raises it are not read.
+                            assert found[-1] == expected[-1] and found[:-1] == expected[: len(found) - 1]
+                        else:
+                            assert found == expected
+
+
+test_csv_chunks_read_as_the_file, test_csv_chunks_read_as_the_file_full = quick_and_full(
+    1000, files, quick_examples=150
+)(check_chunks_read_as_the_file)
+
+
+def test_a_later_line_starting_with_a_byte_order_mark_is_not_line_1(tmp_path):
+    path = tmp_path / "x.jsonl"
+    first = json.dumps({k: ROWS[0][k] for k in ("source", "reference", "prediction")}).encode()
+    path.write_bytes(first + b"\n\xef\xbb\xbf" + first + b"\n")
+    with pytest.raises(InputFileError) as one_process:
+        list(open_examples(str(path))[1]())
+    with pytest.raises(InputFileError) as chunked:
+        chunked_rows([str(path)], {}, 1)
+    assert (one_process.value.line, chunked.value.line) == (2, 2)
+    assert one_process.value.problem == chunked.value.problem == "not valid JSON (Expecting value)"
+
+
 def test_a_line_too_long_is_refused_with_its_line(tmp_path, monkeypatch):
     paths, _ = write_jsonl(tmp_path / "x.jsonl", ROWS)
     lengths = [len(line) for line in open(paths[0], "rb")]
@@ -350,19 +429,10 @@ def test_an_input_error_survives_the_trip_from_a_worker():
 
 
 def small_chunks(monkeypatch):
-    """Chunks of 3 lines, and byte ranges of a few lines (cut inside lines), for two workers."""
-    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_SIZE", 3)
-    monkeypatch.setattr(update_rouge.file_ranges, "RANGE_BYTES", 3000)
-    monkeypatch.setattr(update_rouge.file_ranges, "LEAST_RANGE_BYTES", 700)
-
-
-def run_main(argv, capsys):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    """Chunks of 3 lines, fewer for long lines and towards the end, for two workers."""
+    monkeypatch.setattr(update_rouge.cli.score, "CHUNK_LINES", 3)
+    monkeypatch.setattr(update_rouge.files.chunks, "CHUNK_BYTES", 3000)
+    monkeypatch.setattr(update_rouge.files.chunks, "LEAST_CHUNK_BYTES", 700)
 
 
 def arguments(paths, files):

@@ -1,18 +1,17 @@
 """An example as the file readers yield it, and the checks of its fields that they share.
 
-``Row`` is one example of a file (``files`` for JSONL and the choice of a reader, ``csv_files``,
-``text_files``); ``Record`` is one example with any number of prediction columns, as the JSONL
-and CSV readers parse it before it becomes a ``Row`` (``as_rows``) or a ``files.SystemsRow``.
-``text_field`` and ``reference_list`` check a source, a prediction and a reference as a JSON
-value (a CSV reference cell holding a JSON array too): ``InputFileError`` naming the file, the
-line and the field.
+``Row`` is one example of a file; ``Record`` one example with any number of prediction
+columns, as every reader parses it before it becomes a ``Row`` (``as_rows``) or a
+``SystemsRow`` (a comparison's). ``text_field`` and ``reference_list`` check a source, a
+prediction and a reference as a JSON value (a CSV reference cell holding a JSON array too):
+``InputFileError`` naming the file, the line and the field.
 """
 
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from .file_lines import InputFileError
-from .inputs import lone_surrogate
+from ..inputs import lone_surrogate
+from .lines import InputFileError
 
 _JSON_TYPES = {
     type(None): "null",
@@ -35,6 +34,17 @@ class Row(NamedTuple):
     prediction: str
     id: str | None = None
     group: str | None = None
+
+
+class SystemsRow(NamedTuple):
+    """One example scored for several systems: its line, source, references, per system
+    name that system's prediction, and its ``id`` as in ``Row``."""
+
+    line: int
+    source: str
+    references: list[str]
+    predictions: dict[str, str]
+    id: str | None = None
 
 
 Record = tuple[int, str, list[str], list[str], str | None, str | None]

@@ -1,28 +1,44 @@
-"""The lines of an input file: where they end, how long one may be, and their text.
+"""The lines of an input file: where they end, how long one may be, their text, and how
+messages name the file.
 
-Lines end at ``\r\n``, ``\n`` or a lone ``\r``, and at nothing else; each is read without
-holding more than ``max_line_bytes()`` of it (default 100,000,000 bytes, variable
-``UPDATE_ROUGE_MAX_LINE_BYTES``), so that a file without line ends cannot fill the memory, and
-decoded as UTF-8. Unusable input is an ``InputFileError`` naming the file and line, which the
-readers (``files``, ``csv_files``, ``text_files``) and the command line's workers
-(``file_chunks``) raise. The path ``-``
-(``STDIN``) is standard input (``open_input``), named ``<stdin>`` in messages (``input_name``).
+Lines end at ``\r\n``, ``\n`` or a lone ``\r``, and at nothing else (not at U+2028, U+0085 or a
+form feed); each is read without holding more than ``max_line_bytes()`` of it (default
+100,000,000 bytes, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``), so that a file without line ends,
+such as ``/dev/zero``, cannot fill the memory, and decoded as UTF-8 (a byte order mark starting
+line 1 dropped). Unusable input is an ``InputFileError`` naming the file and line. The path
+``-`` (``STDIN``) is standard input (``open_input``), named ``<stdin>`` in messages
+(``input_name``); other paths as ``shown_path`` shows them.
 """
 
 import contextlib
 import itertools
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import BinaryIO, Protocol, cast
 
-from .environment import positive_integer
-from .errors import InputError, InputFile
-from .outputs import STDIN, input_name
+from ..environment import positive_integer
+from ..errors import InputError, InputFile
 
+STDIN = "-"
+"""The input path of standard input, named ``<stdin>`` in messages."""
 _READ_SIZE = 1 << 16
 DEFAULT_MAX_LINE_BYTES = 100_000_000
 MAX_LINE_BYTES_VARIABLE = "UPDATE_ROUGE_MAX_LINE_BYTES"
+_PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
+
+
+def shown_path(path: str) -> str:
+    """``path`` as messages show it: as is when made only of letters, digits and ``@%+=:,./-_``
+    (what a shell takes as one word), else Python's quoted form (``repr``), so that a path
+    holding a space, a quote or a line end stays one recognisable piece of a one-line message."""
+    return path if _PLAIN_PATH.fullmatch(path) else repr(path)
+
+
+def input_name(path: str) -> str:
+    """An input path as messages name it: ``<stdin>`` for ``STDIN``, else ``shown_path``'s form."""
+    return "<stdin>" if path == STDIN else shown_path(path)
 
 
 def open_input(path: str) -> AbstractContextManager[BinaryIO]:
@@ -53,11 +69,6 @@ class InputFileError(InputError):
         """Itself: it names a file's line, not an example index that a batch's offset moves."""
         return self
 
-    def moved(self, lines: int) -> "InputFileError":
-        """The same error ``lines`` lines further on in its file (the one renumbering left: a
-        byte range's, ``file_ranges``, whose worker cannot know the lines before its range)."""
-        return InputFileError(self.path, self.line + lines, self.problem)
-
 
 class Readable(Protocol):
     """What lines are read from: a binary file, or anything with its ``read``."""
@@ -65,8 +76,8 @@ class Readable(Protocol):
     def read(self, size: int, /) -> bytes: ...
 
 
-class _LineTooLong(Exception):
-    """A line is longer than the limit ``_raw_lines`` was given."""
+class LineTooLong(Exception):
+    """A line is longer than the limit ``raw_lines`` was given."""
 
 
 def max_line_bytes() -> int:
@@ -76,15 +87,27 @@ def max_line_bytes() -> int:
     return positive_integer(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "bytes")
 
 
+def too_long(path: str, line: int, what: str = "line") -> InputFileError:
+    """The error of a ``what`` (a line, or a CSV record whose quoted cells span lines) of the
+    file ``path``, starting on ``line``, longer than ``max_line_bytes()``."""
+    spans = " (its quoted cells span lines)" if what == "record" else ""
+    return InputFileError(
+        path,
+        line,
+        f"a {what}{spans} longer than {max_line_bytes():,} bytes, the limit of one {what} (raise it with the "
+        f"environment variable {MAX_LINE_BYTES_VARIABLE})",
+    )
+
+
 # The reader of every input file's bytes, one loop on purpose (a generator per branch costs each line): C901 waived.
-def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
+def raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
     """The lines of a binary file with their line ends, which are ``\r\n``, ``\n`` or ``\r``;
-    ``_LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
+    ``LineTooLong`` once a line has more than ``limit`` bytes, before holding more of it."""
     pieces: list[bytes] = []  # the start of a line that the blocks read so far have not ended
     pending = 0  # the bytes in pieces
     while True:
         if pending > limit:
-            raise _LineTooLong()
+            raise LineTooLong()
         chunk = handle.read(_READ_SIZE)
         ended = not chunk
         if pieces and pieces[-1].endswith(b"\r"):  # its "\n" may start this block
@@ -93,7 +116,7 @@ def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
                 pending += 1
                 chunk = chunk[1:]
             if pending > limit:
-                raise _LineTooLong()
+                raise LineTooLong()
             yield b"".join(pieces)
             pieces, pending = [], 0
         if ended:
@@ -109,35 +132,28 @@ def _raw_lines(handle: Readable, limit: int) -> Iterator[bytes]:  # noqa: C901
             pieces, pending = [], 0
             for line in lines:
                 if len(line) > limit:
-                    raise _LineTooLong()
+                    raise LineTooLong()
                 yield line
         pieces.append(last)
         pending += len(last)
         if last.endswith(b"\n"):
             if pending > limit:
-                raise _LineTooLong()
+                raise LineTooLong()
             yield b"".join(pieces)
             pieces, pending = [], 0
 
 
-def numbered_raw_lines(handle: Readable, path: str, first: int = 1) -> Iterator[tuple[int, bytes]]:
-    """The lines of ``handle`` (the file ``path``, read from the start of its line ``first``)
-    with their line ends, numbered from ``first``; ``InputFileError`` for a line longer than
-    ``max_line_bytes()``, before holding more of it."""
-    limit = max_line_bytes()
-    raw_lines = _raw_lines(handle, limit)
-    for number in itertools.count(first):
+def numbered_raw_lines(handle: Readable, path: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``handle`` (the file ``path``) with their line ends, numbered from 1;
+    ``InputFileError`` for a line longer than ``max_line_bytes()``, before holding more of it."""
+    lines = raw_lines(handle, max_line_bytes())
+    for number in itertools.count(1):
         try:
-            raw = next(raw_lines)
+            raw = next(lines)
         except StopIteration:
             return
-        except _LineTooLong:
-            raise InputFileError(
-                path,
-                number,
-                f"a line longer than {limit:,} bytes, the limit of one line (raise it with the environment "
-                f"variable {MAX_LINE_BYTES_VARIABLE})",
-            ) from None
+        except LineTooLong:
+            raise too_long(path, number) from None
         yield number, raw
 
 
@@ -149,9 +165,10 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         raise InputFileError(path, number, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
 
 
-def decoded_lines(handle: Readable, path: str, advance: Callable[[int], None], first: int = 1) -> Iterator[str]:
-    """The lines of ``handle`` (the file ``path``, from the start of its line ``first``) as text,
-    each one's bytes reported to ``advance``."""
-    for number, raw in numbered_raw_lines(handle, path, first):
-        advance(len(raw))
-        yield decode_line(raw, number, path)
+def file_lines(path: str, advance: Callable[[int], None]) -> Iterator[tuple[int, bytes]]:
+    """The numbered raw lines of the input file ``path`` (``numbered_raw_lines``), each one's
+    bytes reported to ``advance`` as it is read."""
+    with open_input(path) as handle:
+        for number, raw in numbered_raw_lines(handle, path):
+            advance(len(raw))
+            yield number, raw

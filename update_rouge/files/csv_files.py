@@ -1,0 +1,156 @@
+"""Reading CSV files of examples: the header row's columns, then one example per record.
+
+A CSV file has a header row naming the columns ``source``, ``reference`` and the prediction
+columns (``prediction``, or for a comparison each system's; others are ignored), then one
+example per record (quoted cells may span lines); a column named twice is refused. A reference
+cell that starts with ``[`` and parses as a JSON array is a list of references (it must then hold
+one or more strings, ``rows.reference_list``); any other cell is one reference. An ``id``
+column's cell is kept as is in ``Row.id``, the ``group_by`` column's in ``Row.group``. The file
+is read strictly (a quote out of place is refused) by ``csv.reader``, in the process that reads
+the file; each record is held to ``max_line_bytes()``, the limit of one line, and refused once
+more than that of it is read, before the rest is read.
+"""
+
+import csv
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
+
+from .lines import InputFileError, LineTooLong, decode_line, max_line_bytes, open_input, raw_lines, too_long
+from .rows import Record, no_progress, reference_list
+
+
+def _csv_reference_list(cell: str, path: str, line: int) -> list[str]:
+    if cell.lstrip().startswith("["):
+        try:
+            value = json.loads(cell)
+        except json.JSONDecodeError:
+            return [cell]
+        if isinstance(value, list):
+            return reference_list(value, path, line)
+    return [cell]
+
+
+class CsvColumns(NamedTuple):
+    """Where a CSV file's header row puts the columns: how many cells it has (``width``, which
+    every record must have), the cells of ``source``, ``reference`` and the predictions, the
+    cell of ``id`` (``None`` without that column) and that of the group label (``None`` without
+    ``group_by``)."""
+
+    width: int
+    positions: tuple[int, ...]
+    id_at: int | None = None
+    group_at: int | None = None
+
+
+class _Lines:
+    """The decoded lines of the CSV file ``path`` for ``csv.reader``, from its raw ``lines``
+    (``lines.raw_lines``): ``start`` is the line the record being read starts on (``record_read``
+    moves it on and reports its bytes to ``advance``), whose bytes are held to ``limit``: more is
+    ``lines.too_long``'s record error (its line error, if its first line is too long), before
+    the rest of it is read."""
+
+    def __init__(self, path: str, lines: Iterator[bytes], limit: int, advance: Callable[[int], None], first: int = 1):
+        self.path, self.lines, self.limit, self.advance = path, lines, limit, advance
+        self.number = first - 1  # the last line read
+        self.start = first
+        self.held = 0
+
+    def __iter__(self) -> "_Lines":
+        return self
+
+    def __next__(self) -> str:
+        try:
+            raw = next(self.lines)
+        except LineTooLong:  # its record is too long, if it started on an earlier line
+            raise too_long(self.path, self.number + 1, "line" if self.number + 1 == self.start else "record") from None
+        self.number += 1
+        self.held += len(raw)
+        if self.held > self.limit:
+            raise too_long(self.path, self.start, "record")
+        return decode_line(raw, self.number, self.path)
+
+    def record_read(self) -> int:
+        """The line the record just read starts on; the next one starts after it."""
+        self.advance(self.held)
+        start, self.start, self.held = self.start, self.number + 1, 0
+        return start
+
+
+class _CsvReader:
+    """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()``
+    characters. The csv module's cell limit is one setting for the whole process: it is set only
+    while a record is read and put back after, so that the caller's program (and libraries in
+    it that read CSV, as ``importlib.metadata`` does) keeps its own."""
+
+    def __init__(self, lines: _Lines) -> None:
+        self.lines = lines
+        self._reader = csv.reader(lines, strict=True)
+        self._limit = min(max_line_bytes(), 2**31 - 1)
+
+    def __iter__(self) -> Iterator[tuple[int, list[str]]]:
+        """Each record with the line it starts on; ``InputFileError`` for CSV that is not valid."""
+        while True:
+            previous = csv.field_size_limit(self._limit)
+            try:
+                record = next(self._reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                raise InputFileError(self.lines.path, self.lines.number, f"not valid CSV ({error})") from None
+            finally:
+                csv.field_size_limit(previous)
+            yield self.lines.record_read(), record
+
+
+def _columns(
+    path: str, reader: Iterator[tuple[int, list[str]]], columns: Sequence[str], group_by: str | None
+) -> CsvColumns:
+    """The ``CsvColumns`` of the header row that ``reader`` reads first (the prediction
+    ``columns`` and the column ``group_by``, if given, must be among its names)."""
+    grouped = [group_by] if group_by is not None else []
+    needed = ("source", "reference", *columns, *grouped)
+    header = next(reader, (1, None))[1]
+    if header is None:
+        raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(needed)}")
+    twice = sorted({column for column in header if header.count(column) > 1})
+    if twice:
+        raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
+    missing = [column for column in needed if column not in header]
+    if missing:
+        raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
+    id_at = header.index("id") if "id" in header else None
+    group_at = None if group_by is None else header.index(group_by)
+    positions = tuple(header.index(column) for column in needed[: len(needed) - len(grouped)])
+    return CsvColumns(len(header), positions, id_at, group_at)
+
+
+def _records(path: str, reader: Iterable[tuple[int, list[str]]], columns: CsvColumns) -> Iterator[Record]:
+    """The examples of the records that ``reader`` reads, blank lines skipped."""
+    for line, record in reader:
+        if not record:
+            continue
+        if len(record) != columns.width:
+            raise InputFileError(path, line, f"{len(record)} cells, but the header has {columns.width}")
+        source, reference, *predictions = (record[position] for position in columns.positions)
+        example_id = None if columns.id_at is None else record[columns.id_at]
+        group = None if columns.group_at is None else record[columns.group_at]
+        yield line, source, _csv_reference_list(reference, path, line), predictions, example_id, group
+
+
+def csv_file_records(
+    path: str, columns: Sequence[str], group_by: str | None, advance: Callable[[int], None]
+) -> Iterator[Record]:
+    """Line, source, references, the texts of the prediction ``columns``, the ``id`` and the
+    group label of each record of the CSV file ``path``, header row and all."""
+    with open_input(path) as handle:
+        limit = max_line_bytes()
+        reader = iter(_CsvReader(_Lines(path, raw_lines(handle, limit), limit, advance)))
+        yield from _records(path, reader, _columns(path, reader, columns, group_by))
+
+
+def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:
+    """The examples of the decoded ``lines`` of the CSV file ``path`` after its header row, the
+    first numbered ``first`` (the name 0.1.0 published in ``files``)."""
+    encoded = (line.encode("utf-8") for line in lines)
+    return _records(path, _CsvReader(_Lines(path, encoded, 2**63, no_progress, first)), columns)

@@ -1,0 +1,174 @@
+"""Reading JSONL files: one JSON object per line, blank lines skipped; a ``.json`` file may
+instead hold one JSON array of such objects.
+
+Each line's object has ``source``, ``reference`` (a string or a non-empty array of strings) and
+the prediction columns (``prediction``, or for a comparison each system's). An ``id`` is kept
+as text: a JSON string as is (its JSON text if it holds a lone surrogate), any other JSON value
+as the JSON text Python writes for it; ``None`` for a JSON ``null`` or no ``id``. A group label
+(``group_by``) is kept as text as ``id`` is; every example must have that field, and not as a
+JSON ``null``. A key given twice in an object, JSON nested too deeply or a number Python refuses
+to convert is an ``InputFileError`` naming the file and line.
+
+JSONL lines are read one way, whoever reads them: ``jsonl_values`` parses numbered raw lines
+(``lines.file_lines``), for the readers of examples (``jsonl_records``, in whichever process
+scores them) and lm_eval's ``load_jsonl``. A ``.json`` array is read whole into memory, each
+example named by the line its object starts on (``json_file_records``).
+"""
+
+import bisect
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from ..inputs import lone_surrogate
+from .lines import InputFileError, decode_line, file_lines
+from .rows import Record, reference_list, text_field
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    row = dict(pairs)
+    if len(row) < len(pairs):
+        twice = next(key for index, (key, _) in enumerate(pairs) if key in (k for k, _ in pairs[:index]))
+        raise ValueError(f"the key {twice!r} appears more than once in an object")
+    return row
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_TEXT_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _skip_space(text: str, position: int = 0) -> int:
+    """The index of the first character at or after ``position`` that is not JSON white space."""
+    match = _JSON_SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def _json_problem(error: json.JSONDecodeError) -> str:
+    """json's complaint in plain words: a string that the line's end cuts (json reads the line end
+    as a control character in it, or the string as never ended) says so; json's other messages as they are."""
+    if error.msg.startswith("Unterminated string") or (
+        error.msg.startswith("Invalid control character") and error.doc[error.pos] in "\r\n"
+    ):
+        return "a string is not closed on this line"
+    if error.msg.startswith("Invalid control character"):
+        return f"a control character (U+{ord(error.doc[error.pos]):04X}) inside a string, column {error.colno}"
+    return error.msg
+
+
+def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> tuple[Any, int]:
+    """The JSON value at ``text[start:]`` and the index after it; ``line_of`` maps an index to its line."""
+    try:
+        return _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as error:
+        raise InputFileError(path, line_of(error.pos), f"not valid JSON ({_json_problem(error)})") from None
+    except RecursionError:
+        raise InputFileError(path, line_of(start), "JSON nested too deeply to read") from None
+    except ValueError as error:
+        raise InputFileError(path, line_of(start), f"not usable JSON ({error})") from None
+
+
+def jsonl_id(value: Any) -> str | None:
+    """An ``id`` field's JSON value as text (a string as is, another value or a string holding a
+    lone surrogate as its JSON text), ``None`` (no id) for a JSON ``null``."""
+    if value is None:
+        return None
+    if isinstance(value, str) and not lone_surrogate(value):
+        return value
+    return json.dumps(value, ensure_ascii=isinstance(value, str))
+
+
+def _record(value: Any, path: str, number: int, columns: Sequence[str], group_by: str | None) -> Record:
+    """Line, source, references, the texts of the prediction ``columns``, the id and the label
+    of the field ``group_by`` (``None`` without it) of one JSON object."""
+    needed = ("source", "reference", *columns, *([group_by] if group_by is not None else []))
+    if not isinstance(value, dict):
+        raise InputFileError(path, number, f"expected a JSON object with {', '.join(needed)}")
+    missing = [field for field in needed if field not in value]
+    if missing:
+        raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
+    group = None
+    if group_by is not None:
+        if value[group_by] is None:  # compute takes no None label
+            raise InputFileError(path, number, f"group field {group_by!r} is null")
+        group = jsonl_id(value[group_by])
+    return (
+        number,
+        text_field(value["source"], path, number, "source"),
+        reference_list(value["reference"], path, number),
+        [text_field(value[column], path, number, column) for column in columns],
+        jsonl_id(value.get("id")),
+        group,
+    )
+
+
+def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
+    """The JSON value of the JSONL line ``number`` of the file ``path`` (not blank), read from
+    ``line[start]`` on; ``InputFileError`` naming the file and line for anything but one JSON
+    value (a key given twice in an object included)."""
+    value, end = _parse_json(line, _skip_space(line, start), path, lambda _position: number)
+    if line[_skip_space(line, end) :]:
+        raise InputFileError(path, number, "not valid JSON (extra data after the object)")
+    return value
+
+
+def jsonl_values(path: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Any]]:
+    """The line number and JSON value of each line of some numbered raw ``lines`` of the JSONL
+    file ``path`` that is not blank: the one reading of JSONL lines. ``InputFileError`` naming
+    the file and line for text that is not UTF-8 or for anything but one JSON value on a line."""
+    for number, raw in lines:
+        line = decode_line(raw, number, path)
+        start = _skip_space(line)
+        if start < len(line):
+            yield number, jsonl_value(line, number, path, start)
+
+
+def jsonl_records(
+    path: str, columns: Sequence[str], group_by: str | None, lines: Iterable[tuple[int, bytes]]
+) -> Iterator[Record]:
+    """The examples of some numbered raw ``lines`` of the JSONL file ``path`` (``jsonl_values``),
+    with the prediction ``columns`` and the group labels of the field ``group_by``."""
+    for number, value in jsonl_values(path, lines):
+        yield _record(value, path, number, columns, group_by)
+
+
+def json_file_records(
+    path: str, columns: Sequence[str], group_by: str | None, advance: Callable[[int], None]
+) -> Iterator[Record]:
+    """The examples of a ``.json`` file: one JSON array of objects, if its first character that
+    is not white space is ``[``, else JSONL lines (``jsonl_records``)."""
+    lines = file_lines(path, advance)
+    for number, raw in lines:
+        line = decode_line(raw, number, path)
+        start = _skip_space(line)
+        if start == len(line):
+            continue
+        if not line.startswith("[", start):
+            yield from jsonl_records(path, columns, group_by, itertools.chain([(number, raw)], lines))
+            return
+        rest = "".join(decode_line(raw, number, path) for number, raw in lines)
+        yield from _json_array("\n" * (number - 1) + line + rest, path, columns, group_by)
+        return
+
+
+def _json_array(text: str, path: str, columns: Sequence[str], group_by: str | None) -> Iterator[Record]:
+    """The examples of a JSON text holding one array of objects, each named by its first line."""
+    starts = [0] + [end.end() for end in _TEXT_LINE_END.finditer(text)]
+
+    def line_of(position: int) -> int:
+        return bisect.bisect_right(starts, position)
+
+    position = _skip_space(text, text.index("[") + 1)
+    closed = text.startswith("]", position)
+    while not closed:
+        value, end = _parse_json(text, position, path, line_of)
+        yield _record(value, path, line_of(position), columns, group_by)
+        position = _skip_space(text, end)
+        closed = text.startswith("]", position)
+        if not closed and not text.startswith(",", position):
+            raise InputFileError(path, line_of(position), "not valid JSON (expected ',' or ']' after an item)")
+        position = _skip_space(text, position + 1) if not closed else position
+    if text[position + 1 :].strip():
+        raise InputFileError(path, line_of(position), "not valid JSON (extra data after the array)")
