@@ -284,7 +284,6 @@ def test_every_option_of_the_table_is_honoured_or_refused_by_the_reward():
         "return_signature",
         "average",
         "protocol",
-        "entities",
         "evidence",
     }
     # An honoured option changes the reward: additions="edits" scores what a word diff marks.

@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import Settings, UpdateRougeScorer
+from ..entities import ENTITY_KEY
 from ..errors import Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..inputs import _describe
-from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
 """The rouge types a harness reports unless ``rouge_types`` is given."""
@@ -30,30 +31,38 @@ def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
     is given. Raises ``OptionError`` for an option ``compute`` refuses and for the
     options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
-    ``baseline_predictions``, ``return_signature``, ``group_by``)."""
+    ``baseline_predictions``, ``return_signature``, ``group_by``) and for ``evidence``, which a
+    harness's sample does not carry."""
     refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
-    refuse_given(options, ENTITY_OPTIONS, "an evaluation harness", ENTITIES_WHY)
+    why = "a harness's sample carries its source and references, no evidence; use update_rouge.compute(...)"
+    refuse_given(options, ("evidence",), "an evaluation harness", why)
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 
 def sample_keys(settings: Settings) -> list[str]:
-    """The keys of a sample's values: ``update_<type>`` (its F1) of each type and, with
-    ``deletions=True``, ``update_del_<type>`` (its deletions' F1) of each type."""
-    return score_keys(settings.rouge_types, settings.deletions)
+    """The keys of a sample's values: ``update_<type>`` (its F1) of each type, with
+    ``deletions=True`` ``update_del_<type>`` (its deletions' F1) of each type and, with
+    ``entities=``, ``update_ent`` (its entities' F1)."""
+    keys = score_keys(settings.rouge_types, settings.deletions)
+    return keys + ([ENTITY_KEY] if settings.entities is not None else [])
 
 
 def sample_values(settings: Settings, example: ExampleScore) -> dict[str, float]:
-    """A sample's value of each key of ``sample_keys``: the F1 of its additions (and deletions)."""
+    """A sample's value of each key of ``sample_keys``: the F1 of its additions (and deletions,
+    and entities)."""
     values = {f"update_{t}": float(example.scores[t].fmeasure) for t in settings.rouge_types}
     if settings.deletions:
         deleted = example.deletions.scores  # type: ignore[union-attr]
         values.update({f"{DELETIONS_PREFIX}{t}": float(deleted[t].fmeasure) for t in settings.rouge_types})
+    if example.entities is not None:
+        values[ENTITY_KEY] = example.entities.fmeasure
     return values
 
 
 def reported_keys(settings: Settings) -> list[str]:
     """The keys a harness reports: each of ``sample_keys`` (the mean F1 of each type; with
-    ``deletions=True`` the deletions' ``update_del_<type>`` too) and, unless ``confidence_level``
+    ``deletions=True`` the deletions' ``update_del_<type>`` too; with ``entities=``
+    ``update_ent``) and, unless ``confidence_level``
     is ``None``, its interval ``<key>_low`` and ``<key>_high``."""
     keys = sample_keys(settings)
     if settings.intervals:

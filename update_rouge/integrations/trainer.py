@@ -2,7 +2,9 @@
 
 Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
 model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
-prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset.
+prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset. Under
+``entities=`` the entity keys (docs/entities.md) join the result, with ``evidence=`` (one entry
+per example, in the order of the eval dataset, as ``sources=``) ``update_ent_unsupported`` too.
 
 With ``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last
 one. It forgets them after that last batch and after any error raised inside it; an evaluation
@@ -12,17 +14,19 @@ interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..corpus import Corpus
+from ..entities import check_evidence_given
 from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting, input_error
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
-from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 IGNORED_ID = -100
 
@@ -44,12 +48,12 @@ class UpdateRougeComputeMetrics:
         processing_class: Any,
         sources: Sequence[str] | None = None,
         task_prefix: str | None = None,
+        evidence: Sequence[Any] | None = None,
         **compute_kwargs: Any,
     ):
         refuse_given(
             compute_kwargs, NOT_ONE_RESULT, "a Trainer", "it logs corpus means and intervals, one float per key"
         )
-        refuse_given(compute_kwargs, ENTITY_OPTIONS, "a Trainer", ENTITIES_WHY)
         if sources is not None and task_prefix is not None:
             raise OptionError(
                 "task_prefix",
@@ -59,8 +63,10 @@ class UpdateRougeComputeMetrics:
             )
         self.processing_class = processing_class
         self.sources = None if sources is None else list(sources)
+        self.evidence = None if evidence is None else list(evidence)
         self.task_prefix = task_prefix
         self.settings = Settings(**compute_kwargs)
+        check_evidence_given(self.settings.entities, evidence)
         self._scorer = UpdateRougeScorer(dataclasses.replace(self.settings, use_aggregator=False))
         self.reset()
 
@@ -150,17 +156,23 @@ class UpdateRougeComputeMetrics:
             stripped.append(text[len(form) :].lstrip())
         return stripped
 
+    def _batch_of(self, name: str, values: list, count: int, last: bool) -> list:
+        """The entries of ``values`` (``sources=`` or ``evidence=``, one per example of the eval
+        dataset) of the batch of ``count`` examples; ``InputError`` where they are too few or, at
+        the ``last`` batch, too many."""
+        end = self._offset + count
+        if end > len(values) or (last and end != len(values)):
+            raise input_error(
+                name,
+                None,
+                f"has {len(values)} entries but the evaluation has {end if last else 'more'} examples: "
+                f"give one {name} entry per example of the eval dataset, in its order",
+            )
+        return values[self._offset : end]
+
     def _sources(self, inputs: Any, count: int, last: bool) -> list[str]:
         if self.sources is not None:
-            end = self._offset + count
-            if end > len(self.sources) or (last and end != len(self.sources)):
-                raise input_error(
-                    "sources",
-                    None,
-                    f"has {len(self.sources)} entries but the evaluation has {end if last else 'more'} examples: "
-                    "give one source per example of the eval dataset, in its order",
-                )
-            return self.sources[self._offset : end]
+            return self._batch_of("sources", self.sources, count, last)
         if inputs is None:
             raise InputError(
                 Field("inputs"),
@@ -179,8 +191,9 @@ class UpdateRougeComputeMetrics:
         predictions = self._decode(eval_prediction.predictions, "predictions")
         references = self._decode(eval_prediction.label_ids, "label_ids")
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
+        evidence = None if self.evidence is None else self._batch_of("evidence", self.evidence, len(sources), last)
         try:
-            tables = self._scorer.tables(sources, predictions, references)
+            tables = self._scorer.tables(sources, predictions, references, evidence=evidence)
         except InputError as error:  # LcsTableTooLarge and TokenizerError among them
             if not self._offset:
                 raise
@@ -207,7 +220,8 @@ class UpdateRougeComputeMetrics:
             raise
         if compute_result is False:
             return {}
-        result = {key: float(value) for key, value in self._corpus.result().items()}
+        # An update_ent_outdated_kept defined in no example (None) is NaN: a Trainer logs floats.
+        result = {key: math.nan if value is None else float(value) for key, value in self._corpus.result().items()}
         self.reset()
         return result
 
@@ -241,6 +255,7 @@ def make_compute_metrics(
     processing_class: Any,
     sources: Sequence[str] | None = None,
     task_prefix: str | None = None,
+    evidence: Sequence[Any] | None = None,
     **compute_kwargs: Any,
 ) -> UpdateRougeComputeMetrics:
     """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
@@ -252,6 +267,8 @@ def make_compute_metrics(
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
             removed from the decoded inputs; an input without it raises ``InputError``.
+        evidence: with ``entities=``, the evidence of each eval example (a string or a list of
+            strings), in eval dataset order, as ``sources``.
         **compute_kwargs: further options of ``compute`` (``settings.OPTIONS``); not those of
             ``refusals.NOT_ONE_RESULT`` (``OptionError`` naming it).
 
@@ -260,6 +277,11 @@ def make_compute_metrics(
         ``batch_eval_metrics=True``) and returning ``{"update_rouge1": float, ...}``; the Trainer
         reports them as ``eval_update_rouge1`` and so on, ``_both_empty`` as a float count. With
         ``deletions=True`` also the deletions' ``update_del_<type>`` (and ``_precision``,
-        ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too.
+        ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too. With
+        ``entities=`` also ``compute``'s entity keys (``update_ent``, ..., float counts for
+        ``_ent_both_empty`` and ``_ent_outdated_defined``; ``update_ent_outdated_kept`` NaN
+        where no example defines it).
     """
-    return UpdateRougeComputeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
+    return UpdateRougeComputeMetrics(
+        processing_class, sources=sources, task_prefix=task_prefix, evidence=evidence, **compute_kwargs
+    )
