@@ -119,13 +119,13 @@ def test_a_json_string_cut_at_its_line_end_is_said_so(tmp_path, capsys):
     status, _, err = run_main([path], capsys)
     assert (status, err) == (
         2,
-        f"update-rouge: error: {path}:3: not valid JSON (a string is not closed before the line ends)\n",
+        f"update-rouge: error: {path}:3: not valid JSON (a string is not closed on this line)\n",
     )
     path.write_text(f'{good[0]}\n{{"source": "It rai', encoding="utf-8")  # the last line, without its line end
-    assert run_main([path], capsys)[2].endswith(":2: not valid JSON (a string is not closed before the line ends)\n")
+    assert run_main([path], capsys)[2].endswith(":2: not valid JSON (a string is not closed on this line)\n")
     path.write_text('{"source": "a\tb", "reference": "c", "prediction": "d"}\n', encoding="utf-8")
     err = run_main([path], capsys)[2]
-    assert err.endswith(":1: not valid JSON (a control character, U+0009, inside a string at column 14)\n")
+    assert err.endswith(":1: not valid JSON (a control character (U+0009) inside a string, column 14)\n")
 
 
 @pytest.mark.parametrize(

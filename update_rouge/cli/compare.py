@@ -28,7 +28,7 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..files import STDIN, SystemsRow, check_output_paths, input_name, open_examples, output_file, read_systems
+from ..files import STDIN, SystemsRow, check_output_paths, open_examples, output_file, read_systems
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
@@ -42,6 +42,7 @@ from .runner import (
     check_input_paths,
     compute_options,
     fields_from,
+    no_examples,
     run_command,
     stdin_piped,
     write_stdout,
@@ -179,7 +180,7 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
-        raise ValueError(f"{input_name(args.file or args.sources)}: no examples to compare")
+        raise no_examples(paths, "compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
         scored = score_systems(sources, references, predictions, settings)

@@ -47,12 +47,14 @@ def _skip_space(text: str, position: int = 0) -> int:
 
 
 def _json_problem(error: json.JSONDecodeError) -> str:
-    """``error``'s message, whole where Python's ends in a position it drops ("Invalid control character at")."""
-    if error.msg.startswith(("Unterminated string", "Invalid control character")):
-        code = ord(error.doc[error.pos])
-        if error.msg.startswith("Unterminated") or chr(code) in "\r\n":
-            return "a string is not closed before the line ends"
-        return f"a control character, U+{code:04X}, inside a string at column {error.colno}"
+    """json's complaint in plain words: a string that the line's end cuts (json reads the line end
+    as a control character in it, or the string as never ended) says so; json's other messages as they are."""
+    if error.msg.startswith("Unterminated string") or (
+        error.msg.startswith("Invalid control character") and error.doc[error.pos] in "\r\n"
+    ):
+        return "a string is not closed on this line"
+    if error.msg.startswith("Invalid control character"):
+        return f"a control character (U+{ord(error.doc[error.pos]):04X}) inside a string, column {error.colno}"
     return error.msg
 
 
