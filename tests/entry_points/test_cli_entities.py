@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import run_main
 
-from update_rouge import compute
+from update_rouge import compare, compute
 
 spacy = pytest.importorskip("spacy")
 
@@ -124,3 +124,28 @@ def test_evidence_must_be_text_in_every_example(tmp_path, capsys, ruler):
         ["--sources", path, "--references", path, "--predictions", path, "--evidence-field", "ev"], capsys
     )
     assert status == 2 and "--evidence-field reads a field of each example: give a JSONL or CSV FILE" in err
+
+
+@pytest.mark.parametrize("write", [write_jsonl, write_csv])
+def test_update_rouge_compare_gives_compares_entity_scores_bit_for_bit(tmp_path, capsys, ruler, write):
+    path = write(tmp_path / ("d.jsonl" if write is write_jsonl else "d.csv"))
+    systems = {"copy": SOURCES, "model": PREDICTIONS}
+    want = compare(
+        SOURCES, REFERENCES, systems, "copy", entities=ruler, evidence=EVIDENCE, return_signature=True, **QUICK
+    )
+    out = tmp_path / "per_example.jsonl"
+    argv = ["compare", path, "--system", "copy=source", "--system", "model=prediction", "-f", "json", *FLAGS]
+    got = json.loads(scored([*argv, "--entities", ruler, "--evidence-field", "ev", "--per-example", out], capsys))
+    assert got == want and "update_ent_delta" in got["model"]
+    # Each system's per-example scores hold every entity key, the evidence's count among them.
+    unsupported = [
+        json.loads(line)["scores"]["model"]["update_ent_unsupported"] for line in out.read_text().splitlines()
+    ]
+    per_example = compute(
+        SOURCES, PREDICTIONS, REFERENCES, entities=ruler, evidence=EVIDENCE, use_aggregator=False, **QUICK
+    )
+    assert unsupported == per_example["update_ent_unsupported"] and sum(unsupported) > 0
+    text = scored([*argv[:-6], *FLAGS, "--entities", ruler], capsys)
+    assert "update_ent" in text and f"{want['model']['update_ent']:.4f}" in text
+    status, _, err = run_main([*argv, "--evidence-field", "ev"], capsys)
+    assert status == 2 and "--evidence-field is read only by the entity scores: it needs --entities" in err

@@ -97,8 +97,7 @@ ENTITIES = " entities evidence"
 TYPED = SCORING.replace("tokenizer ", "")
 CALLABLE = "no control: a callable cannot be given here"
 PENDING = "not yet: issue 53 is building it at this door"
-# The entity scores (docs/entities.md) at update-rouge compare and the demo come later.
-NO_ENTITY_COMPARE = "not offered: compare() scores no entities; compute(..., baseline_predictions=...) does"
+# The entity scores (docs/entities.md) at the demo come later.
 NO_ENTITY_CONTROL = "no control yet: the page scores no entities; compute(..., entities=...) does"
 DOORS = {
     "compute": door(SCORING + STATISTICS + SHAPE + ENTITIES),
@@ -110,15 +109,14 @@ DOORS = {
         use_aggregator="not offered: it prints corpus values; --per-example FILE writes each example's beside them",
         baseline_predictions="not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
     ),
+    # evidence: its update_ent_unsupported is in the per-example file (compare's corpus keys are F values).
     "cli compare": door(
-        TYPED + STATISTICS,
+        TYPED + STATISTICS + ENTITIES,
         tokenizer=CALLABLE,
         use_aggregator="not offered: it compares corpus values; --per-example FILE writes each example's",
         baseline_predictions="not offered: the baseline is one of the systems compared (--baseline NAME)",
         group_by="not offered: a comparison is not grouped",
         return_signature="not offered: its output always holds the signature",
-        entities=NO_ENTITY_COMPARE,
-        evidence=NO_ENTITY_COMPARE,
     ),
     "demo": door(
         "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions deletions"
@@ -222,10 +220,12 @@ def cli_words(option):
 
 
 def pipeline_of_capitalised(monkeypatch):
-    """The spaCy pipeline ``spacy:capitalised`` extracts the entities ``capitalised`` does."""
-    from update_rouge import entities
+    """The spaCy pipeline ``spacy:capitalised`` extracts the entities ``capitalised`` does (and
+    signs as it: ``ent:custom``)."""
+    from update_rouge import entities, signature
     from update_rouge.entity_extractors import SpacyExtractor
 
+    monkeypatch.setattr(signature, "extractor_field", lambda extractor: "custom")
     real = entities.extract
     monkeypatch.setattr(
         entities,
@@ -265,7 +265,8 @@ def test_update_rouge_score_honours_its_options(option, tmp_path, capsys, monkey
 
 
 @pytest.mark.parametrize("option", slow_if_workers(door_options("cli compare", H)))
-def test_update_rouge_compare_honours_its_options(option, tmp_path, capsys):
+def test_update_rouge_compare_honours_its_options(option, tmp_path, capsys, monkeypatch):
+    pipeline_of_capitalised(monkeypatch)
     path = write_input(tmp_path, option)
     words = cli_words(option)
     argv = ["compare", path, "--system", "prediction", "--system", "source", "-f", "json", *words]

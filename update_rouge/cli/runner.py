@@ -87,8 +87,8 @@ def field_name(text: str) -> str:
 
 
 def add_reading_options(group: argparse._ArgumentGroup, roles: Sequence[str] = ("source", "reference", "prediction")):
-    """Add ``--input-format`` and, for each of ``roles``, the flag that names the field a FILE
-    holds it in (``--source-field NAME``: ``fields_from``) to ``group``."""
+    """Add ``--input-format``, for each of ``roles`` the flag that names the field a FILE holds it
+    in (``--source-field NAME``), and ``--evidence-field NAME`` to ``group`` (``fields_from``)."""
     group.add_argument(
         "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
     )
@@ -100,6 +100,12 @@ def add_reading_options(group: argparse._ArgumentGroup, roles: Sequence[str] = (
             default=role,
             help=f"the JSON field or CSV column of each example's {role} in FILE (default {role})",
         )
+    group.add_argument(
+        "--evidence-field",
+        metavar="NAME",
+        type=field_name,
+        help="with --entities, read each example's evidence (a text or a JSON array of texts) from NAME in FILE",
+    )
 
 
 def check_input_paths(paths: Iterable[str | None]) -> None:

@@ -92,12 +92,6 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         type=field_name,
         help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
     )
-    inputs.add_argument(
-        "--evidence-field",
-        metavar="NAME",
-        type=field_name,
-        help="with --entities, read each example's evidence (a text or a JSON array of texts) from NAME in FILE",
-    )
     running = add_table_options(parser)[RUNNING]
     add_output_format(running, OUTPUT_FORMATS, "json")
     parser.set_defaults(output_format=None)  # json; None tells that -f was not given (_check_score_only)

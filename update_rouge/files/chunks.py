@@ -177,5 +177,5 @@ def read_systems(
     with one column of predictions per system: the source, the reference (``fields``') and each
     name in ``systems``."""
     records = open_reader(path, file_format, fields=fields._replace(predictions=tuple(systems))).records(advance)
-    for line, source, references, predictions, example_id, *_ in records:
-        yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
+    for line, source, references, predictions, example_id, _, evidence in records:
+        yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id, evidence)

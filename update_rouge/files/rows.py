@@ -42,13 +42,14 @@ class Row(NamedTuple):
 
 class SystemsRow(NamedTuple):
     """One example scored for several systems: its line, source, references, per system
-    name that system's prediction, and its ``id`` as in ``Row``."""
+    name that system's prediction, and its ``id`` and evidence as in ``Row``."""
 
     line: int
     source: str
     references: list[str]
     predictions: dict[str, str]
     id: str | None = None
+    evidence: list[str] | None = None
 
 
 Record = tuple[int, str, list[str], list[str], str | None, str | None, list[str] | None]
