@@ -1,14 +1,6 @@
-"""The UpdateROUGE page: the options, the one-example and file tabs, Reproduce and the metric card.
-
-This module is the page's layout; ``demo.events`` wires its events to the handlers
-(``demo.handlers`` for one example, ``demo.file_handlers`` for a file), ``demo.options`` turns
-the controls into ``Settings``, ``demo.render`` draws tables, highlights and the notes,
-``demo.histogram`` the histogram, ``demo.reproduce`` writes the Reproduce code, ``demo.samples``
-holds the examples and ``demo.style`` the CSS (every module of the demo: docs/architecture.md's
-table). Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
-scored for at most ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is
-limited to ``DEMO_MAX_LCS_CELLS`` (see ``demo.options`` and ``demo.file_handlers``). ``app.py``
-at the repository root (and the Space's root) serves it.
+"""The UpdateROUGE page's layout: the options, the one-example and file tabs, Reproduce and the
+metric card. ``demo.events`` wires its events to the handlers; docs/architecture.md's table
+lists every module of the demo. ``app.py`` (the repository's and the Space's root) serves it.
 """
 
 import os
@@ -47,8 +39,8 @@ from demo.upload_limit import OVER_LIMIT_BUTTON, over_limit_js
 
 
 def _options(page: Page) -> None:
-    """The rouge types and the stemmer, and the advanced options in an accordion; every control's
-    label, help, choices and default come from the option table (``demo.options.option_control``)."""
+    """The rouge types and the stemmer, and the advanced options in an accordion, each control from
+    the option table (``demo.options.option_component``)."""
     with gr.Row(equal_height=False):
         page.rouge_types = option_component(
             gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
@@ -70,8 +62,7 @@ def _options(page: Page) -> None:
 
 def _statistics_options(page: Page) -> None:
     """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
-    the number of resamples, the seed, the average and the published protocol (from the option
-    table, as ``_options``)."""
+    resamples, seed, average and published protocol."""
     page.confidence_level = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
     with gr.Accordion("Several references, resamples, seed, micro average, published protocols", open=False), gr.Row():
         page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
