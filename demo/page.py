@@ -266,13 +266,10 @@ its choices (``lenient``)."""
 
 def lenient(radio: gr.Radio) -> gr.Radio:
     """``radio`` (its ``elem_id`` one of ``LENIENT_RADIOS``), whose value reaches the handlers even
-    when it is no longer among its choices: its choices follow the ticked types, and an event sent
-    before the page applied a narrower list carries the value shown until then (gradio's own check
-    logged a traceback for it). The handlers choose among the ticked types themselves
-    (``events._match_choices``). A choices update makes gradio build a new ``gr.Radio`` for the
-    session from the radio's arguments, so the leniency is ``gr.Radio.preprocess``'s, for these
-    ids only (``_preprocess_leniently``); not a subclass: gradio writes a ``.pyi`` file beside the
-    module of every component subclass."""
+    when it is no longer among its choices (an event sent before the page applied narrower choices);
+    the handlers choose among the ticked types themselves. It patches ``gr.Radio.preprocess`` for
+    these ids only: gradio builds a new ``gr.Radio`` from the arguments on a choices update, and
+    writes a ``.pyi`` file beside the module of a component subclass."""
     if radio.elem_id not in LENIENT_RADIOS:
         raise ValueError(f"{radio.elem_id!r} is not one of LENIENT_RADIOS")
     if not getattr(gr.Radio.preprocess, "lenient", False):
