@@ -72,9 +72,7 @@ def score_changes(
         if counted:
             scored = iter(scorer.count_pairs(pairs))
         else:
-            scored = iter(
-                [{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)]
-            )
+            scored = iter([{t: alpha_score(s, alpha) for t, s in r.items()} for r in scorer.score_pairs(pairs)])
     except LcsTableTooLarge as error:
         if error.index is None:
             raise
@@ -85,9 +83,8 @@ def score_changes(
             for _ in references
         ]
         raise error.at(examples[error.index], "example") from None
-    combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall, "mean": mean_scores}[
-        multi_ref
-    ]
+    combines = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall, "mean": mean_scores}
+    combine = combines[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
     results: list[tuple[dict[str, Score], bool, ExampleExtra]] = []
