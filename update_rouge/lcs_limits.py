@@ -116,6 +116,14 @@ class LcsTableTooLarge(InputError):
 
     def _problem_parts(self) -> tuple[Part, ...]:
         raise_it = f"raise it with the environment variable {self.variable}"
+        if self.kind == "time" and self.engine:  # an engine whose cells cost more than the python engine's
+            return (
+                f"{self.subject} is more than the LCS limit of {self.limit:,} cells on ",
+                Setting("engine", self.engine),
+                f" ({raise_it}); ",
+                Setting("engine", "python"),
+                " computes it within the limit, with the same numbers",
+            )
         if self.kind == "time":
             return (
                 f"{self.subject} is more than the LCS limit of {self.limit:,} cells (minutes of computing on any engine; {raise_it})",
@@ -141,6 +149,11 @@ class LcsTableTooLarge(InputError):
         """The same refusal, said of the deletions' pair: "rougeL of 20 x 20 tokens in the deletions"."""
         subject = f"{self.subject} in the deletions"
         return LcsTableTooLarge(subject, self.limit, self.kind, self.index, self.what, self.engine)
+
+    def on(self, engine: str) -> "LcsTableTooLarge":
+        """The same time refusal, said of ``engine`` (a costlier one than the python engine, which
+        computes the pair within the limit: the message names it), or of every engine (``""``)."""
+        return LcsTableTooLarge(self.subject, self.limit, self.kind, self.index, self.what, engine)
 
     def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
         """The same refusal, placed at ``what`` number ``index``."""
@@ -243,7 +256,8 @@ def refused_pairs(
             try:
                 check_lcs_time(rouge_type, rows, columns, lcs_cost(engine, rouge_type, rows, columns, line_pairs))
             except LcsTableTooLarge as error:
-                slow[index] = error.at(index)
+                python_fits = lcs_cost("python", rouge_type, rows, columns, line_pairs) <= time_limit
+                slow[index] = error.on(engine if python_fits else "").at(index)
                 break
         for rouge_type in table_types:
             if bounded:

@@ -247,12 +247,15 @@ def test_a_batch_whose_references_differ_in_form_is_named(evaluate_metric):
     with pytest.raises(ValueError) as caught:
         evaluate_metric.add_batch(predictions=["x. a"], references=[["x. b"]], sources=["x."])
     assert str(caught.value) == (
-        "add_batch call 3 since the last compute gives lists of references, but call 1 gave single references "
-        "(strings): every example until compute needs the same form (a single reference can be given as a list of one)"
+        "references[2] (add_batch call 3 since the last compute) gives lists of references, but call 1 gave single "
+        "references (strings): every example until compute needs the same form; give every reference as a list "
+        "(a single reference as a list of one)"
     )
     # The two stored examples are kept and scored (1.0 each); then lists are a new form's start.
     assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0
     evaluate_metric.add(prediction="x. a", reference=["x. a", "x. b"], sources="x.")
-    with pytest.raises(ValueError, match="^add call 2 since the last compute gives single references"):
+    with pytest.raises(
+        ValueError, match=r"^references\[1\] \(add call 2 since the last compute\) gives single references"
+    ):
         evaluate_metric.add(prediction="x. a", reference="x. a", sources="x.")
     assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0

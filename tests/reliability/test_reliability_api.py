@@ -109,6 +109,8 @@ def test_the_options_that_take_none_are_the_documented_ones():
         "max_bytes",
         "language",
         "protocol",
+        "entities",
+        "evidence",
     ]
 
 
