@@ -70,15 +70,14 @@ def deletion_notes(deletion: DeletionScore | None, unit: str = "segment") -> str
     return "\n".join(notes)
 
 
-def kept_status(examples: int, result: dict[str, Any]) -> str:
+def kept_status(examples: int, result: dict[str, Any], micro: bool = False) -> str:
     """The file status's line on deletions: in how many of the ``examples`` neither side drops
-    anything (``result``'s ``_both_kept``); "" where ``result`` has no deletions."""
+    anything (``result``'s ``_both_kept``; under the ``micro`` average such an example adds no
+    counts); "" where ``result`` has no deletions."""
     if "_both_kept" not in result:
         return ""
-    return (
-        f"In {result['_both_kept']} of {examples} example(s) neither side drops anything from the source "
-        "(each deletion score is 1.0 there)."
-    )
+    kept = "such an example adds no counts to the micro values" if micro else "each deletion score is 1.0 there"
+    return f"In {result['_both_kept']} of {examples} example(s) neither side drops anything from the source ({kept})."
 
 
 def segment_units(source: str, deleted: Mapping[str, Sequence[str]], pattern: Any) -> Units:

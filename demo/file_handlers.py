@@ -249,9 +249,18 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         else result["signature"]
     )
     status = render.file_status(
-        name, len(lines), result["_both_empty"], tokenless, settings.intervals, words[0], settings.deletions
+        name,
+        len(lines),
+        result["_both_empty"],
+        tokenless,
+        settings.intervals,
+        words[0],
+        settings.deletions,
+        settings.average == "micro",
     )
-    status = "\n".join(part for part in (status, deletions_view.kept_status(len(lines), result)) if part)
+    status = "\n".join(
+        part for part in (status, deletions_view.kept_status(len(lines), result, settings.average == "micro")) if part
+    )
     return {
         "status": status,
         "results": gr.update(visible=True),

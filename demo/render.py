@@ -339,19 +339,20 @@ def file_status(  # noqa: PLR0913 (the counts a status line reports)
     intervals: bool = False,
     words: bool = True,
     deletions: bool = False,
+    micro: bool = False,
 ) -> str:
     """The status line of a scored file, with the no-token warning when ``tokenless`` > 0
     (``NO_WORDS`` where no side holds a word) counting deletions' too with ``deletions``, and where
-    the summary has ``intervals``, a warning below ``FEW_EXAMPLES`` examples."""
+    the summary has ``intervals``, a warning below ``FEW_EXAMPLES`` examples. Under the ``micro``
+    average an example that adds nothing adds no counts (it does not score 1.0)."""
     if examples == 1:
+        kept = "it adds no counts, so the micro values are 0.0." if micro else "it scores 1.0."
         scored = f"Scored 1 example from {name}; " + (
-            "neither side adds anything, so it scores 1.0." if both_empty else "one side or both add something."
+            f"neither side adds anything, so {kept}" if both_empty else "one side or both add something."
         )
     else:
-        scored = (
-            f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything "
-            "(each such example scores 1.0)."
-        )
+        kept = "such an example adds no counts to the micro values" if micro else "each such example scores 1.0"
+        scored = f"Scored {examples} examples from {name}; in {both_empty} of them neither side adds anything ({kept})."
     status = [scored]
     if tokenless:
         status.append(no_tokens_note(tokenless, examples, deletions) if words else f"Warning: {NO_WORDS}")

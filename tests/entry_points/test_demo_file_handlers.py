@@ -103,8 +103,20 @@ def test_the_summary_counts_examples_where_neither_side_adds_anything(tmp_path):
         encoding="utf-8",
     )
     out = score_file(path, ["rouge1"], "none", "none")
-    assert out["status"].startswith("Scored 2 examples from two.jsonl; in 1 of them neither side adds anything")
+    assert out["status"].startswith(
+        "Scored 2 examples from two.jsonl; in 1 of them neither side adds anything (each such example scores 1.0)."
+    )
     assert table_rows(out["summary"]) == [["rouge1", "100.0", "100.0", "100.0"]]
+    # Issue 58: under micro such an example adds no counts; it does not "score 1.0" (the example
+    # that adds "C." gives the micro values alone).
+    out = score_file(path, ["rouge1"], "none", "none", average="micro", deletions=True)
+    assert out["status"].startswith(
+        "Scored 2 examples from two.jsonl; in 1 of them neither side adds anything "
+        "(such an example adds no counts to the micro values).\n"
+        "In 1 of 2 example(s) neither side drops anything from the source (such an example adds no counts "
+        "to the micro values)."
+    ), out["status"]
+    assert table_rows(out["summary"])[0] == ["rouge1", "100.0", "100.0", "100.0"]
 
 
 def test_histogram_of_another_rouge_type(golden):
