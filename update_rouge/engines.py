@@ -1,7 +1,7 @@
 """Engines: score one (target, prediction) text pair exactly as rouge-score's ``RougeScorer.score``.
 
-Every engine returns, for each rouge type, a rouge-score ``Score`` whose floats are bit-identical
-to rouge-score's (same counts, same divisions, same F-measure formula):
+Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score's fields; rouge-score's
+own under ``RougeScoreEngine``) whose floats are bit-identical to rouge-score's (same counts, same divisions, same F-measure formula):
 
 - ``PythonEngine`` (pure Python, the default): tokenizes each text once, memoizes stems,
   counts n-grams with ``Counter``, and computes rougeL and rougeLsum bit-parallel (``lcs``).
@@ -26,8 +26,6 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import chain, repeat
 from typing import Any, NamedTuple
 
-from rouge_score.scoring import Score, fmeasure
-
 from .errors import LEFT_OUT, OptionError, Part, Setting
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
 from .lcs_limits import (
@@ -42,6 +40,7 @@ from .lcs_limits import (
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .rust_engine import RustEngine, accelerator_threads, rust_available
+from .scores import Score, fmeasure
 from .skipbigrams import skip_bigram_counts
 from .tokens import DefaultTokenizer
 from .wlcs import WeightedCounts, weighted_lcs_counts, weighted_score

@@ -3,15 +3,13 @@
 Each side's changes (its additions; with ``deletions=True``, separately, its deletions) are
 joined one per line and scored as ``RougeScorer.score(target=reference changes,
 prediction=prediction changes)`` would score them. The rule for examples without changes and
-the choice among several references live here. Scores are rouge-score ``Score``
-tuples of precision, recall and F1, each in [0, 1].
+the choice among several references live here. Scores are ``scores.Score``
+tuples (rouge-score's fields) of precision, recall and F1, each in [0, 1].
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import cast
-
-from rouge_score.scoring import Score
 
 from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_segments
@@ -20,6 +18,7 @@ from .micro import NO_COUNTS
 from .protocols import adds_nothing, joined, rules_of
 from .rouge155_options import alpha_score
 from .rouge_types import parse_rouge_type
+from .scores import Score
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
@@ -99,9 +98,13 @@ def score_changes(
             for _ in references
         ]
         raise error.at(examples[error.index], "example") from None
-    combine = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall, "mean": mean_scores}[
-        multi_ref
-    ]
+    combines: dict[str, Callable[..., dict[str, Score]]] = {
+        "max_f1": best_by_f1,
+        "pooled": pooled_scores,
+        "best_recall": best_by_recall,
+        "mean": mean_scores,
+    }
+    combine = combines[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None
     results: list[tuple[dict[str, Score], bool, ExampleExtra]] = []

@@ -27,14 +27,17 @@ replays it on a local ``np.random.RandomState(seed)``, which draws the same sequ
 global generator is neither read nor changed.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T")
 
@@ -270,6 +273,8 @@ def published_bootstrap(
     the same sums, so the values are the aggregator's bit for bit; the percentiles of each
     measure's resample means are the same order statistics, however laid out.
     """
+    import numpy as np
+
     generator = np.random.RandomState(seed)
     confidence = 0.95 if confidence_level is None else confidence_level
     delta = (1 - confidence) / 2
@@ -301,6 +306,8 @@ def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.Ra
     A block of one resample gathers the ``n x m`` rows themselves: an ``n x 1`` gather would be
     summed pairwise along its only axis, which differs in the last bit.
     """
+    import numpy as np
+
     rows, measures = matrix.shape
     columns = np.ascontiguousarray(matrix.T)
     means = np.empty((measures, n_bootstrap))
@@ -331,6 +338,8 @@ def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> I
     word past the last value's. (``tests/unit/test_protocol_blocks.py`` checks it against
     ``randint`` and ``choice``.)
     """
+    import numpy as np
+
     top = high - 1
     if top == 0:
         for start in range(0, count, WORDS_PER_DRAW):
@@ -348,6 +357,8 @@ def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> I
 
 def in_pieces(values: Iterator[np.ndarray], size: int) -> Iterator[np.ndarray]:
     """The arrays of ``values``, joined, cut anew into arrays of ``size`` (the last: what is left)."""
+    import numpy as np
+
     rest = np.empty(0, dtype=np.uint32)
     for piece in values:
         rest = np.concatenate([rest, piece]) if rest.size else piece
@@ -371,6 +382,8 @@ def published_statistics(
     times the protocol's ``scale`` and, over slots, summed in slot order and divided by
     ``k`` (``custom_metrics.py``'s average; one slot: the value itself).
     """
+    import numpy as np
+
     confidence_level, n_bootstrap, seed = bootstrap
     arrays = {key: np.asarray(values, dtype=np.float64).reshape(n_examples, -1, 3) for key, values in columns.items()}
     slots = next(iter(arrays.values())).shape[1]

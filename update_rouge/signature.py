@@ -44,8 +44,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from .bootstrap import check_paired
 from .entity_extractors import extractor_field
 from .errors import unknown_options
@@ -105,6 +103,8 @@ def signature(settings: Settings, references: Sequence[Any] | None = None, paire
     a paired test against a baseline uses the bootstrap. ``engine`` and ``num_proc`` do not
     change it: every engine gives bit-identical scores, in input order.
     """
+    import numpy as np
+
     if paired:
         check_paired(settings.use_aggregator)
     protocol, rules = settings.protocol, rules_of(settings.protocol)

@@ -31,14 +31,18 @@ line that could only mark reference positions already marked (in particular one 
 shared token) cannot change the union and is skipped.
 """
 
+from __future__ import annotations
+
 import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from itertools import accumulate, islice
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-from rouge_score.scoring import Score, fmeasure
+from .scores import Score, fmeasure
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WEIGHTED_LCS_TYPE_PATTERN = re.compile(r"rougeW(?:-([0-9]+(?:\.[0-9]+)?))?")
 DEFAULT_WEIGHT = 1.2
@@ -149,6 +153,8 @@ def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarr
     diagonal reads outside the previous diagonals' interiors are boundary cells (i = 0 or
     j = 0), at indices no earlier diagonal has written, so they hold 0.
     """
+    import numpy as np
+
     m, n = len(reference), len(prediction)
     reversed_prediction = prediction[::-1]
     c0, c1, c2 = np.zeros(m + 1), np.zeros(m + 1), np.zeros(m + 1)
@@ -193,6 +199,8 @@ def weighted_lcs_counts(
     Without length limits the tokens are the lines' tokens; under ``max_bytes`` ROUGE-1.5.5's
     lines and tokens differ (see ``rouge155_options``).
     """
+    import numpy as np
+
     weights = _weights(max((len(line) for line in target_lines), default=0), weight)
     target_total = 0.0
     for line in target_lines:
