@@ -1,7 +1,8 @@
 """Engines: score one (target, prediction) text pair exactly as rouge-score's ``RougeScorer.score``.
 
-Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score's fields; rouge-score's
-own under ``RougeScoreEngine``) whose floats are bit-identical to rouge-score's (same counts, same divisions, same F-measure formula):
+Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score's fields; under
+``RougeScoreEngine`` rouge-score's own) whose floats are bit-identical to rouge-score's (same
+counts, same divisions, same F-measure formula):
 
 - ``PythonEngine`` (pure Python, the default): tokenizes each text once, memoizes stems,
   counts n-grams with ``Counter``, and computes rougeL and rougeLsum bit-parallel (``lcs``).
@@ -357,8 +358,9 @@ def make_engine(
 ):
     """The engine called ``name``; "auto" is the accelerator where installed, exact and faster,
     else Python. The accelerator is faster only with two or more threads (``accelerator_threads``):
-    with one, as in each of N worker processes on N CPUs, it is slower than the Python engine
-    (docs/speed.md), so "auto" then picks Python.
+    with one, as in each of N processes that score on N CPUs (the workers, and a process that
+    scores beside them), it is slower than the Python engine (docs/speed.md), so "auto" then
+    picks Python: each process chooses for its own share of the CPUs.
 
     An engine that ``inexact_reason`` rejects for the settings raises ``OptionError`` with the
     reason (``needs_counts``: the settings that need raw counts); "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
