@@ -35,7 +35,7 @@ from demo.options import OPTION_NAMES, ScreenOptions, matchable
 from demo.reproduce import DOWNLOAD_NAME, reproduce, reproduce_example
 from demo.sessions import Turns, bound, session_of
 from demo.style import STATUS_JS
-from demo.upload_limit import SHOW_JS
+from demo.upload_limit import FORGET_JS, KEEP_JS, SHOW_JS
 
 Values = Mapping[str, Any]
 TEXTS = ("source", "reference", "prediction")
@@ -215,7 +215,22 @@ def _file_options(values: Values) -> tuple[ScreenOptions, str, Any]:
 
 
 def _remember_file_options(values: Values) -> dict[str, Any]:
-    return {"file_options": _file_options(values)}
+    """What Score file scores, remembered; the results it replaces hidden (gradio redraws each
+    output on every progress update: a shown 500-row table, ten times a second, froze the tab)."""
+    scoring = _file_options(values)
+    return {"file_options": scoring, "file_scoring": scoring, "results": gr.update(visible=False)}
+
+
+def _scored_file_changed(values: Values) -> dict[str, Any]:
+    """After a file was scored: the note to score again where the page no longer shows what the
+    click scored (an option, the baseline column or the file changed, or an edit cleared the view,
+    while it was scored); the edits' own events leave a first scoring's results (an empty status)."""
+    scored = values["file_scoring"]
+    now = _file_options(values)
+    if now == scored == values["file_options"]:
+        return {}
+    changed = "File" if now[2] != scored[2] else "Options"
+    return {**file_inputs_changed(values["status"], now[0], changed), "file_options": None}
 
 
 def _file_changed(values: Values) -> dict[str, Any]:
@@ -246,6 +261,7 @@ for _adapter, _handler in (  # the names gradio's event list shows
     (_options_changed, options_changed),
     (_file_inputs_changed, file_inputs_changed),
     (_file_changed, file_inputs_changed),
+    (_scored_file_changed, file_inputs_changed),
     (_open_example, open_example),
 ):
     _adapter.__name__ = _handler.__name__
@@ -254,12 +270,14 @@ for _adapter, _handler in (  # the names gradio's event list shows
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     view = (*ONE_EXAMPLE, *MATCHES, "source_view", "example_signature", "scored_texts")
+    # A scored example's signature follows its scores at once (it waited 2 to 3.6 s behind the
+    # matched tokens, with nothing saying it would come), then its matches and struck deletions.
     signature = page.event(
         _signature, (*EXAMPLE_OPTIONS, "scored_texts", "scored_options", "scores"), ["example_signature"]
     )
     match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS, "scored_options", "scores")
     deletions = page.event(_deletions, (*TEXTS, *EXAMPLE_OPTIONS, "scored_options", "scores"), ["source_view"])
-    hidden: dict[str, Any] = {"api_name": False, "show_progress": "hidden"}
+    hidden: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     # The events that write the one-example view run one at a time in each session, in the order
     # they were sent (its line "one", demo.sessions), so a clearing sent before a click cannot land
     # after it; gradio itself limits none (other sessions' events run beside them). The texts
@@ -269,7 +287,7 @@ def wire(page: Page) -> None:
     # the edit, so the clearing leaves alone results scored with the options it was sent for.
     free: dict[str, Any] = {"concurrency_limit": None}
     remember = page.event(_remember_scored, (*TEXTS, *EXAMPLE_OPTIONS), ["scored_texts", "scored_options"])
-    page.score_button.click(*remember, api_name=False, **free).then(
+    page.score_button.click(*remember, api_visibility="private", **free).then(
         page.keyed(score_one, "one"),
         page.inputs_of(score_one, {}),
         page(*ONE_EXAMPLE),
@@ -277,9 +295,9 @@ def wire(page: Page) -> None:
         api_description="Score one example (source, reference, prediction) with UpdateROUGE.",
         preprocess=False,
         **free,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
-        *deletions, api_name=False, **free
-    ).then(*signature, api_name=False, **free)
+    ).then(*signature, api_visibility="private", **free).then(
+        *page.event(_matches, match_inputs, MATCHES), api_visibility="private", **free
+    ).then(*deletions, api_visibility="private", **free)
     # The events that write the file view likewise run one at a time in each session (line "file"),
     # and a file is scored in one of demo.sessions.HEAVY_JOBS places.
     # The page may send an upload's "File changed" event after the Score file click that followed
@@ -287,8 +305,14 @@ def wire(page: Page) -> None:
     # the upload included, is remembered first, as for one example, and a late answer that finds
     # the very file and options scored changes nothing.
     file_options = (*OPTION_NAMES, "baseline_column", "upload")
+    # An edit sent while the file is scored reads the status shown before (empty for the session's
+    # first file, so it leaves the results to come): once they are shown, the page's options are
+    # checked against those scored (an event sent then reads the options shown then).
+    remembered = ["file_options", "file_scoring"]
     page.file_button.click(
-        *page.event(_remember_file_options, file_options, ["file_options"], line="file"), api_name=False, **free
+        *page.event(_remember_file_options, file_options, [*remembered, "results"], line="file"),
+        api_visibility="private",
+        **free,
     ).then(
         page.keyed(score_file, "file", heavy=True),
         page.inputs_of(score_file, {"path": "upload"}),
@@ -296,13 +320,26 @@ def wire(page: Page) -> None:
         api_name="score_file",
         api_description="Score a .jsonl or .csv file of examples: corpus summary, signature, downloads.",
         **free,
-    )
+    ).then(
+        *page.event(
+            _scored_file_changed,
+            ("status", *remembered, *file_options),
+            (*FILE_RESULTS, "file_options"),
+            line="file",
+        ),
+        api_visibility="private",
+        **free,
+    ).then(None, page("upload", "status"), page.status, js=KEEP_JS, api_visibility="private")
     # The Status box is marked by what it says in the page itself, whichever event wrote it (demo.style).
-    page.status.change(None, page.status, None, js=STATUS_JS, api_name=False)
+    page.status.change(None, page.status, None, js=STATUS_JS, api_visibility="private")
     # A file over the upload cap, refused by gradio's page unsent: its refusal in the Status box.
-    page.over_limit.click(None, None, page.status, js=SHOW_JS, api_name=False)
+    page.over_limit.click(None, None, page.status, js=SHOW_JS, api_visibility="private")
+    page.upload.change(None, None, None, js=FORGET_JS, api_visibility="private", trigger_mode="multiple")
     page.histogram_of.input(
-        histogram_svg, page("per_example_state", "histogram_of", "average", "protocol"), page.histogram, api_name=False
+        histogram_svg,
+        page("per_example_state", "histogram_of", "average", "protocol"),
+        page.histogram,
+        api_visibility="private",
     )
     # The options are read, never written, by every handler: they trigger on the user's edits
     # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
@@ -354,7 +391,9 @@ def wire(page: Page) -> None:
         **free,
     )
     for code in ("reproduce_one", "reproduce_box"):
-        getattr(page, f"{code}_download").click(None, getattr(page, code), None, js=DOWNLOAD_JS, api_name=False)
+        getattr(page, f"{code}_download").click(
+            None, getattr(page, code), None, js=DOWNLOAD_JS, api_visibility="private"
+        )
     page.per_example.select(
         *page.event(
             _open_example,
@@ -362,18 +401,18 @@ def wire(page: Page) -> None:
             (*TEXTS, "tabs", *ONE_EXAMPLE, "scored_texts", "scored_options"),
             on_select=True,
         ),
-        api_name=False,
+        api_visibility="private",
         **free,
-    ).then(*page.event(_matches, match_inputs, MATCHES), api_name=False, **free).then(
-        *deletions, api_name=False, **free
-    ).then(*signature, api_name=False, **free)
+    ).then(*signature, api_visibility="private", **free).then(
+        *page.event(_matches, match_inputs, MATCHES), api_visibility="private", **free
+    ).then(*deletions, api_visibility="private", **free)
     page.rouge_types.input(
         *page.event(_match_choices, ("rouge_types", "matches_of"), ["matches_of"], line="match_choices"),
         **edited,
         **free,
     )
     page.matches_of.input(
-        *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_name=False, **free
+        *page.event(_matches_if_scored, (*match_inputs, "scored_texts"), MATCHES), api_visibility="private", **free
     )
     page.upload.change(
         *page.event(

@@ -118,10 +118,9 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
             "scores": None,
             "note": f"Error: {in_page_words(error)}",
         }
-    note = render.example_notes(source, reference, prediction, example, tokenless)
-    dropped = deletions_view.deletion_notes(
-        example.deletions, "segment" if settings.additions == "sentences" else "run"
-    )
+    unit = "segment" if settings.additions == "sentences" else "run"
+    note = render.example_notes(source, reference, prediction, example, tokenless, unit)
+    dropped = deletions_view.deletion_notes(example.deletions, unit)
     note = "\n".join(part for part in (note, dropped) if part)
     if settings.additions == "sentences":
         pattern = settings.segment_pattern

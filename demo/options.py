@@ -15,7 +15,8 @@ from typing import Any
 
 import gradio as gr
 
-from update_rouge.errors import LEFT_OUT, InputFile, Setting, Spelling, UpdateRougeError
+from update_rouge.environment import positive_number
+from update_rouge.errors import LEFT_OUT, InputFile, Setting, Spelling, UpdateRougeError, unknown_options
 from update_rouge.languages import ISO_639_1 as LANGUAGES
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE
 from update_rouge.matches import explained
@@ -93,27 +94,16 @@ class DemoError(ValueError):
     """A problem the demo reports as text next to the results (not as a stack trace)."""
 
 
-def _positive_setting(variable: str, default: str, unit: str, environ) -> float:
-    """The number in ``environ[variable]`` (``default`` when unset); ``ValueError`` naming the
-    variable unless it is a finite number > 0."""
-    text = environ.get(variable, default)
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise ValueError(f"{variable} must be a number of {unit} > 0, got {text!r}")
-    return value
-
-
 def max_upload_mb(environ=os.environ) -> float:
-    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset."""
-    return _positive_setting(MAX_UPLOAD_VARIABLE, "50", "megabytes", environ)
+    """The upload cap in megabytes (10**6 bytes): ``UPDATE_ROUGE_DEMO_MAX_MB``, 50 when unset
+    (``OptionError`` of the variable unless a finite number > 0: ``environment.positive_number``)."""
+    return positive_number(MAX_UPLOAD_VARIABLE, 50, "megabytes", environ)
 
 
 def max_request_seconds(environ=os.environ) -> float:
-    """The most seconds a file is scored for: ``UPDATE_ROUGE_DEMO_MAX_SECONDS``, 120 when unset."""
-    return _positive_setting(MAX_SECONDS_VARIABLE, "120", "seconds", environ)
+    """The most seconds a file is scored for: ``UPDATE_ROUGE_DEMO_MAX_SECONDS``, 120 when unset
+    (``OptionError`` as ``max_upload_mb``'s)."""
+    return positive_number(MAX_SECONDS_VARIABLE, 120, "seconds", environ)
 
 
 def serve_limits(environ: MutableMapping[str, str] | None = None) -> None:
@@ -176,10 +166,8 @@ class ScreenOptions:
     def of(cls, values: Mapping[str, Any] = MappingProxyType({}), **changes: Any) -> "ScreenOptions":
         """The options named in ``values`` (other names, such as the texts', are ignored) and
         ``changes``; every option named in neither takes its control's default (``screen_default``).
-        ``TypeError`` for a change that names no option."""
-        unknown = sorted(set(changes) - set(OPTION_NAMES))
-        if unknown:
-            raise TypeError(f"not options of the demo: {unknown}")
+        ``UnknownOptionError`` (a ``TypeError``) for a change that names no option."""
+        unknown_options(changes, OPTION_NAMES, "ScreenOptions.of()")
         given = {**values, **changes}
         return cls(**{name: given.get(name, screen_default(name)) for name in OPTION_NAMES})
 
@@ -296,11 +284,12 @@ def _alpha(value: Any) -> float:
     if value is None:
         return DEFAULTS["alpha"]
     try:
-        if isinstance(value, bool):
-            raise TypeError
-        return float(value)
+        number = None if isinstance(value, bool) else float(value)
     except (TypeError, ValueError):
-        raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}") from None
+        number = None
+    if number is None:  # a NaN goes on to Settings, which refuses it with its advice
+        raise DemoError(f"alpha must be {ALPHA_RULE}, got {value!r}")
+    return number
 
 
 def _ordered_types(rouge_types: Sequence[str]) -> list[str]:

@@ -186,7 +186,8 @@ def _file_tab(page: Page) -> None:
             interactive=False,
             elem_id="corpus-summary",
             wrap=True,
-            column_widths=["26%", "36%", "19%", "19%"],
+            # The type column holds "del_rougeLsum" whole in 12 px type on a 390 px phone.
+            column_widths=["31%", "33%", "18%", "18%"],
         )
         page.signature = gr.Textbox(
             label="Signature (quote it with the scores)", interactive=False, buttons=["copy"], elem_id="signature"
@@ -256,12 +257,14 @@ def build_demo() -> gr.Blocks:
         # cleared): an edit's late clearing keeps results scored with the options it was sent for.
         page.scored_options = gr.State(ScreenOptions.of())
         page.file_options = gr.State(None)
+        # What the last Score file click scored (options, baseline column, upload), never cleared.
+        page.file_scoring = gr.State(None)
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             card = (REPO / "README.md").read_text(encoding="utf-8")
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")
         _api_examples(page)
         wire(page)
-        demo.load(None, js=over_limit_js(MAX_UPLOAD_MB), api_name=False)
+        demo.load(None, js=over_limit_js(MAX_UPLOAD_MB), api_visibility="private")
     return demo
 
 

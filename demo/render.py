@@ -148,11 +148,14 @@ def scores_table(scores: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=SCORE_HEADERS)
 
 
-def example_notes(source: str, reference: str, prediction: str, example: Any, tokenless: bool) -> str:
-    """The notes under one example's scores: what each side adds, an empty source, the
-    no-additions rule or identical texts, and the no-token warning when ``tokenless``."""
+def example_notes(  # noqa: PLR0913 (the texts, what was scored, and the words for it)
+    source: str, reference: str, prediction: str, example: Any, tokenless: bool, unit: str = "segment"
+) -> str:
+    """The notes under one example's scores: how many of ``unit`` (segment, or with edits run)
+    each side adds, an empty source, the no-additions rule or identical texts, and the no-token
+    warning when ``tokenless``."""
     notes = [
-        f"The reference adds {len(example.reference_additions[0])} segment(s) to the source, "
+        f"The reference adds {len(example.reference_additions[0])} {unit}(s) to the source, "
         f"the prediction {len(example.prediction_additions)}."
     ]
     if not source.strip():
@@ -234,16 +237,24 @@ def match_note(rouge_type: str, counts: tuple[int, int, int]) -> str:
 def token_pieces(lines, separator: str = " ") -> Pieces:
     """``HighlightedText`` pieces of marked lines of units (``(unit, matched)`` pairs: tokens, or
     n-grams with ``separator`` " · "): units apart by ``separator``, lines by newlines, matched
-    units labelled ``MATCHED`` (one piece each, so an n-gram is one mark)."""
+    units labelled ``MATCHED`` (one piece each, so an n-gram is one mark), the text between two of
+    them one unlabelled piece (a piece per token drew a long text's 2,000 tokens slowly)."""
     pieces: Pieces = []
+    plain: list[str] = []  # the unmatched text since the last match
     for number, line in enumerate(lines):
         if number:
-            pieces.append(("\n", None))
+            plain.append("\n")
         for position, (token, matched) in enumerate(line):
             if position:
-                pieces.append((separator, None))
-            pieces.append((token, MATCHED if matched else None))
-    return pieces
+                plain.append(separator)
+            if not matched:
+                plain.append(token)
+                continue
+            if plain:
+                pieces.append(("".join(plain), None))
+            pieces.append((token, MATCHED))
+            plain = []
+    return [*pieces, ("".join(plain), None)] if plain else pieces
 
 
 def summary_table(

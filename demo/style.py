@@ -45,6 +45,10 @@ CSS = """
   #per-example-scores.with-ids [role=gridcell][data-col="1"] *, #per-example-scores.with-ids .sizing-body td:nth-child(2) * {
     white-space: normal !important; overflow-wrap: anywhere !important;
   }
+  /* An id keeps a column of 44 px (about 8 letters) where the columns outgrow the box (six types
+     with deletions: the table then scrolls sideways in its box), not one letter a line. */
+  #per-example-scores.with-ids [role=gridcell][data-col="1"], #per-example-scores.with-ids .sizing-body td:nth-child(2),
+  #per-example-scores.with-ids th:nth-child(2) { min-width: 44px !important; }
   /* A cell or header wraps between words, never inside one ("rougeLsu / m", "baseli / ne"). */
   #scores [role=gridcell] *, #corpus-summary [role=gridcell] *, #paired-test [role=gridcell] *, #scores th *, #corpus-summary th *, #paired-test th * {
     word-break: normal !important; overflow-wrap: normal !important;

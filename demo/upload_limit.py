@@ -64,3 +64,8 @@ def over_limit_js(limit_mb: float) -> str:
 
 # The hidden button's event: the Status box says what the script left.
 SHOW_JS = f"() => {_SAID} || ''"
+# Score file's last step: where no file was taken because the one chosen last was refused, the
+# Status box says that refusal again (the server, which never saw the file, asked for one).
+KEEP_JS = f"(upload, status) => (upload ? status : {_SAID} || status)"
+# A file taken (or the upload box cleared): the refusal is no longer the upload's.
+FORGET_JS = f"() => {{ {_SAID} = ''; return []; }}"

@@ -70,11 +70,9 @@ def render_module() -> str:
         "",
         f'UNICODE_VERSION = "{UNICODE_VERSION}"',
         "",
-        "ASSIGNED = (",
     ]
-    pairs = [f"(0x{first:X}, 0x{last:X})," for first, last in _ranges(_assigned())]
-    lines.extend("    " + " ".join(pairs[start : start + 6]) for start in range(0, len(pairs), 6))
-    lines.append(")")
+    pairs = " ".join(f"(0x{first:X}, 0x{last:X})," for first, last in _ranges(_assigned()))
+    lines.append(f"ASSIGNED = ({pairs})")
     return "\n".join(lines) + "\n"
 
 

@@ -70,16 +70,7 @@ def main() -> None:
     print(f'UNICODE_VERSION = "{UNICODE_VERSION}"')
     for name, pattern in SETS.items():
         print()
-        print(f"{name} = (")
-        row = []
-        for first, last in ranges(pattern):
-            row.append(f"(0x{first:X}, 0x{last:X}),")
-            if len(row) == 6:
-                print("    " + " ".join(row))
-                row = []
-        if row:
-            print("    " + " ".join(row))
-        print(")")
+        print(f"{name} = ({' '.join(f'(0x{first:X}, 0x{last:X}),' for first, last in ranges(pattern))})")
 
 
 if __name__ == "__main__":

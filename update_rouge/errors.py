@@ -8,7 +8,8 @@ Every refusal of a user's mistake is an ``UpdateRougeError``, one of these (all 
   whose value is ``LEFT_OUT`` means "leave that option out"); an environment variable's limit
   is an option too (``UPDATE_ROUGE_MAX_LINE_BYTES``, ``environment.py``);
   ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``, as Python's unexpected keyword
-  argument is) is one that no door knows;
+  argument is) is one that no door knows, or that the call cannot take beside another
+  (``UpdateRougeScorer(settings, seed=1)``);
 - ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
   ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
   is the whole column; ``InputFileError`` (``files/lines.py``, an ``InputError``) is one of an
@@ -182,9 +183,10 @@ class OptionError(UpdateRougeError, ValueError):
 
 
 class UnknownOptionError(OptionError, TypeError):
-    """An option no door of this call knows (``option``, the first such, at ``value``): a
-    ``TypeError`` as Python's unexpected keyword argument is, and an ``OptionError`` whose advice
-    leaves it out or, where one is spelt alike, gives its value to the option meant."""
+    """An option no door of this call knows (``option``, the first such, at ``value``), or one it
+    cannot take beside another: a ``TypeError`` as Python's unexpected keyword argument is, and
+    an ``OptionError`` whose advice leaves it out or, where one is spelt alike, gives its value
+    to the option meant."""
 
 
 class InputError(UpdateRougeError, ValueError):

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .entities import ENTITY_COUNT_KEYS, EntityScore
+from .entities import ENTITY_COUNT_KEYS, ENTITY_KEY, EntityScore
 from .scores import Score
 
 ADDITIONS_PREFIX, DELETIONS_PREFIX = "update_", "update_del_"
@@ -115,9 +115,11 @@ def _score_columns(scores: Sequence[Mapping[str, Score]], rouge_types: Sequence[
 
 def f1_columns(table: dict[str, list], rouge_types: Sequence[str]) -> dict[str, list]:
     """The per-example F1 column of each rouge type, keyed by its output key ``update_<type>``
-    (and ``update_del_<type>`` where ``table`` holds the deletions' scores)."""
+    (and ``update_del_<type>`` where ``table`` holds the deletions' scores), then ``update_ent``'s
+    where ``table`` holds the entity scores: the columns that get intervals and paired tests."""
     deletions = f"{DELETIONS_PREFIX}{rouge_types[0]}" in table if rouge_types else False
-    return {key: table[key] for key in score_keys(rouge_types, deletions)}
+    keys = score_keys(rouge_types, deletions) + ([ENTITY_KEY] if ENTITY_KEY in table else [])
+    return {key: table[key] for key in keys}
 
 
 def mean(values: Sequence[float]) -> float:

@@ -12,21 +12,23 @@ import importlib.util
 import sys
 from collections.abc import Iterator, Mapping
 
-from .errors import UpdateRougeError
+from .errors import Part, UpdateRougeError
 
 
 class MissingExtra(UpdateRougeError, ImportError):
     """An optional extra of update-rouge is not installed (a language's word segmenter, Ray): an
     ``UpdateRougeError`` and an ``ImportError``.
 
-    Its message is one line naming the ``pip install`` command that installs it, the advice:
-    ``compute``, the evaluate module and the worker processes raise it as it is, the command
-    line prints it and exits with status 2, the demo shows it.
+    Its message, ``parts``, is one line naming the ``pip install`` command that installs it, the
+    advice, and the option that needs it as a mention (``Setting("language", "zh")``), which each
+    door renders in its own words (``language='zh'``, ``--language zh``): ``compute``, the
+    evaluate module and the worker processes raise it as it is, the command line prints it and
+    exits with status 2, the demo shows it.
     """
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.parts = (message,)
+    def __init__(self, *parts: Part):
+        super().__init__(*parts)
+        self.parts = parts
 
 
 def installed(name: str) -> bool:

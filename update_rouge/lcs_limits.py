@@ -149,6 +149,14 @@ class LcsTableTooLarge(InputError):
 
     def _problem_parts(self) -> tuple[Part, ...]:
         raise_it = f"raise it with the environment variable {self.variable}"
+        if self.kind == "time" and self.engine:  # an engine whose cells cost more than the python engine's
+            return (
+                f"{self.subject} is more than the LCS limit of {self.limit:,} cells on ",
+                Setting("engine", self.engine),
+                f" ({raise_it}); ",
+                Setting("engine", "python"),
+                " computes it within the limit, with the same numbers",
+            )
         if self.kind == "time":
             return (
                 f"{self.subject} is more than the LCS limit of {self.limit:,} cells (minutes of computing on any engine; {raise_it})",
@@ -175,6 +183,11 @@ class LcsTableTooLarge(InputError):
         tokens in the deletions", as every ``subject`` reads on with it."""
         subject = f"{self.subject} in the deletions"
         return LcsTableTooLarge(subject, self.limit, self.kind, self.index, self.what, self.engine)
+
+    def on(self, engine: str) -> "LcsTableTooLarge":
+        """The same time refusal, said of ``engine`` (a costlier one than the python engine, which
+        computes the pair within the limit: the message names it), or of every engine (``""``)."""
+        return LcsTableTooLarge(self.subject, self.limit, self.kind, self.index, self.what, engine)
 
     def at(self, index: int, what: str = "pair") -> "LcsTableTooLarge":
         """The same refusal, placed at ``what`` number ``index``."""
@@ -289,7 +302,8 @@ def refused_pairs(
             try:
                 check_lcs_time(rouge_type, rows, columns, lcs_cost(engine, rouge_type, rows, columns, line_pairs))
             except LcsTableTooLarge as error:
-                slow[index] = error.at(index)
+                python_fits = lcs_cost("python", rouge_type, rows, columns, line_pairs) <= time_limit
+                slow[index] = error.on(engine if python_fits else "").at(index)
                 break
         for rouge_type in table_types:
             if bounded:

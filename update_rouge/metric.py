@@ -18,6 +18,7 @@ from .call_checks import check_corpus_options, checked_call
 from .corpus import Corpus
 from .engines import Counts
 from .entities import check_evidence_given, entity_columns, score_entities
+from .errors import LEFT_OUT, Name, Setting, UnknownOptionError
 from .example_pipeline import merged_tables, naming_examples, score_checked, table_checked
 from .example_tables import ExampleScore
 from .example_workers import ExampleWorkers, process_count
@@ -46,12 +47,22 @@ class UpdateRougeScorer:
 
     ``options`` are ``compute``'s keyword arguments that are settings (every option of
     ``settings.OPTIONS`` but ``baseline_predictions``, ``group_by`` and ``return_signature``),
-    checked once here.
+    checked once here. Given both, it raises ``UnknownOptionError`` (a ``TypeError``) naming
+    ``settings``, whose advice leaves out one or the other.
     """
 
     def __init__(self, settings: Settings | None = None, **options: Any):
         if settings is not None and options:
-            raise TypeError("give UpdateRougeScorer either a Settings or keyword options, not both")
+            raise UnknownOptionError(
+                "settings",
+                settings,
+                (
+                    "UpdateRougeScorer() takes ",
+                    Name("settings"),
+                    f" or keyword options, not both: got both (options {', '.join(options)})",
+                ),
+                [[Setting("settings", LEFT_OUT)], [Setting(name, LEFT_OUT) for name in options]],
+            )
         self.settings = settings if settings is not None else Settings(**options)
 
     def score(self, source: str, prediction: str, reference: Any, evidence: Any = None) -> ExampleScore:

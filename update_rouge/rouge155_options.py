@@ -138,13 +138,24 @@ def _cut(line: bytes, keep: int, max_words: int | None) -> bytes:
     return b" ".join(_words(line)[:keep]) if max_words is not None else line[:keep]
 
 
+def _limit(function: str, max_words: int | None, max_bytes: int | None) -> int:
+    """``max_words`` if given, else ``max_bytes``; ``OptionError`` of ``max_words`` when
+    ``function`` is given neither."""
+    limit = max_words if max_words is not None else max_bytes
+    if limit is None:
+        raise OptionError(
+            "max_words",
+            None,
+            (f"{function} needs ", Name("max_words"), " or ", Name("max_bytes"), ", a positive integer"),
+        )
+    return limit
+
+
 def limited_text(text: str, max_words: int | None, max_bytes: int | None) -> str:
     """ROUGE-1.5.5's ``readText`` limit: the kept lines of ``text``, joined with newlines.
 
-    One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""
-    limit = max_words if max_words is not None else max_bytes
-    if limit is None:
-        raise ValueError("limited_text needs max_words or max_bytes")
+    One of ``max_words`` and ``max_bytes`` must be given (``OptionError`` otherwise)."""
+    limit = _limit("limited_text", max_words, max_bytes)
     size = len if max_words is None else lambda line: len(_words(line))
     kept, so_far = [], 0
     for line in _lines(text):
@@ -161,17 +172,16 @@ def limited_text(text: str, max_words: int | None, max_bytes: int | None) -> str
 def limited_lines(text: str, max_words: int | None, max_bytes: int | None) -> list[str]:
     """ROUGE-1.5.5's ``readText_LCS`` limit: the kept lines of ``text`` (for rougeLsum, ROUGE-W).
 
-    One of ``max_words`` and ``max_bytes`` must be given (``ValueError`` otherwise)."""
+    One of ``max_words`` and ``max_bytes`` must be given (``OptionError`` otherwise)."""
+    limit = _limit("limited_lines", max_words, max_bytes)
     if max_words is not None:
         return limited_text(text, max_words, None).split("\n")
-    if max_bytes is None:
-        raise ValueError("limited_lines needs max_words or max_bytes")
     kept = []
     for line in _lines(text):
-        if len(line) < max_bytes:
+        if len(line) < limit:
             kept.append(line)
         else:
-            kept.append(line[:max_bytes])
+            kept.append(line[:limit])
             break
     return _decode(kept)
 

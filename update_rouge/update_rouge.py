@@ -21,7 +21,7 @@ from .engines import ENGINES
 from .entities import ENTITY_KEY
 from .entity_extractors import DEFAULT_LABELS
 from .environment import positive_integer
-from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError, unknown_options
+from .errors import InputError, OptionError, UnknownOptionError, UpdateRougeError, input_error, unknown_options
 from .example_pipeline import score_checked
 from .example_scoring import score_changes
 from .example_tables import ExampleScore
@@ -299,7 +299,8 @@ class UpdateRouge(evaluate.Metric):
         self._forms.append(several)
 
     def _check_reference_form(self, several: bool, call: str) -> None:
-        """``ValueError`` naming this call and the stored ones when its references are lists and
+        """``InputError`` of ``references`` at the call's first example (counted since the last
+        ``compute``), naming this call and the stored ones, when its references are lists and
         theirs strings, or the reverse: evaluate stores one form until ``compute``. ``_forms``
         holds the form of each call stored since the last ``compute``."""
         if len(self) == 0:  # nothing stored since the last compute
@@ -307,10 +308,12 @@ class UpdateRouge(evaluate.Metric):
         forms = self._forms
         if forms and forms[0] != several:
             kinds = ("single references (strings)", "lists of references")
-            raise ValueError(
-                f"{call} call {len(forms) + 1} since the last compute gives {kinds[several]}, but call 1 gave "
-                f"{kinds[not several]}: every example until compute needs the same form (a single reference "
-                "can be given as a list of one)"
+            raise input_error(
+                "references",
+                len(self),
+                f"({call} call {len(forms) + 1} since the last compute) gives {kinds[several]}, but call 1 gave "
+                f"{kinds[not several]}: every example until compute needs the same form; give every reference "
+                "as a list (a single reference as a list of one)",
             )
 
     def compute(self, *, predictions=None, references=None, **kwargs):

@@ -9,6 +9,7 @@ raises ``MissingExtra`` naming the pip line. Their versions go into the signatur
 from collections.abc import Callable, Sequence
 from functools import cache
 
+from .errors import Part, Setting
 from .extras import MissingExtra, installed
 
 PIP_EXTRA = "pip install 'update-rouge[multilingual]'"
@@ -23,14 +24,17 @@ def check_segmenter_installed(language: str) -> None:
     segmenter is not installed (``extras.installed``: a folder of that name on the path is not it)."""
     missing = [name for name in _SEGMENTER_MODULES.get(language, ()) if not installed(name)]
     if missing:
-        raise MissingExtra(_missing_segmenter(language, missing, "not installed"))
+        raise MissingExtra(*_missing_segmenter(language, missing, "not installed"))
 
 
-def _missing_segmenter(language: str, modules: Sequence[str], why: str) -> str:
+def _missing_segmenter(language: str, modules: Sequence[str], why: str) -> tuple[Part, ...]:
+    """The parts of ``MissingExtra``'s line: ``language`` as each door sets it, the packages
+    ``modules`` come in and ``why`` they are missing, and the pip commands."""
     packages = " ".join(_SEGMENTER_PACKAGES[name] for name in modules)
     return (
-        f"language={language!r} segments {LANGUAGE_NAMES[language]} words with {packages} ({why}); "
-        f"install with: {PIP_EXTRA}   (or: pip install {packages})"
+        Setting("language", language),
+        f" segments {LANGUAGE_NAMES[language]} words with {packages} ({why}); "
+        f"install with: {PIP_EXTRA}   (or: pip install {packages})",
     )
 
 
@@ -97,4 +101,4 @@ def segmenter(language: str) -> Callable[[str], list[str]]:
         return _SEGMENTER_LOADERS[language]()
     except ImportError as error:
         why = " ".join(f"cannot be imported: {error}".split())
-        raise MissingExtra(_missing_segmenter(language, _SEGMENTER_MODULES[language], why)) from error
+        raise MissingExtra(*_missing_segmenter(language, _SEGMENTER_MODULES[language], why)) from error

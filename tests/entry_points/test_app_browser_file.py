@@ -139,6 +139,33 @@ def test_browser_shows_the_progress_of_a_file_of_thousands_of_examples(page, tmp
 
 
 @pytest.mark.slow
+def test_an_option_picked_while_the_first_file_scores_leaves_no_result_shown_as_current(page):
+    status = page.locator("#batch-status textarea")
+    page.get_by_role("tab", name="A file of examples").click()
+    page.locator("#batch-file input[type=file]").set_input_files(str(DATA_DIR / "wiki_triples.jsonl"))
+    settle(page)
+    page.get_by_role("button", name="Score file", exact=True).click()
+    page.wait_for_function("() => /Scored \\d+ examples/.test(document.body.innerText)", timeout=UI_TIMEOUT_MS)
+    # Picked while the session's first file scores: the status shows nothing yet (read in the
+    # script that clicks, so no answer lands between the two).
+    porter = page.locator("#stemmer").get_by_label("porter", exact=True)
+    shown = porter.evaluate("(radio) => [document.querySelector('#batch-status textarea').value, radio.click()][0]")
+    assert shown == ""
+    # The numbers scored without a stemmer are not shown as those of the porter stemmer picked.
+    expect(status).to_have_value("Options changed: press Score file again.")
+    expect(page.locator("#corpus-summary")).to_be_hidden()
+    expect(page.locator("#signature")).to_be_hidden()
+    # Scored again, the results are porter's.
+    settle(page)
+    page.get_by_role("button", name="Score file", exact=True).click()
+    expect(status).to_have_value(re.compile("^Scored 745 examples from wiki_triples.jsonl"))
+    expect(page.locator("#signature textarea")).to_have_value(re.compile(r"\|stem:porter\|"))
+    settle(page)
+    expect(status).to_have_value(re.compile("^Scored 745 examples"))
+    assert page.console_errors == []
+
+
+@pytest.mark.slow
 def test_browser_gives_the_paired_test_for_a_baseline_column(page, tmp_path, golden):
     path = tmp_path / "paired.jsonl"
     # The baseline predicts the source unchanged: its F1 is 0, so the delta is the system's own F1.

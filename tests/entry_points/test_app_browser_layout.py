@@ -244,3 +244,45 @@ def test_browser_phone_shows_the_per_example_table_whole_with_long_ids_and_six_t
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.console_errors == []
     phone.close()
+
+
+@pytest.mark.slow
+def test_browser_phone_draws_ids_and_deletion_columns_readably_with_six_types_and_deletions(browser, served, tmp_path):
+    # Issue 58: with six types and deletions (14 columns) the ids of 45 characters took one letter a
+    # line, and the corpus table cut "del_rougeLsum".
+    rows = read_jsonl("iterater_triples.jsonl")[:3]
+    ids = [f"{row['id']}-{'x' * 45}"[:45] for row in rows]
+    path = tmp_path / "long_ids.jsonl"
+    path.write_text("".join(json.dumps({**row, "id": i}) + "\n" for row, i in zip(rows, ids)), encoding="utf-8")
+    phone = open_page(browser, served, {"width": 390, "height": 844})
+    types = phone.locator("#rouge-types")
+    for name in ROUGE_TYPE_CHOICES:
+        types.get_by_label(name, exact=True).check()
+    phone.get_by_text("Advanced options").click()
+    phone.locator("#deletions input").check()
+    phone.get_by_role("tab", name="A file of examples").click()
+    phone.locator("#batch-file input[type=file]").set_input_files(str(path))
+    settle(phone)
+    phone.get_by_role("button", name="Score file", exact=True).click()
+    expect(phone.locator("#batch-status textarea")).to_have_value(re.compile("^Scored 3"), timeout=UI_TIMEOUT_MS)
+    grid_rows(phone.locator("#per-example-scores"), 3)
+    grid_rows(phone.locator("#corpus-summary"), 12)
+    # The corpus table: every cell whole, "del_rougeLsum" unbroken in its column.
+    assert readable_cells(phone, "#corpus-summary") == []
+    geometry = phone.evaluate(TABLE_GEOMETRY, "#per-example-scores")
+    headers = [cell["text"] for cell in geometry["cells"] if cell["header"]]
+    assert headers == ["line", "id", *ROUGE_TYPE_CHOICES, *(f"del_{name}" for name in ROUGE_TYPE_CHOICES)]
+    # 14 columns outgrow the box: the table scrolls sideways inside it (the page does not), each
+    # cell's text inside its own box, an id wrapped on lines of several letters, not one a line.
+    assert len(geometry["hidden"]) == 1 and geometry["hidden"][0].startswith("DIV.virtual-table-viewport"), geometry
+    for cell in geometry["cells"]:
+        assert cell["textRight"] <= cell["boxRight"] + 1, cell
+        if cell["text"] in ids:
+            lines = cell["lines"]
+            assert "".join(lines) == cell["text"] and len(lines) <= 12 and min(map(len, lines[:-1])) >= 2, cell
+        else:
+            assert len(cell["lines"]) == 1, cell
+    assert sorted(cell["text"] for cell in geometry["cells"] if cell["text"] in ids) == sorted(ids)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.console_errors == []
+    phone.close()

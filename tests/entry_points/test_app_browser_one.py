@@ -78,14 +78,14 @@ def test_browser_shows_the_matched_tokens_of_the_chosen_type(page):
     score(page)
     match_note = page.locator("#match-note textarea")
     expect(match_note).to_have_value(re.compile(r"Precision 3/5 .* recall 3/4 "), timeout=UI_TIMEOUT_MS)
-    # Matched tokens, then the others (the spaces between tokens are unlabelled pieces too).
+    # Matched tokens, then the others (the text between two matched tokens is one unlabelled piece).
     assert [[t for t in texts if t] for texts in highlighted(page, "reference-matches")] == [
         ["dan", "loves", "chocolate"],
         ["cakes"],
     ]
     assert [[t for t in texts if t] for texts in highlighted(page, "prediction-matches")] == [
         ["dan", "loves", "chocolate"],
-        ["chip", "cookies"],
+        ["chip cookies"],
     ]
     page.locator("#matches-of").get_by_label("rouge2").check()
     expect(match_note).to_have_value(re.compile(r"^rouge2 counts 2 matched 2-grams.* Precision 2/4 .* recall 2/3 "))

@@ -63,7 +63,8 @@ def test_standard_input_errors_are_named_stdin_and_csv_needs_the_input_format(mo
     assert (status, out) == (2, "")
     assert err == "update-rouge: error: <stdin>:2: missing field(s) reference, prediction\n"
     piped(monkeypatch, b"")
-    assert run_main(["-"], capsys) == (2, "", "update-rouge: error: <stdin>: no examples to score\n")
+    no_examples = "<stdin>: no examples to score; give at least one example"
+    assert run_main(["-"], capsys) == (2, "", f"update-rouge: error: {no_examples}\n")
     piped(monkeypatch, b"source,reference,prediction\nA b.,A b. C d.,A b. C d.\n")
     status, out, _ = run_main(["-", "--input-format", "csv", "-b", "--rouge-types", "rouge1"], capsys)
     assert (status, out) == (0, "1.0000\n")

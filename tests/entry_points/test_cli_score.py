@@ -129,7 +129,7 @@ def line(source="a", reference="b", prediction="c"):
             'source,reference,prediction\na,"[""b"", 2]",c\n',
             ":2: reference[1] must be a string, got a number",
         ),
-        ("empty.jsonl", "\n\n", ": no examples to score"),
+        ("empty.jsonl", "\n\n", ": no examples to score; give at least one example"),
         (
             "bad.jsonl",
             line() + line(prediction="b \ud800."),

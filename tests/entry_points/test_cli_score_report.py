@@ -61,18 +61,18 @@ def test_default_json_output_is_unchanged_by_the_new_flags_defaults(capsys):
     [
         (
             ["-b", "--signature"],
-            "update-rouge: error: -b/--score-only prints the F values alone, without the signature: "
-            "give -b or --signature, not both (-f text prints the signature under the table)\n",
+            "update-rouge: error: -b/--score-only prints the F values alone, without the signature (-f text prints "
+            "the signature under the table); instead: leave out --signature, or leave out -b/--score-only\n",
         ),
         (
             ["-b", "-f", "markdown"],
-            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
-            "give -b or -f/--format markdown, not both\n",
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format; "
+            "instead: leave out -f/--format, or leave out -b/--score-only\n",
         ),
         (
-            ["--format", "json", "--score-only"],
-            "update-rouge: error: -b/--score-only prints the F values alone, in no format: "
-            "give -b or -f/--format json, not both\n",
+            ["--format", "json", "--score-only", "--signature"],
+            "update-rouge: error: -b/--score-only prints the F values alone, in no format; "
+            "instead: leave out -b/--score-only, or leave out -f/--format and leave out --signature\n",
         ),
     ],
 )

@@ -183,3 +183,77 @@ def test_micro_randomization_compares_micro_f_and_the_signature_says_micro(itera
     )
     assert "|agg:micro|" in signed["signature"]
     assert signed["signature"].endswith("|test:paired-bs|correction:none|comparisons:2")
+
+
+# entities=: update_ent compared as a rouge type is, the evidence shared by every system.
+
+NAMES = ("Dan", "Eve", "Bob", "Paris", "Rome")
+
+
+def names(text):
+    """An entity extractor whose entities can be counted by hand: the names of ``NAMES`` in the text."""
+    return [name for name in NAMES if name in text]
+
+
+ENTITY_SOURCES = ["Dan lives in Paris.", "Eve is here.", "Bob works."]
+ENTITY_REFERENCES = ["Dan lives in Rome. Eve visits.", "Eve is here. Bob came.", "Bob works."]
+# R_new {rome, eve}, {bob}, {}; P_new {eve}, {rome}, {}: F 2/3 (P 1, R 1/2), 0, 1 (both empty);
+# the reference drops paris in the first example only, and "half" keeps it.
+HALF = ["Dan lives in Paris. Eve visits.", "Eve is here. Rome.", "Bob works."]
+ENTITY_EVIDENCE = ["Eve visits Rome.", ["Bob"], []]
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+@pytest.mark.parametrize("average", ["macro", "micro"])
+def test_entities_are_compared_as_a_rouge_type_equal_to_compute(method, average):
+    systems = {"source": ENTITY_SOURCES, "half": HALF}
+    options = {"rouge_types": ["rouge1"], "n_bootstrap": 50, "average": average}
+    compared = compare(
+        ENTITY_SOURCES,
+        ENTITY_REFERENCES,
+        systems,
+        "source",
+        method=method,
+        n_trials=50,
+        entities=names,
+        evidence=ENTITY_EVIDENCE,
+        **options,
+    )
+    if average == "macro":
+        assert compared["half"]["update_ent"] == (2 / 3 + 0 + 1) / 3 and compared["source"]["update_ent"] == 1 / 3
+    else:  # matched 1 of 2 + 1 + 0 new reference entities, 1 of 1 + 1 + 0 new predicted ones
+        assert compared["half"]["update_ent"] == 2 * 0.5 * (1 / 3) / (0.5 + 1 / 3)
+        assert compared["source"]["update_ent"] == 0.0
+    paired = compute(
+        ENTITY_SOURCES, HALF, ENTITY_REFERENCES, baseline_predictions=ENTITY_SOURCES, **options, entities=names
+    )
+    keys = [key for key in compared["half"] if key.startswith("update_ent")]
+    assert (method == "bootstrap") == ("update_ent_delta_low" in keys) and "update_ent_p_value" in keys
+    if method == "bootstrap":
+        assert {key: compared["half"][key] for key in keys} == {key: paired[key] for key in keys}
+    # The rouge types' numbers do not move.
+    plain = compare(ENTITY_SOURCES, ENTITY_REFERENCES, systems, "source", method=method, n_trials=50, **options)
+    assert {key: compared["half"][key] for key in plain["half"]} == plain["half"]
+
+
+def test_each_system_s_table_holds_its_outdated_and_unsupported_entities():
+    from update_rouge.comparison.systems import score_systems
+    from update_rouge.settings import Settings
+
+    systems = {"source": ENTITY_SOURCES, "half": HALF}
+    settings = Settings(rouge_types=["rouge1"], entities=names)
+    tables = score_systems(ENTITY_SOURCES, ENTITY_REFERENCES, systems, settings, ENTITY_EVIDENCE).tables
+    # half adds eve (in the evidence) and rome (not in the second example's evidence).
+    assert tables["half"]["update_ent_unsupported"] == [0, 1, 0]
+    assert (
+        tables["half"]["update_ent_outdated_kept"] == tables["source"]["update_ent_outdated_kept"] == [1.0, None, None]
+    )
+    assert tables["source"]["update_ent_unsupported"] == [0, 0, 0]
+
+
+def test_compare_refuses_evidence_without_entities_by_name():
+    systems = {"source": ENTITY_SOURCES, "half": HALF}
+    with pytest.raises(ValueError, match="^evidence is read only by the entity scores: it needs entities"):
+        compare(ENTITY_SOURCES, ENTITY_REFERENCES, systems, "source", evidence=ENTITY_EVIDENCE)
+    with pytest.raises(ValueError, match=r"^evidence must have one entry per example, got 2 for 3 examples"):
+        compare(ENTITY_SOURCES, ENTITY_REFERENCES, systems, "source", entities=names, evidence=["a", "b"])

@@ -92,7 +92,11 @@ def test_with_edits_the_source_view_strikes_through_the_deleted_runs_of_words():
     assert struck(view, "reference") == ["Paris"] and struck(view, "prediction") == ["with Eve"]
     assert re.sub(r"<[^>]+>", "", view[view.index('<p class="source"') :]) == texts.source
     note = handlers.score_example(texts, options)["note"]
-    assert "The reference drops 1 run(s) of the source, the prediction 1." in note.splitlines()
+    # Both notes count runs (the additions' said "segment(s)" beside the deletions' "run(s)").
+    assert note.splitlines()[:2] == [
+        "The reference adds 1 run(s) to the source, the prediction 0.",
+        "The reference drops 1 run(s) of the source, the prediction 1.",
+    ]
 
 
 def test_deletions_that_cannot_be_placed_are_listed_struck_through():

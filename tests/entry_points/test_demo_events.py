@@ -67,24 +67,40 @@ def cycles(edges):
 
 def test_no_event_handler_can_trigger_itself_again(space_page):
     edges = triggered_by(space_page)
-    # Examples, Score (5 chained: the source view of deletions, then the signature last), Score file
-    # (2 chained: its options remembered first), histogram, the two tabs' Reproduce and their download
-    # buttons, 3 texts, options, a row (4), matches and the rouge types' choices of matches, the
-    # file's options, the upload; the Status box marked by its text; and the upload cap's script (at
-    # load) with the hidden button that writes its refusal in the Status box (demo.upload_limit).
-    assert len(edges) == len(space_page.fns) == 28
+    # Examples, Score (5 chained: the signature right after the scores, then the matches and the
+    # source view of deletions), Score file (4 chained: its options remembered first, the options
+    # shown checked, the upload cap's refusal kept), histogram, the two tabs' Reproduce and their
+    # download buttons, 3 texts, options, a row (4), matches and the rouge types' choices of
+    # matches, the file's options, the upload (and its forgetting a refusal); the Status box marked
+    # by its text; and the upload cap's script (at load) with the hidden button that writes its
+    # refusal in the Status box (demo.upload_limit).
+    assert len(edges) == len(space_page.fns) == 31
     # The Status box is marked in the page alone, on its change (whichever event wrote it): no
     # server step that could land after a newer text's.
     (status,) = [block for block in space_page.blocks.values() if getattr(block, "elem_id", None) == "batch-status"]
     marks = [f for f in space_page.fns.values() if (status._id, "change") in map(tuple, f.targets)]
     assert [(f.fn, f.js) for f in marks] == [(None, style.STATUS_JS)]
-    # The score chain is wired: Score starts score_one, which starts show_matches.
+    # The score chain is wired: Score starts score_one, then the signature (shown with the scores,
+    # not after the matches), the matches and the struck deletions.
     (score_one,) = [f._id for f in space_page.fns.values() if getattr(f.fn, "__name__", None) == "score_one"]
-    (show_matches,) = [f._id for f in space_page.fns.values() if f.trigger_after == score_one]
-    assert show_matches in edges[score_one] and any(score_one in started for started in edges.values())
+    chain, last = [], score_one
+    while followers := [f for f in space_page.fns.values() if f.trigger_after == last]:
+        (follower,) = followers
+        chain.append(follower.fn.__name__)
+        assert follower._id in edges[last]
+        last = follower._id
+    assert chain == ["signature_of_scored", "show_matches", "show_deletions"]
+    assert any(score_one in started for started in edges.values())
     assert cycles(edges) == set()
     # The check finds a loop where there is one: a text's .change clearing that same text.
     assert cycles({1: {2}, 2: {1}, 3: {1}}) == {1, 2}
+
+
+def test_only_the_two_endpoints_are_public_and_the_others_private_by_gradio_6s_parameter(space_page):
+    # gradio 6's api_visibility="private", not the legacy api_name=False (which names an event "false").
+    public = {f.api_name: f.api_visibility for f in space_page.fns.values() if f.api_visibility != "private"}
+    assert public == {"score_one": "public", "score_file": "public", "load_example": "undocumented"}
+    assert not [f.api_name for f in space_page.fns.values() if f.api_name.startswith("false")]
 
 
 def test_options_are_read_by_handlers_never_written_and_trigger_on_user_edits(space_page):
@@ -177,6 +193,26 @@ def test_an_edit_answered_after_the_score_it_preceded_keeps_the_results():
     assert events._file_changed({**shown, "file_options": file_options}) == {}
     cleared = events._file_changed({**shown, "upload": "/tmp/other.jsonl", "file_options": file_options})
     assert cleared["status"] == "File changed: press Score file again." and cleared["file_options"] is None
+
+
+def test_a_file_scored_while_an_option_or_the_file_changed_is_not_shown_as_current():
+    # The edits sent while the session's first file scores read an empty status and leave the
+    # results to come: once shown, they are checked against the options the page shows then.
+    none = {**_option_values(), "baseline_column": "", "upload": "/tmp/wiki.jsonl", "status": ""}
+    clicked = events._remember_file_options(none)
+    assert (
+        clicked["file_scoring"] == clicked["file_options"] == (demo_options.ScreenOptions.of(), "", "/tmp/wiki.jsonl")
+    )
+    assert events._file_inputs_changed({**none, "stemmer": "porter", **clicked}) == {"file_options": None}
+    scored = {**none, "status": "Scored 745 examples from wiki.jsonl", **clicked}
+    assert events._scored_file_changed(scored) == {}
+    for changes, changed in (({"stemmer": "porter"}, "Options"), ({"upload": "/tmp/other.jsonl"}, "File")):
+        stale = events._scored_file_changed({**scored, **changes})
+        assert stale["status"] == f"{changed} changed: press Score file again." and stale["results"]["visible"] is False
+        assert stale["file_options"] is None
+    # An edit that cleared the view while the file scored (to an unusable option and back, say).
+    stale = events._scored_file_changed({**scored, "file_options": None})
+    assert stale["status"] == "Options changed: press Score file again."
 
 
 def test_an_option_edit_sends_its_clearings_first(space_page):

@@ -98,8 +98,7 @@ def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
         ("loves", "matched"),
         (" ", None),
         ("chocolate", "matched"),
-        (" ", None),
-        ("cakes", None),
+        (" cakes", None),  # the text between two matches is one piece
     ]
     assert [token for token, label in prediction_pieces if label] == ["dan", "loves", "chocolate"]
     assert note.startswith("rouge1 counts 3 matched tokens: ") and "Precision 3/5 " in note and "recall 3/4 " in note
@@ -109,7 +108,9 @@ def test_show_matches_labels_the_matched_tokens_and_explains_the_counts():
 
 def test_show_matches_puts_each_addition_on_a_line_for_rougelsum_and_handles_no_additions():
     pieces, _, note = show_matches("S.", "S. A cat sat. The dog ran.", "S. The cat ran.", "rougeLsum", "none")
-    assert [token for token, _ in pieces] == ["a", " ", "cat", " ", "sat", "\n", "the", " ", "dog", " ", "ran"]
+    assert pieces == [("a ", None), ("cat", "matched"), (" sat\n", None), ("the", "matched"), (" dog ", None)] + [
+        ("ran", "matched")
+    ]
     assert "counts 3 matched tokens" in note  # cat from the first line; the, ran from the second
     assert show_matches("S.", "S.", "S.", "rouge1", "none") == (
         None,
@@ -229,7 +230,7 @@ def test_edit_additions_highlight_the_changed_numbers_and_score_them():
     assert table_rows(scores) == [["rouge1", "1.0000", "0.5000", "0.6667"]]
     assert render.UNPLACED_EDITS not in note
     reference, prediction, match_note = show_matches(*EDITS, "rouge1", "none", additions="edits")
-    assert reference == [("5", None), (" ", None), ("2021", "matched")]
+    assert reference == [("5 ", None), ("2021", "matched")]
     assert prediction == [("2021", "matched")]
     assert "Precision 1/1" in match_note and "recall 1/2" in match_note
 

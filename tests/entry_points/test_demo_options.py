@@ -12,7 +12,8 @@ def test_the_size_cap_comes_from_the_environment():
     assert demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": "7.5"}) == 7.5
     for bad in ("0", "-1", "inf", "nan", "lots"):
         with pytest.raises(
-            ValueError, match=f"UPDATE_ROUGE_DEMO_MAX_MB must be a number of megabytes > 0, got '{bad}'"
+            ValueError,
+            match=rf"^UPDATE_ROUGE_DEMO_MAX_MB='{bad}': expected a number of megabytes > 0; instead: UPDATE_ROUGE_DEMO_MAX_MB=50$",
         ):
             demo_options.max_upload_mb({"UPDATE_ROUGE_DEMO_MAX_MB": bad})
 
@@ -21,7 +22,9 @@ def test_the_time_limit_and_the_served_lcs_limit_are_read_from_the_environment()
     assert demo_options.max_request_seconds({}) == 120
     assert demo_options.max_request_seconds({demo_options.MAX_SECONDS_VARIABLE: "2.5"}) == 2.5
     for bad in ("0", "-1", "inf", "soon"):
-        with pytest.raises(ValueError, match=f"^{demo_options.MAX_SECONDS_VARIABLE} must be a number of seconds > 0"):
+        with pytest.raises(
+            ValueError, match=f"^{demo_options.MAX_SECONDS_VARIABLE}='{bad}': expected a number of seconds > 0"
+        ):
             demo_options.max_request_seconds({demo_options.MAX_SECONDS_VARIABLE: bad})
     variable = "UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS"
     environ = {}

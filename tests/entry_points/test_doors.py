@@ -97,7 +97,7 @@ ENTITIES = " entities evidence"
 TYPED = SCORING.replace("tokenizer ", "")
 CALLABLE = "no control: a callable cannot be given here"
 PENDING = "not yet: issue 53 is building it at this door"
-# The entity scores are compute's, the evaluate module's and UpdateRougeScorer's (docs/entities.md).
+# The entity scores (docs/entities.md) at the command line and the demo come later.
 NO_ENTITY_FLAG = "not offered: no --entities flag nor evidence field yet; compute(..., entities=...) scores entities"
 NO_ENTITY_CONTROL = "no control yet: the page scores no entities; compute(..., entities=...) does"
 DOORS = {
@@ -135,12 +135,19 @@ DOORS = {
         entities=NO_ENTITY_CONTROL,
         evidence=NO_ENTITY_CONTROL,
     ),
-    "reward": door(SCORING.replace("rouge_types ", ""), "rouge_types" + STATISTICS + SHAPE + ENTITIES),
-    "trainer": door(SCORING + STATISTICS, SHAPE + ENTITIES),
+    # entities: through an ent term; evidence: through evidence_column= (compute's evidence= is refused by name).
+    "reward": door(SCORING.replace("rouge_types ", "") + ENTITIES, "rouge_types" + STATISTICS + SHAPE),
+    "trainer": door(SCORING + STATISTICS + ENTITIES, SHAPE),
     # protocol: autometrics (an exact mean) honoured; fruit and editeval (a bootstrap median) refused.
-    "torchmetrics": door(SCORING + " average protocol", "confidence_level n_bootstrap seed" + SHAPE + ENTITIES),
+    # evidence: given to update() with each batch (compute's evidence= at the constructor is refused by name).
+    "torchmetrics": door(SCORING + " average protocol" + ENTITIES, "confidence_level n_bootstrap seed" + SHAPE),
+    # entities, evidence: Ray's per-example and count columns hold no entity scores.
     "ray": door(SCORING + STATISTICS + "return_signature", "use_aggregator baseline_predictions group_by" + ENTITIES),
-    **{door_name: door(SCORING + STATISTICS, SHAPE + ENTITIES) for door_name in ("lm_eval", "inspect", "lighteval")},
+    # evidence: a harness's sample carries its source and references only.
+    **{
+        door_name: door(SCORING + STATISTICS + " entities", SHAPE + " evidence")
+        for door_name in ("lm_eval", "inspect", "lighteval")
+    },
 }
 # The demo's Reproduce code (demo/reproduce.py) holds what the page was given: the demo's decisions.
 DOORS["reproduce"] = DOORS["demo"]
@@ -311,7 +318,7 @@ def test_the_reproduce_code_honours_what_the_page_was_given(option, tmp_path, mo
     assert run_reproduce_code(code, tmp_path, monkeypatch, capsys) == expected(option, return_signature=True)
 
 
-@pytest.mark.parametrize("option", slow_if_workers(door_options("reward", H)))
+@pytest.mark.parametrize("option", slow_if_workers(name for name in door_options("reward", H) if name not in ENTITIES))
 def test_a_reward_honours_the_per_example_options(option):
     sources, predictions, references, options = inputs(option)
     reward = update_rouge_reward("rouge1_recall", **options)
@@ -323,6 +330,25 @@ def test_a_reward_honours_the_per_example_options(option):
     on = {} if option == "deletions" else {"deletions": True}
     want = expected(option, use_aggregator=False, rouge_types=["rouge1"], **on)
     assert got == want["update_del_rouge1_recall"] != want["update_rouge1_recall"]
+
+
+@pytest.mark.parametrize("option", ENTITIES.split())
+def test_a_reward_honours_the_entity_options_through_its_terms(option):
+    # entities: an ent term; evidence: a column named by evidence_column=, read by ent_unsupported.
+    sources, predictions, references, options = inputs(option)
+    evidence = options.pop("evidence", None)
+    columns = {"source": sources, "reference": references}
+    if evidence is None:
+        reward = update_rouge_reward("ent_recall", **options)
+    else:
+        reward = update_rouge_reward("ent_unsupported", evidence_column="facts", **options)
+        columns["facts"] = evidence
+    got = reward(prompts=None, completions=predictions, **columns)
+    want = expected(option, use_aggregator=False)
+    if evidence is None:
+        assert got == want["update_ent_recall"]
+    else:
+        assert got == [1 / (1 + count) for count in want["update_ent_unsupported"]] and min(got) < 1
 
 
 class WordIds:

@@ -27,8 +27,9 @@ def test_torchmetrics_honours_the_options_of_corpus_means(option):
     from update_rouge.integrations.torchmetrics import UpdateRougeMetric
 
     sources, predictions, references, options = inputs(option)
+    evidence = options.pop("evidence", None)  # each batch's, given to update
     metric = UpdateRougeMetric(**options)
-    metric.update(sources, predictions, references)
+    metric.update(sources, predictions, references, evidence=evidence)
     got = {key: value.item() for key, value in metric.compute().items()}
     same_numbers(got, expected(option, confidence_level=None))
 

@@ -102,7 +102,11 @@ def test_options_and_source_key(tmp_path):
     triples = rows()[:12]
     scorer = update_rouge_scorer(source_key="original", rouge_types=["rougeL"], stemmer="porter", confidence_level=None)
     log = run(triples, scorer, tmp_path / "wrong-key")
-    assert log.status == "error" and "Sample.metadata['original'] must hold the source text" in log.error.traceback
+    assert (
+        log.status == "error"
+        and "Sample.metadata['original'] must hold the source text: put it there, or name its key with source_key"
+        in log.error.traceback
+    )
     log = run(triples, scorer, tmp_path / "key", source_key="original")
     assert log.status == "success", log.error
     want = compute(
@@ -140,5 +144,5 @@ def test_scorers_differing_in_engine_or_num_proc_only_are_both_taken(tmp_path):
     assert score.metrics["update_rouge1"].value == pytest.approx(want["update_rouge1"], abs=1e-12, rel=0)
     # settings that change a number with one signature (two custom tokenizers) are still refused
     update_rouge_scorer(rouge_types=["rougeL"], tokenizer=str.split)
-    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+    with pytest.raises(ValueError, match="^tokenizer differs from that of other settings in use in this process"):
         update_rouge_scorer(rouge_types=["rougeL"], tokenizer=lambda text: text.split())

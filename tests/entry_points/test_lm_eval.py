@@ -136,6 +136,45 @@ def test_process_results_with_other_settings_and_fields():
     assert integration.aggregation("update_rougeL")(items) == want["update_rougeL"] == 0.8
 
 
+def names(text):
+    """An entity extractor whose entities can be counted by hand: the names of a short list in the text."""
+    return [name for name in ("Dan", "Eve", "Bob", "Rome") if name in text]
+
+
+def test_entities_report_update_ent_and_its_interval_counted_by_hand():
+    process = integration.make_process_results(rouge_types=["rouge1"], entities=names, n_bootstrap=50)
+    docs = [
+        ({"source": "Dan is here.", "reference": "Dan is here. Eve came.", "id": "a"}, "Dan is here. Eve came."),
+        (
+            {"source": "Dan is here.", "reference": "Dan is here. Bob came.", "id": "b"},
+            "Dan is here. Eve and Bob came.",
+        ),
+        ({"source": "Eve is here.", "reference": "Eve is here. Rome.", "id": "c"}, "Eve is here."),
+    ]
+    items = [process(doc, [prediction]) for doc, prediction in docs]
+    assert list(items[0]) == ["update_rouge1", "update_ent", "update_rouge1_low", "update_rouge1_high"] + [
+        "update_ent_low",
+        "update_ent_high",
+    ]
+    got = {key: integration.aggregation(key)([item[key] for item in items]) for key in items[0]}
+    # F: 1 (eve of eve), 2/3 (bob of eve and bob: P 1/2, R 1), 0 (adds nothing, rome missed).
+    assert got["update_ent"] == (1 + 2 / 3 + 0) / 3
+    sources, predictions = [doc["source"] for doc, _ in docs], [prediction for _, prediction in docs]
+    want = compute(
+        sources,
+        predictions,
+        [doc["reference"] for doc, _ in docs],
+        rouge_types=["rouge1"],
+        entities=names,
+        n_bootstrap=50,
+    )
+    assert got == {key: want[key] for key in got}
+    with pytest.raises(
+        ValueError, match="^evidence cannot be set for an evaluation harness: a harness's sample carries"
+    ):
+        integration.make_process_results(entities=names, evidence=["Eve"] * 3)
+
+
 def test_bad_documents_and_files_are_named(tmp_path):
     with pytest.raises(ValueError, match=r"document 'x7': the reference must be a reference string"):
         integration.process_results({"id": "x7", "source": "A.", "reference": 3}, ["A. B."])
@@ -175,7 +214,7 @@ def test_load_jsonl_takes_a_byte_order_mark_and_keeps_every_id_as_text(tmp_path)
 
 
 def test_process_results_without_a_generation_says_so():
-    with pytest.raises(ValueError, match=r"^document 'x7': process_results got no generation \(results is empty\)$"):
+    with pytest.raises(ValueError, match=r"^document 'x7': process_results got no generation \(results is empty\): "):
         integration.process_results({"id": "x7", "source": "A.", "reference": "A. B."}, [])
 
 
@@ -189,7 +228,7 @@ def test_process_results_differing_in_engine_or_num_proc_only_are_both_taken():
     assert integration.aggregation("update_rouge1")(items) == want["update_rouge1"] == 0.8
     # settings that change a number with one signature (two custom tokenizers) are still refused
     integration.make_process_results(rouge_types=["rougeL"], tokenizer=str.split)
-    with pytest.raises(ValueError, match="other settings with the same signature are in use in this process"):
+    with pytest.raises(ValueError, match="^tokenizer differs from that of other settings in use in this process"):
         integration.make_process_results(rouge_types=["rougeL"], tokenizer=lambda text: text.split())
 
 

@@ -284,6 +284,7 @@ def test_every_option_of_the_table_is_honoured_or_refused_by_the_reward():
         "return_signature",
         "average",
         "protocol",
+        "evidence",
     }
     # An honoured option changes the reward: additions="edits" scores what a word diff marks.
     columns = {"source": ["Alpha beta gamma."], "reference": ["Alpha beta delta."]}

@@ -83,7 +83,7 @@ def test_options_compute_refuses_or_that_need_the_order_are_refused():
 @pytest.mark.parametrize("average", ["macro", "micro"])
 def test_compute_before_any_update_is_refused_under_both_averages(average):
     metric = UpdateRougeMetric(average=average)
-    with pytest.raises(ValueError, match="^no examples were given to update: there is nothing to compute$"):
+    with pytest.raises(ValueError, match="^no examples were given to update: there is nothing to compute; call update"):
         metric.compute()
 
 
@@ -107,6 +107,62 @@ def test_the_signature_is_that_of_compute_without_an_interval(options):
     signature = metric.signature(references)
     assert signature == want["signature"]
     assert "|boot:none|ci:none|" in signature and "seed:" not in signature and signature.startswith("refs:1-2|")
+
+
+def capitalised(text):
+    """An entity extractor (``entities=``): the words that start with a capital letter."""
+    return [word.strip(".,;()'") for word in text.split() if word[:1].isupper()]
+
+
+@pytest.mark.parametrize("average", ["macro", "micro"])
+def test_entities_equal_compute_bit_for_bit(average):
+    triples = rows()
+    evidence = [row["reference"][0] for row in triples]  # every entity a first reference adds is supported
+    metric = UpdateRougeMetric(rouge_types=["rouge1"], average=average, entities=capitalised)
+    for start in range(0, len(triples), 7):
+        part = triples[start : start + 7]
+        metric.update(
+            *([r[field] for r in part] for field in ("source", "prediction", "reference")), evidence[start : start + 7]
+        )
+    got = {key: value.item() for key, value in metric.compute().items()}
+    want = compute(
+        [r["source"] for r in triples],
+        [r["prediction"] for r in triples],
+        [r["reference"] for r in triples],
+        rouge_types=["rouge1"],
+        average=average,
+        entities=capitalised,
+        evidence=evidence,
+        confidence_level=None,
+    )
+    entity_keys = {"update_ent", "update_ent_precision", "update_ent_recall"}
+    assert entity_keys | {"update_ent_outdated_kept", "update_ent_unsupported"} < set(got)
+    assert {key: want[key] for key in got} == got
+    assert 0 < got["update_ent"] < 1 and 0 < got["update_ent_outdated_kept"] < 1
+
+
+@pytest.mark.parametrize("average", ["macro", "micro"])
+def test_entity_values_counted_by_hand_nan_where_undefined(average):
+    metric = UpdateRougeMetric(rouge_types=["rouge1"], average=average, entities=capitalised)
+    # The source's Dan stays in the reference: no outdated entity; Eve is new on both sides, Bob in the prediction only.
+    metric.update(["Dan ran."], ["Dan ran. Eve and Bob came."], ["Dan ran. Eve came."], evidence=[["Bob"]])
+    got = {key: value.item() for key, value in metric.compute().items()}
+    assert (got["update_ent_precision"], got["update_ent_recall"], got["update_ent_unsupported"]) == (0.5, 1.0, 1.0)
+    assert got["update_ent"] == 2 * 0.5 / 1.5 and got["update_ent_outdated_kept"] != got["update_ent_outdated_kept"]
+
+
+def test_evidence_goes_to_update_with_every_batch():
+    with pytest.raises(
+        OptionError, match=r"^evidence cannot be set for UpdateRougeMetric: each batch's evidence goes to update"
+    ):
+        UpdateRougeMetric(entities=capitalised, evidence=["Eve"])
+    with pytest.raises(OptionError, match="^evidence is read only by the entity scores: it needs entities"):
+        UpdateRougeMetric().update(["a."], ["a."], ["a."], evidence=["b."])
+    metric = UpdateRougeMetric(entities=capitalised)
+    metric.update(["a."], ["a. Eve."], ["a."], evidence=["Eve"])
+    metric.update(["a."], ["a. Bob."], ["a."])
+    with pytest.raises(ValueError, match="^evidence was given for 1 of the 2 examples: give update"):
+        metric.compute()
 
 
 REFUSED = [

@@ -3,6 +3,7 @@
 import ast
 import contextlib
 import io
+import math
 
 import numpy as np
 import pytest
@@ -113,6 +114,49 @@ def test_the_deletions_over_batches_equal_compute(tokenizer):
     assert all(type(value) is float for value in result.values())
 
 
+def capitalised(text):
+    """An entity extractor (``entities=``): the words that start with a capital letter."""
+    return [word for word in text.split() if word[:1].isupper()]
+
+
+@pytest.mark.parametrize("average", ["macro", "micro"])
+def test_entities_and_evidence_over_batches_equal_compute(tokenizer, average):
+    # The capitalised words: no entity new on either side; It new on both, in no evidence; Ann new
+    # in the prediction only, in no evidence; She, Fish new on both, in the evidence.
+    predictions = [
+        "Dan is a baker . Dan loves chocolate cakes .",
+        "It is the capital .",
+        "The sky is blue . Ann plays .",
+        "She plays every day .",
+        "The river is long . It runs north . Fish live in it .",
+    ]
+    evidence = ["Dan", [], "The sky", ["She", "It"], "Fish"]
+    options = {"rouge_types": ["rouge1"], "average": average, "entities": capitalised, "seed": 7, "n_bootstrap": 300}
+    metrics = make_compute_metrics(tokenizer, task_prefix=PREFIX, evidence=evidence, **options)
+    batches = batches_of_two(tokenizer, predictions)
+    assert metrics(batches[0], compute_result=False) == metrics(batches[1], compute_result=False) == {}
+    result = metrics(batches[2], compute_result=True)
+    computed = compute(SOURCES, predictions, REFERENCES, evidence=evidence, **options)
+    # No reference drops an entity: compute's None is NaN here (a Trainer logs floats).
+    assert computed.pop("update_ent_outdated_kept") is None and math.isnan(result.pop("update_ent_outdated_kept"))
+    assert result == {key: float(value) for key, value in computed.items()}
+    # macro: F 1, 1, 0, 1, 1; micro: 3 matched of 3 new in the references and 4 in the predictions.
+    assert result["update_ent"] == (0.8 if average == "macro" else 2 * 0.75 / 1.75)
+    assert (result["update_ent_unsupported"], result["_ent_outdated_defined"]) == (2 / 5, 0.0)
+
+
+def test_evidence_must_match_the_eval_set_and_needs_entities(tokenizer):
+    eval_prediction = EvalPrediction(
+        predictions=padded(ids(tokenizer, ["Dan is a baker . Ann plays ."])),
+        label_ids=padded(ids(tokenizer, ["Dan is a baker . Ann plays ."])),
+    )
+    metrics = make_compute_metrics(tokenizer, sources=["Dan is a baker ."], entities=capitalised, evidence=["a", "b"])
+    with pytest.raises(ValueError, match="^evidence has 2 entries but the evaluation has 1 examples"):
+        metrics(eval_prediction)
+    with pytest.raises(ValueError, match="^evidence is read only by the entity scores: it needs entities"):
+        make_compute_metrics(tokenizer, evidence=["a"])
+
+
 def test_a_protocol_with_an_option_it_never_had_is_refused_in_one_line(tokenizer):
     with pytest.raises(
         ValueError, match="^protocol='fruit' reproduces a published script, which has no stemmer"
@@ -127,7 +171,9 @@ def test_inputs_without_the_prefix_are_an_error(tokenizer):
         label_ids=padded(ids(tokenizer, ["Dan is a baker ."])),
         inputs=padded(ids(tokenizer, ["Dan is a baker ."])),
     )
-    with pytest.raises(ValueError, match="decoded input 0 does not start with task_prefix 'update: '"):
+    with pytest.raises(
+        ValueError, match=r"^inputs\[0\] decodes to .*, which does not start with task_prefix='update: '"
+    ):
         make_compute_metrics(tokenizer, task_prefix=PREFIX)(eval_prediction)
 
 

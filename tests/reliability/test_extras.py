@@ -1,4 +1,5 @@
-"""A missing optional extra is one line naming the pip command, at every entry point.
+"""A missing optional extra is one line naming the pip command, at every entry point, the option
+that needs it in that door's words (``language='zh'``, ``--language zh``, ``language "Chinese (zh)"``).
 
 The command line (both commands, in this process and in worker processes, and ``--ray``)
 prints it and exits 2 without a traceback; ``compute`` and the evaluate module raise it as an
@@ -27,7 +28,8 @@ from update_rouge.parallel import available_cpus
 REPO = Path(__file__).resolve().parents[2]
 PIP = "install with: pip install 'update-rouge[multilingual]'   (or: pip install jieba)"
 NOT_INSTALLED = f"language='zh' segments Chinese words with jieba (not installed); {PIP}"
-HIDDEN = f"language='zh' segments Chinese words with jieba (cannot be imported: jieba is hidden by the test); {PIP}"
+FLAG_NOT_INSTALLED = f"--language zh segments Chinese words with jieba (not installed); {PIP}"
+HIDDEN = f"--language zh segments Chinese words with jieba (cannot be imported: jieba is hidden by the test); {PIP}"
 NO_RAY = "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'"
 
 
@@ -117,7 +119,8 @@ def test_the_demo_shows_the_line(no_jieba):
 
     row = chinese_rows()[0]
     out = handlers.score_one(row["source"], row["reference"], row["prediction"], ["rouge1"], "none", "zh")
-    assert out == {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {NOT_INSTALLED}"}
+    line = f'language "Chinese (zh)" segments Chinese words with jieba (not installed); {PIP}'
+    assert out == {"reference_view": None, "prediction_view": None, "scores": None, "note": f"Error: {line}"}
 
 
 HARNESS_EXTRAS = [
@@ -176,7 +179,7 @@ def venv_without(tmp_path_factory):
     "options, line",
     [
         (["--ray", "127.0.0.1:6379"], f"{NO_RAY} (the ray that Python finds, {{cwd}}/ray, is not that package)"),
-        (["--language", "zh"], NOT_INSTALLED),
+        (["--language", "zh"], FLAG_NOT_INSTALLED),
         (
             ["--engine", "rust"],
             "--engine rust needs the optional accelerator: pip install 'update-rouge[fast]'; instead: leave out --engine, or --engine python",

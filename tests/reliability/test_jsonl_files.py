@@ -95,3 +95,18 @@ def test_jsonl_lines_are_read_one_way_by_every_reader(tmp_path):
     assert [(row.line, row.source) for row in next(chunks).rows()] == [(1, "A.")]
     with pytest.raises(InputFileError, match=r"d\.jsonl:5: not valid JSON"):
         [chunk.rows() for chunk in chunks]
+
+
+@pytest.mark.parametrize("line_end", [b"\n", b"\r\n", b"\r", b""])
+def test_a_line_cut_inside_a_string_says_so_plainly(tmp_path, line_end):
+    # json calls the line's end "Invalid control character at" (or the last line's "Unterminated
+    # string starting at"), words that stop short of saying what is wrong.
+    whole = json.dumps(ROW).encode()
+    path = write(tmp_path / "bad_json.jsonl", (whole + b"\n") * 3 + whole[: whole.index(b"A. B.") + 2] + line_end)
+    with pytest.raises(InputFileError) as error:
+        rows(read_jsonl(path))
+    assert str(error.value) == f"{path}:4: not valid JSON (a string is not closed on this line)"
+    path = write(tmp_path / "tab.jsonl", whole.replace(b"A. B.", b"A.\tB.") + b"\n")
+    with pytest.raises(InputFileError) as error:
+        rows(read_jsonl(path))
+    assert str(error.value).endswith(":1: not valid JSON (a control character (U+0009) inside a string, column 34)")

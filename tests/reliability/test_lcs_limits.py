@@ -2,12 +2,12 @@
 point (compute, the evaluate module, compare, the reward, the command line, the Trainer helper),
 checked before scoring, with messages that say what was refused and the variable that raises it."""
 
-import time
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from conftest import COLUMNS, WordIds, run_main, write_jsonl
+from rouge_score import rouge_scorer
 
 import update_rouge
 from update_rouge.integrations.rewards import update_rouge_reward
@@ -32,6 +32,42 @@ ONE_PAIR_COSTS = {
 }
 
 
+class LcsComputed(Exception):
+    """An LCS was computed where the test proves a refusal comes first."""
+
+
+@pytest.fixture
+def no_lcs(monkeypatch):
+    """Every function that fills an LCS table on any engine refuses to: "refused before any LCS is
+    computed" proven by the work done, not by a clock (the python engine's rougeL and rougeLsum,
+    ROUGE-W's tables, rouge-score's table, the accelerator's batch)."""
+
+    def refuse(name):
+        def refused(*arguments, **keywords):
+            raise LcsComputed(f"{name} ran before the refusal")
+
+        return refused
+
+    for module, name in (
+        (update_rouge.engines, "lcs_length"),
+        (update_rouge.engines, "summary_lcs_hits"),
+        (update_rouge.wlcs, "_mark_small"),
+        (update_rouge.wlcs, "_mark_large"),
+        (rouge_scorer, "_lcs_table"),
+    ):
+        monkeypatch.setattr(module, name, refuse(f"{module.__name__}.{name}"))
+    if rust_available():
+        import rouge_score_rs
+
+        class Refusing:
+            def __init__(self, *arguments, **keywords):
+                pass
+
+            score_batch = staticmethod(refuse("rouge_score_rs.RougeScorer.score_batch"))
+
+        monkeypatch.setattr(rouge_score_rs, "RougeScorer", Refusing)
+
+
 @pytest.mark.parametrize("engine", ["auto", "python", "rust", "rouge-score"])
 @pytest.mark.parametrize("rouge_type", ["rougeL", "rougeLsum", "rougeW"])
 def test_the_lcs_limit_holds_on_every_engine(compute, monkeypatch, engine, rouge_type):
@@ -46,10 +82,19 @@ def test_the_lcs_limit_holds_on_every_engine(compute, monkeypatch, engine, rouge
     assert type(caught.value).__name__ == LcsTableTooLarge.__name__  # the evaluate module has its own copy
     lines = " with their line pairs" if rouge_type != "rougeL" else ""
     pairs = "" if cost == 400 else f"{lines} (a cost of {cost:,} cells)"
-    assert str(caught.value) == (
-        f"example 2: {rouge_type} of 20 x 20 tokens{pairs} is more than the LCS limit of {cost - 1:,} cells (minutes of "
-        f"computing on any engine; raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE})"
-    )
+    raise_it = f"raise it with the environment variable {MAX_PYTHON_LCS_CELLS_VARIABLE}"
+    if runs == "python":
+        assert str(caught.value) == (
+            f"example 2: {rouge_type} of 20 x 20 tokens{pairs} is more than the LCS limit of {cost - 1:,} cells "
+            f"(minutes of computing on any engine; {raise_it})"
+        )
+    else:  # issue 58: the advice names the engine that computes it within the limit, and it does
+        assert str(caught.value) == (
+            f"example 2: {rouge_type} of 20 x 20 tokens{pairs} is more than the LCS limit of {cost - 1:,} cells on "
+            f"engine='{runs}' ({raise_it}); engine='python' computes it within the limit, with the same numbers"
+        )
+        followed = compute(**COLUMNS, rouge_types=[rouge_type], engine="python")
+        assert followed[f"update_{rouge_type}"] == pytest.approx(2.5 / 3, abs=1e-12)
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, str(cost))
     at_the_limit = compute(**COLUMNS, rouge_types=[rouge_type], engine=engine)
     monkeypatch.delenv(MAX_PYTHON_LCS_CELLS_VARIABLE)
@@ -85,8 +130,8 @@ def test_rougelsum_prices_its_cells_per_engine_and_auto_hands_the_accelerators_r
             update_rouge.compute(**texts, rouge_types=["rougeLsum"], engine=engine, confidence_level=None)
         assert str(caught.value) == (
             f"example 0: rougeLsum of 30 x 30 tokens with their line pairs (a cost of {cost:,} cells) is more than the "
-            f"LCS limit of 27,200 cells (minutes of computing on any engine; raise it with the environment variable "
-            f"{MAX_PYTHON_LCS_CELLS_VARIABLE})"
+            f"LCS limit of 27,200 cells on engine='{engine}' (raise it with the environment variable "
+            f"{MAX_PYTHON_LCS_CELLS_VARIABLE}); engine='python' computes it within the limit, with the same numbers"
         )
     monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "27199")
     for engine in ("auto", "python"):
@@ -113,8 +158,7 @@ def test_rougelsum_prices_its_cells_per_engine_and_auto_hands_the_accelerators_r
         ("rouge-score", 660, 10, 200_376_000_000),
     ],
 )
-def test_rougelsum_refuses_one_line_more_than_its_largest_allowed_shape_at_once(engine, count, length, cost):
-    started = time.monotonic()
+def test_rougelsum_refuses_one_line_more_than_its_largest_allowed_shape_at_once(no_lcs, engine, count, length, cost):
     with pytest.raises(LcsTableTooLarge) as caught:
         update_rouge.compute(
             **reversed_lines(count, length), rouge_types=["rougeLsum"], engine=engine, confidence_level=None
@@ -125,7 +169,6 @@ def test_rougelsum_refuses_one_line_more_than_its_largest_allowed_shape_at_once(
         "than the LCS limit of 200,000,000,000 cells"
     )
     assert "\n" not in str(caught.value)
-    assert time.monotonic() - started < 20  # refused before the walk, not after it
 
 
 def one_token_lines(count):
@@ -147,7 +190,9 @@ def one_token_lines(count):
         ("rougeLsum", "rouge-score", 2_000, "sentences"),
     ],
 )
-def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(rouge_type, engine, count, additions):
+def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(
+    no_lcs, rouge_type, engine, count, additions
+):
     texts = one_token_lines(count)
     if additions == "edits":
         words = [f"w{i}" for i in range(2 * count)]
@@ -156,15 +201,13 @@ def test_many_short_lines_count_their_line_pairs_and_are_refused_before_scoring(
             "references": [" ".join(w if i % 2 else f"r{i % 50}" for i, w in enumerate(words))],
             "predictions": [" ".join(w if i % 2 else f"q{i % 50}" for i, w in enumerate(words))],
         }
-    started = time.monotonic()
     with pytest.raises(LcsTableTooLarge, match=r"with their line pairs \(a cost of [\d,]+ cells\) is more than"):
         update_rouge.compute(
             **texts, rouge_types=[rouge_type], engine=engine, additions=additions, confidence_level=None
         )
-    assert time.monotonic() - started < 20  # refused before the walk, not after it
 
 
-def test_rouge_w_counts_the_cost_of_its_tables_and_refuses_lines_of_sixty_tokens_at_once():
+def test_rouge_w_counts_the_cost_of_its_tables_and_refuses_lines_of_sixty_tokens_at_once(no_lcs):
     # 300 lines of 60 tokens a side, each prediction line a reference line reversed (no line can be
     # skipped): 92 s of ROUGE-W on a busy 2-core machine, while its cells and line pairs were 0.6% of
     # the limit. Cost: 18,000 x 18,000 cells + 90,000 pairs x (9,000 + 2,000 x 3,600 + 10,000 x 120).
@@ -174,10 +217,8 @@ def test_rouge_w_counts_the_cost_of_its_tables_and_refuses_lines_of_sixty_tokens
         "references": ["x. " + " ".join(line + "." for line in lines)],
         "predictions": ["x. " + " ".join(" ".join(reversed(line.split())) + "." for line in lines)],
     }
-    started = time.monotonic()
     with pytest.raises(LcsTableTooLarge, match=r"^example 0: rougeW of 18,000 x 18,000 tokens .*757,134,000,000 cells"):
         update_rouge.compute(**texts, rouge_types=["rougeW"], confidence_level=None)
-    assert time.monotonic() - started < 20
 
 
 def test_the_cost_of_rouge_w_tables_prices_small_and_large_tables_apart():
@@ -201,12 +242,10 @@ def test_the_cost_of_rouge_w_tables_prices_small_and_large_tables_apart():
         assert wlcs_tables_cost(target.tolist(), prediction.tolist()) == by_pair
 
 
-def test_a_megabyte_without_a_full_stop_is_refused_at_once_by_the_accelerator():
+def test_a_megabyte_without_a_full_stop_is_refused_at_once_by_the_accelerator(no_lcs):
     text = " ".join(["a", "b"] * 250_000)  # 500,000 tokens, about 1 MB: an 88 s rougeL before
-    started = time.monotonic()
     with pytest.raises(LcsTableTooLarge, match="^example 0: rougeL of 500,000 x 500,000 tokens"):
         update_rouge.compute(sources=[""], references=[text], predictions=[text], rouge_types=["rougeL"])
-    assert time.monotonic() - started < 10, "refused after scoring, not before"
 
 
 def test_the_lcs_limit_in_compare_the_reward_and_the_cli(tmp_path, capsys, monkeypatch):
@@ -219,6 +258,13 @@ def test_the_lcs_limit_in_compare_the_reward_and_the_cli(tmp_path, capsys, monke
     reward = update_rouge_reward("rougeL")
     with pytest.raises(ValueError, match="rougeL of 20 x 20 tokens is more than the LCS limit of 399 cells"):
         reward(completions=COLUMNS["predictions"], source=COLUMNS["sources"], reference=COLUMNS["references"])
+    # Issue 58: an engine whose cells cost more names the one that computes the pair within the limit.
+    argv = ["score", data, "--rouge-types", "rougeL", "--engine", "rouge-score"]
+    monkeypatch.setenv(MAX_PYTHON_LCS_CELLS_VARIABLE, "400")
+    status, out, err = run_main(argv, capsys)
+    assert (status, out) == (2, "")
+    assert "cells on --engine rouge-score (raise it" in err and "; --engine python computes it within the limit" in err
+    assert run_main([*argv[:-1], "python"], capsys)[0] == 0
 
 
 def test_the_lcs_limit_in_the_trainer_helper(monkeypatch):

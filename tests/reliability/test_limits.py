@@ -78,14 +78,12 @@ def test_compare_n_trials_is_capped_before_reading(tmp_path, capsys):
 
 def test_an_endless_line_is_refused_with_file_and_line(capsys, monkeypatch):
     monkeypatch.setenv(MAX_LINE_BYTES_VARIABLE, "100000")
-    started = time.monotonic()
     status, out, err = run_main(["/dev/zero", "--input-format", "jsonl"], capsys)
     assert (status, out) == (2, "")
     assert err == (
         "update-rouge: error: /dev/zero:1: a line longer than 100,000 bytes, the limit of one line (raise it "
         f"with the environment variable {MAX_LINE_BYTES_VARIABLE})\n"
     )
-    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize("num_proc", ["1", "2"])
@@ -94,7 +92,6 @@ def test_a_csv_record_over_the_limit_is_refused_with_file_and_line(tmp_path, cap
     monkeypatch.setenv(MAX_LINE_BYTES_VARIABLE, "100000")
     path = tmp_path / "data.csv"
     path.write_bytes(b"source,reference,prediction\n,a b.,a b.\n\n" + b',a b.,"a\n' + b"x y\n" * 1_000_000)
-    started = time.monotonic()
     status, out, err = run_main([path, "--num-proc", num_proc], capsys)
     assert (status, out) == (2, "")
     # With --num-proc 2, first a line saying that one chunk makes one worker.
@@ -103,7 +100,6 @@ def test_a_csv_record_over_the_limit_is_refused_with_file_and_line(tmp_path, cap
         f"limit of one record (raise it with the environment variable {MAX_LINE_BYTES_VARIABLE})\n"
     )
     assert err.count("\n") == int(num_proc)
-    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize("layout", ["jsonl", "csv", "text files"])
@@ -247,12 +243,15 @@ def test_a_batch_whose_references_differ_in_form_is_named(evaluate_metric):
     with pytest.raises(ValueError) as caught:
         evaluate_metric.add_batch(predictions=["x. a"], references=[["x. b"]], sources=["x."])
     assert str(caught.value) == (
-        "add_batch call 3 since the last compute gives lists of references, but call 1 gave single references "
-        "(strings): every example until compute needs the same form (a single reference can be given as a list of one)"
+        "references[2] (add_batch call 3 since the last compute) gives lists of references, but call 1 gave single "
+        "references (strings): every example until compute needs the same form; give every reference as a list "
+        "(a single reference as a list of one)"
     )
     # The two stored examples are kept and scored (1.0 each); then lists are a new form's start.
     assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0
     evaluate_metric.add(prediction="x. a", reference=["x. a", "x. b"], sources="x.")
-    with pytest.raises(ValueError, match="^add call 2 since the last compute gives single references"):
+    with pytest.raises(
+        ValueError, match=r"^references\[1\] \(add call 2 since the last compute\) gives single references"
+    ):
         evaluate_metric.add(prediction="x. a", reference="x. a", sources="x.")
     assert evaluate_metric.compute(rouge_types=["rouge1"])["update_rouge1"] == 1.0

@@ -30,7 +30,7 @@ def test_nan_in_predictions_is_named_with_the_example(tokenizer):
     predictions = np.zeros((2, 3))
     predictions[1, 2] = np.nan
     eval_prediction = EvalPrediction(predictions=predictions, label_ids=padded(ids(tokenizer, ["Dan .", "Dan ."])))
-    with pytest.raises(ValueError, match=r"^predictions of example 1 hold NaN"):
+    with pytest.raises(ValueError, match=r"^predictions\[1\] holds NaN"):
         make_compute_metrics(tokenizer, sources=["a .", "b ."])(eval_prediction)
 
 
@@ -46,7 +46,7 @@ def test_minus_100_in_predictions_is_padding_and_other_negative_ids_are_refused(
     assert with_minus_100["_both_empty"] == 1.0
     bad = padded(ids(tokenizer, texts))
     bad[1, 1] = -5
-    with pytest.raises(ValueError, match=r"^predictions of example 1 hold the id -5 at position 1: .*only -100"):
+    with pytest.raises(ValueError, match=r"^predictions\[1\] holds the id -5 at position 1: .*only -100"):
         metrics(EvalPrediction(predictions=bad, label_ids=padded(ids(tokenizer, texts))))
 
 
@@ -117,7 +117,6 @@ def test_an_id_the_tokenizer_cannot_decode_is_named_with_the_example(tokenizer):
     with pytest.raises(ValueError) as caught:
         metrics(EvalPrediction(predictions=predictions, label_ids=padded(ids(tokenizer, texts))))
     assert str(caught.value).startswith(
-        "predictions of example 1 hold the id 4294967296 at position 2, which the tokenizer cannot decode "
-        "(OverflowError: "
+        "predictions[1] holds the id 4294967296 at position 2, which the tokenizer cannot decode (OverflowError: "
     )
-    assert str(caught.value).endswith(f"it has {len(tokenizer)} ids")
+    assert str(caught.value).endswith(f"its ids are 0 to {len(tokenizer) - 1}")

@@ -235,3 +235,124 @@ def test_errors_through_evaluate_load_are_the_loaded_modules_classes_or_value_er
     assert isinstance(raised.value, loaded.UpdateRougeError) and raised.value.option == "stemmer"
     with pytest.raises(ValueError):
         metric.compute(**DATA, stemmer="snowbal")
+
+
+@pytest.mark.slow  # the evaluate module (test_errors_through_evaluate_load_...)
+def test_a_reference_of_the_other_form_at_the_evaluate_module_names_the_example_and_a_list_of_one_works(
+    evaluate_metric,
+):
+    metric = evaluate_metric
+    metric.add(prediction=PREDICTIONS[0], reference=[REFERENCES[0]], sources=SOURCES[0])
+    with pytest.raises(
+        ValueError, match=r"give every reference as a list \(a single reference as a list of one\)$"
+    ) as raised:
+        metric.add(prediction=PREDICTIONS[1], reference=REFERENCES[1], sources=SOURCES[1])
+    assert type(raised.value).__name__ == "InputError" and (raised.value.field, raised.value.index) == ("references", 1)
+    metric.add(prediction=PREDICTIONS[1], reference=[REFERENCES[1]], sources=SOURCES[1])
+    assert metric.compute(rouge_types=["rouge1"], n_bootstrap=20)["update_rouge1"] > 0
+
+
+# (the words after FILE, each advice as the words that follow it)
+SCORE_ONLY_MISTAKES = [
+    (["-b", "-f", "markdown"], [["-f", "markdown"], ["-b"]]),
+    (["-b", "--signature"], [["--signature"], ["-b"]]),
+    (["-b", "-f", "text", "--signature"], [["-f", "text", "--signature"], ["-b"]]),
+]
+
+
+@pytest.mark.parametrize(
+    "words, advice",
+    SCORE_ONLY_MISTAKES,
+    ids=lambda value: " ".join(value[0]) if value and isinstance(value[0], list) else " ".join(value),
+)
+def test_score_only_with_a_format_or_a_signature_names_it_and_each_advice_followed_succeeds(
+    tmp_path, capsys, words, advice
+):
+    path = tmp_path / "x.jsonl"
+    rows = [{"source": s, "prediction": p, "reference": r} for s, p, r in zip(SOURCES, PREDICTIONS, REFERENCES)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    status, _, err = run_main([path, *words, "--n-bootstrap", "20"], capsys)
+    assert status == 2 and err.startswith("update-rouge: error: -b/--score-only prints the F values alone, ")
+    told = err.split("; instead: ")[1].rstrip("\n").split(", or ")
+    assert len(told) == len(advice)
+    for followed_words in advice:
+        assert run_main([path, *followed_words, "--n-bootstrap", "20"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["compare", "--system", "copy", "--system", "model"]], ids=["score", "compare"]
+)
+def test_a_file_without_examples_names_it_and_one_example_succeeds(tmp_path, capsys, command):
+    path = tmp_path / "x.jsonl"
+    path.write_text("\n\n", encoding="utf-8")
+    words = [*command[:1], path, *command[1:], "--n-bootstrap", "20"]
+    status, _, err = run_main(words, capsys)
+    prog = " ".join(["update-rouge", *command[:1]])
+    assert (status, err) == (
+        2,
+        f"{prog}: error: {path}: no examples to {command[0] if command else 'score'}; give at least one example\n",
+    )
+    row = {
+        "source": SOURCES[0],
+        "reference": REFERENCES[0],
+        "prediction": PREDICTIONS[0],
+        "copy": SOURCES[0],
+        "model": PREDICTIONS[0],
+    }
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert run_main(words, capsys)[0] == 0
+
+
+def test_compare_scores_of_unlike_or_no_examples_name_the_scores_and_like_ones_are_compared():
+    from update_rouge.comparison.systems import compare_scores, score_systems
+
+    like = {"copy": {"update_rouge1": [0.1, 0.2, 0.3]}, "model": {"update_rouge1": [0.2, 0.4, 0.5]}}
+    for scores, field in [
+        ({**like, "model": {"update_rouge1": [0.2, 0.4]}}, "scores['model']"),
+        ({"copy": {"update_rouge1": []}, "model": {"update_rouge1": []}}, "scores"),
+    ]:
+        with pytest.raises(InputError) as raised:
+            compare_scores(scores, "copy")
+        assert raised.value.field == field and str(raised.value).startswith(field)
+    assert compare_scores(like, "copy")["model"]["update_rouge1_delta"] == pytest.approx(0.5 / 3)
+    with pytest.raises(OptionError, match="^systems is empty: give a mapping of system names") as raised:
+        score_systems(SOURCES, REFERENCES, {}, update_rouge.Settings())
+    assert raised.value.option == "systems"
+    assert set(score_systems(SOURCES, REFERENCES, SYSTEMS, update_rouge.Settings()).columns) == {"copy", "model"}
+
+
+def test_a_length_limit_without_a_limit_names_max_words_and_giving_one_works():
+    from update_rouge.rouge155_options import limited_lines, limited_text
+
+    for limited in (limited_text, limited_lines):
+        with pytest.raises(OptionError, match=f"^{limited.__name__} needs max_words or max_bytes") as raised:
+            limited("a b\nc", None, None)
+        assert raised.value.option == "max_words"
+    assert (limited_text("a b\nc", 1, None), limited_lines("a b\nc", None, 2)) == ("a", ["a "])
+
+
+def test_a_scorer_given_settings_and_options_is_a_type_error_and_each_advice_works():
+    call = {"settings": update_rouge.Settings(rouge_types=("rouge1",)), "seed": 1}
+    with pytest.raises(TypeError) as raised:
+        update_rouge.UpdateRougeScorer(**call)
+    assert isinstance(raised.value, UnknownOptionError) and raised.value.option == "settings"
+    for changes in raised.value.instead:
+        assert update_rouge.UpdateRougeScorer(**followed(call, changes)).score(
+            SOURCES[0], PREDICTIONS[0], REFERENCES[0]
+        )
+
+
+def test_the_demos_limits_and_options_are_refused_by_name_and_their_advice_works():
+    from demo import options as demo_options
+
+    variable = demo_options.MAX_UPLOAD_VARIABLE
+    with pytest.raises(OptionError) as raised:
+        demo_options.max_upload_mb({variable: "lots"})
+    assert raised.value.option == variable
+    (change,) = raised.value.instead[0]
+    assert demo_options.max_upload_mb({variable: str(change.value)}) == 50
+    with pytest.raises(TypeError) as raised:
+        demo_options.ScreenOptions.of(stemer="porter")
+    assert isinstance(raised.value, UnknownOptionError) and raised.value.option == "stemer"
+    for changes in raised.value.instead:
+        assert demo_options.ScreenOptions.of(**followed({"stemer": "porter"}, changes)).settings()

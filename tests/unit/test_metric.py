@@ -47,5 +47,5 @@ def test_score_names_a_bad_field():
 
 
 def test_a_scorer_takes_settings_or_options_not_both():
-    with pytest.raises(TypeError, match="either a Settings or keyword options"):
+    with pytest.raises(TypeError, match=r"^UpdateRougeScorer\(\) takes settings or keyword options, not both"):
         UpdateRougeScorer(Settings(), seed=1)

@@ -33,7 +33,6 @@ from ..files import (
     SystemsRow,
     check_output_paths,
     format_of,
-    input_name,
     open_examples,
     output_file,
     read_systems,
@@ -48,6 +47,7 @@ from .runner import (
     add_output_format,
     add_table_options,
     compute_options,
+    no_examples,
     run_command,
     stdin_piped,
     write_stdout,
@@ -183,7 +183,7 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions = _read(args, systems)
     if not lines:
-        raise ValueError(f"{input_name(args.file or args.sources)}: no examples to compare")
+        raise no_examples(paths, "compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
         scored = score_systems(sources, references, predictions, settings)

@@ -23,9 +23,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..errors import Spelling, UpdateRougeError
+from ..errors import InputError, InputFile, Part, Spelling, UpdateRougeError
 from ..extras import MissingExtra
-from ..files import shown_path
+from ..files import input_name, shown_path
 from ..rouge_types import check_rouge_types
 from ..settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from ..stop_signals import NOTHING_CHANGED, STOP_SIGNALS, interrupted_line
@@ -190,6 +190,16 @@ class Flags(Spelling):
 
 TABLE_FLAGS = {option.name: option.cli_flag for option in OPTIONS if option.cli is not None}
 FLAGS = Flags(TABLE_FLAGS)
+
+
+def no_examples(paths: Sequence[str], command: str) -> InputError:
+    """The refusal of the input files ``paths`` when they hold no example: "x.jsonl: no examples
+    to ``command``; ..." (``<stdin>`` for standard input)."""
+    files: list[Part] = []
+    for path in paths:
+        files += [", "] if files else []
+        files.append(InputFile(path, input_name(path)))
+    return InputError(None, (*files, f": no examples to {command}; give at least one example"))
 
 
 def write_stdout(text: str) -> int:

@@ -24,17 +24,8 @@ import os
 import sys
 from typing import IO
 
-from ..errors import LEFT_OUT, Name, OptionError
-from ..files import (
-    STDIN,
-    Output,
-    check_output_paths,
-    input_name,
-    no_progress,
-    open_reader,
-    output_file,
-    score_chunks,
-)
+from ..errors import LEFT_OUT, Name, OptionError, Setting, advised
+from ..files import STDIN, Output, check_output_paths, no_progress, open_reader, output_file, score_chunks
 from ..files.chunks import CHUNK_LINES, Reader
 from ..parallel import available_cpus
 from ..settings import RUNNING
@@ -46,6 +37,7 @@ from .runner import (
     add_file_argument,
     add_output_format,
     add_table_options,
+    no_examples,
     run_command,
     settings_from,
     stdin_piped,
@@ -54,7 +46,7 @@ from .runner import (
 from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
 
 PROG = "update-rouge"
-SCORE_FLAGS = Flags({**TABLE_FLAGS, "ray": "--ray"})
+SCORE_FLAGS = Flags({**TABLE_FLAGS, "ray": "--ray", "score_only": "-b/--score-only", "output_format": "-f/--format"})
 RAY_ADVICE = "ray start --head --node-ip-address 127.0.0.1 --port 6379"
 """How the refusal of ``--ray`` without an address says to start a cluster (Ray's own command)."""
 
@@ -181,21 +173,31 @@ def _tell(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr)
 
 
+_SCORE_ONLY_DEFAULTS = {"score_only": False, "output_format": None, "return_signature": False}
+_SCORE_ONLY_REFUSES = {
+    "output_format": "in no format",
+    "return_signature": "without the signature (-f text prints the signature under the table)",
+}
+
+
 def _check_score_only(args: argparse.Namespace) -> None:
     """``-b`` prints the numbers alone, as sacreBLEU's ``-b`` does: a format or a signature
-    asked for with it is refused (``ValueError`` naming both flags), not ignored."""
-    if not args.score_only:
+    asked for with it is refused (``OptionError`` of ``score_only`` whose advice leaves out
+    one or the other, tried on the whole command: ``errors.advised``), not ignored."""
+    advised(_score_only, {name: getattr(args, name) for name in _SCORE_ONLY_DEFAULTS}, _SCORE_ONLY_DEFAULTS)
+
+
+def _score_only(call: dict) -> None:
+    if not call.get("score_only"):
         return
-    if args.output_format is not None:
-        raise ValueError(
-            f"-b/--score-only prints the F values alone, in no format: give -b or -f/--format {args.output_format}, "
-            "not both"
-        )
-    if args.return_signature:
-        raise ValueError(
-            "-b/--score-only prints the F values alone, without the signature: give -b or --signature, not both "
-            "(-f text prints the signature under the table)"
-        )
+    for option, why in _SCORE_ONLY_REFUSES.items():
+        if call.get(option, _SCORE_ONLY_DEFAULTS[option]) not in (None, False):
+            raise OptionError(
+                "score_only",
+                True,
+                (Name("score_only"), f" prints the F values alone, {why}"),
+                [[Setting(option, LEFT_OUT)], [Setting("score_only", LEFT_OUT)]],
+            )
 
 
 def ray_address(given: str | None) -> str | None:
@@ -260,7 +262,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         chunks = reader.chunks(advance, CHUNK_LINES, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
-            raise ValueError(f"{', '.join(map(input_name, paths))}: no examples to score")
+            raise no_examples(paths, "score")
         # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
         corpus.check()
     if args.per_example not in (None, "-"):

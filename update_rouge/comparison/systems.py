@@ -25,6 +25,11 @@ methods stated:
   move, and Holm-adjusted per key, the deletions of a type apart from its additions (each is its
   own family of ``m`` tests, as each rouge type is): ``comparisons:<m>`` still counts the tests
   of one key.
+- ``entities=``. Each system's ``update_ent`` (docs/entities.md) is compared as a rouge type is,
+  on the same resamples or trials (micro: its entity counts), and Holm-adjusted as a key of its
+  own; every distinct text is extracted once for all the systems (``entities.entity_columns``),
+  with the ``evidence`` of each example shared by them all. ``update_ent_outdated_kept`` and
+  ``update_ent_unsupported`` are in each system's per-example table (``ScoredSystems.tables``).
 """
 
 import functools
@@ -36,11 +41,11 @@ import numpy as np
 
 from ..bootstrap import check_bootstrap_options
 from ..corpus import corpus_statistics
-from ..errors import Name, OptionError, Setting, advised, unknown_options
+from ..entities import ENTITY_KEY, check_evidence_given, entity_columns
+from ..errors import Field, InputError, Name, OptionError, Setting, advised, unknown_options
 from ..example_pipeline import examples_counts
 from ..example_tables import f1_columns, per_example_table
-from ..inputs import check_inputs
-from ..integrations.refusals import ENTITY_OPTIONS, refuse_given
+from ..inputs import check_evidence, check_inputs
 from ..metric import UpdateRougeScorer
 from ..micro import as_arrays
 from ..no_tokens import tokenless_examples, warn_tokenless
@@ -131,14 +136,10 @@ def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["Si
 def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["SignificanceTest", Settings]:
     check_systems(names, call.pop("baseline"))
     unknown_options(call, _COMPARE_OPTIONS, "compare()")
-    refuse_given(
-        call,
-        ENTITY_OPTIONS,
-        "compare()",
-        "compare the entity scores of two systems with update_rouge.compute(..., baseline_predictions=...)",
-    )
+    evidence = call.pop("evidence", None)
     test = SignificanceTest(**{name: call.pop(name, default) for name, default in TEST_DEFAULTS.items()})
     settings = Settings.from_options(call)
+    check_evidence_given(settings.entities, evidence)
     check_protocol_paired(settings.protocol)
     check_bootstrap_options(
         settings.confidence_level, settings.n_bootstrap, settings.seed, use_aggregator=True, paired=test.bootstrap
@@ -150,36 +151,55 @@ class ScoredSystems(NamedTuple):
     """``score_systems``'s result, per system name in the given order: ``tables``, its
     per-example table (the keys of ``compute(use_aggregator=False)``), and ``columns``, what
     ``compare_scores`` takes: per output key ``update_<type>`` (and with ``deletions``
-    ``update_del_<type>``) the F1 of each example or, under ``average="micro"``, its counts
-    (``micro.CountColumns``)."""
+    ``update_del_<type>``, with ``entities`` ``update_ent``) the F1 of each example or, under
+    ``average="micro"``, its counts (``micro.CountColumns``)."""
 
     tables: dict[str, dict[str, list]]
     columns: dict[str, Mapping[str, Any]]
 
 
 def score_systems(
-    sources: Sequence[str], references: Sequence[Any], systems: Mapping[str, Sequence[str]], settings: Settings
+    sources: Sequence[str],
+    references: Sequence[Any],
+    systems: Mapping[str, Sequence[str]],
+    settings: Settings,
+    evidence: Sequence[Any] | None = None,
 ) -> ScoredSystems:
-    """Score every system on the examples (see ``ScoredSystems``).
+    """Score every system on the examples (see ``ScoredSystems``), under ``entities`` with the
+    ``evidence`` of each example (as ``compute`` takes it).
 
     Every system's texts are checked first (errors name it as ``systems['name'][index]``);
     examples in which the tokenizer finds no token, for any system, get one ``NoTokensWarning``.
     """
     if not systems:
-        raise ValueError("systems is empty: give a mapping of system names to their predictions")
-    for name, predictions in systems.items():
+        raise OptionError(
+            "systems", systems, (Name("systems"), " is empty: give a mapping of system names to their predictions")
+        )
+    checked = [
         check_inputs(sources, predictions, references, predictions_field=f"systems[{name!r}]")
+        for name, predictions in systems.items()
+    ]
+    entity: Sequence[Any] = [None] * len(checked)
+    if settings.entities is not None:
+        checked_evidence = None if evidence is None else check_evidence(evidence, len(checked[0][0]))
+        _, systems_checked, _ = zip(*checked)
+        entity = entity_columns(settings, checked[0][0], systems_checked, checked[0][2], checked_evidence)
     scorer = UpdateRougeScorer(settings)
     active_tokenizer = settings.additions_tokenizer()
     tables: dict[str, dict[str, list]] = {}
     columns: dict[str, Mapping[str, Any]] = {}
     tokenless: list[bool] = []
-    for name, predictions in systems.items():
+    for (name, predictions), entity_scores in zip(systems.items(), entity):
         examples = scorer.examples(sources, predictions, references)
         flags = tokenless_examples(examples, active_tokenizer)
         tokenless = flags if not tokenless else [a or b for a, b in zip(tokenless, flags)]
         tables[name] = per_example_table(examples, settings.rouge_types, settings.deletions)
         counts = examples_counts(examples, settings.rouge_types)
+        if entity_scores is not None:
+            entity_table, entity_counts = entity_scores
+            tables[name].update(entity_table)
+            if counts is not None:
+                counts[ENTITY_KEY] = entity_counts[ENTITY_KEY]
         columns[name] = f1_columns(tables[name], settings.rouge_types) if counts is None else as_arrays(counts)
     warn_tokenless(sum(tokenless), len(tokenless), deletions=settings.deletions)
     return ScoredSystems(tables, columns)
@@ -233,17 +253,21 @@ def compare_scores(
 
 
 def _check_alike(scores: Mapping[str, Mapping[str, Any]], baseline: str) -> list[str]:
-    """The baseline's keys; ``ValueError`` unless every system has them, each with the same
-    number of examples, more than none."""
+    """The baseline's keys; ``InputError`` of the system's scores unless every system has them,
+    each with the same number of examples, more than none."""
     keys = list(scores[baseline])
     n_examples = len(scores[baseline][keys[0]]) if keys else 0
     for name, columns in scores.items():
         if list(columns) != keys or any(len(columns[key]) != n_examples for key in keys):
-            raise ValueError(
-                f"scores[{name!r}] must have the keys {keys} of the baseline, each with {n_examples} examples"
+            where = Field(f"scores[{name!r}]")
+            raise InputError(
+                where, (where, f" must have the keys {keys} of the baseline, each with {n_examples} examples")
             )
     if n_examples == 0:
-        raise ValueError("scores hold no examples: there is nothing to compare")
+        raise InputError(
+            Field("scores"),
+            (Field("scores"), " hold no examples: there is nothing to compare; give each key one score per example"),
+        )
     return keys
 
 
@@ -328,11 +352,13 @@ def compare(  # noqa: PLR0913
         ``None``) and, for every system but the baseline, ``update_<type>_delta`` (in [-1, 1])
         and ``update_<type>_p_value`` (in (0, 1]), plain floats. With ``deletions=True`` the
         same keys for the deletions, ``update_del_<type>`` (``compute``'s under
-        ``baseline_predictions``, bit for bit, with the bootstrap test).
+        ``baseline_predictions``, bit for bit, with the bootstrap test); with ``entities=``
+        (and ``evidence=``, one entry per example shared by every system) those of ``update_ent``
+        (the same).
     """
     call = {**options, "baseline": baseline, "method": method, "correction": correction, "n_trials": n_trials}
     test, settings = check_comparison(list(systems), call)
-    scored = score_systems(sources, references, systems, settings)
+    scored = score_systems(sources, references, systems, settings, options.get("evidence"))
     results: dict[str, Any] = compare_scores(scored.columns, baseline, test, settings)
     if return_signature:
         results[SIGNATURE_KEY] = comparison_signature(references, len(systems), test, settings)

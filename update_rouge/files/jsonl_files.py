@@ -46,12 +46,24 @@ def _skip_space(text: str, position: int = 0) -> int:
     return match.end() if match else position
 
 
+def _json_problem(error: json.JSONDecodeError) -> str:
+    """json's complaint in plain words: a string that the line's end cuts (json reads the line end
+    as a control character in it, or the string as never ended) says so; json's other messages as they are."""
+    if error.msg.startswith("Unterminated string") or (
+        error.msg.startswith("Invalid control character") and error.doc[error.pos] in "\r\n"
+    ):
+        return "a string is not closed on this line"
+    if error.msg.startswith("Invalid control character"):
+        return f"a control character (U+{ord(error.doc[error.pos]):04X}) inside a string, column {error.colno}"
+    return error.msg
+
+
 def _parse_json(text: str, start: int, path: str, line_of: Callable[[int], int]) -> tuple[Any, int]:
     """The JSON value at ``text[start:]`` and the index after it; ``line_of`` maps an index to its line."""
     try:
         return _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
-        raise InputFileError(path, line_of(error.pos), f"not valid JSON ({error.msg})") from None
+        raise InputFileError(path, line_of(error.pos), f"not valid JSON ({_json_problem(error)})") from None
     except RecursionError:
         raise InputFileError(path, line_of(start), "JSON nested too deeply to read") from None
     except ValueError as error:

@@ -14,9 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import Settings, UpdateRougeScorer
+from ..entities import ENTITY_KEY
+from ..errors import Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..inputs import _describe
-from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 HARNESS_TYPES = ("rouge1", "rouge2", "rougeLsum")
 """The rouge types a harness reports unless ``rouge_types`` is given."""
@@ -27,32 +29,40 @@ Triple = tuple[str, str, tuple[str, ...]]
 
 def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
-    is given. Raises ``ValueError`` for an option ``compute`` refuses and ``OptionError`` for the
+    is given. Raises ``OptionError`` for an option ``compute`` refuses and for the
     options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
-    ``baseline_predictions``, ``return_signature``, ``group_by``)."""
+    ``baseline_predictions``, ``return_signature``, ``group_by``) and for ``evidence``, which a
+    harness's sample does not carry."""
     refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
-    refuse_given(options, ENTITY_OPTIONS, "an evaluation harness", ENTITIES_WHY)
+    why = "a harness's sample carries its source and references, no evidence; use update_rouge.compute(...)"
+    refuse_given(options, ("evidence",), "an evaluation harness", why)
     return Settings(**{"rouge_types": HARNESS_TYPES, **options})
 
 
 def sample_keys(settings: Settings) -> list[str]:
-    """The keys of a sample's values: ``update_<type>`` (its F1) of each type and, with
-    ``deletions=True``, ``update_del_<type>`` (its deletions' F1) of each type."""
-    return score_keys(settings.rouge_types, settings.deletions)
+    """The keys of a sample's values: ``update_<type>`` (its F1) of each type, with
+    ``deletions=True`` ``update_del_<type>`` (its deletions' F1) of each type and, with
+    ``entities=``, ``update_ent`` (its entities' F1)."""
+    keys = score_keys(settings.rouge_types, settings.deletions)
+    return keys + ([ENTITY_KEY] if settings.entities is not None else [])
 
 
 def sample_values(settings: Settings, example: ExampleScore) -> dict[str, float]:
-    """A sample's value of each key of ``sample_keys``: the F1 of its additions (and deletions)."""
+    """A sample's value of each key of ``sample_keys``: the F1 of its additions (and deletions,
+    and entities)."""
     values = {f"update_{t}": float(example.scores[t].fmeasure) for t in settings.rouge_types}
     if settings.deletions:
         deleted = example.deletions.scores  # type: ignore[union-attr]
         values.update({f"{DELETIONS_PREFIX}{t}": float(deleted[t].fmeasure) for t in settings.rouge_types})
+    if example.entities is not None:
+        values[ENTITY_KEY] = example.entities.fmeasure
     return values
 
 
 def reported_keys(settings: Settings) -> list[str]:
     """The keys a harness reports: each of ``sample_keys`` (the mean F1 of each type; with
-    ``deletions=True`` the deletions' ``update_del_<type>`` too) and, unless ``confidence_level``
+    ``deletions=True`` the deletions' ``update_del_<type>`` too; with ``entities=``
+    ``update_ent``) and, unless ``confidence_level``
     is ``None``, its interval ``<key>_low`` and ``<key>_high``."""
     keys = sample_keys(settings)
     if settings.intervals:
@@ -62,20 +72,29 @@ def reported_keys(settings: Settings) -> list[str]:
 
 def as_references(value: Any, where: str) -> tuple[str, ...]:
     """A sample's reference(s) (a string or a non-empty sequence of strings) as a tuple;
-    raises ``ValueError`` naming ``where`` otherwise."""
+    ``InputError`` of the field ``reference`` whose message starts with ``where`` otherwise."""
     if isinstance(value, str):
         return (value,)
     if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
         return tuple(value)
-    raise ValueError(f"{where} must be a reference string or a non-empty list of them, got {_describe(value)}")
+    problem = f"{where} must be a reference string or a non-empty list of them, got {_describe(value)}"
+    raise InputError(Field("reference"), (problem,))
 
 
 def as_triple(source: Any, prediction: Any, references: Any, where: str) -> Triple:
-    """One sample's triple, its texts checked to be strings (errors name ``where``)."""
+    """One sample's triple, its texts checked to be strings (``InputError`` of the field, naming ``where``)."""
     for field, text in (("source", source), ("prediction", prediction)):
         if not isinstance(text, str):
-            raise ValueError(f"{where}: the {field} must be a string, got {_describe(text)}")
+            raise InputError(Field(field), (f"{where}: the {field} must be a string, got {_describe(text)}",))
     return source, prediction, as_references(references, f"{where}: the reference")
+
+
+def missing_source(where: str, held: str) -> InputError:
+    """The refusal of a sample whose source is not where ``held`` (``Sample.metadata['source']``) says."""
+    return InputError(
+        Field("source"),
+        (f"{where}: {held} must hold the source text: put it there, or name its key with ", Name("source_key")),
+    )
 
 
 _HOW = ("engine", "num_proc")
@@ -90,35 +109,57 @@ def settings_name(settings: Settings) -> str:
     ``named_settings``. Settings that differ only in ``engine`` or ``num_proc`` (which never
     change a number) share the name; the corpus result then runs with the last one's. Two
     settings that differ otherwise with one signature (two custom tokenizers) cannot be told
-    apart, so the second raises ``ValueError``."""
+    apart, so the second raises ``OptionError`` naming the first option they differ in, advising
+    the value in use."""
     name = UpdateRougeScorer(settings).signature()
     with _NAMED_LOCK:
         known = _NAMED.get(name)
-        if known is not None and _scoring(known) != _scoring(settings):
-            raise ValueError(f"other settings with the same signature are in use in this process: {name}")
+        differing = [] if known is None else _differing(known, settings)
+        if differing:
+            option = differing[0]
+            raise OptionError(
+                option,
+                getattr(settings, option),
+                (
+                    Name(option),
+                    f" differs from that of other settings in use in this process with the same signature, {name}, "
+                    "which could not be told apart",
+                ),
+                [[Setting(option, getattr(known, option))]],
+            )
         _NAMED[name] = settings
     return name
 
 
-def _scoring(settings: Settings) -> tuple[Any, ...]:
-    """The fields of ``settings`` that decide the numbers: all but ``engine`` and ``num_proc``."""
-    return tuple(getattr(settings, field.name) for field in dataclasses.fields(settings) if field.name not in _HOW)
+def _differing(known: Settings, settings: Settings) -> list[str]:
+    """The fields of ``settings`` that decide the numbers (all but ``engine`` and ``num_proc``)
+    and differ from ``known``'s."""
+    fields = (field.name for field in dataclasses.fields(settings) if field.name not in _HOW)
+    return [name for name in fields if getattr(known, name) != getattr(settings, name)]
 
 
 def named_settings(names: Iterable[str], what: str) -> Settings:
     """The settings of ``names`` (``settings_name``), which must be one name known in this
-    process; raises ``ValueError`` naming ``what`` (the harness's key or metric) otherwise."""
+    process; ``InputError`` naming ``what`` (the harness's key or metric) otherwise: no samples,
+    samples of several settings, or settings this process has not created."""
     distinct = sorted(set(names))
-    if len(distinct) != 1:
-        raise ValueError(f"{what}: the samples were scored with {len(distinct)} different settings: {distinct}")
-    with _NAMED_LOCK:
-        settings = _NAMED.get(distinct[0])
-    if settings is None:
-        raise ValueError(
-            f"{what}: the settings {distinct[0]!r} were not created in this process: create the scorer "
+    if not distinct:
+        problem = "no samples were scored: there is no corpus result; score at least one sample"
+    elif len(distinct) > 1:
+        problem = (
+            f"the samples were scored with {len(distinct)} different settings: {distinct}; "
+            "aggregate the samples of each settings under their own task"
+        )
+    else:
+        with _NAMED_LOCK:
+            settings = _NAMED.get(distinct[0])
+        if settings is not None:
+            return settings
+        problem = (
+            f"the settings {distinct[0]!r} were not created in this process: create the scorer "
             "(the harness's UpdateROUGE helper, with the same options) before aggregating"
         )
-    return settings
+    raise InputError(None, (f"{what}: {problem}",))
 
 
 class _LastResult:
@@ -137,10 +178,8 @@ def corpus_result(settings: Settings, triples: Sequence[Triple]) -> dict[str, An
     """``compute``'s result, signature included, of ``triples`` under ``settings``: the means,
     intervals and signature ``compute(sources, predictions, references, **options,
     return_signature=True)`` gives the same inputs. The last result is kept, so asking for each
-    key of one collection scores it once. Raises ``ValueError`` for no triples."""
+    key of one collection scores it once (``named_settings`` has refused no triples)."""
     triples = tuple(triples)
-    if not triples:
-        raise ValueError("no samples were scored: there is no corpus result")
     key = (settings, triples)
     with _LAST.lock:
         if _LAST.key == key:

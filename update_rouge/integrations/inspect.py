@@ -33,6 +33,7 @@ from .harness_corpus import (
     as_triple,
     corpus_result,
     harness_settings,
+    missing_source,
     named_settings,
     reported_keys,
     sample_values,
@@ -63,7 +64,7 @@ def update_rouge_corpus() -> Metric:
 @scorer(metrics=[update_rouge_corpus()], name="update_rouge")
 def update_rouge_scorer(source_key: str = "source", **options: Any) -> Scorer:
     """UpdateROUGE of each sample (see the module docstring); ``options`` are ``compute``'s
-    settings, checked here (``ValueError`` as ``compute`` raises it)."""
+    settings, checked here (``OptionError`` as ``compute`` raises it)."""
     settings = harness_settings(options)
     name = settings_name(settings)
     one = UpdateRougeScorer(settings)
@@ -72,7 +73,7 @@ def update_rouge_scorer(source_key: str = "source", **options: Any) -> Scorer:
         where = f"sample {state.sample_id!r}"
         source = (state.metadata or {}).get(source_key)
         if source is None:
-            raise ValueError(f"{where}: Sample.metadata[{source_key!r}] must hold the source text")
+            raise missing_source(where, f"Sample.metadata[{source_key!r}]")
         source, prediction, references = as_triple(source, state.output.completion, list(target), where)
         example = one.score(source, prediction, list(references))
         return Score(

@@ -44,6 +44,7 @@ from .harness_corpus import (
     as_triple,
     corpus_result,
     harness_settings,
+    missing_source,
     named_settings,
     reported_keys,
     sample_keys,
@@ -88,7 +89,7 @@ class UpdateRougeComputation(SampleLevelComputation):
         where = f"the doc of task {doc.task_name!r} ({doc.query[:40]!r})"
         source = (doc.specific or {}).get(self.source_key)
         if source is None:
-            raise ValueError(f"{where}: Doc.specific[{self.source_key!r}] must hold the source text")
+            raise missing_source(where, f"Doc.specific[{self.source_key!r}]")
         golds = [doc.gold_index] if isinstance(doc.gold_index, int) else list(doc.gold_index)
         texts = model_response.final_text
         triple = as_triple(source, texts[0] if texts else None, [doc.choices[i] for i in golds], where)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import Field, InputError, OptionError
 from ..extras import MissingExtra
 from ..files import InputFileError, jsonl_id, jsonl_values
 from ..files.lines import file_lines
@@ -96,7 +97,13 @@ def make_process_results(
     def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Item]:
         where = f"document {doc['id']!r}" if "id" in doc else "a document"
         if not results:
-            raise ValueError(f"{where}: process_results got no generation (results is empty)")
+            raise InputError(
+                Field("results"),
+                (
+                    f"{where}: process_results got no generation (results is empty): "
+                    "give its task output_type: generate_until",
+                ),
+            )
         source, prediction, references = as_triple(doc.get(source_field), results[0], doc.get(reference_field), where)
         item = (name, source, prediction, references)
         return {key: item for key in keys}
@@ -125,7 +132,11 @@ def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]
     import datasets
 
     if not data_files:
-        raise ValueError('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'')
+        raise OptionError(
+            "data_files",
+            data_files,
+            ('update_rouge_fruit reads a local JSONL file: pass --metadata \'{"data_files": "PATH"}\'',),
+        )
     values = jsonl_values(data_files, file_lines(data_files, lambda _: None))
     rows = [_row(row, number, data_files) for number, row in values]
     return {"test": datasets.Dataset.from_list(rows)}

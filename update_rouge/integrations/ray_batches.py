@@ -48,7 +48,7 @@ from ..tokens import TokenizerError
 from .ray_chunks import size_native_threads
 from .ray_counts import count_values
 from .ray_errors import COLUMN_DEFAULTS, COLUMN_OPTIONS, carried, check_columns, own_errors
-from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
+from .refusals import refuse_given
 
 ROW_COLUMN = "row"
 BLOCK_ROWS = 1024
@@ -59,7 +59,11 @@ NOT_RAY = {
     "baseline_predictions": "a baseline is its rows scored with its predictions, given to corpus_scores as baseline=",
     "group_by": "it computes no groups",
     "use_aggregator": "score_dataset gives the per-example columns, corpus_scores the corpus result",
-    **dict.fromkeys(ENTITY_OPTIONS, ENTITIES_WHY),
+    **dict.fromkeys(
+        ("entities", "evidence"),
+        "its columns hold no entity scores (nor the micro average's entity counts); "
+        "score them with update_rouge.compute(..., entities=...)",
+    ),
 }
 
 

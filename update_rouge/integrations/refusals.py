@@ -21,11 +21,6 @@ CORPUS_OPTIONS = tuple(
 reporting group (``STATISTICS``) and the Python-only ``use_aggregator``, ``baseline_predictions``
 and ``group_by``."""
 
-ENTITY_OPTIONS = ("entities", "evidence")
-"""The entity scores' options (docs/entities.md), which ``compute``, the evaluate module and
-``UpdateRougeScorer`` honour and every integration refuses (``ENTITIES_WHY``)."""
-ENTITIES_WHY = "the entity scores are computed by compute() and UpdateRougeScorer only; use update_rouge.compute(...)"
-
 NOT_ONE_RESULT = ("use_aggregator", "baseline_predictions", "return_signature", "group_by")
 """The options that make ``compute``'s result other than one corpus value per key (per-example
 lists, a paired test, a string, nested groups): refused where a door reports one number per key."""

@@ -10,6 +10,8 @@ A term ``del_<type>`` (``del_rouge1_recall``) is the score of what the completio
 its source (``update_del_<type>`` of ``compute(..., deletions=True)``): a ``del_`` term scores
 the deletions by itself, so that a reward can pay for the right deletions and penalise wrong
 ones beside the additions.
+Entity terms (``ent_recall``, ``ent_unsupported``; ``reward_terms``) score the completion's
+entities under ``entities=``, the evidence read from a dataset column (``evidence_column=``).
 Where TRL passes its hooks (``log_metric``, ``log_extra``), the reward logs its parts: each term's
 mean and the shares of examples that the no-additions (no-deletions) rule decided, and on request
 each completion's additions; ``abstain=True`` returns ``None`` (TRL: not applicable) where those
@@ -33,25 +35,21 @@ from ..errors import (
     OptionError,
     Setting,
     Spelling,
-    UpdateRougeError,
     advised,
     input_error,
     unknown_options,
 )
 from ..example_tables import ExampleScore
 from ..inputs import _describe
-from ..metric import score_examples
-from ..rouge_types import check_rouge_types
+from ..metric import UpdateRougeScorer
 from ..settings import DEFAULTS, OPTIONS
-from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
+from .refusals import CORPUS_OPTIONS, refuse_given
+from .reward_terms import DEFAULT_REWARD, DELETIONS, ENTITIES, UNSUPPORTED, Term, parse_reward
 
-DEFAULT_REWARD = "rougeLsum"
-MEASURES = {"f1": "fmeasure", "precision": "precision", "recall": "recall"}
-DELETIONS = "del_"
-"""The prefix of a term that scores the deletions (``del_rouge1``), not the additions."""
-# The table's options a reward refuses by name: the types (they come from reward=) and those
-# that act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of.
-REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS, *ENTITY_OPTIONS)
+# The table's options a reward refuses by name: the types (they come from reward=), those that
+# act on a corpus result (refusals.CORPUS_OPTIONS), which a per-example score has none of, and
+# evidence, which a reward reads from a dataset column (evidence_column=).
+REFUSED_OPTIONS = ("rouge_types", *CORPUS_OPTIONS, "evidence")
 # compute's options that a reward honours, the table's others: they make a per-example score, or run it.
 REWARD_OPTIONS = tuple(option.name for option in OPTIONS if option.name not in REFUSED_OPTIONS)
 # Why an option is refused, where the general reason (it makes no per-example score) is not it.
@@ -59,10 +57,12 @@ _REFUSAL_REASONS = {
     "rouge_types": "the types come from reward=",
     "protocol": "a protocol reproduces a published evaluation script's numbers, not a training signal; "
     "leave it out (our rules)",
-    **dict.fromkeys(ENTITY_OPTIONS, ENTITIES_WHY),
+    "evidence": "a reward reads each example's evidence from a dataset column: name it with evidence_column=",
 }
 # What TRL passes besides the dataset's columns.
 TRL_ARGUMENTS = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
+COLUMNS = {"source_column": "source", "reference_column": "reference", "evidence_column": None}
+"""The column arguments of a reward and their defaults (``evidence_column``: none, no evidence)."""
 
 
 class _Columns(Spelling):
@@ -76,105 +76,13 @@ class _Columns(Spelling):
         return f"{self.names.get(field.field, field.field)}{field.indices}"
 
 
-Term = tuple[bool, str, str, float]
-"""A reward term: whether it scores the deletions, its rouge type, its measure, its weight."""
-
-
-def _parse_term(reward: Any, term: Any) -> tuple[bool, str, str]:
-    """``"rouge2"`` -> (False, ``"rouge2"``, ``"f1"``); ``"del_rouge2_recall"`` -> (True,
-    ``"rouge2"``, ``"recall"``): the deletions' recall. ``OptionError`` of ``reward`` (which
-    holds ``term``) for a term that is not one, advising the reward with it mended."""
-    if not isinstance(term, str) or not term:
-        problem = f"must be a non-empty string such as {DEFAULT_REWARD!r}, got {_describe(term)}"
-        raise _refused_term(reward, term, problem, [DEFAULT_REWARD])
-    deletions = term.startswith(DELETIONS)
-    prefix = DELETIONS if deletions else ""
-    rouge_type, _, measure = term.removeprefix(DELETIONS).rpartition("_")
-    if not rouge_type:
-        rouge_type, measure = term.removeprefix(DELETIONS), "f1"
-    try:
-        check_rouge_types([rouge_type])
-    except OptionError as error:
-        problem = f"names no rouge type ({UpdateRougeError.render(error)})"
-        raise _refused_term(reward, term, problem, [prefix + DEFAULT_REWARD]) from None
-    if measure not in MEASURES:
-        measures = [f"{prefix}{rouge_type}_{measure}" for measure in MEASURES]
-        raise _refused_term(
-            reward, term, "must end in one of _f1, _precision, _recall (or name a type alone: F1)", measures
-        )
-    return deletions, rouge_type, measure
-
-
-def _refused_term(reward: Any, term: Any, problem: str, mended: list[str]) -> OptionError:
-    """The refusal of ``reward`` for its ``term``: "reward term 'rouge1_f2' ``problem``"; the
-    advice is ``reward`` with ``term`` replaced by each of ``mended``."""
-
-    def replaced(new: str) -> Any:
-        if not isinstance(reward, Mapping):
-            return new
-        return {(new if key == term else key): weight for key, weight in reward.items()}
-
-    return OptionError(
-        "reward",
-        reward,
-        (Name("reward"), f" term {term!r} {problem}"),
-        [[Setting("reward", replaced(new))] for new in mended],
-    )
-
-
-def _parse_reward(reward: Any) -> list[Term]:
-    """The reward as (deletions, rouge type, measure, weight) terms, weights divided by their sum."""
-    if isinstance(reward, str):
-        return [(*_parse_term(reward, reward), 1.0)]
-    if not isinstance(reward, Mapping) or not reward:
-        raise OptionError(
-            "reward",
-            reward,
-            (
-                Name("reward"),
-                f" must be a term such as 'rougeLsum' or a non-empty mapping of terms to weights, got {_describe(reward)}",
-            ),
-            [[Setting("reward", LEFT_OUT)]],
-        )
-    terms = []
-    for term, weight in reward.items():
-        parsed = _parse_term(reward, term)
-        number = isinstance(weight, (int, float)) and not isinstance(weight, bool)
-        if not (number and math.isfinite(weight) and weight > 0):
-            raise OptionError(
-                "reward",
-                reward,
-                (
-                    "the weight of ",
-                    Name("reward"),
-                    f" term {term!r} must be a positive finite number, got {_describe(weight)}",
-                ),
-                [[Setting("reward", {**reward, term: 1.0})]],
-            )
-        terms.append((*parsed, float(weight)))
-    keys = [term[:3] for term in terms]
-    if len(set(keys)) < len(keys):
-        firsts = {key: name for key, name in reversed(list(zip(keys, reward)))}
-        raise OptionError(
-            "reward",
-            reward,
-            (Name("reward"), f" names a (type, measure) more than once: {list(reward)}"),
-            [[Setting("reward", {name: reward[name] for name in firsts.values()})]],
-        )
-    total = math.fsum(term[3] for term in terms)
-    return [(*term[:3], term[3] / total) for term in terms]
-
-
-def _term_name(deletions: bool, rouge_type: str, measure: str) -> str:
-    """A term's part of the reward's default name: ``rouge1_f1``, ``del_rouge1_recall``."""
-    return f"{DELETIONS if deletions else ''}{rouge_type}_{measure}"
-
-
 def _scoring_options(terms: list[Term], options: dict[str, Any]) -> dict[str, Any]:
-    """``compute``'s options of a reward of ``terms``: the terms' rouge types and, where a term
-    scores the deletions, ``deletions=True``; ``OptionError`` for ``deletions=False`` beside one."""
-    scored = dict(options, rouge_types=list(dict.fromkeys(rouge_type for _, rouge_type, _, _ in terms)))
-    if not any(deletions for deletions, _, _, _ in terms):
+    """``compute``'s options of a reward of ``terms``: the terms' rouge types (``rouge1``, the
+    cheapest, where every term is an entity term) and, where a term scores the deletions,
+    ``deletions=True``; ``OptionError`` for ``deletions=False`` beside one."""
+    types = list(dict.fromkeys(term.rouge_type for term in terms if term.part != ENTITIES)) or ["rouge1"]
+    scored = dict(options, rouge_types=types)
+    if not any(term.part == DELETIONS for term in terms):
         return scored
     if options.get("deletions") is False:
         raise OptionError(
@@ -190,48 +98,55 @@ def _scoring_options(terms: list[Term], options: dict[str, Any]) -> dict[str, An
     return scored
 
 
+def _check_entity_terms(reward: Any, terms: list[Term], entities: Any, evidence_column: Any) -> None:
+    """``OptionError`` unless ``entities`` is given exactly where a term is an entity term and
+    ``evidence_column`` exactly where one is ``ent_unsupported`` (the terms of ``reward``, in order)."""
+    keys = [reward] if isinstance(reward, str) else list(reward)
+    for what, given, needing in (
+        ("entities", entities, [key for key, term in zip(keys, terms) if term.part == ENTITIES]),
+        ("evidence_column", evidence_column, [key for key, term in zip(keys, terms) if term.measure == UNSUPPORTED]),
+    ):
+        if needing and given is None:
+            kept = {} if isinstance(reward, str) else {key: reward[key] for key in keys if key not in needing}
+            without = [[Setting("reward", kept or LEFT_OUT)]]
+            raise OptionError("reward", reward, (Name("reward"), f" term {needing[0]!r} needs ", Name(what)), without)
+        if given is not None and not needing:
+            reader = "an ent term of the reward" if what == "entities" else "the reward term 'ent_unsupported'"
+            raise OptionError(what, given, (Name(what), f" is read only by {reader}"), [[Setting(what, LEFT_OUT)]])
+
+
 # What leaving each argument out gives (deletions: what the terms imply).
 _REWARD_DEFAULTS = {
     **{name: value for name, value in DEFAULTS.items() if name != "deletions"},
     "reward": DEFAULT_REWARD,
-    "source_column": "source",
-    "reference_column": "reference",
+    **COLUMNS,
 }
 
 
 def _checked_reward(call: dict[str, Any]) -> tuple[list[Term], dict[str, Any]]:
     """The terms and ``compute``'s options of a reward built with the arguments ``call``, every
-    one checked (``score_examples`` too, so that a bad option fails when the reward is built and
-    not at a training step); ``OptionError`` naming the first refused."""
+    one checked (a tiny example scored too, so that a bad option fails when the reward is built
+    and not at a training step); ``OptionError`` naming the first refused."""
     unknown_options(call, [*_REWARD_DEFAULTS, "deletions"], "update_rouge_reward()")
     for option in REFUSED_OPTIONS:
         why = _REFUSAL_REASONS.get(option, "a reward is one score per example, which this option does not change")
         refuse_given(call, (option,), "a reward", why)
-    for argument in ("source_column", "reference_column"):
-        column = call.pop(argument, _REWARD_DEFAULTS[argument])
-        if not isinstance(column, str) or not column:
+    columns = {argument: call.pop(argument, default) for argument, default in COLUMNS.items()}
+    for argument, column in columns.items():
+        optional = column is None and COLUMNS[argument] is None
+        if not optional and (not isinstance(column, str) or not column):
             raise OptionError(
                 argument,
                 column,
                 (Name(argument), f" must be the name of a dataset column, got {_describe(column)}"),
                 [[Setting(argument, LEFT_OUT)]],
             )
-    terms = _parse_reward(call.pop("reward", DEFAULT_REWARD))
+    reward = call.pop("reward", DEFAULT_REWARD)
+    terms = parse_reward(reward)
+    _check_entity_terms(reward, terms, call.get("entities"), columns["evidence_column"])
     options = _scoring_options(terms, call)
-    score_examples([""], [""], [""], **options)
+    UpdateRougeScorer(**options).examples([""], [""], [""])
     return terms, options
-
-
-def _value(example: ExampleScore, deletions: bool, rouge_type: str, measure: str) -> float:
-    """One term's value for one example: a measure of its additions' or deletions' score."""
-    scores = example.deletions.scores if deletions else example.scores  # type: ignore[union-attr]
-    return float(getattr(scores[rouge_type], MEASURES[measure]))
-
-
-def _decided(example: ExampleScore, terms: list[Term]) -> bool:
-    """Whether a rule decides every term on ``example``: neither side adds anything (an additions
-    term) and, for a ``del_`` term, neither side deletes anything."""
-    return all(example.deletions.both_kept if deletions else example.both_empty for deletions, *_ in terms)  # type: ignore[union-attr]
 
 
 def _switch(option: str, value: Any) -> bool:
@@ -289,7 +204,8 @@ def _reference_list(reference: Any, index: int) -> list[Any]:
 class UpdateRougeReward:
     """A reward function in TRL's contract; build it with ``update_rouge_reward``."""
 
-    def __init__(
+    # A reward's own arguments, then compute's options: PLR0913 waived (as for compute).
+    def __init__(  # noqa: PLR0913
         self,
         reward: str | Mapping[str, float] = DEFAULT_REWARD,
         source_column: str = "source",
@@ -297,23 +213,31 @@ class UpdateRougeReward:
         name: str | None = None,
         abstain: bool = False,
         log_additions: bool = False,
+        evidence_column: str | None = None,
         **compute_kwargs: Any,
     ):
         self.abstain = _switch("abstain", abstain)
         self.log_additions = _switch("log_additions", log_additions)
-        call = dict(compute_kwargs, reward=reward, source_column=source_column, reference_column=reference_column)
-        self.terms, self.options = advised(_checked_reward, call, _REWARD_DEFAULTS)
-        self.source_column = source_column
-        self.reference_column = reference_column
-        self._columns = _Columns({"sources": f"column {source_column!r}", "references": f"column {reference_column!r}"})
-        self.__name__ = name or "update_rouge_" + "_".join(_term_name(*term[:3]) for term in self.terms)
+        columns = {
+            "source_column": source_column,
+            "reference_column": reference_column,
+            "evidence_column": evidence_column,
+        }
+        self.terms, self.options = advised(
+            _checked_reward, {**compute_kwargs, "reward": reward, **columns}, _REWARD_DEFAULTS
+        )
+        self.source_column, self.reference_column = source_column, reference_column
+        self.evidence_column = evidence_column
+        fields = ("sources", "references", "evidence")
+        self._columns = _Columns({field: f"column {column!r}" for field, column in zip(fields, columns.values())})
+        self.__name__ = name or "update_rouge_" + "_".join(term.name for term in self.terms)
 
     def _column(self, columns: dict[str, Any], name: str, count: int) -> list:
         if name not in columns:
             given = ", ".join(sorted(key for key in columns if key not in TRL_ARGUMENTS)) or "none"
             problem = (
                 f"the dataset has no column {name!r} (columns given to the reward: {given}); "
-                "name the column with source_column= or reference_column="
+                "name the column with source_column=, reference_column= or evidence_column="
             )
             raise InputError(None, (problem,))
         values = columns[name]
@@ -355,10 +279,12 @@ class UpdateRougeReward:
             _reference_list(reference, index)
             for index, reference in enumerate(self._column(columns, self.reference_column, count))
         ]
-        examples = score_examples(sources, predictions, references, **self.options)
-        values = [[_value(example, *term[:3]) for example in examples] for term in self.terms]
-        weights = [term[3] for term in self.terms]
-        scored = [not (self.abstain and _decided(example, self.terms)) for example in examples]
+        evidence = None if self.evidence_column is None else self._column(columns, self.evidence_column, count)
+        examples = UpdateRougeScorer(**self.options).examples(sources, predictions, references, evidence)
+        values = [[term.value(example) for example in examples] for term in self.terms]
+        weights = [term.weight for term in self.terms]
+        decided = [all(term.decided(example) for term in self.terms) for example in examples]
+        scored = [not (self.abstain and rule) for rule in decided]
         self._log(examples, values, scored, columns)
         return [
             math.fsum(weight * value for weight, value in zip(weights, example_values)) if kept else None
@@ -370,17 +296,20 @@ class UpdateRougeReward:
         ``rewards/<name>/<term>``, each term's mean over the ``scored`` examples (so that the
         weighted sum of these means is the mean reward), and ``rewards/<name>/both_empty_share``,
         the share of examples in which neither side adds anything (and ``both_kept_share``,
-        deletes anything, where the deletions are scored); with ``log_additions``, ``log_extra``
+        deletes anything, where the deletions are scored; ``ent_both_empty_share``, adds an
+        entity, where the entities are); with ``log_additions``, ``log_extra``
         gets the column ``<name>/additions``: each completion's additions, one per line."""
         log_metric, log_extra = hooks.get("log_metric"), hooks.get("log_extra")
         if callable(log_metric):
             prefix = f"rewards/{self.__name__}/"
             kept = [index for index, keep in enumerate(scored) if keep]
             for term, term_values in zip(self.terms, values) if kept else ():
-                log_metric(prefix + _term_name(*term[:3]), math.fsum(term_values[index] for index in kept) / len(kept))
+                log_metric(prefix + term.name, math.fsum(term_values[index] for index in kept) / len(kept))
             shares = {"both_empty_share": [example.both_empty for example in examples]}
             if self.options.get("deletions"):
                 shares["both_kept_share"] = [example.deletions.both_kept for example in examples]  # type: ignore[union-attr]
+            if self.options.get("entities") is not None:
+                shares["ent_both_empty_share"] = [example.entities.both_empty for example in examples]  # type: ignore[union-attr]
             for share, flags in shares.items():
                 log_metric(prefix + share, sum(flags) / len(flags))
         if self.log_additions and callable(log_extra):
@@ -390,13 +319,15 @@ class UpdateRougeReward:
         return f"<{type(self).__name__} {self.__name__}>"
 
 
-def update_rouge_reward(
+# A reward's own arguments, then compute's options: PLR0913 waived (as for compute).
+def update_rouge_reward(  # noqa: PLR0913
     reward: str | Mapping[str, float] = DEFAULT_REWARD,
     source_column: str = "source",
     reference_column: str = "reference",
     name: str | None = None,
     abstain: bool = False,
     log_additions: bool = False,
+    evidence_column: str | None = None,
     **compute_kwargs: Any,
 ) -> UpdateRougeReward:
     """Build an UpdateROUGE reward function for TRL's ``reward_funcs``.
@@ -407,8 +338,11 @@ def update_rouge_reward(
             ``compute`` accepts; ``"del_<type>"`` or ``"del_<type>_<measure>"`` (``"del_rouge1"``)
             for that score of the completion's deletions (what it removes from its source) against
             the reference's, which a ``del_`` term has scored (``deletions=True`` is implied;
-            ``deletions=False`` beside it is refused); or a mapping of such terms to positive weights, whose weighted
-            mean is the reward (weights are divided by their sum, so the reward stays in [0, 1];
+            ``deletions=False`` beside it is refused); ``"ent"`` or ``"ent_<measure>"`` for that
+            score of the completion's entities (``update_ent``, given ``entities=``) and
+            ``"ent_unsupported"``, 1 / (1 + the completion's unsupported entities), given
+            ``entities=`` and ``evidence_column=`` (``reward_terms``); or a mapping of such terms
+            to positive weights, whose weighted mean is the reward (weights are divided by their sum, so the reward stays in [0, 1];
             scale it with TRL's ``reward_weights``). Default: the F1 of ``rougeLsum``.
         source_column, reference_column: the dataset columns holding each example's source text
             and its reference (a string, or a non-empty list of strings for several references,
@@ -422,18 +356,24 @@ def update_rouge_reward(
             default ``False``: the rule's 1.0.
         log_additions: ``True``: where TRL passes ``log_extra``, each completion's additions go
             to its completions table as the column ``<name>/additions``; default ``False``.
+        evidence_column: the dataset column holding each example's evidence (a string or a list
+            of strings), read by the term ``ent_unsupported`` only; default none.
         **compute_kwargs: every per-example scoring option of ``compute`` (``settings.OPTIONS``),
-            checked here; not those of ``REFUSED_OPTIONS``: ``rouge_types`` (given by ``reward``)
-            and the options that act on a corpus result (``refusals.CORPUS_OPTIONS``).
+            checked here (``entities`` only beside an entity term); not those of
+            ``REFUSED_OPTIONS``: ``rouge_types`` (given by ``reward``), the options that act on a
+            corpus result (``refusals.CORPUS_OPTIONS``) and ``evidence`` (``evidence_column=``).
 
     Returns:
         A picklable callable ``reward(prompts=..., completions=..., **columns) -> list[float | None]``,
         each value in [0, 1] (``None`` only with ``abstain``): with a single term, exactly the per-example value of
         ``compute(..., use_aggregator=False)`` under ``update_<type>`` (F1),
         ``update_<type>_precision`` or ``update_<type>_recall`` (a ``del_`` term: ``update_del_<type>``,
-        ... of ``compute(..., deletions=True)``). A completion that adds nothing
+        ... of ``compute(..., deletions=True)``; an ``ent`` term: ``update_ent``, ... of
+        ``compute(..., entities=...)``). A completion that adds nothing
         to its source scores 1.0 when some reference adds nothing too (every reference, with
         ``multi_ref="pooled"``), as in ``compute``. Called with TRL's ``log_metric`` and
         ``log_extra``, it logs its parts (``UpdateRougeReward._log``); called without, nothing.
     """
-    return UpdateRougeReward(reward, source_column, reference_column, name, abstain, log_additions, **compute_kwargs)
+    return UpdateRougeReward(
+        reward, source_column, reference_column, name, abstain, log_additions, evidence_column, **compute_kwargs
+    )

@@ -20,6 +20,14 @@ each kept in states of its own as the additions' are) as 0-dimensional float64 t
 
 The means are those of ``compute`` (``corpus.mean``, ``micro.micro_means``), not copies of them.
 
+Under ``entities=`` (docs/entities.md) ``update_ent`` and its ``_precision`` and ``_recall`` are
+kept as a rouge type's are (macro: each example's; micro: the entity counts summed), and
+``update_ent_outdated_kept`` as each example's value (``NaN`` where undefined; macro) or the sums
+of the kept and the dropped entities (micro); given ``update(..., evidence=...)`` for every
+batch, ``update_ent_unsupported`` from the summed counts and examples (its mean per example, as
+``compute``'s under both averages). ``update_ent_outdated_kept`` is ``NaN`` where no example
+defines it (``compute``'s ``None``).
+
 No bootstrap interval is computed here: a resample depends on the order of the examples, which
 the gathering across processes does not keep. ``compute`` on the gathered texts gives the
 intervals. ``signature(references)`` is the signature of what this metric computes: that of
@@ -27,6 +35,7 @@ intervals. ``signature(references)`` is the signature of what this metric comput
 (``boot:none|ci:none``).
 """
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,11 +52,21 @@ except ImportError as error:
 
 from .. import Settings, UpdateRougeScorer
 from ..corpus import mean
-from ..errors import LEFT_OUT, Name, OptionError, Setting
-from ..example_tables import DELETIONS_PREFIX, score_keys
+from ..entities import (
+    ENTITY_KEY,
+    OUTDATED_KEY,
+    UNSUPPORTED_KEY,
+    EntityScore,
+    check_evidence_given,
+    entity_counts,
+    entity_table,
+    pooled_outdated,
+)
+from ..errors import LEFT_OUT, InputError, Name, OptionError, Setting
+from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..micro import micro_means
 from ..protocols import rules_of
-from .refusals import CORPUS_OPTIONS, ENTITIES_WHY, ENTITY_OPTIONS, refuse_given
+from .refusals import CORPUS_OPTIONS, refuse_given
 
 MEASURES = (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall"))
 """Output key suffix and ``rouge_score`` ``Score`` field of each measure."""
@@ -78,7 +97,8 @@ class UpdateRougeMetric(Metric):
     def __init__(self, metric_kwargs: dict[str, Any] | None = None, **options: Any):
         super().__init__(**(metric_kwargs or {}))
         refuse_given(options, _REFUSED, _DOOR, "it computes corpus means only, no bootstrap")
-        refuse_given(options, ENTITY_OPTIONS, _DOOR, ENTITIES_WHY)
+        why = "each batch's evidence goes to update(sources, predictions, references, evidence=...)"
+        refuse_given(options, ("evidence",), _DOOR, why)
         level = options.get("confidence_level")
         if level is not None:
             raise OptionError(
@@ -114,39 +134,92 @@ class UpdateRougeMetric(Metric):
             else:
                 for suffix, _ in MEASURES:
                     self.add_state(key + suffix, [], dist_reduce_fx="cat")
+        if self.settings.entities is not None:
+            # micro: the kept and the dropped entities summed; macro: each example's share (NaN: undefined).
+            outdated: Any = torch.zeros(2, dtype=torch.int64) if self._micro else []
+            self.add_state(OUTDATED_KEY, outdated, dist_reduce_fx="sum" if self._micro else "cat")
+            # The unsupported entities summed, and the examples whose evidence was given.
+            self.add_state(UNSUPPORTED_KEY, torch.zeros(2, dtype=torch.int64), dist_reduce_fx="sum")
 
-    def update(self, sources: Sequence[str], predictions: Sequence[str], references: Sequence[Any]) -> None:
-        """Score a batch of examples (inputs as ``compute`` takes them; errors name the batch's index)."""
-        examples = self._scorer.examples(sources, predictions, references)
+    def update(
+        self,
+        sources: Sequence[str],
+        predictions: Sequence[str],
+        references: Sequence[Any],
+        evidence: Sequence[Any] | None = None,
+    ) -> None:
+        """Score a batch of examples (inputs as ``compute`` takes them, ``evidence`` with
+        ``entities=``; errors name the batch's index)."""
+        check_evidence_given(self.settings.entities, evidence)
+        examples = self._scorer.examples(sources, predictions, references, evidence)
         if not examples:
             return
         self.n_examples = self.n_examples + len(examples)
         for key in self._keys():
-            deletions = key.startswith(DELETIONS_PREFIX)
-            rouge_type = key.removeprefix(DELETIONS_PREFIX if deletions else "update_")
-            # The additions' scores of each example, or its deletions' (a DeletionScore has the same fields).
-            scored = [example.deletions if deletions else example for example in examples]
+            scored = [_scored(example, key) for example in examples]
             if self._micro:
-                counts = [part.counts[rouge_type] for part in scored if part is not None and part.counts is not None]
-                sums = [sum(count[field] for count in counts) for field in range(3)]
-                state = getattr(self, f"{key}_counts")
-                setattr(self, f"{key}_counts", state + torch.tensor(sums, dtype=torch.int64, device=state.device))
+                self._add_sums(f"{key}_counts", [sum(counts[field] for _, counts in scored) for field in range(3)])
             else:
                 for suffix, field in MEASURES:
-                    values = [float(getattr(part.scores[rouge_type], field)) for part in scored]  # type: ignore[union-attr]
+                    values = [float(getattr(score, field)) for score, _ in scored]
                     getattr(self, key + suffix).append(torch.tensor(values, dtype=torch.float64, device=self.device))
+        if self.settings.entities is not None:
+            self._add_entities([example.entities for example in examples], evidence is not None)  # type: ignore[misc]
+
+    def _add_entities(self, entities: list[EntityScore], evidence: bool) -> None:
+        """Add a batch's ``update_ent_outdated_kept`` and, with ``evidence``, ``update_ent_unsupported``
+        to their states (``entities.entity_table``'s values, ``pooled_outdated``'s sums)."""
+        table = entity_table(entities, evidence)
+        if self._micro:
+            self._add_sums(OUTDATED_KEY, list(pooled_outdated(entity_counts(entities))))
+        else:
+            shares = [math.nan if share is None else share for share in table[OUTDATED_KEY]]
+            getattr(self, OUTDATED_KEY).append(torch.tensor(shares, dtype=torch.float64, device=self.device))
+        if evidence:
+            self._add_sums(UNSUPPORTED_KEY, [sum(table[UNSUPPORTED_KEY]), len(entities)])
+
+    def _add_sums(self, name: str, sums: list[int]) -> None:
+        state = getattr(self, name)
+        setattr(self, name, state + torch.tensor(sums, dtype=torch.int64, device=state.device))
 
     def compute(self) -> dict[str, "torch.Tensor"]:
         """The corpus means of every example given to ``update`` (on every process once synced);
-        ``ValueError`` before any example, under ``macro`` and ``micro`` alike."""
+        ``InputError`` before any example, under ``macro`` and ``micro`` alike."""
         if int(self.n_examples) == 0:
-            raise ValueError("no examples were given to update: there is nothing to compute")
+            raise InputError(
+                None,
+                (
+                    "no examples were given to update: there is nothing to compute; call "
+                    "update(sources, predictions, references) with at least one example first",
+                ),
+            )
         if self._micro:
             sums = {key: getattr(self, f"{key}_counts").cpu().numpy().reshape(1, 3) for key in self._keys()}
             means = micro_means(sums, self.settings.alpha)
         else:
             means = {name: mean(self._values(name)) for name in self._macro_states()}
+        if self.settings.entities is not None:
+            means.update(self._entity_means())
         return {key: torch.tensor(value, dtype=torch.float64) for key, value in means.items()}
+
+    def _entity_means(self) -> dict[str, float]:
+        """``update_ent_outdated_kept`` (``NaN`` where no example defines it) and, where every
+        example had evidence, ``update_ent_unsupported``: ``compute``'s values of them."""
+        if self._micro:
+            kept, dropped = getattr(self, OUTDATED_KEY).tolist()
+            means = {OUTDATED_KEY: kept / dropped if dropped else math.nan}
+        else:
+            defined = [share for share in self._values(OUTDATED_KEY) if not math.isnan(share)]
+            means = {OUTDATED_KEY: mean(defined) if defined else math.nan}
+        unsupported, with_evidence = getattr(self, UNSUPPORTED_KEY).tolist()
+        if with_evidence == int(self.n_examples):
+            means[UNSUPPORTED_KEY] = float(unsupported) / with_evidence  # compute's exact sum over the examples
+        elif with_evidence:
+            raise ValueError(
+                f"evidence was given for {with_evidence} of the {int(self.n_examples)} examples: give update(..., "
+                "evidence=...) every batch or none"
+            )
+        return means
 
     def signature(self, references: Sequence[Any] | None = None) -> str:
         """The signature of these results: ``compute``'s with the same options and
@@ -154,11 +227,25 @@ class UpdateRougeMetric(Metric):
         return self._scorer.signature(references)
 
     def _keys(self) -> list[str]:
-        """The F1 output keys: ``update_<type>`` of each type, then with deletions each ``update_del_<type>``."""
-        return score_keys(self.settings.rouge_types, self.settings.deletions)
+        """The F1 output keys: ``update_<type>`` of each type, then with deletions each
+        ``update_del_<type>``, then with entities ``update_ent``."""
+        keys = score_keys(self.settings.rouge_types, self.settings.deletions)
+        return keys + ([ENTITY_KEY] if self.settings.entities is not None else [])
 
     def _macro_states(self) -> list[str]:
         return [key + suffix for key in self._keys() for suffix, _ in MEASURES]
 
     def _values(self, name: str) -> list[float]:
         return dim_zero_cat(getattr(self, name)).cpu().tolist()
+
+
+def _scored(example: ExampleScore, key: str) -> tuple[Any, Any]:
+    """What ``example`` scored under the F1 output ``key``, of its additions, its deletions or
+    its entities: something with ``precision``, ``recall`` and ``fmeasure`` (a ``Score``, an
+    ``EntityScore``) and its counts (under micro; else ``None``)."""
+    if key == ENTITY_KEY:
+        return example.entities, example.entities.counts  # type: ignore[union-attr]
+    deletions = key.startswith(DELETIONS_PREFIX)
+    part = example.deletions if deletions else example
+    rouge_type = key.removeprefix(DELETIONS_PREFIX if deletions else "update_")
+    return part.scores[rouge_type], None if part.counts is None else part.counts[rouge_type]  # type: ignore[union-attr]

@@ -2,7 +2,9 @@
 
 Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
 model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
-prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset.
+prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset. Under
+``entities=`` the entity keys (docs/entities.md) join the result, with ``evidence=`` (one entry
+per example, in the order of the eval dataset, as ``sources=``) ``update_ent_unsupported`` too.
 
 With ``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last
 one. It forgets them after that last batch and after any error raised inside it; an evaluation
@@ -12,17 +14,19 @@ interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import InputError
+from ..entities import check_evidence_given
+from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting, input_error
 from ..metric import UpdateRougeScorer
 from ..no_tokens import warn_tokenless
 from ..settings import Settings
-from .refusals import ENTITIES_WHY, ENTITY_OPTIONS, NOT_ONE_RESULT, refuse_given
+from .refusals import NOT_ONE_RESULT, refuse_given
 
 IGNORED_ID = -100
 
@@ -44,23 +48,30 @@ class UpdateRougeComputeMetrics:
         processing_class: Any,
         sources: Sequence[str] | None = None,
         task_prefix: str | None = None,
+        evidence: Sequence[Any] | None = None,
         **compute_kwargs: Any,
     ):
         refuse_given(
             compute_kwargs, NOT_ONE_RESULT, "a Trainer", "it logs corpus means and intervals, one float per key"
         )
-        refuse_given(compute_kwargs, ENTITY_OPTIONS, "a Trainer", ENTITIES_WHY)
         if sources is not None and task_prefix is not None:
-            raise ValueError("give sources= or task_prefix=, not both: task_prefix applies to decoded inputs only")
+            raise OptionError(
+                "task_prefix",
+                task_prefix,
+                (Name("task_prefix"), " applies to the decoded inputs, which ", Name("sources"), " replace"),
+                [[Setting("task_prefix", LEFT_OUT)], [Setting("sources", LEFT_OUT)]],
+            )
         self.processing_class = processing_class
         self.sources = None if sources is None else list(sources)
+        self.evidence = None if evidence is None else list(evidence)
         self.task_prefix = task_prefix
         self.settings = Settings(**compute_kwargs)
+        check_evidence_given(self.settings.entities, evidence)
         self._scorer = UpdateRougeScorer(dataclasses.replace(self.settings, use_aggregator=False))
         self.reset()
 
     def _decode(self, array: Any, field: str) -> list[str]:
-        """The texts of ``array``'s rows; ``ValueError`` naming the example, the position and the
+        """The texts of ``array``'s rows; ``InputError`` naming the example, the position and the
         id when the tokenizer cannot decode one (an id beyond its integer type, 2**32 for a fast
         tokenizer, raised a bare ``OverflowError``)."""
         ids = self._ids(array, field)
@@ -73,38 +84,48 @@ class UpdateRougeComputeMetrics:
                     decode(ids[row : row + 1], skip_special_tokens=True)
                 except (OverflowError, IndexError):
                     column = int(np.argmax(ids[row]))
-                    raise ValueError(
-                        f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position "
-                        f"{column}, which the tokenizer cannot decode ({type(error).__name__}: {error}); "
-                        f"it has {len(self.processing_class)} ids"
+                    raise input_error(
+                        field,
+                        self._offset + row,
+                        f"holds the id {ids[row, column]} at position {column}, which the tokenizer cannot decode "
+                        f"({type(error).__name__}: {error}); its ids are 0 to {len(self.processing_class) - 1}",
                     ) from error
             raise
 
     def _ids(self, array: Any, field: str) -> np.ndarray:
-        """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``ValueError``
+        """``array`` as a 2-D array of token ids with -100 replaced by the pad id; ``InputError``
         naming ``field`` (and the example, counted over the evaluation) for anything else."""
         ids = _as_ids(array)
         if np.issubdtype(ids.dtype, np.floating):
             nan = np.argwhere(np.isnan(ids))
             if len(nan):
-                example = f" of example {self._offset + int(nan[0][0])}" if ids.ndim else ""
-                raise ValueError(f"{field}{example} hold NaN: the model's output is not a number")
-            raise ValueError(
-                f"{field} are floats of shape {ids.shape}, logits rather than token ids: set predict_with_generate=True "
+                example = self._offset + int(nan[0][0]) if ids.ndim else None
+                raise input_error(
+                    field,
+                    example,
+                    "holds NaN, which is no token id: the model's output is not a number (a diverged model: "
+                    "check its training loss)",
+                )
+            raise input_error(
+                field,
+                None,
+                f"are floats of shape {ids.shape}, logits rather than token ids: set predict_with_generate=True "
                 "in Seq2SeqTrainingArguments, or pass preprocess_logits_for_metrics=lambda logits, labels: "
-                "logits.argmax(-1) to the Trainer"
+                "logits.argmax(-1) to the Trainer",
             )
         if ids.ndim != 2 or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(
-                f"{field} must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}"
+            raise input_error(
+                field, None, f"must be token ids of shape (examples, tokens), got {ids.dtype} of shape {ids.shape}"
             )
         ids = np.where(ids == IGNORED_ID, self.processing_class.pad_token_id, ids)
         negative = np.argwhere(ids < 0)
         if len(negative):
             row, column = negative[0]
-            raise ValueError(
-                f"{field} of example {self._offset + row} hold the id {ids[row, column]} at position {column}: "
-                f"token ids are >= 0, and only {IGNORED_ID} is read as padding"
+            raise input_error(
+                field,
+                self._offset + int(row),
+                f"holds the id {ids[row, column]} at position {column}: token ids are >= 0, and only {IGNORED_ID} "
+                "is read as padding; pad with it or with the tokenizer's pad_token_id",
             )
         return ids
 
@@ -119,25 +140,48 @@ class UpdateRougeComputeMetrics:
         for index, text in enumerate(texts):
             form = next((form for form in forms if text.startswith(form)), None)
             if form is None:
-                raise ValueError(
-                    f"decoded input {self._offset + index} does not start with task_prefix {self.task_prefix!r}: "
-                    f"{text[:60]!r}; pass the prefix your preprocessing adds, or sources="
+                where = Field("inputs", self._offset + index)
+                raise InputError(
+                    where,
+                    (
+                        where,
+                        f" decodes to {text[:60]!r}, which does not start with ",
+                        Setting("task_prefix", self.task_prefix),
+                        ": give as ",
+                        Name("task_prefix"),
+                        " the prefix your preprocessing adds (none: leave it out), or give ",
+                        Name("sources"),
+                    ),
                 )
             stripped.append(text[len(form) :].lstrip())
         return stripped
 
+    def _batch_of(self, name: str, values: list, count: int, last: bool) -> list:
+        """The entries of ``values`` (``sources=`` or ``evidence=``, one per example of the eval
+        dataset) of the batch of ``count`` examples; ``InputError`` where they are too few or, at
+        the ``last`` batch, too many."""
+        end = self._offset + count
+        if end > len(values) or (last and end != len(values)):
+            raise input_error(
+                name,
+                None,
+                f"has {len(values)} entries but the evaluation has {end if last else 'more'} examples: "
+                f"give one {name} entry per example of the eval dataset, in its order",
+            )
+        return values[self._offset : end]
+
     def _sources(self, inputs: Any, count: int, last: bool) -> list[str]:
         if self.sources is not None:
-            end = self._offset + count
-            if end > len(self.sources) or (last and end != len(self.sources)):
-                raise ValueError(
-                    f"sources has {len(self.sources)} entries but the evaluation has {end if last else 'more'} "
-                    "examples: give one source per example of the eval dataset, in its order"
-                )
-            return self.sources[self._offset : end]
+            return self._batch_of("sources", self.sources, count, last)
         if inputs is None:
-            raise ValueError(
-                'no sources: set include_for_metrics=["inputs"] in the training arguments, or pass sources='
+            raise InputError(
+                Field("inputs"),
+                (
+                    "no sources: the EvalPrediction has no ",
+                    Field("inputs"),
+                    '; set include_for_metrics=["inputs"] in the training arguments, or give ',
+                    Name("sources"),
+                ),
             )
         if hasattr(inputs, "keys"):  # batch_eval_metrics passes the whole batch of model inputs
             inputs = inputs[self.processing_class.model_input_names[0]]
@@ -147,8 +191,9 @@ class UpdateRougeComputeMetrics:
         predictions = self._decode(eval_prediction.predictions, "predictions")
         references = self._decode(eval_prediction.label_ids, "label_ids")
         sources = self._sources(eval_prediction.inputs, len(predictions), last)
+        evidence = None if self.evidence is None else self._batch_of("evidence", self.evidence, len(sources), last)
         try:
-            tables = self._scorer.tables(sources, predictions, references)
+            tables = self._scorer.tables(sources, predictions, references, evidence=evidence)
         except InputError as error:  # LcsTableTooLarge and TokenizerError among them
             if not self._offset:
                 raise
@@ -175,7 +220,8 @@ class UpdateRougeComputeMetrics:
             raise
         if compute_result is False:
             return {}
-        result = {key: float(value) for key, value in self._corpus.result().items()}
+        # An update_ent_outdated_kept defined in no example (None) is NaN: a Trainer logs floats.
+        result = {key: math.nan if value is None else float(value) for key, value in self._corpus.result().items()}
         self.reset()
         return result
 
@@ -209,6 +255,7 @@ def make_compute_metrics(
     processing_class: Any,
     sources: Sequence[str] | None = None,
     task_prefix: str | None = None,
+    evidence: Sequence[Any] | None = None,
     **compute_kwargs: Any,
 ) -> UpdateRougeComputeMetrics:
     """Build a ``compute_metrics`` for ``Seq2SeqTrainer(..., compute_metrics=...)``.
@@ -219,7 +266,9 @@ def make_compute_metrics(
         sources: the raw source text of each eval example, in eval dataset order; use it
             when decoded inputs differ from the sources (truncated inputs, a lossy tokenizer).
         task_prefix: a prefix your preprocessing put before each input (``"update: "``),
-            removed from the decoded inputs; an input without it raises ``ValueError``.
+            removed from the decoded inputs; an input without it raises ``InputError``.
+        evidence: with ``entities=``, the evidence of each eval example (a string or a list of
+            strings), in eval dataset order, as ``sources``.
         **compute_kwargs: further options of ``compute`` (``settings.OPTIONS``); not those of
             ``refusals.NOT_ONE_RESULT`` (``OptionError`` naming it).
 
@@ -228,6 +277,11 @@ def make_compute_metrics(
         ``batch_eval_metrics=True``) and returning ``{"update_rouge1": float, ...}``; the Trainer
         reports them as ``eval_update_rouge1`` and so on, ``_both_empty`` as a float count. With
         ``deletions=True`` also the deletions' ``update_del_<type>`` (and ``_precision``,
-        ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too.
+        ``_recall``, ``_low``, ``_high``) and ``_both_kept``, a float count too. With
+        ``entities=`` also ``compute``'s entity keys (``update_ent``, ..., float counts for
+        ``_ent_both_empty`` and ``_ent_outdated_defined``; ``update_ent_outdated_kept`` NaN
+        where no example defines it).
     """
-    return UpdateRougeComputeMetrics(processing_class, sources=sources, task_prefix=task_prefix, **compute_kwargs)
+    return UpdateRougeComputeMetrics(
+        processing_class, sources=sources, task_prefix=task_prefix, evidence=evidence, **compute_kwargs
+    )
