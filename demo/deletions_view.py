@@ -1,11 +1,7 @@
 """What the demo shows of deletions (``deletions=True``): the source with what each side drops
-struck through, the deletion rows of the tables, their notes and their type names.
-
-Nothing here scores: every function takes what the handlers computed (``DeletionScore``) and
-only places the scorer's deletions in the source (``source_view``), as ``demo.render`` places
-additions in the texts. A deletion score's type is shown as ``del_<type>``, the suffix of its
-output key ``update_del_<type>`` (and of a reward's ``del_`` terms), so that ``demo.render``'s
-tables and histogram read its columns as they read a type's.
+struck through, the deletion rows of the tables, their notes and their type names. Nothing here
+scores; a deletion score's type is shown as ``del_<type>``, the suffix of its output key
+``update_del_<type>``, so that ``demo.render``'s tables and histogram read it as a type.
 """
 
 import html
@@ -110,10 +106,9 @@ def segment_units(source: str, deleted: Mapping[str, Sequence[str]], pattern: An
 def token_units(
     source: str, texts: Mapping[str, str], deleted: Mapping[str, Sequence[str]], tokenizer: Any
 ) -> Units | None:
-    """Each token of ``source`` (``tokenizer``'s, found in order in the lower-cased source, at a
-    word start, a stem running to the word's end) with who drops it: the source tokens outside the
-    diff's LCS with each side's text (``texts``); ``None`` where a token is not found so, or the
-    runs found differ from the side's ``deleted`` runs (no guessed mark)."""
+    """Each token of ``source`` (placed by ``render.token_spans``) with who drops it: the source tokens
+    outside the diff's LCS with each side's text; ``None`` where a token cannot be placed or the runs
+    found differ from the side's ``deleted`` runs (no guessed mark)."""
     tokens = tokenizer.tokenize(source)
     spans = token_spans(source, tokens)
     if spans is None:
@@ -161,9 +156,9 @@ def legend() -> str:
 
 
 def source_html(source: str, units: Units | None, deleted: Mapping[str, Sequence[str]], merge: bool = False) -> str:
-    """The source view: ``HEADING``, the ``legend`` and ``source`` with each unit some side drops
-    struck through (``units``, neighbours of one kind joined when ``merge``); where the units
-    could not be placed (``None``), the source as it is and each side's ``deleted`` listed struck through."""
+    """The source view: ``HEADING``, the ``legend`` and ``source`` with each unit some side drops struck
+    through (neighbours of one kind joined when ``merge``); with ``units`` ``None``, the source as it
+    is and each side's ``deleted`` listed struck through."""
     parts = [
         f'<div class="deletions-view"><p style="margin: 0; font-weight: 600; font-size: 1em">{HEADING}</p>',
         legend(),
@@ -187,8 +182,8 @@ def source_html(source: str, units: Units | None, deleted: Mapping[str, Sequence
 
 def source_view(texts: Sequence[str], deletion: DeletionScore | None, settings: Any) -> str:
     """The source view of one example (``texts``: source, reference, prediction) scored with
-    ``settings``: "" without deletions; else ``source_html`` of the first reference's and the
-    prediction's deletions, placed as segments (sentences) or token runs (``additions="edits"``)."""
+    ``settings``: "" without deletions; else the first reference's and the prediction's deletions,
+    placed as segments or token runs."""
     if deletion is None:
         return ""
     source, reference, prediction = texts

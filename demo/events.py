@@ -1,10 +1,9 @@
 """The page's events: which handler each control's event runs, with what, and what it writes.
 
-Two handlers are also HTTP endpoints and take their inputs one by one (``score_one``,
-``score_file``: ``Page.keyed``). Every other event gives its handler the values of the
-components it reads by name (``Page.event``): the texts as ``Texts``, the options as one
-``ScreenOptions``. A handler's results name the components they go to; those it leaves out are
-left as they are (gradio's ``skip``), so "nothing changes" is an empty result, never an error.
+``score_one`` and ``score_file`` are also HTTP endpoints and take their inputs one by one
+(``Page.keyed``); every other handler gets the values of the components it reads by name
+(``Page.event``). Components a handler's result leaves out are left as they are (gradio's
+``skip``), so "nothing changes" is an empty result.
 """
 
 import dataclasses
@@ -58,10 +57,9 @@ class Page(SimpleNamespace):
         return vars(self).setdefault("_turns", Turns())
 
     def keyed(self, handler: Callable[..., dict], line: str, heavy: bool = False) -> Callable[..., Any]:
-        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}``, run in its
-        session's ``line`` (``heavy``: in one of the places of heavy jobs). gradio reads its
-        signature, so its parameters, defaults and docstring stay the API's; a last ``request``
-        (gradio's, which no API caller gives) names the session."""
+        """``handler`` giving gradio ``{component: value}`` for its ``{name: value}``, run in its session's
+        ``line`` (``heavy``: in one of the places of heavy jobs); its signature and docstring stay the
+        API's, plus a last ``request`` that names the session."""
         signature = inspect.signature(handler)
         request = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
         called = signature.replace(parameters=[*signature.parameters.values(), request])
@@ -93,11 +91,10 @@ class Page(SimpleNamespace):
         on_select: bool = False,
         line: str = "one",
     ) -> tuple[Callable[..., Any], set, list[Any]]:
-        """gradio's ``(fn, inputs, outputs)`` for ``handler(values)``, where ``values`` maps each
-        of ``inputs`` to its component's value (``handler(values, row)`` for a select event,
-        ``on_select``: ``row`` the selected row), run in its session's ``line``. ``fn`` gives one
-        value per output (the value itself for one output), ``gr.skip()`` for those ``handler``
-        leaves out; ``KeyError`` for a result that is not an output."""
+        """gradio's ``(fn, inputs, outputs)`` for ``handler(values)`` (``handler(values, row)`` for a
+        select event, ``on_select``), ``values`` mapping each of ``inputs`` to its component's value,
+        run in its session's ``line``. ``fn`` gives one value per output, ``gr.skip()`` for those
+        ``handler`` leaves out; ``KeyError`` for a result that is not an output."""
         by_component = {getattr(self, name): name for name in inputs}
         turns = self.turns()
 
@@ -215,16 +212,15 @@ def _file_options(values: Values) -> tuple[ScreenOptions, str, Any]:
 
 
 def _remember_file_options(values: Values) -> dict[str, Any]:
-    """What Score file scores, remembered; the results it replaces hidden (gradio redraws each
-    output on every progress update: a shown 500-row table, ten times a second, froze the tab)."""
+    """What Score file scores, remembered; the results it replaces hidden (gradio redraws each output on
+    every progress update)."""
     scoring = _file_options(values)
     return {"file_options": scoring, "file_scoring": scoring, "results": gr.update(visible=False)}
 
 
 def _scored_file_changed(values: Values) -> dict[str, Any]:
-    """After a file was scored: the note to score again where the page no longer shows what the
-    click scored (an option, the baseline column or the file changed, or an edit cleared the view,
-    while it was scored); the edits' own events leave a first scoring's results (an empty status)."""
+    """After a file was scored: the note to score again where the page no longer shows what the click
+    scored; nothing where it does."""
     scored = values["file_scoring"]
     now = _file_options(values)
     if now == scored == values["file_options"]:
@@ -270,21 +266,16 @@ for _adapter, _handler in (  # the names gradio's event list shows
 def wire(page: Page) -> None:
     """The events: scoring, opening a row, matches, Reproduce, and the clearing of stale results."""
     view = (*ONE_EXAMPLE, *MATCHES, "source_view", "example_signature", "scored_texts")
-    # A scored example's signature follows its scores at once (it waited 2 to 3.6 s behind the
-    # matched tokens, with nothing saying it would come), then its matches and struck deletions.
+    # A scored example's signature follows its scores at once, then its matches and struck deletions.
     signature = page.event(
         _signature, (*EXAMPLE_OPTIONS, "scored_texts", "scored_options", "scores"), ["example_signature"]
     )
     match_inputs = (*TEXTS, "matches_of", *EXAMPLE_OPTIONS, "scored_options", "scores")
     deletions = page.event(_deletions, (*TEXTS, *EXAMPLE_OPTIONS, "scored_options", "scores"), ["source_view"])
     hidden: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
-    # The events that write the one-example view run one at a time in each session, in the order
-    # they were sent (its line "one", demo.sessions), so a clearing sent before a click cannot land
-    # after it; gradio itself limits none (other sessions' events run beside them). The texts
-    # and options are remembered as scored first, so that a clearing still pending cannot wipe the
-    # scores. gradio's page sends a trigger's events one after another, each once the one before
-    # has ended: an option edit's clearing can reach the server after a Score click that followed
-    # the edit, so the clearing leaves alone results scored with the options it was sent for.
+    # The one-example view's events run one at a time per session, in the order sent (line "one",
+    # demo.sessions). The texts and options are remembered as scored first, so that a clearing still
+    # pending (which can reach the server after a later Score click) leaves those results alone.
     free: dict[str, Any] = {"concurrency_limit": None}
     remember = page.event(_remember_scored, (*TEXTS, *EXAMPLE_OPTIONS), ["scored_texts", "scored_options"])
     page.score_button.click(*remember, api_visibility="private", **free).then(
@@ -298,16 +289,12 @@ def wire(page: Page) -> None:
     ).then(*signature, api_visibility="private", **free).then(
         *page.event(_matches, match_inputs, MATCHES), api_visibility="private", **free
     ).then(*deletions, api_visibility="private", **free)
-    # The events that write the file view likewise run one at a time in each session (line "file"),
-    # and a file is scored in one of demo.sessions.HEAVY_JOBS places.
-    # The page may send an upload's "File changed" event after the Score file click that followed
-    # it: what the file is scored with,
-    # the upload included, is remembered first, as for one example, and a late answer that finds
-    # the very file and options scored changes nothing.
+    # The file view's events likewise (line "file"; scoring in one of demo.sessions.HEAVY_JOBS places):
+    # what a file is scored with, the upload included, is remembered first, and a late "File
+    # changed" answer that finds the very file and options scored changes nothing.
     file_options = (*OPTION_NAMES, "baseline_column", "upload")
-    # An edit sent while the file is scored reads the status shown before (empty for the session's
-    # first file, so it leaves the results to come): once they are shown, the page's options are
-    # checked against those scored (an event sent then reads the options shown then).
+    # An edit sent while the file is scored reads the status shown before: once the results are
+    # shown, the page's options are checked against those scored.
     remembered = ["file_options", "file_scoring"]
     page.file_button.click(
         *page.event(_remember_file_options, file_options, [*remembered, "results"], line="file"),
@@ -341,23 +328,13 @@ def wire(page: Page) -> None:
         page.histogram,
         api_visibility="private",
     )
-    # The options are read, never written, by every handler: they trigger on the user's edits
-    # (``.input``), so no handler's results can trigger an option's event (``.change`` also fires
-    # on updates a handler sends). The baseline column, which no handler writes either, triggers on
-    # ``.change`` (gradio's textbox sent no ``.input`` for a name filled in at once, as a paste, in
-    # Chromium). Every edit is sent ("multiple"), and each event's queue answers them in the order
-    # they were sent, so the last edit's answer lands last. Not "always_last": gradio's page (6.31)
-    # re-sends the whole trigger when a deferred handler ends, so two "always_last" handlers of one
-    # trigger whose runs overlap re-send each other forever (an edit of alpha while its four events
-    # were pending kept ~10 events a second going). No trigger has two (tests/entry_points/test_demo_events.py).
+    # Options trigger on the user's edits (``.input``), every edit sent and answered in order;
+    # never "always_last" (docs/demo.md says why).
     edited: dict[str, Any] = {**hidden, "trigger_mode": "multiple"}
     setting_edits = [component.input for component in page(*EXAMPLE_OPTIONS)]
     option_edits = [*setting_edits, *(component.input for component in page(*FILE_ONLY_OPTIONS))]
-    # An edit's clearings first: gradio sends a trigger's events in the order they were wired,
-    # each once the one before has ended (a text's clearing sent after its Reproduce code could
-    # reach the server after a Score click that followed the edit, carrying the texts before it).
-    # A text or an option that changes clears the scores (and forgets what was scored), unless
-    # the texts are those just scored (opening a table row sets the texts and their scores at once);
+    # An edit's clearings are wired first (gradio sends a trigger's events in that order). A text or
+    # option that changes clears the scores, unless the texts are those just scored (an opened row);
     # an option or the file that changes leaves a note to score again where results were.
     for component in page(*TEXTS):
         component.change(*page.event(_clear_unless_scored, (*TEXTS, "scored_texts"), view), **hidden, **free)

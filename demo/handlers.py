@@ -1,10 +1,7 @@
-"""The demo's handlers of one example: what each event of the "One example" tab computes,
-scored with the package (``update_rouge``), drawn by ``demo.render``, with options from
-``demo.options``; ``demo.file_handlers`` has those of a file.
-
-Each handler returns a dict of its results keyed by the name of the component that shows them
-(``demo.page`` names its components so); a component left out is left as it is. ``score_one``
-is also an HTTP API endpoint, the one handler here that takes its options one by one.
+"""The demo's handlers of the "One example" tab, scored with the package and drawn by
+``demo.render`` (``demo.file_handlers`` has those of a file). Each returns a dict keyed by the
+names of the components that show its results (``demo.page``'s); a component left out is left as
+it is. ``score_one`` is also an HTTP API endpoint.
 """
 
 import dataclasses
@@ -35,13 +32,11 @@ class Texts(NamedTuple):
 Shown = dict[str, Any]
 # The note that replaces results made stale by a change of what they were scored from.
 STALE = "{} changed: press {} again."
-# The names of the results of score_one (the API's outputs, in order) and show_matches.
-# The note where a protocol's additions cannot be placed in the text (no guessed highlight).
 UNPLACED_ADDITIONS = (
     "This protocol's additions are not all segments of the text as written, so it is shown without highlights."
 )
-# The note where no ticked rouge type has matched tokens to show (rougeW alone, say).
 NO_MATCH_TYPE = "Matched tokens are shown for rouge1, rouge2, rougeL and rougeLsum: none of them is ticked."
+# The names of the results of score_one (the API's outputs, in order) and show_matches.
 ONE_EXAMPLE = ("reference_view", "prediction_view", "scores", "note")
 MATCHES = ("reference_matches", "prediction_matches", "match_note", "matches_box")
 
@@ -104,20 +99,9 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
         example = UpdateRougeScorer(settings).score(source, prediction, reference)
         tokenizer = settings.additions_tokenizer()
         [tokenless] = tokenless_examples([example], tokenizer)
-    except LcsTableTooLarge as error:
-        return {
-            "reference_view": None,
-            "prediction_view": None,
-            "scores": None,
-            "note": render.too_long_note(error),
-        }
     except (ValueError, MissingExtra) as error:
-        return {
-            "reference_view": None,
-            "prediction_view": None,
-            "scores": None,
-            "note": f"Error: {in_page_words(error)}",
-        }
+        note = render.too_long_note(error) if isinstance(error, LcsTableTooLarge) else f"Error: {in_page_words(error)}"
+        return {"reference_view": None, "prediction_view": None, "scores": None, "note": note}
     unit = "segment" if settings.additions == "sentences" else "run"
     note = render.example_notes(source, reference, prediction, example, tokenless, unit)
     dropped = deletions_view.deletion_notes(example.deletions, unit)
@@ -153,13 +137,9 @@ def score_example(texts: Texts, options: ScreenOptions) -> Shown:
 
 def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -> Shown:
     """The tokens of the reference's and the prediction's additions as ``rouge_type`` scores them,
-    each labelled ``MATCHED`` where it counts as a match (``update_rouge.matches``), one line
-    per addition for rougeLsum; a note with the counts behind precision and recall; and the box
-    that holds them, shown.
-
-    ``options`` are the page's (their rouge types replaced by ``rouge_type``); with
-    ``additions="edits"`` the tokens are the added runs'.
-    """
+    each labelled ``MATCHED`` where it counts (``update_rouge.matches``), one line per addition for
+    rougeLsum; a note with the counts behind precision and recall; and their box, shown. ``options``
+    are the page's (their rouge types replaced by ``rouge_type``)."""
     source, reference, prediction = texts
     try:
         options.settings()
@@ -199,9 +179,8 @@ def show_matches(texts: Texts, rouge_type: str | None, options: ScreenOptions) -
 
 
 def show_deletions(texts: Texts, options: ScreenOptions) -> Shown:
-    """The source view of ``texts`` scored with ``options`` (``deletions_view.source_view``):
-    the source with what each side drops struck through; empty without deletions, or where the
-    example is refused (the notes say why)."""
+    """The source view of ``texts`` scored with ``options``: the source with what each side drops
+    struck through; empty without deletions or where the example is refused (the notes say why)."""
     try:
         settings = options.settings()
         if not settings.deletions:
@@ -244,11 +223,9 @@ def clear_unless_scored(texts: Texts, scored: Texts | None) -> Shown:
 
 
 def options_changed(scored: Texts | None, options: ScreenOptions, scored_with: ScreenOptions | None = None) -> Shown:
-    """After an option changed: the error naming an unusable option in the notes (with the view
-    cleared); else, where something was ``scored`` with other options than ``options`` (those it
-    was scored with are ``scored_with``), ``cleared_example()`` with the note "Options changed:
-    press Score again."; else nothing changes (the view is empty already, or its scores are those
-    of ``options``: the edit was answered after a Score that used it)."""
+    """After an option changed: the error naming an unusable option (the view cleared); else, where
+    something was ``scored`` with other options than ``options`` (``scored_with``),
+    ``cleared_example()`` with the note "Options changed: press Score again."; else nothing changes."""
     try:
         options.settings()
     except DemoError as error:

@@ -46,15 +46,9 @@ def _count_ticks(top: int) -> list[int]:
 def histogram_svg(
     per_example: pd.DataFrame | None, rouge_type: str | None, average: str = "macro", protocol: str | None = None
 ) -> str:
-    """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored).
-
-    Bars are the ``f1_histogram`` bins on an F1 axis from 0 to 1; the count axis starts at 0;
-    both axes are labelled; a dashed line marks the mean of the examples' F1 (the exact mean),
-    labelled "corpus score (macro mean)" where ``average`` is ``"macro"`` (the summary's number)
-    and "mean of the examples" otherwise (the micro corpus score, from summed counts, or under a
-    ``protocol`` fruit or editeval the bootstrap median, is another number: the summary's;
-    ``mean_line_label``). Each bar's tooltip gives its bin and count.
-    """
+    """The histogram of ``rouge_type``'s per-example F1 as an SVG figure ("" when nothing was scored):
+    the ``f1_histogram`` bins, labelled axes from 0, each bar's bin and count in its tooltip, and a
+    dashed line at the exact mean of the examples' F1, labelled by ``mean_line_label``."""
     histogram = f1_histogram(per_example, rouge_type)
     if histogram is None or per_example is None:
         return ""

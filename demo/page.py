@@ -1,14 +1,6 @@
-"""The UpdateROUGE page: the options, the one-example and file tabs, Reproduce and the metric card.
-
-This module is the page's layout; ``demo.events`` wires its events to the handlers
-(``demo.handlers`` for one example, ``demo.file_handlers`` for a file), ``demo.options`` turns
-the controls into ``Settings``, ``demo.render`` draws tables, highlights and the notes,
-``demo.histogram`` the histogram, ``demo.reproduce`` writes the Reproduce code, ``demo.samples``
-holds the examples and ``demo.style`` the CSS (every module of the demo: docs/architecture.md's
-table). Uploads larger than ``UPDATE_ROUGE_DEMO_MAX_MB`` megabytes are refused, a file is
-scored for at most ``UPDATE_ROUGE_DEMO_MAX_SECONDS`` and, when served, one example's LCS is
-limited to ``DEMO_MAX_LCS_CELLS`` (see ``demo.options`` and ``demo.file_handlers``). ``app.py``
-at the repository root (and the Space's root) serves it.
+"""The UpdateROUGE page's layout: the options, the one-example and file tabs, Reproduce and the
+metric card. ``demo.events`` wires its events to the handlers; docs/architecture.md's table
+lists every module of the demo. ``app.py`` (the repository's and the Space's root) serves it.
 """
 
 import os
@@ -47,8 +39,8 @@ from demo.upload_limit import OVER_LIMIT_BUTTON, over_limit_js
 
 
 def _options(page: Page) -> None:
-    """The rouge types and the stemmer, and the advanced options in an accordion; every control's
-    label, help, choices and default come from the option table (``demo.options.option_control``)."""
+    """The rouge types and the stemmer, and the advanced options in an accordion, each control from
+    the option table (``demo.options.option_component``)."""
     with gr.Row(equal_height=False):
         page.rouge_types = option_component(
             gr.CheckboxGroup, "rouge_types", choices=list(ROUGE_TYPE_CHOICES), min_width=200, elem_id="rouge-types"
@@ -70,8 +62,7 @@ def _options(page: Page) -> None:
 
 def _statistics_options(page: Page) -> None:
     """The file's statistics: the confidence level, and in an accordion the multi-reference mode,
-    the number of resamples, the seed, the average and the published protocol (from the option
-    table, as ``_options``)."""
+    resamples, seed, average and published protocol."""
     page.confidence_level = option_component(gr.Radio, "confidence_level", choices=list(CONFIDENCE_LEVELS))
     with gr.Accordion("Several references, resamples, seed, micro average, published protocols", open=False), gr.Row():
         page.multi_ref = option_component(gr.Radio, "multi_ref", min_width=200)
@@ -275,13 +266,10 @@ its choices (``lenient``)."""
 
 def lenient(radio: gr.Radio) -> gr.Radio:
     """``radio`` (its ``elem_id`` one of ``LENIENT_RADIOS``), whose value reaches the handlers even
-    when it is no longer among its choices: its choices follow the ticked types, and an event sent
-    before the page applied a narrower list carries the value shown until then (gradio's own check
-    logged a traceback for it). The handlers choose among the ticked types themselves
-    (``events._match_choices``). A choices update makes gradio build a new ``gr.Radio`` for the
-    session from the radio's arguments, so the leniency is ``gr.Radio.preprocess``'s, for these
-    ids only (``_preprocess_leniently``); not a subclass: gradio writes a ``.pyi`` file beside the
-    module of every component subclass."""
+    when it is no longer among its choices (an event sent before the page applied narrower choices);
+    the handlers choose among the ticked types themselves. It patches ``gr.Radio.preprocess`` for
+    these ids only: gradio builds a new ``gr.Radio`` from the arguments on a choices update, and
+    writes a ``.pyi`` file beside the module of a component subclass."""
     if radio.elem_id not in LENIENT_RADIOS:
         raise ValueError(f"{radio.elem_id!r} is not one of LENIENT_RADIOS")
     if not getattr(gr.Radio.preprocess, "lenient", False):

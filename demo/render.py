@@ -1,10 +1,6 @@
-"""What the demo shows, drawn from scores: highlighted texts, tables (the F1 histogram is
-``demo.histogram``'s), and the notes that explain a score. Nothing here scores; every function takes what the
-handlers (``demo.handlers``) computed (``edit_highlights`` redoes the text's diff against its
-source, ``edits.kept_positions``, only to place the runs the scorer extracted).
-
-Every score shown is a fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent
-with one decimal, as papers quote them.
+"""What the demo shows, drawn from scores: highlighted texts, tables and the notes that explain a
+score (the F1 histogram is ``demo.histogram``'s). Nothing here scores. Every score shown is a
+fraction in [0, 1] with 4 decimals (``fmt``); corpus tables show percent with one decimal.
 """
 
 import ast
@@ -30,17 +26,12 @@ MATCHED = "matched"
 SCORE_HEADERS = ["rouge type", "P", "R", "F1"]
 SUMMARY_HEADERS = ["rouge type", "F1 [95% interval]", "P", "R"]
 PAIRED_HEADERS = ["rouge type", "baseline F1", "delta F1 (points) [interval]", "p-value"]
-# Below this many examples the status warns that the bootstrap interval is rough: a percentile
-# bootstrap interval of a mean covers less often than its level says when the examples are few
-# (the resampled means take few distinct values and the skew of the scores is not averaged out);
-# 30 is the usual rule of thumb for a mean's normal approximation.
+# Below this many examples the status warns that the bootstrap interval is rough (the usual rule of thumb).
 FEW_EXAMPLES = 30
-# What the demo says to do about tokenless additions, in place of the API's advice (``language=``
-# or ``tokenizer=``, neither of which a demo user can pass).
+# The demo's advice about tokenless additions, in place of the API's (``tokenizer=`` is not offered).
 NO_TOKENS_ADVICE = (
     'choose the texts\' language under "Advanced options" (language) to score them with its own segments and tokens.'
 )
-# The note where the additions hold no letter or digit at all: no language would find a word in them.
 NO_WORDS = (
     "the additions hold only punctuation or symbols, no word: every tokenizer finds no token in them, "
     "whatever the language, so their scores count nothing."
@@ -60,13 +51,9 @@ def fmt(value: float) -> str:
 
 
 def highlight_additions(text: str, additions: Sequence[str], pattern: Any = SEGMENT_PATTERN) -> Pieces:
-    """Cut ``text`` into pieces that concatenate back to it: each addition labelled ``ADDED``,
-    each other segment (text the source contains) ``KEPT``, white space between them ``None``.
-
-    ``additions`` must be the additions UpdateROUGE extracted from ``text`` with the segment
-    ``pattern`` (its segments that the source lacks, in order). Segments are whole sentences
-    cut at periods, so a highlight never starts or ends inside a word.
-    """
+    """Cut ``text`` into pieces that concatenate back to it: each addition labelled ``ADDED``, each
+    other segment ``KEPT``, white space between them ``None``. ``additions`` must be those
+    UpdateROUGE extracted from ``text`` with the segment ``pattern``."""
     pieces: Pieces = []
     position = 0
     found = 0
@@ -111,11 +98,10 @@ def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]] | Non
 
 
 def edit_highlights(text: str, source: str, additions: Sequence[str], settings: Any) -> Pieces | None:
-    """``text`` cut into pieces for ``additions="edits"``: each added run (``additions``, as
-    ``edits.EditIndex`` extracted them) from the start of its first token to the end of its last
-    labelled ``ADDED``, the rest ``KEPT`` (white space ``None``). The text's tokens are found in
-    order in the lower-cased text, each at a word start, a stem running to the word's end; ``None``
-    when a token is not found so, or the runs found differ from ``additions`` (no guessed highlight)."""
+    """``text`` cut into pieces for ``additions="edits"``: each added run (as ``edits.EditIndex``
+    extracted them) from its first token's start to its last's end labelled ``ADDED``, the rest
+    ``KEPT`` (white space ``None``); ``None`` where the tokens are not found (``token_spans``) or
+    the runs found differ from ``additions`` (no guessed highlight)."""
     tokenizer = settings.text_tokenizer()
     tokens = tokenizer.tokenize(text)
     kept = set(kept_positions(tokens, tokenizer.tokenize(source)))
@@ -151,9 +137,8 @@ def scores_table(scores: dict[str, Any]) -> pd.DataFrame:
 def example_notes(  # noqa: PLR0913 (the texts, what was scored, and the words for it)
     source: str, reference: str, prediction: str, example: Any, tokenless: bool, unit: str = "segment"
 ) -> str:
-    """The notes under one example's scores: how many of ``unit`` (segment, or with edits run)
-    each side adds, an empty source, the no-additions rule or identical texts, and the no-token
-    warning when ``tokenless``."""
+    """The notes under one example's scores: how many of ``unit`` each side adds, an empty source, the
+    no-additions rule or identical texts, and the no-token warning when ``tokenless``."""
     notes = [
         f"The reference adds {len(example.reference_additions[0])} {unit}(s) to the source, "
         f"the prediction {len(example.prediction_additions)}."
@@ -182,8 +167,6 @@ def no_tokens_note(count: int, total: int, deletions: bool = False) -> str:
     return f"Warning: {NoTokensWarning(count, total, deletions).problem}; {NO_TOKENS_ADVICE}"
 
 
-# What the demo says about an example beyond its LCS limit, in place of the package's advice to
-# raise the limit with an environment variable (which a Space's visitor cannot set).
 TOO_LONG_ADVICE = (
     "This demo keeps one example to seconds; score it with the update-rouge command "
     "(pip install update-rouge), whose limits can be raised."
@@ -191,10 +174,9 @@ TOO_LONG_ADVICE = (
 
 
 def too_long_note(error: LcsTableTooLarge, place: str = "") -> str:
-    """The error of an example beyond an LCS limit: ``place`` (the file and line, or nothing for
-    the one-example view), what would be computed and the limit in effect (this demo's time limit,
-    ``demo.options.serve_limits``: seconds, not minutes), and ``TOO_LONG_ADVICE`` in place of
-    the package's advice to raise the limit with an environment variable."""
+    """The error of an example beyond an LCS limit: ``place`` (the file and line, or nothing), what
+    would be computed and the demo's limit in effect, and ``TOO_LONG_ADVICE`` in place of the
+    package's advice (an environment variable a Space's visitor cannot set)."""
     if error.kind == "time":
         seconds = f"{error.limit * LCS_CELL_SECONDS:.2g}"
         problem = f"{error.subject} is more than this demo's LCS limit of {error.limit:,} cells (about {seconds} s of computing)"
@@ -203,14 +185,12 @@ def too_long_note(error: LcsTableTooLarge, place: str = "") -> str:
     return f"Error: {place}{problem}. {TOO_LONG_ADVICE}"
 
 
-# The time of one LCS cell, the unit of every cost (``update_rouge.lcs_limits.CELL_COSTS`` and
-# ``PAIR_CELLS``): 200,000,000,000 take about 90 s.
+# The time of one LCS cell, the unit of ``update_rouge.lcs_limits``' costs.
 LCS_CELL_SECONDS = 0.45e-9
 
 
 def counts_grams(rouge_type: str) -> bool:
-    """Whether ``rouge_type`` counts n-grams of two tokens or more (rouge2 to rouge9), each
-    shown as one unit; rouge1 and the LCS types count tokens."""
+    """Whether ``rouge_type`` counts n-grams of two tokens or more (rouge2 to rouge9)."""
     parsed = parse_rouge_type(rouge_type)
     return parsed.family == NGRAM and parsed.n > 1
 
@@ -235,10 +215,9 @@ def match_note(rouge_type: str, counts: tuple[int, int, int]) -> str:
 
 
 def token_pieces(lines, separator: str = " ") -> Pieces:
-    """``HighlightedText`` pieces of marked lines of units (``(unit, matched)`` pairs: tokens, or
-    n-grams with ``separator`` " · "): units apart by ``separator``, lines by newlines, matched
-    units labelled ``MATCHED`` (one piece each, so an n-gram is one mark), the text between two of
-    them one unlabelled piece (a piece per token drew a long text's 2,000 tokens slowly)."""
+    """``HighlightedText`` pieces of marked lines of units (``(unit, matched)`` pairs): units apart by
+    ``separator``, lines by newlines, each matched unit one ``MATCHED`` piece, the text between two
+    of them one unlabelled piece."""
     pieces: Pieces = []
     plain: list[str] = []  # the unmatched text since the last match
     for number, line in enumerate(lines):
@@ -260,11 +239,9 @@ def token_pieces(lines, separator: str = " ") -> Pieces:
 def summary_table(
     result: dict[str, Any], rouge_types: Sequence[str], confidence_level: float | None = None, percent: float = 100
 ) -> pd.DataFrame:
-    """One row per rouge type: F1 with its interval (when computed), precision and recall, as
-    percentages with one decimal, as papers quote them (``41.2 [39.8, 42.7]``): ``result``'s
-    values times ``percent`` (1 for values already in percent, as FRUIT's). The F1 column's
-    header states the interval's ``confidence_level`` (``F1 [95% interval]``), or is ``F1``
-    without one."""
+    """One row per rouge type: F1 with its interval (when computed), precision and recall, in percent
+    with one decimal (``41.2 [39.8, 42.7]``): ``result``'s values times ``percent`` (1 for values
+    already in percent). The F1 header states the ``confidence_level`` (``F1 [95% interval]``)."""
 
     def pct(value: float) -> str:
         return f"{percent * value:.1f}"
@@ -288,23 +265,22 @@ SCORES_LABEL = "Scores of this example (P, R and F1 from 0 to 1)"
 
 
 def corpus_words(average: str, protocol: str | None = None) -> str:
-    """What the corpus numbers are: the ``average``, or under a ``protocol`` whose corpus value is
-    a bootstrap median, that median; and their scale, percent."""
+    """What the corpus numbers are (the ``average``, or a ``protocol``'s bootstrap median), in percent."""
     if rules_of(protocol).bootstrap_median:
         return f"{protocol}'s bootstrap median of the examples' scores, in percent"
     return f"{AVERAGE_WORDS.get(average, average)}, in percent"
 
 
 def summary_label(average: str, protocol: str | None = None, intervals: bool = True) -> str:
-    """The corpus table's label: what its numbers are (``corpus_words``) and their scale; and,
-    where the table has ``intervals``, that F1's is at the level its header states."""
+    """The corpus table's label: what its numbers are and their scale, and the interval's level where
+    it has ``intervals``."""
     words = f"Corpus scores: {corpus_words(average, protocol)} (0 to 100)"
     return f"{words}; F1 with its bootstrap interval at the level its header states" if intervals else words
 
 
 def mean_line_label(average: str, protocol: str | None = None) -> str:
-    """What the histogram's dashed line (the mean of the examples' F1, 0 to 1) is: the corpus
-    score where that is the macro mean; else said not to be, naming what the corpus score is."""
+    """What the histogram's dashed line (the mean of the examples' F1) is, and whether it is the corpus
+    score."""
     rules = rules_of(protocol)
     if rules.bootstrap_median:
         scale = f" x {rules.scale:g}" if rules.scale != 1 else ""
@@ -322,10 +298,8 @@ def paired_label(average: str) -> str:
 
 
 def paired_table(result: dict[str, Any], rouge_types: Sequence[str]) -> pd.DataFrame:
-    """The paired test per rouge type: the baseline's own corpus F1 (the system's minus the
-    difference, in percent, one decimal), the system's corpus F1 minus the baseline's, in points
-    (signed, one decimal) with its bootstrap interval (when computed), and the p-value of "the
-    system is not better" (3 decimals)."""
+    """The paired test per rouge type: the baseline's corpus F1 (percent), the difference in signed
+    points with its interval (when computed), and the p-value (3 decimals)."""
     rows = []
     for rouge_type in rouge_types:
         key = f"update_{rouge_type}"
@@ -339,8 +313,8 @@ def paired_table(result: dict[str, Any], rouge_types: Sequence[str]) -> pd.DataF
 
 @functools.cache
 def script_citation() -> str:
-    """The BibTeX of the evaluate script (its ``_CITATION``), read from its source: importing it
-    would load ``evaluate`` and ``datasets``. ``LookupError`` where the script has none."""
+    """The evaluate script's ``_CITATION``, read from its source (importing it would load ``evaluate``).
+    ``LookupError`` where it has none."""
     for node in ast.parse(SCRIPT.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "_CITATION" for target in node.targets):
             return str(ast.literal_eval(node.value))
@@ -348,9 +322,8 @@ def script_citation() -> str:
 
 
 def citation(summary: pd.DataFrame, label: str, signature: str) -> str:
-    """The "Cite this result" text: the corpus ``summary`` table (as ``summary_table`` gives it,
-    ``label`` saying what its numbers are), one line per rouge type, then the ``signature`` to
-    quote with them and the BibTeX of the metric (``script_citation``)."""
+    """The "Cite this result" text: the ``summary`` table, one line per rouge type, then the
+    ``signature`` and the metric's BibTeX."""
     header = list(summary.columns)
     lines = [f"UpdateROUGE ({label}):"]
     for row in summary.itertuples(index=False):
@@ -367,11 +340,9 @@ def file_status(  # noqa: PLR0913 (the counts a status line reports)
     words: bool = True,
     deletions: bool = False,
 ) -> str:
-    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0 (where
-    the file's references and predictions hold no letter or digit at all, not ``words``, that no
-    language would help: ``NO_WORDS``) and, where the summary has ``intervals``, a warning when
-    they rest on fewer than ``FEW_EXAMPLES``. With ``deletions`` (they were scored) the warning
-    counts their tokenless examples too and says so."""
+    """The status line of a scored file, with the no-token warning when ``tokenless`` > 0
+    (``NO_WORDS`` where no side holds a word) counting deletions' too with ``deletions``, and where
+    the summary has ``intervals``, a warning below ``FEW_EXAMPLES`` examples."""
     if examples == 1:
         scored = f"Scored 1 example from {name}; " + (
             "neither side adds anything, so it scores 1.0." if both_empty else "one side or both add something."
@@ -394,16 +365,9 @@ def file_status(  # noqa: PLR0913 (the counts a status line reports)
 
 
 def metric_card(readme: str, space_id: str | None = None) -> str:
-    """The README without its YAML front matter (the Space's settings), its links to the pages
-    ``docs/NAME.md`` made ones that resolve: the app serves no such page, so a relative link
-    would be a 404.
-
-    With ``space_id`` (``owner/name``, the ``SPACE_ID`` a Hugging Face Space is run with) each
-    link goes to the page in the Space's files, ``https://huggingface.co/spaces/owner/name/blob/main/docs/NAME.md``
-    (``update_rouge/space.py`` puts the pages there), its ``#anchor`` kept. Without one (served
-    from a checkout, whose pages are nowhere online) each link becomes its text followed by the
-    page's path in code, ``Text (`docs/NAME.md`)``, and is no longer a link.
-    """
+    """The README without its YAML front matter, each link to ``docs/NAME.md`` made one that resolves:
+    with ``space_id`` (``owner/name``) to the page in the Space's files, its ``#anchor`` kept;
+    without one, the link's text followed by the page's path in code."""
     if readme.startswith("---\n"):
         end = readme.find("\n---\n", 4)
         if end != -1:

@@ -1,10 +1,6 @@
-"""The Reproduce code of each tab: Python (and the command line) that computes what the page shows.
-
-"One example" gives its three texts inline and scores them without an interval (one example
-has none; ``example_settings``); "A file of examples" reads the uploaded file by its name
-(``EXAMPLES_NAME`` until one is uploaded) with the file's statistics and baseline. Both load the
-Space's own metric at the revision of the package it runs (``metric_id``, ``pinned_revision``)
-and pass every option that differs from the defaults.
+"""The Reproduce code of each tab: Python (and the command line) that computes what the page shows,
+loading the Space's own metric at the revision of the package it runs and passing every option
+that differs from the defaults. One example is scored without an interval (``example_settings``).
 """
 
 import dataclasses
@@ -20,15 +16,13 @@ from update_rouge.settings import DEFAULTS, OPTION_BY_NAME, Settings
 from update_rouge.signature import signature
 from update_rouge.version import __version__
 
-# The metric's id where the demo runs outside a Space (no ``SPACE_ID``): the reader fills it in.
+# The metric's id outside a Space (no ``SPACE_ID``): the reader fills it in.
 PLACEHOLDER_ID = "<namespace>/update_rouge"
-# The line above the load where the id is the placeholder: what to put in its place.
 PLACEHOLDER_HINT = (
     "# <namespace>: the Hugging Face account the UpdateROUGE Space is published under "
     "(https://huggingface.co/spaces/<namespace>/update_rouge).\n"
 )
-# The examples file the file tab's code reads until a file is uploaded (JSONL: source, reference,
-# prediction, the baseline column).
+# The examples file the file tab's code reads until a file is uploaded.
 EXAMPLES_NAME = "examples.jsonl"
 # The name the Reproduce code downloads as (gradio's own download button names every file "file.py").
 DOWNLOAD_NAME = "reproduce_update_rouge.py"
@@ -41,9 +35,8 @@ def metric_id(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def pinned_revision() -> str:
-    """The Space revision the Reproduce code pins: the tag ``v<version>`` of the package the demo
-    scores with (docs/publishing.md tags every release of the Space so; ``evaluate.load``'s
-    ``revision``)."""
+    """The Space revision the Reproduce code pins: the tag ``v<version>`` (docs/publishing.md tags every
+    release of the Space so)."""
     return f"v{__version__}"
 
 
@@ -60,13 +53,11 @@ def example_signature(options: ScreenOptions, references: int = 1) -> str:
 
 
 def _options_of(settings: Settings) -> dict[str, Any]:
-    """The keyword options of ``compute`` that differ from the defaults, in the page's order
-    (``OPTION_NAMES``); without an interval ``n_bootstrap`` and ``seed`` only under a protocol
-    whose corpus value (a bootstrap median) depends on them."""
+    """The keyword options of ``compute`` that differ from the defaults, in the page's order;
+    ``n_bootstrap`` and ``seed`` only with an interval or a bootstrap-median protocol."""
     chosen = {name: getattr(settings, name) for name in OPTION_NAMES}
     chosen["rouge_types"] = list(settings.rouge_types)
     if settings.confidence_level is None and not rules_of(settings.protocol).bootstrap_median:
-        # No interval: no resamples either, unless the corpus value is a protocol's bootstrap median.
         del chosen["n_bootstrap"], chosen["seed"]
     defaults = {**DEFAULTS, "rouge_types": list(DEFAULT_ROUGE_TYPES), "stemmer": "none"}
     return {name: value for name, value in chosen.items() if value != defaults[name]}
@@ -111,11 +102,9 @@ def reproduce(
     environ: Mapping[str, str] = os.environ,
     file_name: str | None = None,
 ) -> str:
-    """The file tab's code: Python that, run in a fresh Python with the Space's requirements next
-    to the file ``file_name`` (an upload's path or name; ``EXAMPLES_NAME`` when ``None``), computes
-    and prints what the tab shows for ``options``: every option that differs from the defaults,
-    and ``baseline_predictions`` read from ``baseline_column`` when one is named; then the same
-    as a command line (``update-rouge compare`` with a baseline). Unusable options give the
+    """The file tab's code: Python that, run beside the file ``file_name`` (``EXAMPLES_NAME`` when
+    ``None``), computes and prints what the tab shows for ``options`` (with ``baseline_predictions``
+    from ``baseline_column`` when named), then the same as a command line. Unusable options give the
     error as a comment."""
     try:
         settings = options.settings()
@@ -130,6 +119,8 @@ def reproduce(
     command = f"update-rouge {name}"
     if baseline:
         command = f"update-rouge compare {name} --system prediction --system {baseline} --baseline {baseline}"
+    # Each example's references as a list (a file may mix one reference and several); a CSV cell
+    # starting with "[" holds a JSON list of them.
     if name.lower().endswith(".csv"):
         reading = (
             "import csv\n"
@@ -137,6 +128,9 @@ def reproduce(
             "import evaluate\n\n"
             f"with open({name!r}, encoding='utf-8-sig', newline='') as handle:\n"
             "    rows = list(csv.DictReader(handle))\n"
+        )
+        references = (
+            "[json.loads(r) if r.lstrip().startswith('[') else [r] for r in (row['reference'] for row in rows)]"
         )
     else:
         reading = (
@@ -148,14 +142,8 @@ def reproduce(
             f"with open({name!r}, encoding='utf-8-sig') as handle:\n"
             "    rows = [json.loads(line) for line in handle if line.strip()]\n"
         )
+        references = "[r if isinstance(r, list) else [r] for r in (row['reference'] for row in rows)]"
     columns = ("[row['source'] for row in rows]", "[row['prediction'] for row in rows]")
-    # Each example's references as a list (a file may mix one reference and several); a CSV cell
-    # starting with "[" holds a JSON list of them.
-    references = "[r if isinstance(r, list) else [r] for r in (row['reference'] for row in rows)]"
-    if name.lower().endswith(".csv"):
-        references = (
-            "[json.loads(r) if r.lstrip().startswith('[') else [r] for r in (row['reference'] for row in rows)]"
-        )
     return (
         reading
         + _compute_call(environ, (*columns, references), arguments)
@@ -167,9 +155,8 @@ def reproduce(
 
 def reproduce_example(options: ScreenOptions, texts: Sequence[str], environ: Mapping[str, str] = os.environ) -> str:
     """The one-example tab's code: Python that computes and prints the scores and signature of
-    the example ``texts`` (source, reference, prediction; written into the code) with
-    ``options`` and no interval (``example_settings``). Unusable options give the error as a
-    comment."""
+    ``texts`` (source, reference, prediction) with ``options`` and no interval. Unusable options give
+    the error as a comment."""
     try:
         settings = example_settings(options)
     except DemoError as error:

@@ -6,9 +6,7 @@ CSS = """
 #reference-view .textfield, #reference-view .textfield *, #prediction-view .textfield, #prediction-view .textfield * {
   word-break: normal; overflow-wrap: break-word;
 }
-/* The notes grow with their text (field-sizing), also when written while their tab was hidden:
-   gradio sizes a textarea when its value changes, and a hidden one measures 0. A browser without
-   field-sizing shows the ``lines`` the box is built with. */
+/* The notes grow with their text, also when written while their tab was hidden (gradio measures 0). */
 #note textarea, #match-note textarea, #batch-status textarea {
   field-sizing: content; height: auto !important; max-height: none !important;
 }
@@ -21,9 +19,7 @@ CSS = """
   #rouge-types label, #stemmer label { padding: 2px 6px !important; font-size: 13px; }
   #rouge-types .wrap, #stemmer .wrap { gap: 4px !important; }
   #histogram svg text { font-size: 22px; }
-  /* gradio's tables draw their body as rows of cells (role=gridcell) under a header table whose
-     hidden sizing rows set the column widths: both get the same type size, or the widths are
-     measured for one size and the cells drawn in another (and break inside their numbers). */
+  /* The cells and the header table's hidden sizing rows get one type size, so widths fit the cells. */
   #scores table, #scores [role=gridcell], #corpus-summary table, #corpus-summary [role=gridcell],
   #paired-test table, #paired-test [role=gridcell] { font-size: 12px !important; }
   /* Narrow padding: the paired table's four columns fit 324 px only so. */
@@ -33,10 +29,8 @@ CSS = """
   #scores .cell-wrap, #corpus-summary .cell-wrap, #paired-test .cell-wrap {
     padding-left: 3px !important; padding-right: 3px !important;
   }
-  /* The per-example table fits 390 px with a long id and six types: its type names smaller than
-     its numbers (a column is as wide as the wider of the two), and its ids wrapping (after a hyphen
-     where one fits, else anywhere) in the width the other columns leave; a number or name never
-     wraps. The header table's hidden sizing rows (.sizing-body) set the widths, so they wrap alike. */
+  /* The per-example table fits 390 px with a long id and six types: type names smaller than the
+     numbers, ids wrapping (in the sizing rows too) in the width left; a number or name never wraps. */
   #per-example-scores table, #per-example-scores [role=gridcell] { font-size: 10px !important; }
   #per-example-scores th, #per-example-scores th * { font-size: 8px !important; }
   #per-example-scores th, #per-example-scores td { padding-left: 0 !important; padding-right: 0 !important; }
@@ -45,8 +39,7 @@ CSS = """
   #per-example-scores.with-ids [role=gridcell][data-col="1"] *, #per-example-scores.with-ids .sizing-body td:nth-child(2) * {
     white-space: normal !important; overflow-wrap: anywhere !important;
   }
-  /* An id keeps a column of 44 px (about 8 letters) where the columns outgrow the box (six types
-     with deletions: the table then scrolls sideways in its box), not one letter a line. */
+  /* An id keeps about 8 letters a line where the columns outgrow the box (then it scrolls sideways). */
   #per-example-scores.with-ids [role=gridcell][data-col="1"], #per-example-scores.with-ids .sizing-body td:nth-child(2),
   #per-example-scores.with-ids th:nth-child(2) { min-width: 44px !important; }
   /* A cell or header wraps between words, never inside one ("rougeLsu / m", "baseli / ne"). */
@@ -57,10 +50,8 @@ CSS = """
 """
 
 
-# The Status box drawn by what it says: ``data-status`` "error" for an ``Error: ...`` (drawn red),
-# "scored" for ``Scored ...`` (a green edge), "note" for anything else (as gradio draws it). The
-# page sets it itself whenever the box's text changes (its change event runs this, in the page
-# alone), so the colour cannot lag the text (a server step per event could land out of order).
+# The Status box's ``data-status`` by what it says ("error", "scored" or "note"), set in the page
+# itself whenever its text changes, so the colour cannot lag the text.
 STATUS_JS = """(text) => {
     const said = text || "";
     const box = document.getElementById("batch-status");

@@ -1,27 +1,14 @@
 """Bootstrap confidence intervals and a paired bootstrap test over examples, deterministic by seed.
 
-Method (the contract the outputs are reported under):
-
-- Resamples. ``n_bootstrap`` resamples of the ``n`` examples, each ``n`` examples drawn
-  uniformly with replacement, as an ``n_bootstrap x n`` matrix of example indices from
-  ``np.random.default_rng(seed).integers(0, n, size=(n_bootstrap, n))``. The generator is local:
-  NumPy's and Python's global random states are neither read nor changed. The matrix is drawn
-  in blocks of rows to bound memory; consecutive draws continue the same stream, so the blocks
-  are the rows of that one matrix. Every statistic of one call (every rouge type, both systems
-  of the paired test) is computed on the same resamples.
-- Interval. The percentile bootstrap: with ``alpha = 1 - confidence_level``, the interval is
-  the ``alpha / 2`` and ``1 - alpha / 2`` quantiles of the ``n_bootstrap`` resample means,
-  computed by ``np.quantile(..., method="linear")`` (linear interpolation between order
-  statistics, Hyndman and Fan's definition 7, NumPy's default).
-- Paired test. Per example, ``d = system F1 - baseline F1``. The one-sided p-value that the
-  system is not better than the baseline is ``(1 + k) / (n_bootstrap + 1)``, where ``k`` is the
-  number of resamples whose mean ``d`` is ``<= 0``; the ``+ 1`` keeps it above zero, since
-  ``n_bootstrap`` resamples cannot resolve a smaller probability. Identical systems get 1.0;
-  a system better on every resample gets ``1 / (n_bootstrap + 1)``, the smallest value. The
-  interval of the difference is the percentile interval above, taken over the resample means of ``d``.
-
-The same inputs and options give the same numbers in every run and process; the resamples come
-from NumPy's ``Generator.integers``, so the NumPy version is part of the signature.
+The method (docs/statistics.md): ``n_bootstrap`` resamples of the ``n`` examples, the rows of
+``np.random.default_rng(seed).integers(0, n, size=(n_bootstrap, n))`` (drawn in blocks, the
+same stream; global random states untouched), shared by every statistic of one call. Intervals:
+the ``alpha / 2`` and ``1 - alpha / 2`` quantiles of the resample means (``np.quantile``,
+``method="linear"``), ``alpha = 1 - confidence_level``. Paired test: with ``d = system F1 -
+baseline F1`` per example, the one-sided p-value ``(1 + k) / (n_bootstrap + 1)``, ``k`` the
+resamples whose mean ``d`` is ``<= 0``; the difference's interval as above, over the means of
+``d``. The resamples come from NumPy's ``Generator.integers``, so NumPy's version is in the
+signature.
 """
 
 from __future__ import annotations
@@ -45,14 +32,13 @@ DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_N_BOOTSTRAP = 1000
 DEFAULT_SEED = 12345
 MAX_N_BOOTSTRAP = 10_000_000
-"""The most resamples: their means take 8 bytes per resample and statistic (240 MB for three rouge
-types at the bound), and at 10 million the Monte Carlo error of an interval bound is already far
-below any digit reported. Fixed: checked before any scoring."""
+"""The most resamples: their means take 8 bytes per resample and statistic. Checked before any
+scoring."""
 _INDICES_PER_BLOCK = 1 << 22
 
 
 class Resampling(NamedTuple):
-    """The bootstrap's settings (the module docstring) and the threads its resamples are computed on."""
+    """The bootstrap's settings and the threads its resamples are computed on."""
 
     confidence_level: float | None
     n_bootstrap: int
@@ -81,9 +67,9 @@ def check_paired(use_aggregator: bool) -> None:
 def check_bootstrap_options(
     confidence_level: float | None, n_bootstrap: int, seed: int, use_aggregator: bool, paired: bool
 ) -> None:
-    """Raise ``ValueError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap``
-    is a positive integer at most ``MAX_N_BOOTSTRAP``, ``seed`` a non-negative integer (booleans are not integers here) and,
-    for a ``paired`` test against a baseline, ``use_aggregator`` is true."""
+    """``OptionError`` unless ``confidence_level`` is ``None`` or in (0, 1), ``n_bootstrap`` a
+    positive integer at most ``MAX_N_BOOTSTRAP``, ``seed`` a non-negative integer (not a boolean)
+    and, for a ``paired`` test, ``use_aggregator`` true."""
     if paired:
         check_paired(use_aggregator)
     if confidence_level is not None:
@@ -122,14 +108,10 @@ def check_bootstrap_options(
 
 
 def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int, threads: int = 1) -> np.ndarray:
-    """Mean of each row of ``columns`` (shape ``k x n``: k per-example columns over n examples)
-    in each of the same ``n_bootstrap`` resamples of the n examples; shape ``k x n_bootstrap``;
-    computed on ``threads`` threads (``over_resamples``), the same numbers with any number.
-
-    These are NumPy floating-point means (pairwise summation), not ``math.fsum`` ones: they can
-    differ from ``corpus.mean`` in the last bits (about 1e-16), which shows only when every
-    resample has the same mean, e.g. a column of equal values.
-    """
+    """Mean of each row of ``columns`` (``k x n``: k per-example columns over n examples) in each of
+    the ``n_bootstrap`` resamples; shape ``k x n_bootstrap``, the same numbers on any number of
+    ``threads``. NumPy means (pairwise summation): they can differ from ``corpus.mean``'s in the
+    last bits."""
     import numpy as np
 
     n_columns, n_examples = columns.shape
@@ -150,17 +132,11 @@ def over_resamples(
     task: Callable[[int, int, int, np.ndarray], None],
     threads: int = 1,
 ) -> None:
-    """Call ``task(t, start, stop, indices)`` for each ``t`` below ``n_tasks`` (a column, say)
-    and each block of ``resample_blocks``; the tasks must write to places of their own (their
-    ``t`` and rows ``start`` to ``stop``), so that the results do not depend on the order.
-    With ``threads`` > 1 (capped at the CPUs available) the tasks run on that many threads while
-    this one draws the next block: NumPy releases the GIL while it draws, indexes and sums. The
-    blocks are then smaller, a quarter of the resamples per thread at most, so that the threads
-    share the work evenly, and at most ``threads`` of them are held beyond the one being drawn;
-    each holds at most ``_INDICES_PER_BLOCK / (threads + 1)`` indices, so that those blocks and the
-    ``threads`` arrays the tasks gather from them take no more memory than one thread's block and
-    array (1,000,000 examples: 2 x 32 MB). However the blocks are cut, their rows are those of the
-    one matrix of the module docstring."""
+    """Call ``task(t, start, stop, indices)`` for each ``t`` below ``n_tasks`` and each block of
+    ``resample_blocks``; each task must write to places of its own, so that the results do not
+    depend on the order. With ``threads`` > 1 (capped at the CPUs available) the tasks run on
+    that many threads while this one draws the next block, in smaller blocks, so that the blocks
+    held take no more memory than one thread's."""
     threads = min(threads, available_cpus())
     most_rows = None
     if threads > 1:
@@ -190,10 +166,9 @@ def over_resamples(
 def resample_blocks(
     n_examples: int, n_bootstrap: int, seed: int, most_rows: int | None = None
 ) -> Iterator[tuple[int, int, np.ndarray]]:
-    """The resamples of the module docstring in blocks: ``(start, stop, indices)``, ``indices``
-    being rows ``start`` to ``stop`` of the ``n_bootstrap x n_examples`` matrix of example
-    indices; a block holds at most ``_INDICES_PER_BLOCK`` indices (a row at least) and
-    ``most_rows`` rows."""
+    """The resamples in blocks ``(start, stop, indices)``: rows ``start`` to ``stop`` of the
+    ``n_bootstrap x n_examples`` matrix of example indices, at most ``_INDICES_PER_BLOCK`` indices
+    (a row at least) and ``most_rows`` rows a block."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -229,16 +204,14 @@ def bootstrap_statistics(
     seed: int,
     threads: int = 1,
 ) -> dict[str, float]:
-    """Intervals and paired tests for each key of ``system`` (a per-example column, e.g. F1),
-    the resamples' means computed on ``threads`` threads (the same numbers with any number).
+    """Intervals and paired tests for each key of ``system`` (an output key such as ``update_rouge1``
+    -> its per-example values), all from one set of resamples; ``baseline``, if given, maps the
+    same keys to the baseline's values on the same examples.
 
-    ``system`` maps an output key such as ``update_rouge1`` to its per-example values;
-    ``baseline``, if given, maps the same keys to the baseline's values on the same examples.
-    Returns ``<key>_low`` and ``<key>_high`` (unless ``confidence_level`` is ``None``) and, with
-    a baseline, ``<key>_delta`` (exact mean of the system minus exact mean of the baseline),
+    Returns ``<key>_low`` and ``<key>_high`` (unless ``confidence_level`` is ``None``) and, with a
+    baseline, ``<key>_delta`` (exact mean of the system minus that of the baseline),
     ``<key>_p_value`` and (unless ``confidence_level`` is ``None``) ``<key>_delta_low`` and
-    ``<key>_delta_high``, the percentile interval of the mean difference; all plain floats, all
-    from one set of resamples (see the module docstring).
+    ``<key>_delta_high``; all plain floats.
     """
     interval_keys = list(system) if confidence_level is not None else []
     test_keys = list(system) if baseline is not None else []

@@ -1,16 +1,12 @@
-"""Corpus statistics, built on one path: ``compute``, the command line, the demo, the Trainer
-helper, Ray and ``compare`` all get their corpus values, intervals and paired tests here.
+"""Corpus statistics, built on one path: every door gets its corpus values, intervals and paired
+tests here.
 
 ``corpus_statistics`` turns per-example columns (F1 values, or counts under ``average="micro"``)
-into the corpus value of each rouge type (the exact mean, or micro F with its precision and
-recall), its bootstrap interval and, against a baseline, the paired test. ``Corpus`` accumulates
-per-example tables chunk by chunk (exact running sums, ``example_tables.RunningTotals``; the F1
-of each type for the bootstrap, 8 bytes per example and type, twice with a baseline; under
-micro each example's counts instead, 24 bytes) and how many references examples have (for the
-signature); its result equals ``compute`` on all the examples at once, bit for bit, however
-they were chunked. Given group labels (``add_tables``), it also keeps one ``Corpus`` per label,
-fed the examples of that label: its result then holds ``groups``, label -> that corpus's
-result, in the order the labels first appeared.
+into each rouge type's corpus value, bootstrap interval and, against a baseline, paired test.
+``Corpus`` accumulates per-example tables chunk by chunk, in memory of a few numbers per example
+and type; its result equals ``compute`` on all the examples at once, bit for bit, however they
+were chunked. Given group labels (``add_tables``) its result also holds ``groups``: label -> the
+result of that label's examples, in the order the labels first appeared.
 """
 
 import itertools
@@ -49,16 +45,12 @@ def corpus_statistics(
 ) -> dict[str, float]:
     """The corpus values of ``system`` as ``compute`` reports them under ``settings``.
 
-    ``system`` maps each output key ``update_<type>`` to its per-example values: F1 values under
-    ``average="macro"``, the examples' ``Counts`` (or an ``n x 3`` int64 array) under
-    ``"micro"``; ``baseline``, if given, the same for the baseline system on the same examples.
-    Returns plain floats: ``<key>`` (the exact mean, or the micro F with ``<key>_precision`` and
-    ``<key>_recall``), and ``bootstrap.bootstrap_statistics``'s interval and paired-test keys,
-    from the bootstrap of ``settings`` (``confidence_level``, ``n_bootstrap``, ``seed``, on
-    ``num_proc`` threads). Under ``protocol="fruit"`` or ``"editeval"`` the values are instead
-    each example's reference slots (``example_scoring.score_published``: an ``n x 3k`` array or
-    one tuple per example) and the result is ``protocols.published_statistics``'s: the published
-    bootstrap median, its precision and recall and its interval (no baseline).
+    ``system`` maps each output key ``update_<type>`` to its per-example values (F1, or under
+    ``"micro"`` the ``Counts`` or an ``n x 3`` int64 array); ``baseline`` the same for the baseline on
+    the same examples. Returns plain floats: ``<key>`` (the exact mean, or the micro F with its
+    ``_precision`` and ``_recall``) and ``bootstrap.bootstrap_statistics``'s keys. Under
+    ``protocol="fruit"`` or ``"editeval"`` the values are each example's reference slots and the
+    result is ``protocols.published_statistics``' (no baseline).
     """
     if rules_of(settings.protocol).bootstrap_median:
         import numpy as np
@@ -82,11 +74,8 @@ def corpus_statistics(
 
 
 class Corpus:
-    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk.
-
-    ``settings`` give the rouge types of the tables and the options of the intervals; a
-    ``paired`` corpus also takes the baseline's table of each chunk, for the paired test.
-    """
+    """Accumulates per-example tables (``compute(use_aggregator=False)``) chunk by chunk under
+    ``settings``; a ``paired`` corpus also takes the baseline's table of each chunk."""
 
     def __init__(self, settings: Settings, paired: bool = False):
         self.settings = settings
@@ -116,10 +105,9 @@ class Corpus:
         counts: Counted | None = None,
         baseline_counts: Counted | None = None,
     ) -> None:
-        """Add a chunk's per-example table and its references (a string or a list per example)
-        and, to a paired corpus, the baseline's table of the same examples; under
-        ``average="micro"`` also each system's ``micro.count_columns`` of the chunk
-        (``UpdateRougeScorer.tables`` gives them all)."""
+        """Add a chunk's per-example table and its references (a string or a list per example) and, to a
+        paired corpus, the baseline's table; under ``average="micro"`` or a published protocol, also each
+        system's counts (``UpdateRougeScorer.tables`` gives them all)."""
         if (baseline_table is None) != (self.baseline_f1 is None):
             raise ValueError("a paired Corpus takes a baseline table with each chunk, and only a paired one")
         if (counts is None) == self.counted or (baseline_counts is None) != (
@@ -162,15 +150,12 @@ class Corpus:
             column.extend(itertools.chain.from_iterable(values[key]) if self.counted else values[key])
 
     def check(self) -> None:
-        """Raise ``OptionError`` where the examples added so far have no corpus result
-        (``protocols.check_reference_counts``: examples with different numbers of references
-        under a protocol that averages reference slots). ``result`` checks
-        it first; a caller checks it on its own to refuse before writing anything more."""
+        """``OptionError`` where the examples added so far have no corpus result
+        (``protocols.check_reference_counts``), for a caller to refuse before writing anything more."""
         check_reference_counts(self.settings.protocol, self.reference_counts)
 
     def result(self) -> dict[str, Any]:
-        """The corpus result ``compute`` gives for all the examples with these settings: the exact
-        means of every key, then ``corpus_statistics`` of the F1 columns (the counts under micro)."""
+        """The corpus result ``compute`` gives for all the examples added with these settings."""
         self.check()
         result = self.totals.result()
         system: dict[str, Any] = self.f1

@@ -1,35 +1,19 @@
 """``additions="edits"``: the additions of a text are the runs of its tokens that a word-level
-diff against its source marks as inserted or replaced.
+diff against its source marks as inserted or replaced (docs/edits.md states the diff).
 
-The diff, exactly (reproducible with rouge-score's own ``_lcs_table`` and ``_backtrack_norec``
-on the reversed token lists):
+- **Tokens**: the settings' tokenizer's (``tokens.tokenizer_for``), of the whole source and text.
+- **Kept tokens**: one LCS of the text's tokens t[0..n) and the source's s[0..m), chosen by
+  walking from the start: with L(i, j) the LCS length of t[i:] and s[j:], at (i, j) take both
+  tokens when t[i] == s[j]; otherwise skip the source token when L(i, j + 1) > L(i + 1, j)
+  (strictly), else skip the text token: rouge-score's backtracking (``lcs_ind``) on the
+  reversed lists.
+- **Additions**: every maximal run of text tokens outside that LCS, in order, its tokens joined
+  by single spaces; **deletions** (``deletions=True``): the same of the source's tokens, each
+  kept text token paired with the first equal source token after the previous pair's.
 
-- **Tokens**: those of the settings' tokenizer (``tokens.tokenizer_for``: rouge-score's,
-  Porter-stemmed when asked, without ROUGE-1.5.5's stopwords when asked; ROUGE-1.5.5's; the
-  ``language=`` pipeline's; or a user's callable), of the whole source and the whole text.
-- **Kept tokens**: one longest common subsequence (LCS) of the text's tokens t[0..n) and the
-  source's s[0..m), chosen by walking from the start: with L(i, j) the LCS length of t[i:] and
-  s[j:], at (i, j) take both tokens when t[i] == s[j]; otherwise skip the source token when
-  L(i, j + 1) > L(i + 1, j) (strictly), else skip the text token. This is rouge-score's
-  backtracking (``lcs_ind``) run on the reversed lists, so matches are taken as early as
-  possible: a common prefix is always kept, and text appended after the source is never
-  matched into it.
-- **Additions**: every maximal run of consecutive text tokens outside that LCS (what a diff
-  calls inserted or replaced), in order, each run's tokens joined by single spaces.
-- **Deletions** (``deletions=True``), the mirror: every maximal run of consecutive source tokens
-  outside the same LCS (what the diff calls deleted or replaced). The walk pairs each kept text
-  token with a source token; that is, kept text token by kept text token, the first source token
-  after the previous pair's that equals it (``paired_source_positions``).
-
-A text identical to its source, or one that only deletes tokens (a subsequence of the source),
-adds nothing. The additions are then scored as text, one per line (rougeLsum's sentences are the
-runs), with a tokenizer under which a run's text gives back exactly its tokens
-(``tokens.edit_run_tokenizer``): stemming and stopword removal happen once, before the diff.
-
-Cost: the common prefix and suffix are set aside first (``kept_positions`` says why the walk
-keeps them as stated); the rest is walked by ``lcs.lcs_walk`` (bit-parallel, O(n * m / w) word
-operations, memory linear in n + m) and refused beyond ``lcs_limits.max_python_lcs_cells()``
-cells, as rougeL is, with ``LcsTableTooLarge`` (the scorer names the example).
+The runs are scored one per line with ``tokens.edit_run_tokenizer``, under which a run gives back
+exactly its tokens. The walk is ``lcs.lcs_walk``'s, refused beyond
+``lcs_limits.max_python_lcs_cells()`` cells with ``LcsTableTooLarge``.
 """
 
 from collections.abc import Callable, Hashable, Sequence
@@ -46,17 +30,12 @@ def kept_positions(
     source_tokens: Sequence[Hashable],
     masks: Callable[[], MaskLookup] | None = None,
 ) -> list[int]:
-    """The ascending positions in ``text_tokens`` of the LCS with ``source_tokens`` that the
-    module's walk from the start picks. ``masks`` gives ``lcs.source_masks(source_tokens)``
-    (called only if the walk needs them; by default they are built then).
+    """The ascending positions in ``text_tokens`` of the LCS with ``source_tokens`` that the module's
+    walk picks; ``masks`` gives ``lcs.source_masks(source_tokens)`` (called only if needed).
 
-    The walk keeps the common prefix. Between it and the common suffix c (of k tokens) of what
-    follows, the walk is ``lcs.lcs_walk``'s on the two middles: LCS(x + c, y + c) = LCS(x, y) + k,
-    so every comparison there is the middles' own. Where that walk stops, one side's middle is
-    read and what is left has an LCS of k, all of one side: with the text read, every token of
-    its c is kept; with the source read, the walk (never skipping a source token, since each is
-    matched) keeps, for each token of c in turn, the first equal text token at or after its
-    position (once that is the token of the text's c, the rest of c is kept in place).
+    The common prefix is kept; the middles are walked by ``lcs.lcs_walk`` (LCS(x + c, y + c) =
+    LCS(x, y) + len(c) for the common suffix c); where that walk stops one side's middle is read,
+    and each token of c in turn is kept at the first equal text token at or after the walk.
     """
     prefix, suffix = common_ends(text_tokens, source_tokens)
     end, source_end = len(text_tokens) - suffix, len(source_tokens) - suffix
@@ -83,10 +62,8 @@ def kept_positions(
 def paired_source_positions(
     text_tokens: Sequence[Hashable], source_tokens: Sequence[Hashable], kept: Sequence[int]
 ) -> list[int]:
-    """The positions in ``source_tokens`` that the walk pairs with the text's ``kept`` positions:
-    for each kept token in turn, the first equal source token after the previous one paired. (In
-    the walk a text token outside the LCS never meets an equal source token, which would be
-    taken, so the walk reaches each kept token's row before or at its first equal source token.)"""
+    """The positions in ``source_tokens`` that the walk pairs with the text's ``kept`` positions: for
+    each kept token in turn, the first equal source token after the previous one paired."""
     positions = []
     next_position = 0
     for position in kept:
@@ -131,9 +108,8 @@ class EditIndex:
         self._source_checked = False
 
     def additions(self, text: str) -> list[str]:
-        """The runs of ``text``'s tokens that the diff against the source inserts or replaces,
-        each joined by single spaces. ``TokenizerError`` if a token is empty or holds white
-        space (a custom tokenizer's): its run's text would not give back the same tokens."""
+        """The runs of ``text``'s tokens that the diff against the source inserts or replaces, each joined
+        by single spaces. ``TokenizerError`` if a token is empty or holds white space."""
         tokens, kept = self._diff(text)
         return [RUN_SEPARATOR.join(run) for run in runs_outside(tokens, kept)]
 
@@ -148,8 +124,8 @@ class EditIndex:
         return [RUN_SEPARATOR.join(run) for run in runs_outside(source, paired_source_positions(tokens, source, kept))]
 
     def _diff(self, text: str) -> tuple[list[str], list[int]]:
-        """``text``'s tokens and the positions of the kept LCS among them; the last text's are
-        kept, so its additions and deletions cost one diff."""
+        """``text``'s tokens and the positions of the kept LCS among them; the last text's are kept, so
+        its additions and deletions cost one diff."""
         if self._last is not None and self._last[0] == text:
             return self._last[1]
         tokens = self._tokenizer.tokenize(text)

@@ -1,25 +1,18 @@
 """Engines: score one (target, prediction) text pair exactly as rouge-score's ``RougeScorer.score``.
 
 Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score's fields; under
-``RougeScoreEngine`` rouge-score's own) whose floats are bit-identical to rouge-score's (same
-counts, same divisions, same F-measure formula):
+``RougeScoreEngine`` rouge-score's own) bit-identical to rouge-score's:
 
-- ``PythonEngine`` (pure Python, the default): tokenizes each text once, memoizes stems,
-  counts n-grams with ``Counter``, and computes rougeL and rougeLsum bit-parallel (``lcs``).
-  It alone also computes the skip-bigram types of ROUGE-1.5.5 (``skipbigrams``) and gives the
-  raw ``Counts`` behind each score, which ROUGE-1.5.5's ways of combining several references
-  need. It alone computes ROUGE-W (``wlcs``) and applies stopword removal and length limits
-  (``rouge155_options``): ``inexact_reason`` says why another engine is not exact for given settings.
-- ``RustEngine`` (``rust_engine``): the optional compiled ``rouge-score-rs`` package, used only
-  with rouge-score's own tokenizer (with or without its Porter stemmer), where it reproduces
-  rouge-score exactly.
+- ``PythonEngine`` (pure Python, the default): the only one that also computes the skip-bigram
+  types (``skipbigrams``), ROUGE-W (``wlcs``), stopword removal and length limits
+  (``rouge155_options``) and gives raw ``Counts``; ``inexact_reason`` says why another engine
+  is not exact for given settings.
+- ``RustEngine`` (``rust_engine``): the optional ``rouge-score-rs``, with rouge-score's own
+  tokenizer only.
 - ``RougeScoreEngine``: rouge-score itself, the reference.
 
-Before scoring, every engine checks the LCS types against the size and time limits of
-``lcs_limits`` and refuses a pair beyond them with ``LcsTableTooLarge``; under ``engine="auto"``
-the accelerator hands the pairs it would refuse (above its time limit, which counts its cells
-dearer than the Python engine's, or with a rougeLsum table above ``max_lcs_cells()``) to the
-Python engine (the same numbers), which refuses only what is beyond its own limits.
+Every engine refuses a pair beyond the limits of ``lcs_limits`` with ``LcsTableTooLarge``;
+under ``engine="auto"`` the accelerator hands the pairs it would refuse to the Python engine.
 """
 
 from collections import Counter
@@ -52,12 +45,8 @@ Tokens = list[Hashable]
 
 
 class Counts(NamedTuple):
-    """The raw counts of one rouge type for one (target, prediction) pair, all integers >= 0.
-
-    ``hits``: clipped matching grams (ROUGE-N, S, SU) or LCS hits (rougeL, rougeLsum);
-    ``target`` and ``prediction``: each side's number of grams (n-grams, skip-bigrams plus
-    unigrams for SU) or of tokens (rougeL, rougeLsum).
-    """
+    """The raw counts of one rouge type for one (target, prediction) pair, all integers >= 0:
+    ``hits`` (clipped matching grams, or LCS hits) and each side's number of grams or tokens."""
 
     hits: int
     target: int
@@ -69,10 +58,8 @@ TypeCounts = Counts | WeightedCounts
 
 
 def score_from_counts(counts: Counts) -> Score:
-    """Precision hits / prediction, recall hits / target (0 where the count is 0), and their F1.
-
-    These are rouge-score's divisions and F-measure, so the floats equal rouge-score's bit for bit.
-    """
+    """Precision hits / prediction, recall hits / target (0 where the count is 0), and their F1, as
+    rouge-score divides."""
     precision = counts.hits / counts.prediction if counts.prediction else 0.0
     recall = counts.hits / counts.target if counts.target else 0.0
     return Score(precision=precision, recall=recall, fmeasure=fmeasure(precision, recall))
@@ -110,23 +97,15 @@ def _summary_totals(
     """rougeLsum counts; ``clip_tokens`` (the limited texts' tokens, under a length limit) clip
     the hits and give the prediction total, as in ROUGE-1.5.5."""
     target_total = sum(map(len, target_lines))
-    if clip_tokens is None:
-        prediction_total = sum(map(len, prediction_lines))
-        hits = summary_lcs_hits(target_lines, prediction_lines) if target_total and prediction_total else 0
-        return Counts(hits, target_total, prediction_total)
-    prediction_total = len(clip_tokens[1])
-    clip_counts = (Counter(clip_tokens[0]), Counter(clip_tokens[1]))
+    clip_counts = None if clip_tokens is None else (Counter(clip_tokens[0]), Counter(clip_tokens[1]))
+    prediction_total = sum(map(len, prediction_lines)) if clip_tokens is None else len(clip_tokens[1])
     hits = summary_lcs_hits(target_lines, prediction_lines, clip_counts) if target_total and prediction_total else 0
     return Counts(hits, target_total, prediction_total)
 
 
 class PythonEngine:
-    """Pure-Python engine; ``tokenizer`` is a ``tokens`` object.
-
-    Besides rouge-score's types it computes the skip-bigram types (``skipbigrams``) and ROUGE-W
-    (``wlcs``), applies ``options`` (stopwords are the tokenizer's), and it gives raw counts
-    (``count_pairs``) from which its scores are derived (``score_of``).
-    """
+    """Pure-Python engine; ``tokenizer`` is a ``tokens`` object, ``options`` the ROUGE-1.5.5 text
+    options (stopwords are the tokenizer's). Scores derive from raw counts (``count_pairs``)."""
 
     name = "python"
 
@@ -140,12 +119,9 @@ class PythonEngine:
         self._skip_bigram_kinds = [parsed.skip_bigram for parsed in self._parsed if parsed.skip_bigram is not None]
 
     def tokens(self, text: str) -> tuple[Tokens, list[Tokens]]:
-        """The tokens this engine scores of ``text``: those of the whole text and of each line, each
-        only where one of its types needs it (else empty).
-
-        Under a length limit, the tokens are those of ``limited_text`` and the lines those of
-        ``limited_lines``.
-        """
+        """The tokens this engine scores of ``text`` (of ``limited_text`` and ``limited_lines`` under a
+        length limit): those of the whole text and of each line, each only where a type needs it (else
+        empty)."""
         options = self._options
         if options.limits_length:
             tokens, _ = self._tokenize_text(limited_text(text, options.max_words, options.max_bytes))
@@ -201,9 +177,8 @@ class PythonEngine:
         self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
 
     def _check_sizes(self, target_tokens, target_lines, prediction_tokens, prediction_lines) -> None:
-        """``LcsTableTooLarge`` if an LCS type of the pair is beyond the time limit
-        (``check_lcs_time`` of ``lcs_cost``) or a ROUGE-W table beyond the size limit
-        (``check_wlcs_table``)."""
+        """``LcsTableTooLarge`` if an LCS type of the pair is beyond the time limit or a ROUGE-W table
+        beyond the size limit."""
         for parsed in self._parsed:
             if parsed.family == LCS:
                 rows, columns = len(target_tokens), len(prediction_tokens)
@@ -258,8 +233,7 @@ class RougeScoreEngine:
             self._scorer = rouge_scorer.RougeScorer(list(rouge_types), tokenizer=tokenizer)
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
-        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is above the time
-        limit (``check_lcs_time``) or a table above the memory limit."""
+        """Scores of each pair; ``LcsTableTooLarge`` before any scoring if a pair is beyond a limit."""
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
         slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
         for refused in (slow, oversized):
@@ -283,15 +257,9 @@ def check_engine(name: str) -> str:
 def inexact_reason(
     name: str, rouge_types: Sequence[str], needs_counts: Sequence[Setting] = (), options: TextOptions = DEFAULT_OPTIONS
 ) -> tuple[Part, ...] | None:
-    """Why engine ``name`` ("python", "rust" or "rouge-score") is not exact for the settings (the
-    message's parts), or None.
-
-    Python is exact for every setting (a tokenizer the accelerator cannot run is
-    ``RustEngine.supports``'s matter). The others lack the skip-bigram types, ROUGE-W, raw
-    counts (``needs_counts``: the settings that need them), stopword removal and length limits;
-    an F weight ``alpha`` other than 0.5 is exact on every engine (the F is formed from its
-    precision and recall).
-    """
+    """Why engine ``name`` is not exact for the settings (the message's parts), or None: the
+    accelerators lack the skip-bigram types, ROUGE-W, raw counts (``needs_counts``: the settings
+    that need them), stopword removal and length limits."""
     if name == "python":
         return None
     engine = Setting("engine", name)
@@ -322,8 +290,7 @@ def check_engine_exact(
 ) -> None:
     """``OptionError`` with the reason if engine ``name`` cannot score these settings exactly: an
     inexact engine (``inexact_reason``), the accelerator with other tokens than rouge-score's own
-    (``default_tokens`` false: a custom tokenizer, ROUGE-1.5.5 stemming or a language) or not
-    installed. "auto" and "python" always can. ``settings.Settings`` calls it when built."""
+    (``default_tokens`` false) or not installed. "auto" and "python" always can."""
     if name in ("auto", "python"):
         return
     others = [[Setting("engine", LEFT_OUT)], [Setting("engine", "python")]]
@@ -356,16 +323,13 @@ def make_engine(
     needs_counts: Sequence[Setting] = (),
     options: TextOptions = DEFAULT_OPTIONS,
 ):
-    """The engine called ``name``; "auto" is the accelerator where installed, exact and faster,
-    else Python. The accelerator is faster only with two or more threads (``accelerator_threads``):
-    with one, as in each of N processes that score on N CPUs (the workers, and a process that
-    scores beside them), it is slower than the Python engine (docs/speed.md), so "auto" then
-    picks Python: each process chooses for its own share of the CPUs.
-
-    An engine that ``inexact_reason`` rejects for the settings raises ``OptionError`` with the
-    reason (``needs_counts``: the settings that need raw counts); "auto" then picks Python. ``options`` reach the Python engine only. Under "auto" the
-    accelerator hands the pairs it would refuse (``RustEngine._fallback_scores``) to the Python
-    engine, so "auto" refuses only what the Python engine refuses.
+    """The engine called ``name`` (``OptionError`` where ``check_engine_exact`` refuses it). "auto"
+    is the accelerator where it is installed and exact for the settings and has two or more threads
+    (``accelerator_threads``, this process's share of the CPUs: one in each of N processes that score
+    on N CPUs, the workers and a process that scores beside them; with one it is slower,
+    docs/speed.md), else Python; ``options`` reach the Python engine only. Under "auto" the
+    accelerator hands the pairs it would refuse to the Python engine, so "auto" refuses only what
+    the Python engine refuses.
     """
     auto = check_engine(name) == "auto"
     if auto:

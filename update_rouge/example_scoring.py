@@ -1,10 +1,7 @@
-"""UpdateROUGE's scoring rules on top of an engine that reproduces rouge-score.
-
-Each side's changes (its additions; with ``deletions=True``, separately, its deletions) are
+"""UpdateROUGE's scoring rules on top of an engine that reproduces rouge-score: each side's changes
 joined one per line and scored as ``RougeScorer.score(target=reference changes,
-prediction=prediction changes)`` would score them. The rule for examples without changes and
-the choice among several references live here. Scores are ``scores.Score``
-tuples (rouge-score's fields) of precision, recall and F1, each in [0, 1].
+prediction=prediction changes)``, the rule for examples without changes and the choice among
+several references. Scores are ``scores.Score`` tuples (rouge-score's fields), each measure in [0, 1].
 """
 
 import math
@@ -32,36 +29,25 @@ def score_changes(
     prediction_changes: list[list[str]],
     settings: Settings,
 ) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
-    """Score every example's changes, its additions or its deletions alike: per example, one
-    list of segments per reference and one of the prediction.
+    """Score every example's changes (additions or deletions alike): per example, one list of
+    segments per reference and one of the prediction, under ``settings`` (rouge types, tokenizer,
+    engine, ``multi_ref``, ROUGE-1.5.5's length limits and ``alpha``, which forms every F before
+    references are compared by it).
 
-    ``settings`` (a ``settings.Settings``) gives the rouge types, the tokenizer (``stemmer``,
-    ``tokenizer``, ``language``, ``remove_stopwords``: ``Settings.additions_tokenizer``), the engine,
-    ``multi_ref`` and ROUGE-1.5.5's length limits and F weight ``alpha``
-    (``settings.text_options``): the F of every score is formed with ``alpha``
-    (``alpha_score``) before references are compared by it.
-
-    Returns per example the score of each type, whether the no-additions rule applied and,
-    under ``average="micro"``, the counts the micro average sums (``micro``: those of the
-    reference ``multi_ref`` picks, or their pooled sums; none under the rule), else ``None``. A
-    pair beyond an LCS size limit raises ``LcsTableTooLarge`` naming the example's index.
-    ``multi_ref`` combines an example's references (for one reference all three agree):
+    Returns per example the score of each type, whether the no-additions rule applied and, under
+    ``average="micro"``, the counts the micro average sums (those of the reference ``multi_ref``
+    picks, or their pooled sums; none under the rule), else ``None``. A pair beyond an LCS limit
+    raises ``LcsTableTooLarge`` naming the example's index. ``multi_ref``:
 
     - ``max_f1`` (rouge-score's ``score_multi``): per type, the reference with the highest F1,
       the first one on ties.
-    - ``pooled`` (ROUGE-1.5.5 ``-f A``): hits and reference grams summed over the references,
-      the prediction's grams counted once per reference: ``pooled_scores``.
-    - ``best_recall`` (ROUGE-1.5.5 ``-f B``): per type, the reference with the highest recall
-      as ROUGE-1.5.5 compares them: ``best_recall_index``.
-    - ``mean`` (torchmetrics' ``accumulate="avg"``): per type, each of precision, recall and F
-      averaged over the references (``mean_scores``); a reference that adds nothing, where the
-      prediction adds nothing either, counts as ``PERFECT``.
+    - ``pooled`` (ROUGE-1.5.5 ``-f A``): ``pooled_scores``.
+    - ``best_recall`` (ROUGE-1.5.5 ``-f B``): ``best_recall_index``.
+    - ``mean`` (torchmetrics' ``accumulate="avg"``): ``mean_scores``; a reference that adds
+      nothing, where the prediction adds nothing either, counts as ``PERFECT``.
 
     The no-additions rule: when the prediction has no additions and neither has some reference
-    (every reference, for ``pooled`` and ``mean``) the example scores ``PERFECT`` (1.0) in every type. Under
-    ``max_f1`` and ``best_recall`` that is the reference the rule would pick anyway (a
-    reference that left the source as it was, like the prediction); under ``pooled`` a
-    reference without additions is one more reference the prediction recovers nothing of.
+    (every reference, for ``pooled`` and ``mean``) the example scores ``PERFECT`` in every type.
     """
     if settings.protocol is not None:
         return score_published(reference_changes, prediction_changes, settings)
@@ -85,9 +71,7 @@ def score_changes(
         if counted:
             scored = iter(scorer.count_pairs(pairs))
         else:
-            scored = iter(
-                [{t: alpha_score(s, alpha) for t, s in scores.items()} for scores in scorer.score_pairs(pairs)]
-            )
+            scored = iter([{t: alpha_score(s, alpha) for t, s in r.items()} for r in scorer.score_pairs(pairs)])
     except LcsTableTooLarge as error:
         if error.index is None:
             raise
@@ -131,14 +115,12 @@ def score_changes(
 def score_published(
     reference_changes: list[list[list[str]]], prediction_changes: list[list[str]], settings: Settings
 ) -> list[tuple[dict[str, Score], bool, ExampleExtra]]:
-    """``score_changes`` under ``settings.protocol`` (``protocols.py``): each side's additions
-    joined with a space and scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference
-    where neither joined side has a non-space character. Per example: each measure's mean over
-    the references given (the protocol's ``scored_references``), whether the rule applied to
-    every reference and, where the corpus value is a bootstrap median, per type the flattened
-    precision, recall and F of each reference (the corpus bootstrap's input,
-    ``protocols.published_statistics``), else ``None``.
-    """
+    """``score_changes`` under ``settings.protocol``: each side's additions joined with a space and
+    scored as ``RougeScorer.score`` does; ``PERFECT`` for a reference where neither joined side has
+    a non-space character. Per example: each measure's mean over the references scored, whether the
+    rule applied to every reference and, where the corpus value is a bootstrap median, per type the
+    flattened precision, recall and F of each reference (``protocols.published_statistics``' input),
+    else ``None``."""
     rouge_types, slotted = settings.rouge_types, rules_of(settings.protocol).bootstrap_median
     scorer = make_engine(settings.engine, rouge_types, settings.additions_tokenizer())
     rules = [
@@ -176,10 +158,9 @@ def mean_scores(per_reference: list[dict[str, Score]], rouge_types: Sequence[str
 def picked_counts(
     per_reference: list[dict[str, TypeCounts]], scores: dict[str, Score], multi_ref: str, alpha: float
 ) -> dict[str, Counts]:
-    """The counts behind each type's combined score, which the micro average sums: under
-    ``pooled`` the sums over the references (``pooled_counts``), under ``best_recall`` those of
-    ``best_recall_index``'s reference, under ``max_f1`` those of the first reference whose score
-    is the one ``best_by_f1`` picked (it picks the first with the highest F, so that one)."""
+    """The counts behind each type's combined score, which the micro average sums: the pooled sums
+    (``pooled``), ``best_recall_index``'s reference's (``best_recall``) or those of the first
+    reference whose score ``best_by_f1`` picked (``max_f1``)."""
     picked = {}
     for rouge_type, score in scores.items():
         # Integer counts only: Settings refuses ROUGE-W (WeightedCounts) under micro.
@@ -208,12 +189,8 @@ def best_by_f1(per_reference: list[dict[str, Score]], rouge_types: Sequence[str]
 
 
 def pooled_scores(per_reference: list[dict[str, TypeCounts]], rouge_types: Sequence[str]) -> dict[str, Score]:
-    """ROUGE-1.5.5's ``-f A``: per type, the score of the counts summed over the references.
-
-    Recall is total hits / total reference grams; precision is total hits / (number of
-    references x prediction grams), as the prediction's count is added once per reference, so
-    a reference without tokens still lowers the precision.
-    """
+    """ROUGE-1.5.5's ``-f A``: per type, the score of the counts summed over the references, the
+    prediction's grams counted once per reference."""
     scores = {}
     for rouge_type in rouge_types:
         per_type = [counts[rouge_type] for counts in per_reference]
@@ -226,12 +203,9 @@ def pooled_scores(per_reference: list[dict[str, TypeCounts]], rouge_types: Seque
 
 
 def best_recall_index(per_reference: list[TypeCounts], rouge_type: str) -> int:
-    """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties.
-
-    Recall hits / reference grams (0 without grams), compared rounded to 5 decimals (as
-    ROUGE-1.5.5 formats it, ``%7.5f``) except for rougeL and rougeLsum, compared exactly, and
-    ROUGE-W, compared exactly by ``wlcs.selection_recall``.
-    """
+    """The reference ROUGE-1.5.5's ``-f B`` picks for one type: the highest recall, the first on ties,
+    compared rounded to 5 decimals (``%7.5f``) except rougeL and rougeLsum (exactly) and ROUGE-W
+    (``wlcs.selection_recall``)."""
     weighted = [counts for counts in per_reference if isinstance(counts, WeightedCounts)]
     if weighted:
         weighted_recalls = [selection_recall(counts) for counts in weighted]

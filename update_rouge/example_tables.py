@@ -2,12 +2,10 @@
 
 Output keys: ``update_<type>`` (F1), ``update_<type>_precision``, ``update_<type>_recall``,
 ``_target_diff_len`` and ``_prediction_diff_len`` (characters of the joined additions) and
-``_both_empty`` (whether the no-additions rule applied); with ``deletions=True`` also
-``update_del_<type>`` (and ``_precision``, ``_recall``), the scores of the deletions, and
-``_both_kept`` (whether neither side deleted anything). The corpus means of ``_both_empty`` and
-``_both_kept`` are counts of examples (``COUNT_KEYS``). With ``entities=`` the entity keys of
-``entities.py`` join them; ``update_ent_outdated_kept`` is ``None`` where it is undefined, and its
-mean is over the examples where it is defined.
+``_both_empty`` (the no-additions rule applied); with ``deletions=True`` also
+``update_del_<type>`` (and ``_precision``, ``_recall``) and ``_both_kept``; with ``entities=``
+the keys of ``entities.py``. The corpus values of ``COUNT_KEYS`` are counts of examples; a
+``None`` (an undefined ``update_ent_outdated_kept``) is left out of its key's mean.
 """
 
 import math
@@ -30,13 +28,9 @@ def score_keys(rouge_types: Sequence[str], deletions: bool = False) -> list[str]
 
 @dataclass(frozen=True)
 class DeletionScore:
-    """What a prediction deletes from its source, scored against what its references delete.
-
-    ``scores`` maps each rouge type to precision, recall and F1 of the deletions;
-    ``reference_deletions`` holds one list of deletions per reference; ``both_kept`` is True
-    when the rule of no deletions scored the example 1.0 (the mirror of the no-additions rule);
-    ``counts`` as ``ExampleScore.counts``.
-    """
+    """What a prediction deletes from its source, scored against what its references delete:
+    ``scores`` per rouge type, one list of deletions per reference, ``both_kept`` where the
+    no-deletions rule scored 1.0, ``counts`` as ``ExampleScore.counts``."""
 
     scores: dict[str, Score]
     reference_deletions: list[list[str]]
@@ -47,18 +41,11 @@ class DeletionScore:
 
 @dataclass(frozen=True)
 class ExampleScore:
-    """Everything UpdateROUGE computed for one example.
-
-    ``scores`` maps each rouge type to precision, recall and F1 in [0, 1];
-    ``reference_additions`` holds one list of additions per reference;
-    ``both_empty`` is True when the no-additions rule scored the example 1.0 (the prediction
-    adds nothing, and neither does some reference, or every reference under ``pooled``);
-    ``counts`` (under ``average="micro"``, else ``None``) maps each type to the counts the micro
-    average sums (``micro``: ``engines.Counts``); under ``protocol="fruit"`` or ``"editeval"``
-    to each reference's precision, recall and F, flattened (``example_scoring.score_published``).
-    ``deletions`` (with ``deletions=True``, else ``None``) is the ``DeletionScore`` of the example;
-    ``entities`` (with ``entities=``, else ``None``) its ``entities.EntityScore``.
-    """
+    """Everything UpdateROUGE computed for one example: ``scores`` per rouge type (precision, recall
+    and F1 in [0, 1]), one list of additions per reference, ``both_empty`` where the no-additions
+    rule scored 1.0, ``counts`` (else ``None``) the counts the micro average sums or, under
+    ``protocol="fruit"`` or ``"editeval"``, each reference's flattened scores; ``deletions`` and
+    ``entities`` with those options."""
 
     scores: dict[str, Score]
     reference_additions: list[list[str]]
@@ -134,12 +121,8 @@ def aggregate(table: dict[str, list]) -> dict[str, object]:
 
 
 def exact_terms(values: Iterable[float]) -> list[float]:
-    """A few floats whose exact sum is the exact sum of ``values`` (finite floats).
-
-    The first term is the correctly rounded sum (``math.fsum``), each next one the correctly
-    rounded remainder; the remainder shrinks by about 2**-53 a step and, the exact sum of
-    floats being a multiple of 2**-1074, reaches zero after a handful of steps.
-    """
+    """A few floats whose exact sum is the exact sum of ``values`` (finite floats): the correctly
+    rounded sum (``math.fsum``), then each correctly rounded remainder until it is zero."""
     values = list(values)
     terms: list[float] = []
     while True:
@@ -150,13 +133,9 @@ def exact_terms(values: Iterable[float]) -> list[float]:
 
 
 class RunningTotals:
-    """Corpus means of a per-example table that arrives in chunks, in constant memory.
-
-    Each key keeps the exact sum of its values so far as a few floats (``exact_terms``), so
-    ``result()`` equals ``aggregate`` of the whole table bit for bit, however it was chunked. A
-    ``None`` value (an undefined ``update_ent_outdated_kept``) is left out of its key's mean,
-    which is ``None`` while no value is defined.
-    """
+    """Corpus means of a per-example table that arrives in chunks, in constant memory: ``result()``
+    equals ``aggregate`` of the whole table bit for bit, however it was chunked (a key's mean is
+    ``None`` while no value is defined)."""
 
     def __init__(self) -> None:
         self.count = 0

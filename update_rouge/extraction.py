@@ -1,12 +1,10 @@
-"""Extraction of additions: the segments of a text that its source does not contain; and of
-deletions, their mirror: the segments of the source that a text does not contain.
+"""Extraction of additions (the segments of a text that its source does not contain) and of
+deletions (the segments of the source that a text does not contain).
 
-A segment is a match of ``[^.]+\\.?`` (a run of characters up to and including the next
-period; with a ``language=``, ``[^T]+T?`` for every sentence terminal T, see ``sentences.py``),
-stripped of surrounding white space; empty segments are dropped. A segment is an addition
-when it is not a substring of the source (exact and case-sensitive). Additions keep their
-order and their duplicates. A deletion is a segment of the source (split by the same rule)
-that is not a substring of the text; deletions keep the source's order and its duplicates.
+A segment is a match of ``[^.]+\\.?`` (with a ``language=``, ``sentences.py``'s pattern),
+stripped of surrounding white space; empty ones are dropped. An addition is a segment not a
+substring of the source (exact, case-sensitive); a deletion one of the source not a substring of
+the text. Both keep their order and their duplicates.
 """
 
 import re
@@ -26,14 +24,9 @@ def extract_additions(text: str, source: str, pattern: "re.Pattern[str]" = SEGME
 
 
 class SourceIndex:
-    """A source prepared for extracting the additions of several texts against it.
-
-    Most segments of an updated text are segments of its source; those are found in a set of
-    the source's own segments before the (slower) substring search is tried. The answer of
-    every substring search is remembered, so a segment repeated any number of times costs one
-    search of the source: the work is linear in the texts' length for each distinct segment.
-    ``pattern`` is the segment pattern (``sentences.segment_pattern`` gives the one of a language).
-    """
+    """A source prepared for extracting the changes of several texts against it (``pattern``: the
+    segment pattern); the answer of every substring search is remembered, so a segment costs one
+    search of the source however often it repeats."""
 
     def __init__(self, source: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN):
         self.source = source

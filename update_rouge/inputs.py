@@ -1,16 +1,10 @@
-"""Checks on what users pass in, with errors that name the field and the example index.
+"""Checks on what users pass in, before any scoring, with errors that name the field and the example
+index, so that a bad example is reported instead of being dropped, truncated or misread.
 
-Every check runs before any scoring, so a bad example is reported instead of being dropped,
-truncated or scored as something it is not.
-
-One rule for every entry point (``compute``, the scorer, the command line, ``compare``, Ray,
-the Trainer helper, the reward, the demo: all check their texts here): a text that starts with
-a byte order mark (U+FEFF) is scored without it (``BOM``; one is dropped, as reading a UTF-8
-file with a BOM drops it), so that it cannot make the text's first sentence an addition.
-A U+FEFF anywhere else is kept (it is a zero-width no-break space there). Under a published
-protocol (``keep_bom``) a leading U+FEFF is kept too, as the published scripts score it; a
-file's BOM is its encoding, dropped by the readers (``files.lines``) before any
-text is checked, with or without a protocol.
+Every door checks its texts here. A text that starts with a byte order mark (U+FEFF, ``BOM``) is
+scored without it, so that it cannot make the first sentence an addition, except under a
+published protocol (``keep_bom``), as the published scripts score it; a U+FEFF anywhere else is
+kept. A file's BOM is its encoding, dropped by the file readers before any check.
 """
 
 import math
@@ -21,12 +15,8 @@ from .errors import Field, InputError, input_error
 
 
 def lone_surrogate(text: str) -> str | None:
-    """What is wrong with ``text`` if it holds a lone surrogate (no Unicode text does), else None.
-
-    Such strings come from bytes decoded with ``errors="surrogateescape"`` or from JSON escapes
-    like ``"\\ud800"``; they cannot be written as UTF-8 (nor stored by ``evaluate``), so they are
-    refused at every entry point rather than scored here and crashing elsewhere.
-    """
+    """What is wrong with ``text`` if it holds a lone surrogate (no Unicode text does, nor can it be
+    written as UTF-8), else None."""
     if text.isascii():  # known without a scan: a fifth to a third less of compute's check of Wikipedia rows
         return None
     try:
@@ -54,12 +44,8 @@ def _describe(value: Any) -> str:
 
 
 def is_column(value: Any) -> bool:
-    """Whether ``value`` holds one entry per example in order: a sequence that is not a string
-    (``list``, ``tuple``, a ``datasets`` ``Column``) or a one-dimensional array (a NumPy array, a
-    pandas ``Series``). A ``DataFrame`` (two dimensions), a ``dict``, a ``set``, a generator or a
-    bare string is not one: iterating them gives column names, keys, an arbitrary order, a
-    one-shot stream or characters.
-    """
+    """Whether ``value`` holds one entry per example in order: a sequence that is not a string or a
+    one-dimensional array (not a ``DataFrame``, ``dict``, ``set``, generator or bare string)."""
     if isinstance(value, (str, bytes, bytearray)):
         return False
     ndim = getattr(value, "ndim", None)
@@ -68,11 +54,16 @@ def is_column(value: Any) -> bool:
     return isinstance(value, Sequence)
 
 
-def _as_list(field: str, column: Any) -> list:
+def _as_list(field: str, column: Any, n_examples: int | None = None, entry: str = "entry") -> list:
+    """``column`` as a list; ``InputError`` unless it is a column of ``n_examples`` (if given) entries."""
     if column is None:
         raise input_error(field, None, "is missing: expected a list with one entry per example")
     if not is_column(column):
         raise input_error(field, None, f"must be a list with one entry per example, got {_describe(column)}")
+    if n_examples is not None and len(column) != n_examples:
+        raise input_error(
+            field, None, f"must have one {entry} per example, got {len(column)} for {n_examples} examples"
+        )
     return list(column)
 
 
@@ -95,11 +86,10 @@ def check_inputs(
 ) -> tuple[list[str], list[str], list[list[str]]]:
     """Validate the three input columns and return them as lists.
 
-    ``references`` may hold one string per example or one non-empty list of strings per
-    example (several references), but not a mix of both. The returned references are always
-    a list of lists, and each text is returned less a leading ``BOM`` unless ``keep_bom`` (a
-    published protocol's scoring). Raises ``ValueError`` naming the field and index of the
-    first problem; ``predictions_field`` is the name the predictions go by (e.g. ``systems['base']``).
+    ``references`` may hold one string per example or one non-empty list of strings per example,
+    not a mix; they are returned as a list of lists. Each text is returned less a leading ``BOM``
+    unless ``keep_bom``. ``InputError`` names the field and index of the first problem;
+    ``predictions_field`` is the name the predictions go by (e.g. ``systems['base']``).
     """
     fields = ("sources", predictions_field, "references")
     sources, predictions, references = (_as_list(f, c) for f, c in zip(fields, (sources, predictions, references)))
@@ -150,14 +140,9 @@ def _mixed_references(index: int, kind: str, first_kind: str) -> InputError:
 
 
 def check_group_labels(group_by: Any, n_examples: int | None) -> list:
-    """Validate ``group_by``, one hashable label other than ``None`` per example, and return it
-    as a list; ``n_examples`` is ``None`` when the inputs are not columns (``check_inputs`` then
-    reports them)."""
-    column = _as_list("group_by", group_by)
-    if n_examples is not None and len(column) != n_examples:
-        raise input_error(
-            "group_by", None, f"must have one label per example, got {len(column)} for {n_examples} examples"
-        )
+    """Validate ``group_by``, one hashable label other than ``None`` per example (``n_examples``:
+    ``None`` when the inputs are not columns), and return it as a list."""
+    column = _as_list("group_by", group_by, n_examples, "label")
     for index, label in enumerate(column):
         if label is None or not isinstance(label, Hashable) or (isinstance(label, float) and math.isnan(label)):
             raise input_error("group_by", index, f"must be a label (a string, a number, ...), got {_describe(label)}")
@@ -167,22 +152,14 @@ def check_group_labels(group_by: Any, n_examples: int | None) -> list:
 def check_baseline_predictions(baseline_predictions: Any, n_examples: int, keep_bom: bool = False) -> list[str]:
     """Validate the baseline system's texts (one string per example) and return them as a list
     (less a leading ``BOM`` unless ``keep_bom``, as ``check_inputs``)."""
-    column = _as_list("baseline_predictions", baseline_predictions)
-    if len(column) != n_examples:
-        raise input_error(
-            "baseline_predictions", None, f"must have one text per example, got {len(column)} for {n_examples} examples"
-        )
+    column = _as_list("baseline_predictions", baseline_predictions, n_examples, "text")
     return [_check_string(p, Field("baseline_predictions", i), keep_bom) for i, p in enumerate(column)]
 
 
 def check_evidence(evidence: Any, n_examples: int) -> list[list[str]]:
     """Validate ``evidence``, one string or list of strings (possibly empty) per example, and
     return it as one list of strings per example."""
-    column = _as_list("evidence", evidence)
-    if len(column) != n_examples:
-        raise input_error(
-            "evidence", None, f"must have one entry per example, got {len(column)} for {n_examples} examples"
-        )
+    column = _as_list("evidence", evidence, n_examples)
     checked = []
     for index, texts in enumerate(column):
         if isinstance(texts, str):

@@ -1,25 +1,12 @@
 """The ``language=`` tokens: words and stems for text in any script, and the language codes.
 
-``language`` is an ISO 639-1 code (``"zh"``, ``"hi"``, ...) or ``None``. ``None`` keeps the
-published rules (segments ``[^.]+\\.?``, rouge-score's tokens); with a code:
-
-- **Segments** (for the extraction of additions): see ``sentences.py``.
-- **Tokens** (``LanguageTokenizer``): the text is NFKC-normalised and lower-cased
-  (``str.lower``) as Unicode 13.0.0 does it on every Python (``normalisation.normalise``);
-  words are the maximal runs of characters of the general categories L, M and N. A run is cut
-  where it passes into or out of a script written without spaces, and each piece in such a
-  script is segmented into words: Han and kana with ``jieba`` for ``zh`` and
-  ``fugashi`` with the ``unidic-lite`` dictionary for ``ja``, Thai with ``pythainlp`` (engine
-  newmm, its bundled dictionary) for ``th``; otherwise (Lao, Khmer, Myanmar, and those
-  scripts under another language) one token per character, a character being a letter or
-  digit with the marks that follow it.
-- **Stemming** (``stem=True``): NLTK's Snowball stemmer of the language, applied as
-  rouge-score applies Porter's, to tokens of more than 3 characters.
-
-The character sets come from ``unicode_tables.py`` (Unicode 17.0.0), the code points that
-``normalise`` changes from ``unicode_assigned.py`` (Unicode 13.0.0). Word segmenters
-(``word_segmenters.py``) are loaded once per process, at first use; a ``LanguageTokenizer``
-holds only its settings, so it pickles for worker processes.
+``language`` is an ISO 639-1 code or ``None`` (the published rules). With a code (docs/languages.md
+states the rules): the text is normalised (``normalisation.normalise``); words are the maximal runs
+of characters of the general categories L, M and N, cut where they pass into or out of a script
+written without spaces; each such piece is segmented into words by the language's word segmenter
+(``word_segmenters.py``: ``zh``, ``ja``, ``th``), else one token per character with its marks.
+``stem=True`` applies NLTK's Snowball stemmer of the language as rouge-score applies Porter's.
+A ``LanguageTokenizer`` holds only its settings, so it pickles for worker processes.
 """
 
 import re
@@ -77,12 +64,9 @@ class _Patterns(NamedTuple):
 
 @cache
 def patterns() -> _Patterns:
-    """The expressions of the tokens, compiled on first use (tens of milliseconds, which every
-    process that imports the package without ``language=`` would pay): a run of word characters;
-    on lower-cased ASCII text, rouge-score's pattern (the word characters of ASCII are
-    [A-Za-z0-9]); any character of a script written without spaces; a piece, one group per such
-    script, then the rest of the word characters (each match a run of one kind: consecutive
-    matches cut a word run where its script changes); a character with its marks."""
+    """The expressions of the tokens, compiled on first use: a run of word characters; on ASCII text,
+    rouge-score's pattern; any character of a script written without spaces; a piece, one group per
+    such script then the rest of the word characters; a character with its marks."""
     other_word = subtract(WORD, *_SPACELESS.values())
     return _Patterns(
         word_run=re.compile(f"{one_of(WORD)}+"),
@@ -98,7 +82,7 @@ _SEGMENTED_KIND = {"zh": "han_kana", "ja": "han_kana", "th": "thai"}
 
 
 def check_language(language: str | None) -> str | None:
-    """Return ``language`` (``None`` or an ISO 639-1 code); ``ValueError`` for anything else."""
+    """``language`` (``None`` or an ISO 639-1 code); ``OptionError`` for anything else."""
     if language is None:
         return None
     if not isinstance(language, str) or language not in ISO_639_1:
@@ -142,11 +126,9 @@ def characters(piece: str) -> list[str]:
 
 
 class LanguageTokenizer:
-    """The tokens of ``language`` (an ISO 639-1 code), Snowball-stemmed with ``stem=True``.
-
-    Raises ``MissingExtra`` at construction when the language's segmenter is not installed,
-    and ``ValueError`` when ``stem`` is asked for a language without a Snowball stemmer.
-    """
+    """The tokens of ``language`` (an ISO 639-1 code), Snowball-stemmed with ``stem=True``;
+    ``MissingExtra`` when its segmenter is not installed, ``OptionError`` for ``stem`` without a
+    Snowball stemmer."""
 
     splits_on_newlines = True
 

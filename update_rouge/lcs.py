@@ -1,20 +1,13 @@
 """Longest common subsequences on token lists, bit-parallel on Python integers, in linear memory.
 
-``lcs_length`` gives the LCS length used by rougeL. ``summary_lcs_hits`` gives the hit count of
-rouge-score's summary-level rougeLsum: for each reference line, the union over candidate lines
-of the LCS positions that rouge-score's backtracking picks, clipped by token counts (its lines:
-``summary_lines``). ``lcs_walk`` gives the LCS of one pair that the edits diff keeps
-(``edits``). Each costs O(n * m / w) big-integer word operations (w = machine word bits)
-instead of O(n * m) Python steps.
+``lcs_length``: the LCS length of rougeL. ``summary_lcs_hits``: the hit count of rouge-score's
+summary-level rougeLsum (lines: ``summary_lines``). ``lcs_walk``: the LCS of one pair that the
+edits diff keeps. Each costs O(n * m / w) big-integer word operations (w = machine word bits).
 
-Memory is linear in the text length, whatever its size and vocabulary (bounded by two
-budgets below): the position mask of a token (one integer of n bits) is kept for the tokens the
-candidate uses most, up to ``MASK_BUDGET_BYTES``, and rebuilt from its positions for the others;
-the DP columns the backtracking reads are kept whole while they fit in ``COLUMN_BUDGET_BYTES``,
-otherwise only every k-th one (k = isqrt(m)) is kept and each block of k columns is recomputed
-from its checkpoint when the backtracking reaches it: about 2 * isqrt(m) columns at a
-time, for one more forward pass. The columns are the same integers either way, so the positions
-taken are the same.
+Memory is linear in the text length: position masks are kept up to ``MASK_BUDGET_BYTES`` (the
+candidate's most used tokens first) and rebuilt for the others; DP columns are kept whole up to
+``COLUMN_BUDGET_BYTES``, else every isqrt(m)-th one, each block recomputed from its checkpoint
+when the backtracking reaches it. The columns are the same integers either way.
 
 Bit-parallel LCS (Allison and Dix 1986; Hyyro 2004): the reference tokens are bit positions; after
 reading j candidate tokens, the zero bits of the state V mark the rows i where the DP value
@@ -81,12 +74,9 @@ def _mask_lookup(
     n_bytes: int,
     mirror: bool = False,
 ) -> MaskLookup:
-    """``token -> _bits(positions[token], n_bytes, mirror)`` for ``tokens``, None for others, like ``dict.get``.
-
-    ``uses`` counts how often each token will be looked up. The most used masks are built once,
-    up to ``MASK_BUDGET_BYTES`` (each mask takes at most ``n_bytes``); the others are rebuilt
-    at each use.
-    """
+    """``token -> _bits(positions[token], n_bytes, mirror)`` for ``tokens``, None for others, like
+    ``dict.get``: the masks most used (``uses``) are built once, up to ``MASK_BUDGET_BYTES``, the
+    others at each use."""
     keep = MASK_BUDGET_BYTES // max(n_bytes, 1)
     if len(tokens) <= keep:
         return {token: _bits(positions[token], n_bytes, mirror) for token in tokens}.get
@@ -105,14 +95,9 @@ def _mask_lookup(
 def _mask_lookups(
     sequence: Sequence[Hashable], uses: Counter, n_bytes: int, mirror: bool = False
 ) -> tuple[AbstractSet[Hashable], MaskLookup, MaskLookup | None]:
-    """The tokens of ``uses`` that ``sequence`` holds, and lookups of their position masks in
-    ``sequence`` (``n_bytes`` wide): ``token -> mask``, None for the other tokens of ``uses``,
-    and with ``mirror`` the same for the mirrored masks (as ``_reverse_bits``), else None.
-
-    Up to ``_ACCUMULATE_TOKENS`` tokens, where all masks fit in ``MASK_BUDGET_BYTES``, every
-    token's mask is accumulated bit by bit in one pass; otherwise the masks are built from
-    position lists within the budget (``_mask_lookup``).
-    """
+    """The tokens of ``uses`` that ``sequence`` holds, the lookup of their position masks in
+    ``sequence`` (``n_bytes`` wide, None for the other tokens) and, with ``mirror``, that of the
+    mirrored masks (else None); within ``MASK_BUDGET_BYTES``."""
     if len(sequence) > _ACCUMULATE_TOKENS or len(sequence) * n_bytes > MASK_BUDGET_BYTES:
         positions = _positions(sequence)
         shared = uses.keys() & positions.keys()
@@ -137,11 +122,8 @@ def _accumulated_masks(sequence: Sequence[Hashable]) -> dict[Hashable, int]:
 
 
 def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: int) -> list[int]:
-    """The bit-parallel DP columns after each of ``tokens``, starting from ``state``.
-
-    ``width`` has a set bit at every position that carries a DP row. A column equal to its left
-    neighbour (no match) is the same object.
-    """
+    """The bit-parallel DP columns after each of ``tokens``, starting from ``state``; ``width`` has a
+    bit set at each DP row. A column without a match is its left neighbour's object."""
     columns = []
     for token in tokens:
         match = masks(token)
@@ -155,12 +137,8 @@ def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: i
 def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
 ) -> Iterator[int]:
-    """The DP column after each token of ``line`` (non-empty), from the last token to the first.
-
-    Keeps every column while they fit in ``COLUMN_BUDGET_BYTES`` (``n_bytes`` each), otherwise
-    a checkpoint every isqrt(len(line)) columns and the block being read, recomputed from its
-    checkpoint.
-    """
+    """The DP column after each token of ``line`` (non-empty), from the last to the first: all kept
+    within ``COLUMN_BUDGET_BYTES``, else recomputed from checkpoints every isqrt(len(line)) columns."""
     if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
         return reversed(_advance(start, line, masks, width))
     return _blocks_backwards(start, line, masks, width, max(isqrt(len(line)), 1))
@@ -193,11 +171,7 @@ def common_ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[int, int]
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of a longest common subsequence of ``a`` and ``b``.
-
-    Some longest common subsequence holds their common prefix and suffix (``common_ends``), so
-    only what lies between is compared bit-parallel.
-    """
+    """Length of a longest common subsequence of ``a`` and ``b``."""
     common, end = common_ends(a, b)
     a, b = a[common : len(a) - end], b[common : len(b) - end]
     if len(a) < len(b):
@@ -235,20 +209,11 @@ def lcs_walk(
 
     With L(i, j) the LCS length of text[i:] and source[j:end], the walk at (i, j) keeps text[i]
     and goes to (i + 1, j + 1) when text[i] == source[j]; otherwise it goes to (i, j + 1) when
-    L(i, j + 1) > L(i + 1, j), strictly, else to (i + 1, j). Where the tokens differ, that
-    comparison says whether L(i, j) > L(i + 1, j): the walk moves on in the source over the
-    positions j' where L(i, j') > L(i + 1, j') and source[j'] != text[i], and stops at the first
-    other one.
+    L(i, j + 1) > L(i + 1, j), strictly, else to (i + 1, j).
 
-    Source position j is bit len(source) - 1 - j. One bit-parallel pass over the text from its
-    end gives the state of each text suffix (its zero bits: the j where L(i, j) > L(i, j + 1)).
-    Reading text token i, the pass adds to the state before it (that of text[i + 1:]) the bits
-    of it that match text[i]; where that addition carries, from a match to the zero above it,
-    L(i, .) exceeds L(i + 1, .) (at the match and up to the bit below that zero). So the walk's
-    next stop in row i is the highest bit at or below its own of (matches | bits without a
-    carry): one ``bit_length``. Rows whose token the source lacks, or that match no one bit of
-    the state, carry nothing: the walk passes them where it stands. Memory: the states as
-    ``_columns_backwards`` keeps them.
+    Source position j is bit len(source) - 1 - j. One bit-parallel pass over the text from its end
+    gives each text suffix's state; where adding the matches of text[i] to the state of text[i + 1:]
+    carries, L(i, .) exceeds L(i + 1, .), so the walk's next stop in row i is one ``bit_length``.
     """
     end = len(source) if end is None else end
     if not text or start >= end:
@@ -292,17 +257,11 @@ def summary_lcs_hits(
     candidate_lines: list[list[Hashable]],
     clip_counts: tuple[Counter, Counter] | None = None,
 ) -> int:
-    """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does.
-
-    rouge-score counts a hit for each token of each reference line's union LCS
-    (``_union_lcs_bits``) while both the reference and candidate count of that token last.
-    The hit count is therefore sum over tokens of min(union occurrences, candidate count).
+    """Hits of rouge-score's summary-level LCS (``_summary_level_lcs``), chosen exactly as it does:
+    per token, min(occurrences in the reference lines' union LCSs, candidate count).
 
     ``clip_counts`` (reference, candidate token counts) replaces the lines' own counts for the
     clipping: ROUGE-1.5.5 under a byte limit clips by texts that differ from the lines.
-
-    A reference line equal to a candidate line is that line's LCS with itself, all of it: its
-    union is the whole line, and only the other reference lines are backtracked.
     """
     candidate_counts = Counter(chain.from_iterable(candidate_lines))
     candidate_set = set(map(tuple, candidate_lines))
@@ -322,30 +281,20 @@ def summary_lcs_hits(
     )
 
 
-# rougeLsum's hot loop, kept in one frame for speed (measured in benchmarks/engine.py): C901 waived.
+# rougeLsum's hot loop, kept in one frame for speed: C901 waived.
 def _union_lcs_bits(  # noqa: C901
     reference_lines: list[list[Hashable]], candidate_lines: list[list[Hashable]], candidate_counts: Counter
 ) -> tuple[list[Hashable], list[int], str]:
-    """For each reference line r, the positions of rouge-score's ``_union_lcs(r, candidate_lines)``,
-    in a packed layout: (flat, guard positions, union).
+    """For each reference line r, the positions of rouge-score's ``_union_lcs(r, candidate_lines)``
+    (its ``lcs_ind`` backtracking: diagonal on equal tokens, otherwise up unless the cell to the
+    left is strictly larger), as (flat, guard positions, union): ``flat`` holds each non-empty
+    reference line preceded by a guard, ``guard positions`` the guards' indices, ``union`` a string
+    of "0" and "1" whose "1"s are the flat indices of the union positions.
 
-    rouge-score takes, for every reference line r and candidate line c, the LCS positions of r
-    found by backtracking its DP table from the end (``lcs_ind``: diagonal on equal tokens,
-    otherwise up unless the cell to the left is strictly larger), and unions them over c.
-
-    All reference lines are packed into one integer, each line's bits preceded by a zero guard
-    bit that stops carries, so one pass over a candidate line computes its DP columns against
-    every reference line at once. The backtracking walks the columns from the last, for all
-    reference lines at once: in a column, the walk moves up over rows that neither match nor
-    increase the DP value, so its next stop is the nearest row at or above its position that
-    does. In bit-mirrored coordinates that is each line's lowest set bit at or above a position,
-    which one subtraction isolates for all lines together (a guard bit stops the borrow). Of a
-    run of columns without a match (equal columns) only the first read moves a walk, so the
-    others are skipped. Memory: see the module docstring.
-
-    ``flat`` holds each non-empty reference line preceded by a guard, ``guard positions`` the
-    guards' indices in it, ``union`` a string of "0" and "1" whose "1"s are the flat indices
-    of the union positions.
+    All reference lines are packed into one integer, each behind a zero guard bit that stops
+    carries, so one pass over a candidate line computes its DP columns against every reference line,
+    and the backtracking finds every line's next stop (mirrored: its lowest candidate bit at or
+    above its walk) with one subtraction.
     """
     # Forward layout: for each non-empty reference line, a guard bit then one bit per token.
     flat: list[Hashable] = []

@@ -1,35 +1,18 @@
 """The size and time limits of the LCS types (rougeL, rougeLsum, ROUGE-W), checked before scoring.
 
-Memory: the Python engine needs memory linear in the text length (``lcs``). rouge-score builds
-a full n x m table for rougeL (whole texts) and for each pair of lines of rougeLsum (about 8
-bytes a cell, more once values pass 256), rouge-score-rs one for each pair of lines of rougeLsum
-(4 bytes a cell; its rougeL is linear). Before scoring anything, those two engines check every
-pair against ``max_lcs_cells()`` (``refused_pairs``; default ``DEFAULT_MAX_LCS_CELLS``, raised
-with the environment variable ``UPDATE_ROUGE_MAX_LCS_CELLS``): asked for explicitly, they refuse
-a larger table with ``LcsTableTooLarge`` (an ``InputError``); ``engine="auto"`` scores such a
-pair with the Python engine instead (the same numbers).
+Three limits, each raised by an environment variable (docs/guarantees.md, "Limits checked before
+scoring"); a pair beyond one is refused with ``LcsTableTooLarge``:
 
-Time: on every engine time grows with the product of the two sides' token counts (rougeL: whole
-texts; rougeLsum and ROUGE-W: all lines), and ROUGE-W fills a table of about one byte per cell
-for each pair of lines. The summary-level walks (rougeLsum, ROUGE-W) also cost something for
-every pair of a reference line and a prediction line, however short (10,000 one-word lines a
-side are 100,000,000 line pairs of one cell each). And a cell costs
-more on some engines and types than a cell of the Python engine's rougeL, which defines the unit:
-rougeLsum walks back through its columns (python), fills a table for each line pair
-(rouge-score-rs) or builds every table in pure Python (rouge-score). So the cost counted is the
-cells at ``CELL_COSTS`` each plus
-``PAIR_CELLS`` cells for each line pair (``lcs_cost``: measured per engine and type, in cells of
-the same time). ROUGE-W's tables are no bit-parallel LCS: a cell of one costs
-hundreds to thousands of LCS cells, and a table something per token of its two lines besides, so the
-python engine adds ``wlcs_tables_cost``, the sum over its line pairs of their tables' cost.
-Before scoring a pair, every engine checks that cost against
-``max_python_lcs_cells()`` (``check_lcs_time``; default ``DEFAULT_MAX_PYTHON_LCS_CELLS``, about a
-minute and a half of one core; variable ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS``; rust and
-rouge-score check all their pairs before scoring any, ``refused_pairs``; under ``engine="auto"``
-the Python engine scores the accelerator's slow pairs instead, at its own cost), and the Python
-engine each ROUGE-W table against ``max_wlcs_cells()`` (``check_wlcs_table``; default
-``DEFAULT_MAX_WLCS_CELLS``, about 1 GB; variable ``UPDATE_ROUGE_MAX_WLCS_CELLS``); a larger one
-is refused with ``LcsTableTooLarge``.
+- time, on every engine (``check_lcs_time``, ``max_python_lcs_cells``): the cost ``lcs_cost``,
+  in cells of the python engine's rougeL, prices each engine's cells (``CELL_COSTS``), line pairs
+  (``PAIR_CELLS``) and ROUGE-W tables (``wlcs_tables_cost``); rust and rouge-score check all
+  their pairs before scoring any (``refused_pairs``);
+- table memory of rouge-score and rouge-score-rs, which build an n x m table per pair
+  (``max_lcs_cells``, checked by ``refused_pairs``);
+- ROUGE-W's table memory on the python engine (``check_wlcs_table``, ``max_wlcs_cells``).
+
+Under ``engine="auto"`` the Python engine scores the pairs an accelerator refuses, with the same
+numbers. The prices are measured in docs/speed.md, "The LCS time limit's prices".
 """
 
 from bisect import bisect_right
@@ -60,25 +43,18 @@ PAIR_CELLS = {
     ("rouge-score", SUMMARY_LCS): 60_000,
 }
 """What one pair of a reference line and a prediction line costs a summary-level walk, in LCS
-cells of the same time, by (engine, family of the type: rougeLsum's ``SUMMARY_LCS``, ROUGE-W's ``WEIGHTED_LCS``). Measured with
-``scripts/lcs_line_pairs.py`` on one-token lines: each the slowest measured, in cells, rounded up
-(docs/speed.md, "The LCS time limit's prices")."""
+cells, by (engine, family of the type)."""
 
 
 WLCS_TABLE_CELLS = {"python": (2_000, 10_000), "numpy": (100, 90_000)}
-"""What one ROUGE-W table of a reference line of ``a`` tokens and a prediction line of ``b`` costs,
-in LCS cells, as (per cell, per token): ``cell * a * b + token * (a + b)``; ``python`` for the
-tables of at most ``wlcs.NUMPY_CELLS`` cells (filled in pure Python), ``numpy`` for the larger
-ones (by anti-diagonals, a fixed cost each). Measured with ``wlcs._mark_small`` and
-``_mark_large`` against ``lcs.lcs_length``; each bound holds every measurement, with some room
-(docs/speed.md, "The LCS time limit's prices")."""
+"""What one ROUGE-W table of lines of ``a`` and ``b`` tokens costs, in LCS cells, as (per cell, per
+token): ``cell * a * b + token * (a + b)``; ``python`` for tables of at most
+``wlcs.NUMPY_CELLS`` cells, ``numpy`` for the larger ones."""
 
 
 def wlcs_tables_cost(target_lengths: Sequence[int], prediction_lengths: Sequence[int]) -> int:
-    """The sum over every pair of a reference line and a prediction line (their token counts)
-    of ``WLCS_TABLE_CELLS``'s cost of the pair's ROUGE-W table: what the python engine's
-    summary-level walk (``wlcs.weighted_lcs_counts``) fills at most. Sorting the prediction
-    lines makes it O((n + m) log m) for n and m lines."""
+    """The sum over every pair of a reference line and a prediction line (their token counts) of
+    ``WLCS_TABLE_CELLS``'s cost of the pair's ROUGE-W table, in O((n + m) log m)."""
     lengths = sorted(prediction_lengths)
     sums = [0, *accumulate(lengths)]
     total, count = sums[-1], len(lengths)
@@ -100,9 +76,8 @@ CELL_COSTS = {
     ("rouge-score", SUMMARY_LCS): 4_000,
 }
 """What one cell (a reference token by a prediction token) costs, in LCS cells of 0.45 ns, by
-(engine, family of the type: rougeL's ``LCS``, rougeLsum's ``SUMMARY_LCS``); 1 for the others
-(python rougeL, the cell's definition; ROUGE-W, priced by ``wlcs_tables_cost``). Each bound holds
-every measurement, with room for a busier machine (docs/speed.md, "The LCS time limit's prices")."""
+(engine, family of the type); 1 for the others (python rougeL, the unit; ROUGE-W, priced by
+``wlcs_tables_cost``)."""
 
 
 def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: int = 1) -> int:
@@ -114,31 +89,23 @@ def lcs_cost(engine: str, rouge_type: str, rows: int, columns: int, line_pairs: 
 
 
 class LcsTableTooLarge(InputError):
-    """A pair is beyond one of the LCS limits, an ``InputError`` (its ``where`` is None: it is
-    of a pair, not of one field), as data: ``subject`` (what would be computed,
-    such as ``rougeL of 30,000 x 40,000 tokens``), the ``limit`` in cells and its ``kind``:
-    ``"time"`` (``max_python_lcs_cells``, the one time limit), ``"memory"`` (``max_wlcs_cells``,
-    ROUGE-W's table) or ``"table"`` (``max_lcs_cells``, the table ``engine`` would build);
-    ``index`` the position of the pair (engines) or of the example (``example_scoring``,
-    ``metric``) it concerns, or None, and ``what`` names that position. ``problem`` is the
-    message without its place, with the advice to raise the limit."""
+    """A pair beyond one of the LCS limits, an ``InputError`` with ``where`` None (it is of a pair,
+    not of one field), as data: ``subject`` (what would be computed, such as ``rougeL of 30,000 x
+    40,000 tokens``), the ``limit`` in cells, its ``kind`` (``"time"``, ``"memory"``: ROUGE-W's
+    table, ``"table"``: the table ``engine`` would build), ``index`` (of the pair or example, or
+    None) and ``what`` names that position. ``problem`` is the message without its place, with the
+    advice to raise the limit."""
 
     index: int | None = None  # its own, not a field's
 
     def __init__(
         self, subject: str, limit: int, kind: str, index: int | None = None, what: str = "pair", engine: str = ""
     ):
-        self.subject, self.limit, self.kind, self.index, self.what, self.engine = (
-            subject,
-            limit,
-            kind,
-            index,
-            what,
-            engine,
-        )
+        args = (subject, limit, kind, index, what, engine)
+        self.subject, self.limit, self.kind, self.index, self.what, self.engine = args
         place = "" if index is None else f"{what} {index}: "
         super().__init__(None, (place, *self._problem_parts()))
-        self.args = (subject, limit, kind, index, what, engine)
+        self.args = args
 
     @property
     def variable(self) -> str:
@@ -179,8 +146,7 @@ class LcsTableTooLarge(InputError):
         return self if self.index is None or self.what != "example" else self.at(self.index + offset, self.what)
 
     def of_deletions(self) -> "LcsTableTooLarge":
-        """The same refusal, said of the deletions' pair (``deletions=True``): "rougeL of 20 x 20
-        tokens in the deletions", as every ``subject`` reads on with it."""
+        """The same refusal, said of the deletions' pair: "rougeL of 20 x 20 tokens in the deletions"."""
         subject = f"{self.subject} in the deletions"
         return LcsTableTooLarge(subject, self.limit, self.kind, self.index, self.what, self.engine)
 
@@ -195,32 +161,25 @@ class LcsTableTooLarge(InputError):
 
 
 def max_lcs_cells() -> int:
-    """The most cells one LCS table of rouge-score or rouge-score-rs may have.
-
-    ``UPDATE_ROUGE_MAX_LCS_CELLS`` (a positive integer) if set, else ``DEFAULT_MAX_LCS_CELLS``
-    (25,000,000: two lines of 5,000 tokens; about 100 MB for rouge-score-rs, 200 MB or more for
-    rouge-score).
-    """
+    """The most cells one LCS table of rouge-score or rouge-score-rs may have:
+    ``UPDATE_ROUGE_MAX_LCS_CELLS`` if set, else 25,000,000."""
     return positive_integer(MAX_LCS_CELLS_VARIABLE, DEFAULT_MAX_LCS_CELLS, "table cells")
 
 
 def max_python_lcs_cells() -> int:
-    """The largest product of the two sides' token counts the Python engine computes rougeL or
-    rougeLsum for: ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000 (two texts
-    of about 450,000 tokens: about a minute and a half of one core; docs/guarantees.md)."""
+    """The most LCS cells (``lcs_cost``) one pair may cost on any engine:
+    ``UPDATE_ROUGE_MAX_PYTHON_LCS_CELLS`` if set, else 200,000,000,000."""
     return positive_integer(MAX_PYTHON_LCS_CELLS_VARIABLE, DEFAULT_MAX_PYTHON_LCS_CELLS, "table cells")
 
 
 def max_wlcs_cells() -> int:
-    """The most cells of one ROUGE-W table (a reference line by a prediction line, about one byte a
-    cell): ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000 (about 1 GB)."""
+    """The most cells of one ROUGE-W table: ``UPDATE_ROUGE_MAX_WLCS_CELLS`` if set, else 1,000,000,000."""
     return positive_integer(MAX_WLCS_CELLS_VARIABLE, DEFAULT_MAX_WLCS_CELLS, "table cells")
 
 
 def check_lcs_time(rouge_type: str, rows: int, columns: int, cost: int = 0) -> None:
-    """``LcsTableTooLarge`` if ``cost`` (``lcs_cost``; by default ``rows`` x ``columns``, the
-    token counts of the two sides that an LCS type compares) is above ``max_python_lcs_cells()``:
-    the one time limit of rougeL, rougeLsum, ROUGE-W and the edits diff, on every engine."""
+    """``LcsTableTooLarge`` if ``cost`` (``lcs_cost``; by default ``rows`` x ``columns``, the two
+    sides' token counts) is above ``max_python_lcs_cells()``."""
     limit = max_python_lcs_cells()
     cost = cost or rows * columns
     if cost > limit:
@@ -244,9 +203,8 @@ def check_wlcs_table(rows: int, columns: int) -> None:
 
 
 class _PairSizes:
-    """The texts of one (target, prediction) pair that an LCS type compares (rougeL the whole
-    texts, the summary-level types their lines: ``summary_lines``) and their token counts, each
-    found once, when a check first needs it, for every check of the pair."""
+    """The texts of one (target, prediction) pair that an LCS type compares and their token counts,
+    each found once, when first needed."""
 
     def __init__(self, pair: TextPair, tokenizer):
         self.pair, self.tokenizer = pair, tokenizer
@@ -274,17 +232,13 @@ class _PairSizes:
 def refused_pairs(
     engine: str, pairs: Sequence[TextPair], tokenizer, rouge_types: Sequence[str], table_types: Sequence[str]
 ) -> tuple[dict[int, LcsTableTooLarge], dict[int, LcsTableTooLarge]]:
-    """Index -> refusal (carrying the index) of each pair that ``engine``, an engine that
-    tokenizes by itself (rust, rouge-score), must not score, found before any scoring: (the pairs
-    above the time limit for one of ``rouge_types``: ``check_lcs_time`` of ``lcs_cost``; the pairs
-    on which it would build a table of one of ``table_types`` above ``max_lcs_cells()``).
+    """Index -> refusal of each pair that ``engine`` (rust or rouge-score, which tokenize by
+    themselves) must not score, found before any scoring: (the pairs above the time limit for one
+    of ``rouge_types``; the pairs on which it would build a table of one of ``table_types`` above
+    ``max_lcs_cells()``).
 
-    A pair's lines are split once, and tokenized at most once, for both. Only pairs that could
-    be above a limit are tokenized: with rouge-score's tokenizer (at most 2 tokens per
-    character: lower-casing triples a character at most) those whose character counts multiply
-    to more than a quarter of the time limit, with the cost of their line pairs, or, for a
-    table, whose longest texts compared (the whole texts for rougeL, the longest line of each
-    side for rougeLsum) do so for the table limit.
+    Only pairs that could be above a limit are tokenized: with rouge-score's tokenizer, at most 2
+    tokens per character bound the counts.
     """
     time_types = [t for t in rouge_types if parse_rouge_type(t).is_rouge_score_lcs]
     time_limit, table_limit = max_python_lcs_cells(), max_lcs_cells()

@@ -1,27 +1,18 @@
 """Which tokens of a pair of texts a rouge type counts as matched: the demo's explanation of a score.
 
-``token_matches`` tokenizes a target (a reference's joined additions) and a prediction (the
-prediction's) as the Python engine scores them under the settings, and marks on each side:
+``token_matches`` tokenizes a target (a reference's joined additions) and a prediction as the
+Python engine scores them under the settings, and marks on each side:
 
-- ``rouge1`` to ``rouge9``: the tokens of matched n-gram occurrences. An n-gram found ``a``
-  times in the target and ``b`` times in the prediction matches ``min(a, b)`` times (ROUGE-N's
-  clipped count); its first ``min(a, b)`` occurrences on each side are marked.
-- ``rougeL``: the token pairs of one longest common subsequence of the two texts, the one
-  rouge-score's backtracking picks (from the end of the DP table: diagonal on equal tokens,
-  otherwise towards the shorter prediction prefix only when that cell is strictly larger).
-- ``rougeLsum``: on the target, the tokens rouge-score counts as hits: each target line's union
-  of its LCSs with every prediction line, in order, while the token's count lasts on both sides;
-  on the prediction, for each hit, a token aligned with it by one of those LCSs not yet marked
-  (else the first unmarked occurrence of the same token).
+- ``rouge1`` to ``rouge9``: the first ``min(a, b)`` occurrences on each side of an n-gram found
+  ``a`` times in the target and ``b`` times in the prediction (ROUGE-N's clipped count).
+- ``rougeL``: the token pairs of the LCS rouge-score's backtracking picks.
+- ``rougeLsum``: on the target, rouge-score's hits (each line's union of LCSs with every
+  prediction line, while the token's count lasts on both sides); on the prediction, for each
+  hit, an unmarked token aligned with it by one of those LCSs (else the first unmarked equal
+  token).
 
-``Matches.target_grams`` and ``prediction_grams`` are the units the type counts, in order: for
-``rouge2`` to ``rouge9`` each side's n-grams (their tokens joined by a space), each marked when it
-is one of the first ``min(a, b)`` occurrences, so the marked n-grams are as many as the hits; for
-the other types the marked tokens themselves.
-
-The ``Counts`` come from the engine itself (hits, target and prediction totals), so the
-explanation cannot drift from the score: the marks of rougeL and rougeLsum are ``hits`` tokens on
-each side. Other types (skip-bigrams, ROUGE-W) are not explained here (``explained`` tells).
+The ``Counts`` come from the engine itself, so the explanation cannot drift from the score.
+Skip-bigrams and ROUGE-W are not explained (``explained`` tells).
 """
 
 from collections import Counter
@@ -41,8 +32,9 @@ Marked = list[list[tuple[str, bool]]]
 
 
 class Matches(NamedTuple):
-    """The tokens of each side by line, each marked matched or not, the type's raw counts, and
-    each side's counted units (n-grams for rouge2 to rouge9, else the tokens) marked likewise."""
+    """The tokens of each side by line, each marked matched or not, the type's raw counts, and each
+    side's counted units (n-grams joined by a space for rouge2 to rouge9, else the tokens) marked
+    likewise."""
 
     target: Marked
     prediction: Marked
@@ -57,11 +49,8 @@ def explained(rouge_type: str) -> bool:
 
 
 def token_matches(target: str, prediction: str, rouge_type: str, settings: Settings) -> Matches:
-    """The matched tokens of ``rouge_type`` between ``target`` and ``prediction`` (module docstring).
-
-    Raises ``ValueError`` for a type that is not explained, or for an LCS type whose DP tables
-    would pass ``MAX_SHOWN_CELLS``.
-    """
+    """The matched tokens of ``rouge_type`` between ``target`` and ``prediction``; ``ValueError`` for a
+    type not explained, or an LCS type whose DP tables would pass ``MAX_SHOWN_CELLS``."""
     if not explained(rouge_type):
         raise ValueError(f"the matches of {rouge_type} are not shown (rouge1 to rouge9, rougeL and rougeLsum are)")
     tokenizer = settings.additions_tokenizer()

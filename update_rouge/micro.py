@@ -1,30 +1,12 @@
 """The micro average: corpus precision, recall and F from counts summed over the examples.
 
-Definition (docs/statistics.md, "Macro and micro averages"). For one rouge type each example
-contributes the integer counts behind its score (``engines.Counts``): ``hits`` (clipped
-matching n-grams or skip-bigrams, LCS hits for rougeL, union-LCS hits for rougeLsum, as
-rouge-score counts them), ``target`` (the reference's grams or tokens) and ``prediction`` (the
-prediction's). With several references these are the counts of the reference that
-``multi_ref`` picks (``max_f1``: the highest F, the first on ties; ``best_recall``: the one
-``example_scoring.best_recall_index`` picks), or under ``pooled`` their sums over the references, the
-prediction's counted once per reference. An example scored by the no-additions rule
-contributes no counts (0, 0, 0).
-
-With H, T and P the sums over the examples (exact integers): precision = H / P and recall =
-H / T, each 0.0 where its denominator is 0 (rouge-score's convention; so a corpus in which no
-example adds anything scores 0.0, where its macro mean is 1.0); F = 2 p r / (p + r) (0 when
-p + r = 0), rouge-score's F1, or with ``alpha`` other than 0.5, F = p r / ((1 - alpha) p +
-alpha r) (0 when that denominator is 0), as ``rouge155_options.alpha_score``. The divisions are
-IEEE double divisions of the sums converted exactly to doubles (sums below 2**53).
-
-Bootstrap: the resamples of ``bootstrap`` (``resample_blocks``, the same seed gives the same
-resamples as the macro path); in each, the sums of the resampled examples' counts give a micro
-F. The interval is the percentile interval of those F; the paired test takes per resample
-d = system F - baseline F on the same resample, p = (1 + #{d <= 0}) / (B + 1); ``_delta`` is
-the system's micro F minus the baseline's on all the examples.
-
-ROUGE-W has no micro average here: its counts are weighted sums under a power, whose sums
-over examples ROUGE-1.5.5 never defines.
+Definition (docs/statistics.md, "Macro and micro averages"): each example contributes, per rouge
+type, the integer ``engines.Counts`` behind its score (those of the reference ``multi_ref``
+picks, or their ``pooled`` sums; none under the no-additions rule). With H, T and P the sums:
+precision = H / P and recall = H / T, each 0.0 where its denominator is 0; F as
+``rouge155_options.alpha_score`` forms it (0 where its denominator is 0). The bootstrap resamples
+the examples as ``bootstrap`` does and sums each resample's counts into a micro F. ROUGE-W has
+no micro average: ROUGE-1.5.5 defines no sums of its weighted counts.
 """
 
 from __future__ import annotations
@@ -50,8 +32,7 @@ CountColumns = Mapping[str, "np.ndarray"]
 
 
 def check_average(average: str, rouge_types: Sequence[str]) -> str:
-    """Return ``average`` if it is one of ``AVERAGES`` and, for ``micro``, no type is ROUGE-W;
-    raise ``OptionError`` otherwise."""
+    """``average`` if it is one of ``AVERAGES`` and, for ``micro``, no type is ROUGE-W; else ``OptionError``."""
     if not isinstance(average, str) or average not in AVERAGES:
         raise OptionError(
             "average",
@@ -133,10 +114,8 @@ def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int,
 def micro_bootstrap_statistics(
     counts: CountColumns, baseline: CountColumns | None, alpha: float, resampling: Resampling
 ) -> dict[str, float]:
-    """``bootstrap.bootstrap_statistics``'s keys for the micro F of each key of ``counts``
-    (``<key>_low``, ``<key>_high``; with a ``baseline``, ``<key>_delta``, ``<key>_p_value``,
-    ``<key>_delta_low``, ``<key>_delta_high``), by the method of the module docstring, with the
-    bootstrap's ``resampling`` (its threads give the same numbers whatever their number)."""
+    """``bootstrap.bootstrap_statistics``'s keys for the micro F of each key of ``counts`` (and
+    against a ``baseline``), on ``resampling``'s resamples (the same numbers on any threads)."""
     confidence_level, n_bootstrap, seed, threads = resampling
     if confidence_level is None and baseline is None:
         return {}

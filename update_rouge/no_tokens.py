@@ -1,10 +1,8 @@
 """Warning for additions the tokenizer cannot see, which would otherwise score a silent 0.
 
-rouge-score's tokenizer keeps only the characters a-z and 0-9 (after lower-casing), so an
-addition in Chinese, Hindi, Arabic and most other scripts yields no token, and the example
-scores 0 even when the prediction equals the reference. An example is *tokenless* when its
-prediction, or one of its references, has additions (or, under ``deletions=True``, deletions)
-of which none yields a token. ``compute`` counts such examples and warns once.
+An example is *tokenless* when its prediction, or one of its references, has additions (or,
+under ``deletions=True``, deletions) of which none yields a token, as rouge-score's tokenizer
+gives for most non-Latin scripts. ``compute`` counts such examples and warns once.
 """
 
 import re
@@ -18,10 +16,8 @@ _ASCII_TOKEN_CHARACTER = re.compile(r"[a-z0-9]")
 
 
 class NoTokensWarning(UserWarning):
-    """Some additions yield no token with the active tokenizer; pass ``language=`` to score them.
-
-    ``count`` is the number of tokenless examples, ``total`` the number of examples scored.
-    """
+    """Some additions yield no token with the active tokenizer: ``count`` tokenless examples of
+    ``total`` scored."""
 
     def __init__(self, count: int, total: int, deletions: bool = False):
         self.count = count
@@ -57,8 +53,7 @@ def _tokenless(tokenizer, additions: list[str]) -> bool:
 
 
 def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> list[bool]:
-    """Per example, whether it is tokenless (its additions, or its deletions where scored);
-    ``tokenizer`` is a ``tokenizers``-style object."""
+    """Per example, whether it is tokenless (its additions, or its deletions where scored)."""
     return [
         _tokenless(tokenizer, example.prediction_additions)
         or any(_tokenless(tokenizer, additions) for additions in example.reference_additions)
@@ -74,10 +69,7 @@ def tokenless_examples(examples: Sequence[ExampleScore], tokenizer) -> list[bool
 
 
 def warn_tokenless(count: int, total: int, stacklevel: int = 3, deletions: bool = False) -> None:
-    """Emit one ``NoTokensWarning`` for ``count`` tokenless examples out of ``total`` (none for 0);
-    ``deletions``: the deletions were scored too, and so counted.
-
-    ``stacklevel`` 3 attributes the warning to the caller of the function that calls this one.
-    """
+    """One ``NoTokensWarning`` for ``count`` tokenless examples out of ``total`` (none for 0),
+    attributed ``stacklevel`` frames up; ``deletions``: the deletions were counted too."""
     if count:
         warnings.warn(NoTokensWarning(count, total, deletions), stacklevel=stacklevel)

@@ -20,14 +20,8 @@ _ASTRAL_CHARACTER = re.compile(f"[{ASTRAL}]")
 
 
 def _lower(text: str) -> str:
-    """``text.lower()`` with the final sigma of Unicode 13.0.0.
-
-    ``str.lower`` writes a capital sigma as the final form after a cased letter and any
-    case-ignorable characters; U+1734 (Hanunoo pamudpod) is case-ignorable in Unicode 13.0.0
-    and not from 14.0.0 on, when it became a spacing mark. Lowering with U+0300 (case-ignorable
-    in every version) in its place gives 13.0.0's sigmas, and every other character the same
-    one-for-one characters.
-    """
+    """``text.lower()`` with the final sigma of Unicode 13.0.0, where U+1734 is case-ignorable (not
+    from 14.0.0 on): lowering with U+0300 in its place gives 13.0.0's sigmas."""
     if "\u1734" not in text or "\u03a3" not in text:
         return text.lower()
     substituted = text.replace("\u1734", "\u0300").lower()
@@ -37,13 +31,8 @@ def _lower(text: str) -> str:
 @cache
 def _newer_characters() -> tuple[frozenset[str], "re.Pattern[str]", frozenset[str]]:
     """The characters this Python's ``unicodedata`` assigns and Unicode 13.0.0 does not (none on
-    Python 3.10), a pattern matching those of the Basic Multilingual Plane, and those above it.
-
-    A character unassigned in both is left as it is by both, so only these need cutting out.
-    Computed once per process (a fraction of a second); planes 4 to 13 are not scanned, as
-    tests/unit/test_normalisation.py checks that this Python assigns nothing there. (``re`` is fast
-    with a class of BMP characters and slow with a long one of astral ones, hence the split.)
-    """
+    Python 3.10): all of them, a pattern of those of the Basic Multilingual Plane, and those above
+    it (``re`` is slow with a long class of astral characters). Computed once per process."""
     newer: list[str] = []
     if unicodedata.unidata_version != ASSIGNED_UNICODE_VERSION:
         unassigned = subtract(((0, 0x10FFFF),), ASSIGNED, _EMPTY_PLANES)
@@ -69,13 +58,9 @@ def normalise(text: str) -> str:
     """``unicodedata.normalize("NFKC", text).lower()`` as Python 3.10 (Unicode 13.0.0) computes it, on any Python.
 
     Characters unassigned in Unicode 13.0.0 are kept as they are, and the runs between them are
-    normalised and lower-cased on their own (only those this Python assigns need the cut, see
-    ``_newer_characters``). That is what 13.0.0 does: to it such a character has no mappings
-    and combining class 0, so nothing composes or reorders across it, and it is neither cased
-    nor case-ignorable, so a final sigma's context ends at it. Unicode's normalization
-    stability policy keeps NFKC of assigned characters; their case mappings and case properties
-    are those of 13.0.0 on Python 3.10 to 3.13 but for U+1734 (``_lower``), as
-    tests/unit/test_normalisation.py checks code point by code point.
+    normalised and lower-cased on their own, as 13.0.0 does (such a character has no mappings,
+    combining class 0 and no case). Assigned characters keep their NFKC (Unicode's stability
+    policy) and their 13.0.0 case mappings on Python 3.10 to 3.13 but for U+1734 (``_lower``).
     """
     if not _has_newer_characters(text):
         return _lower(unicodedata.normalize("NFKC", text))

@@ -1,30 +1,12 @@
 """The rules of three published UpdateROUGE scripts, so that ``protocol=`` reproduces their numbers.
 
-Each protocol restates, in our own code, what one published script does (see
-docs/published-protocols.md for the sources, the commits read and what differs from our rules):
-
-- ``"fruit"``: google-research/language ``language/fruit/metrics.py`` ``edit_rouge`` with
-  ``rendering_utils.extract_additions``. Every match of ``[^.]+\\.?`` is tested against the
-  source *before* it is stripped; the stripped match (an empty string too) is an addition; the
-  additions are joined with a space; rouge1, rouge2, rougeLsum; an example where neither joined
-  side has a non-space character is a perfect score; the corpus value is the median F of
-  rouge-score's ``BootstrapAggregator`` times 100. The published code adds a bare ``100.0`` for
-  such an example and then fails in ``aggregate``; we add ``Score(1, 1, 1)`` (100 in its scale):
-  a repair, the evident intent.
-- ``"editeval"``: facebookresearch/EditEval ``src/metrics/update_rouge.py`` ``update_rouge``
-  (and ``custom_metrics.py`` ``UpdateRougeMetric`` for several references): the same additions
-  and join, ``Score(1, 1, 1)`` where neither side adds, the median F times ``scale`` (1.0); with
-  several references the corpus value of each reference slot (all first references, all second
-  ones, ...), averaged, the generator seeded once before the first slot.
-- ``"autometrics"``: SALT-NLP/autometrics ``UpdateROUGE`` (``_calculate_impl``): each match is
-  stripped first, empty ones dropped, the stripped segment tested against the source; joined
-  with a space; the first reference only; F1 per example, ``scale`` (1.0) where neither side adds.
-  It has no corpus value: ours (the exact mean) is given.
-
-The bootstrap of ``"fruit"`` and ``"editeval"`` is rouge-score 0.1.2's ``BootstrapAggregator``
-on NumPy's global legacy generator after ``np.random.seed(seed)``: ``published_bootstrap``
-replays it on a local ``np.random.RandomState(seed)``, which draws the same sequence, so the
-global generator is neither read nor changed.
+``"fruit"`` (google-research/language ``fruit/metrics.py``), ``"editeval"`` (facebookresearch/EditEval
+``update_rouge.py``) and ``"autometrics"`` (SALT-NLP/autometrics ``UpdateROUGE``), each restated in
+our own code: their additions, join, rouge types, no-additions score, reference handling and corpus
+value. docs/published-protocols.md gives the sources, the commits read and what differs from our
+rules (FRUIT's repaired no-additions score among them). The bootstrap of ``"fruit"`` and
+``"editeval"`` replays rouge-score 0.1.2's ``BootstrapAggregator`` on a local
+``np.random.RandomState(seed)``: NumPy's global generator is neither read nor changed.
 """
 
 from __future__ import annotations
@@ -149,10 +131,8 @@ FIXED_OPTIONS: Mapping[str, Any] = {
     "deletions": False,
     "entities": None,
 }
-"""The options every protocol fixes, at the values the published scripts score with (no
-stemmer, tokenizer, language, edits, ROUGE-1.5.5 options, micro average, other multi-reference
-mode or other rouge types): set otherwise, they are refused rather than mixed with a published
-procedure."""
+"""The options every protocol fixes, at the values the published scripts score with: set otherwise,
+they are refused rather than mixed with a published procedure."""
 SEPARATOR = " "
 MAX_LEGACY_SEED = 2**32 - 1
 _SEGMENT = re.compile(r"[^.]+\.?")
@@ -259,19 +239,11 @@ def published_bootstrap(
     matrices: Sequence[np.ndarray], n_bootstrap: int, confidence_level: float | None, seed: int
 ) -> list[np.ndarray]:
     """rouge-score 0.1.2's ``BootstrapAggregator(confidence_interval, n_samples).aggregate()`` of
-    each ``n x 3`` matrix (precision, recall, F per example, stacked as its ``np.vstack`` of
-    ``Score``s), in order, on one generator seeded as ``np.random.seed(seed)`` seeds the global one.
+    each ``n x 3`` matrix (precision, recall, F per example), in order, on one generator seeded as
+    ``np.random.seed(seed)`` seeds the global one, bit for bit; the global generator is not used.
 
-    Per matrix, ``n_bootstrap`` times: ``n`` row indices drawn by the generator's ``choice`` over
-    ``n`` rows with replacement, and the column means (``np.mean(..., axis=0)``) of those rows;
-    then ``np.percentile`` of the resample means at ``100 * [d, 0.5, 1 - d]``, ``d = (1 -
-    confidence) / 2`` (``confidence_level`` ``None``: 0.95, the aggregator's default; the median
-    does not depend on it). Returns per matrix a ``3 x 3`` array: rows low, mid, high; columns
-    precision, recall, F. NumPy's global generator is not used.
-
-    The resamples are drawn and averaged in blocks (``resample_means``) with the same draws and
-    the same sums, so the values are the aggregator's bit for bit; the percentiles of each
-    measure's resample means are the same order statistics, however laid out.
+    ``confidence_level`` ``None`` is the aggregator's default, 0.95 (the median does not depend on
+    it). Returns per matrix a ``3 x 3`` array: rows low, mid, high; columns precision, recall, F.
     """
     import numpy as np
 
@@ -286,25 +258,21 @@ def published_bootstrap(
 
 
 BLOCK_INDICES = 1 << 16
-"""About how many row indices one block of resamples draws (512 KiB of int64, as many bytes of
-gathered values per measure): what bounds ``resample_means``'s memory beyond its ``m x
-n_bootstrap`` result."""
+"""About how many row indices one block of resamples draws: what bounds ``resample_means``'s
+memory beyond its ``m x n_bootstrap`` result."""
 WORDS_PER_DRAW = 1 << 18
 """At most how many 32-bit words ``legacy_randint`` takes from the stream in one call (1 MiB)."""
 
 
 def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.RandomState) -> np.ndarray:
-    """The resample means of an ``n x m`` ``matrix`` that the aggregator's loop computes, one row
-    per measure (``m x n_bootstrap``), each resample's ``n`` indices drawn from ``generator`` as
-    its ``choice(n, size=n)`` draws them, ``generator`` left where that loop leaves it.
+    """The aggregator's resample means of an ``n x m`` ``matrix``, one row per measure (``m x
+    n_bootstrap``), each resample's indices drawn as ``generator.choice(n, size=n)`` draws them,
+    ``generator`` left where the aggregator's loop leaves it.
 
-    ``choice`` with replacement is ``randint(0, n, size=n)``, so ``k`` resamples draw what one
-    ``randint(0, n, size=k * n)`` draws (``legacy_randint``). ``np.mean(rows, axis=0)`` of the
-    ``n x m`` rows adds them one after another down each column and divides by ``n``; a block's
-    ``n x k`` gather of one measure (indices transposed: resample ``j`` is column ``j``), reduced
-    over its first axis, adds in that order too, its contiguous last axis being the inner loop.
-    A block of one resample gathers the ``n x m`` rows themselves: an ``n x 1`` gather would be
-    summed pairwise along its only axis, which differs in the last bit.
+    ``k`` resamples draw what one ``randint(0, n, size=k * n)`` draws (``legacy_randint``). Each
+    block's ``n x k`` gather is reduced over its first axis, adding in the order ``np.mean(rows,
+    axis=0)`` adds; a block of one resample gathers the rows themselves, since an ``n x 1`` gather
+    would be summed pairwise and differ in the last bit.
     """
     import numpy as np
 
@@ -327,16 +295,12 @@ def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.Ra
 
 
 def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> Iterator[np.ndarray]:
-    """The ``count`` values of ``generator.randint(0, high, size=count)``, in order, in pieces
-    (``uint32``), ``generator`` left where that call leaves it; ``1 <= high <= 2**32``.
+    """The ``count`` values of ``generator.randint(0, high, size=count)``, in order, in ``uint32``
+    pieces, ``generator`` left where that call leaves it; ``1 <= high <= 2**32``.
 
-    For each value, NumPy's legacy bounded sampler (its masked rejection, frozen with the rest of
-    ``RandomState``'s stream) takes 32-bit words of the stream until one, masked to the bits of
-    ``high - 1``, is at most ``high - 1`` (for ``high = 1``: no word). ``randint(0, 2**32,
-    dtype=np.uint32)`` gives the stream's words themselves, one each, so they are drawn in bulk,
-    masked and the rejected ones dropped; never more words than values still to come, so never a
-    word past the last value's. (``tests/unit/test_protocol_blocks.py`` checks it against
-    ``randint`` and ``choice``.)
+    NumPy's legacy bounded sampler masks each 32-bit word of the stream to the bits of ``high - 1``
+    and rejects it above ``high - 1``; the words are drawn in bulk, never more than values still to
+    come, so never a word past the last value's.
     """
     import numpy as np
 
@@ -372,15 +336,13 @@ def in_pieces(values: Iterator[np.ndarray], size: int) -> Iterator[np.ndarray]:
 def published_statistics(
     columns: dict[str, np.ndarray], protocol: str | None, n_examples: int, bootstrap: tuple[float | None, int, int]
 ) -> dict[str, float]:
-    """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>``
-    (in the published order) to the examples' flattened scores, per example ``k`` reference slots
-    of precision, recall and F (``k`` the same for every example). ``bootstrap`` is
-    ``(confidence_level, n_bootstrap, seed)``.
+    """The corpus values of ``"fruit"`` or ``"editeval"``: ``columns`` map each ``update_<type>`` (in
+    the published order) to the examples' flattened scores, ``k`` reference slots of precision,
+    recall and F per example. ``bootstrap`` is ``(confidence_level, n_bootstrap, seed)``.
 
     Returns per key the median F (the key), precision and recall (``_precision``, ``_recall``) and,
-    unless ``confidence_level`` is ``None``, the interval's ends (``_low``, ``_high``), each
-    times the protocol's ``scale`` and, over slots, summed in slot order and divided by
-    ``k`` (``custom_metrics.py``'s average; one slot: the value itself).
+    unless ``confidence_level`` is ``None``, the interval's ends (``_low``, ``_high``), each times
+    the protocol's ``scale`` and averaged over slots in slot order.
     """
     import numpy as np
 

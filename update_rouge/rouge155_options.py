@@ -1,38 +1,17 @@
 """ROUGE-1.5.5's settings that change what is counted: stopwords (``-s``), length limits (``-l``,
-``-b``) and the F weight (``-p``), as ROUGE-1.5.5 applies them to one-sentence-per-line input.
+``-b``) and the F weight (``-p``), as ROUGE-1.5.5 applies them to one-sentence-per-line input
+(docs/rouge155-options.md states each exactly). ``TextOptions()`` changes nothing.
 
-``TextOptions`` holds them; ``TextOptions()`` is the default and changes nothing.
-
-Stopwords (``remove_stopwords``): ROUGE-1.5.5's list (``rouge155_stopwords.py``, 598 words)
-is removed from both sides' tokens after tokenization and before stemming, for every type
-(ROUGE-1.5.5 checks each lower-cased token against the list before it stems it). A custom
-tokenizer's tokens are filtered after the tokenizer returns them.
-
-Length limits act on a side's text (its additions, one per line) before tokenization, as
-ROUGE-1.5.5's ``readText`` and ``readText_LCS`` do. Its lines are the non-empty lines of the
-text. Words are the fields of a line split on runs of ASCII white space (space, tab, newline,
-carriage return, form feed, vertical tab; a line starting with white space has an empty first
-field), counted before punctuation is removed and before stopwords are: "U.S.-led" is one
-word, "(see" is one word. Bytes are the bytes of the line's UTF-8 encoding; the line ends
-between lines are not counted.
-
-- ``max_words=N`` (``-l N``): lines are kept whole while the words so far plus the line's stay
-  below N; the line that reaches N is cut to its first N - (words so far) fields (joined with
-  single spaces) and nothing after it is read.
-- ``max_bytes=N`` (``-b N``): for the text that n-grams, skip-bigrams and the clipping counts
-  of the LCS types come from (``limited_text``), lines are kept whole while the bytes so far
-  plus the line's stay below N, and the line that reaches N is cut to its first N - (bytes so
-  far) bytes (a cut UTF-8 character is dropped; every non-ASCII byte separates tokens in
-  ROUGE-1.5.5 anyway), nothing after it read. For the lines of rougeLsum and ROUGE-W
-  (``limited_lines``) ROUGE-1.5.5 never adds up the bytes so far: every line shorter than N
-  bytes is kept whole, up to the first line of N or more bytes, which is cut to its first N
-  bytes and ends the text. The LCS lines can then hold more tokens than the limited text; their
-  hits are still clipped by the limited text's counts, recall divides by the LCS lines' tokens
-  and precision by the limited text's tokens.
-
-F weight (``alpha`` in [0, 1]): F = P * R / ((1 - alpha) * P + alpha * R), 0 when that
-denominator is 0; equal to 1 / (alpha / P + (1 - alpha) / R). alpha = 0.5 keeps rouge-score's
-F1 formula, so the default results are bit-identical; alpha near 1 favours precision.
+- Stopwords: ROUGE-1.5.5's list (``rouge155_stopwords.py``) removed from both sides' tokens
+  before stemming, for every type (from a custom tokenizer's output after it returns).
+- Length limits cut a side's text (its additions, one per line) before tokenization: words are
+  Perl's ``split(/\\s+/)`` fields of a line, bytes its UTF-8 bytes. ``limited_text``
+  (``readText``: n-grams, skip-bigrams and the LCS types' clipping counts) keeps lines while the
+  total stays below N and cuts the line that reaches it; ``limited_lines`` (``readText_LCS``:
+  rougeLsum and ROUGE-W lines) does the same for words, but for bytes keeps every line shorter
+  than N up to the first that is not, cut to N bytes.
+- F weight: F = P * R / ((1 - alpha) * P + alpha * R), 0 when that denominator is 0; alpha =
+  0.5 keeps rouge-score's F1 bit for bit.
 """
 
 import re
@@ -49,7 +28,7 @@ _PERL_SPACE = re.compile(rb"[ \t\n\r\f\x0b]+")
 
 
 class TextOptions(NamedTuple):
-    """ROUGE-1.5.5 ``-s``, ``-l``, ``-b`` and ``-p``; see the module docstring for each."""
+    """ROUGE-1.5.5 ``-s``, ``-l``, ``-b`` and ``-p``."""
 
     remove_stopwords: bool = False
     max_words: int | None = None
@@ -87,7 +66,7 @@ def check_text_options(
     max_bytes: int | None = None,
     alpha: float = DEFAULT_ALPHA,
 ) -> TextOptions:
-    """The checked ``TextOptions``; ``ValueError`` naming the argument on a bad value."""
+    """The checked ``TextOptions``; ``OptionError`` naming the argument on a bad value."""
     check_switch("remove_stopwords", remove_stopwords)
     for name, value in (("max_words", max_words), ("max_bytes", max_bytes)):
         if value is not None and (not is_integer(value) or value < 1):
@@ -153,8 +132,7 @@ def _limit(function: str, max_words: int | None, max_bytes: int | None) -> int:
 
 def limited_text(text: str, max_words: int | None, max_bytes: int | None) -> str:
     """ROUGE-1.5.5's ``readText`` limit: the kept lines of ``text``, joined with newlines.
-
-    One of ``max_words`` and ``max_bytes`` must be given (``OptionError`` otherwise)."""
+    ``OptionError`` unless one of ``max_words`` and ``max_bytes`` is given."""
     limit = _limit("limited_text", max_words, max_bytes)
     size = len if max_words is None else lambda line: len(_words(line))
     kept, so_far = [], 0
@@ -171,8 +149,7 @@ def limited_text(text: str, max_words: int | None, max_bytes: int | None) -> str
 
 def limited_lines(text: str, max_words: int | None, max_bytes: int | None) -> list[str]:
     """ROUGE-1.5.5's ``readText_LCS`` limit: the kept lines of ``text`` (for rougeLsum, ROUGE-W).
-
-    One of ``max_words`` and ``max_bytes`` must be given (``OptionError`` otherwise)."""
+    ``OptionError`` unless one of ``max_words`` and ``max_bytes`` is given."""
     limit = _limit("limited_lines", max_words, max_bytes)
     if max_words is not None:
         return limited_text(text, max_words, None).split("\n")

@@ -1,23 +1,12 @@
 """ROUGE-1.5.5's tokens with stemming (``-m``): what ``stemmer="rouge155"`` scores.
 
 Tokens: ROUGE-1.5.5 reads bytes, lower-cases only A-Z and treats every other byte outside
-[a-z0-9], including every byte of a non-ASCII character, as a separator. So "İstanbul" gives
-"stanbul" and "naïve" gives "na", "ve" (rouge-score's Unicode lower-casing would instead turn
-"İ" into "i" plus a combining dot, keeping an "i").
-
-Stems: a token of more than 3 characters found in the WordNet 2.0 exception lists is replaced by
-its base form (the first one its line gives; when a form is listed more than once, the line
-read last wins, reading adj, adv, noun, verb in that order); any other such token is stemmed by
-``rouge155_porter.porter_stem``. Tokens of 3 characters or fewer are kept as they are.
-
-With stopword removal (ROUGE-1.5.5 ``-m -s``) stopwords are dropped before stemming, and the
-exception lists are not consulted: every token of more than 3 characters is Porter-stemmed.
-That is what ROUGE-1.5.5 ``-m -s`` computes (its values for 773 pairs agree with Porter-only
-stems and disagree with the exception lists on 41), though its ``MorphStem`` reads as if it
-looked them up; see docs/rouge155-options.md.
-
-Stems are memoized in one dictionary per process, shared by every tokenizer; it grows with the
-number of distinct words seen (a vocabulary, not a corpus).
+[a-z0-9], every byte of a non-ASCII character included, as a separator ("naïve" gives "na",
+"ve"). Stems: a token of more than 3 characters in the WordNet 2.0 exception lists becomes its
+base form (``exception_table``), any other such token is stemmed by
+``rouge155_porter.porter_stem``. Under ``-m -s`` stopwords are dropped before stemming and the
+exception lists are not consulted, as ROUGE-1.5.5's values show (docs/rouge155-options.md).
+Stems are memoized once per process, shared by every tokenizer.
 """
 
 import re
@@ -31,11 +20,8 @@ MAX_UNSTEMMED_LENGTH = 3
 
 
 def exception_table(lists: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Inflected form -> base form from ``(name, text)`` exception lists read in order.
-
-    Each non-blank line is an inflected form followed by one or more base forms; the first base
-    form is used, and a later line for the same form replaces an earlier one.
-    """
+    """Inflected form -> base form from ``(name, text)`` exception lists read in order: the first base
+    form of each line; a later line for the same form replaces an earlier one."""
     table = {}
     for _, text in lists:
         for line in text.splitlines():
@@ -65,16 +51,12 @@ def stem(token: str) -> str:
 
 
 class Rouge155Tokenizer:
-    """Tokenizer for rouge-score's ``RougeScorer(tokenizer=...)``: ROUGE-1.5.5 ``-m`` tokens.
-
-    A newline separates tokens, so a text's tokens are those of its lines in order
-    (``splits_on_newlines``, which lets the engine tokenize each line once).
-    """
+    """Tokenizer for rouge-score's ``RougeScorer(tokenizer=...)``: ROUGE-1.5.5 ``-m`` tokens; a newline
+    separates tokens (``splits_on_newlines``)."""
 
     splits_on_newlines = True
 
-    # The tokens of a text in order: ``-m`` tokens, or ``-m -s`` ones when ``stopwords`` is given
-    # (chosen once in ``__init__``, not on each call: tokenizing is the hot loop of scoring).
+    # ``-m`` tokens, or ``-m -s`` ones with ``stopwords``: chosen once, as tokenizing is the hot loop.
     tokenize: Callable[[str], list[str]]
 
     def __init__(self, stopwords: frozenset[str] = frozenset()):
@@ -93,9 +75,8 @@ class Rouge155Tokenizer:
         return tokens
 
     def _tokenize_without_stopwords(self, text: str) -> list[str]:
-        """``tokenize`` under ROUGE-1.5.5 ``-m -s``: tokens in ``stopwords`` dropped before
-        stemming, the others of more than 3 characters Porter-stemmed WITHOUT the WordNet
-        exception lists (what ROUGE-1.5.5 gives with ``-m -s``, see docs/rouge155-options.md)."""
+        """``tokenize`` under ROUGE-1.5.5 ``-m -s``: tokens in ``stopwords`` dropped, the others of more
+        than 3 characters Porter-stemmed without the WordNet exception lists."""
         stopwords = self.stopwords
         porter_stems = _porter_stems
         tokens = []

@@ -1,15 +1,10 @@
-"""Which rouge types and multi-reference modes can be asked for, and their checks: the one home
-of what the package knows about a rouge type.
+"""Which rouge types and multi-reference modes can be asked for, and their checks: the one home of
+what the package knows about a rouge type.
 
-``parse_rouge_type(name)`` parses a name once into a ``RougeType``: its family (n-grams, LCS,
-summary-level LCS, skip-bigrams, ROUGE-W), its parameters, whether it compares line by line,
-whether rouge-score itself (and so its engine and the accelerator) computes it, whether it is an
-LCS type of rouge-score's (table limits), whether the micro average and the demo's matched
-tokens are defined for it. Every module asks it instead of testing names.
-``check_rouge_types`` and ``check_multi_ref`` raise ``ValueError`` naming the bad value and the
-valid ones; ``settings.Settings`` calls them when it is built, so nothing later needs to.
-
-Adding a rouge type: see "Adding a rouge type" in docs/architecture.md.
+``parse_rouge_type(name)`` parses a name once into a ``RougeType`` (its family, parameter and
+properties); every module asks it instead of testing names. ``check_rouge_types`` and
+``check_multi_ref`` raise ``OptionError``; ``settings.Settings`` calls them when built. Adding a
+rouge type: docs/architecture.md.
 """
 
 import functools
@@ -100,7 +95,7 @@ DEFAULT_MULTI_REF = "max_f1"
 
 
 def check_rouge_types(rouge_types: Sequence[str] | None) -> tuple[str, ...]:
-    """Return ``rouge_types`` as a tuple (the defaults for ``None``); raise ``ValueError`` on bad ones."""
+    """``rouge_types`` as a tuple (the defaults for ``None``); ``OptionError`` on bad ones."""
     if rouge_types is None:
         return DEFAULT_ROUGE_TYPES
     if isinstance(rouge_types, str) or not hasattr(rouge_types, "__iter__"):
@@ -138,7 +133,7 @@ def check_rouge_types(rouge_types: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def check_multi_ref(multi_ref: str) -> str:
-    """Return ``multi_ref`` if it names a multi-reference mode; raise ``ValueError`` otherwise."""
+    """``multi_ref`` if it names a multi-reference mode; else ``OptionError``."""
     if not isinstance(multi_ref, str) or multi_ref not in MULTI_REF_MODES:
         raise OptionError(
             "multi_ref",

@@ -1,12 +1,6 @@
 """The ``rouge-score-rs`` accelerator's adapter: the ``rust`` engine (``RustEngine``), whether the
 accelerator is installed (``rust_available``) and how many threads it has (``accelerator_threads``).
-
-``RustEngine`` scores with rouge-score's own tokenizer only (with or without its Porter stemmer),
-where the accelerator reproduces rouge-score exactly. Before scoring it checks the LCS types
-against ``lcs_limits``: the pairs it would refuse (above its time limit, which counts its cells
-dearer than the Python engine's, or with a rougeLsum table above ``max_lcs_cells()``) it hands to
-its ``fallback`` (under ``engine="auto"``, the Python engine: the same numbers), else it refuses
-them with ``LcsTableTooLarge``. ``engines.make_engine`` decides when it runs.
+``engines.make_engine`` decides when it runs.
 """
 
 import os
@@ -33,8 +27,8 @@ class Fallback(Protocol):
 
 
 def rust_available() -> bool:
-    """Whether the optional ``rouge-score-rs`` accelerator is installed: it imports, as the
-    package itself (``extras.is_package``: not a folder of that name on the path)."""
+    """Whether the optional ``rouge-score-rs`` accelerator is installed (the package itself, not a
+    folder of that name on the path)."""
     try:
         import rouge_score_rs
     except ImportError:
@@ -43,7 +37,7 @@ def rust_available() -> bool:
 
 
 class RustEngine:
-    """The ``rouge-score-rs`` accelerator, for rouge-score's own tokenizer only."""
+    """The ``rouge-score-rs`` accelerator, exact with rouge-score's own tokenizer only."""
 
     name = "rust"
 
@@ -69,10 +63,9 @@ class RustEngine:
         return type(tokenizer) is DefaultTokenizer
 
     def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
-        """Index -> the fallback's scores of each pair this engine would refuse: above its time
-        limit or with a rougeLsum table above the size limit (``refused_pairs``).
-        Without a fallback the first refusal raises; with one, the fallback's own limits are
-        checked on all those pairs before it scores any."""
+        """Index -> the fallback's scores of each pair this engine would refuse (``refused_pairs``).
+        Without a fallback the first refusal raises; with one, the fallback's own limits are checked on
+        all those pairs before it scores any."""
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
@@ -92,9 +85,8 @@ class RustEngine:
         return {index: fallback.score(*pairs[index]) for index in handed}
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
-        """Scores of each pair; before any scoring, ``LcsTableTooLarge`` if a pair is above the
-        time limit (``check_lcs_time``) or a rougeLsum table above the size limit, unless the
-        fallback scores it within its own limits (``_fallback_scores``)."""
+        """Scores of each pair; before any scoring, ``LcsTableTooLarge`` for a pair beyond a limit unless
+        the fallback scores it within its own limits."""
         fallback_scores = self._fallback_scores(pairs)
         rest = [pair for index, pair in enumerate(pairs) if index not in fallback_scores]
         results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
@@ -109,11 +101,9 @@ class RustEngine:
 
 
 def accelerator_threads() -> int:
-    """The threads the accelerator may count on here: those its Rayon pool has in this process,
-    ``RAYON_NUM_THREADS`` when it is a positive integer (a worker process's share of the CPUs,
-    ``parallel.worker_threads``, or the CPUs Ray gave a task), else, as Rayon does, one per CPU
-    (``available_cpus()``); no more than a worker's share while this process scores as one of a
-    pool's processes (``parallel.POOL_SHARE``: the others' work takes the rest of the CPUs)."""
+    """The threads the accelerator's Rayon pool has in this process: ``RAYON_NUM_THREADS`` when it is a
+    positive integer, else, as Rayon does, one per CPU (``available_cpus()``); no more than a worker's
+    share while this process scores as one of a pool's processes (``parallel.POOL_SHARE``)."""
     value = os.environ.get(THREADS_VARIABLE, "").strip()
     threads = int(value) if value.isdigit() and int(value) > 0 else available_cpus()
     return min(threads, getattr(POOL_SHARE, "cpus", None) or threads)

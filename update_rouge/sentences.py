@@ -1,15 +1,10 @@
 """The segments of ``language=``: where a text is cut for the extraction of additions.
 
 With a language, a segment is a match of ``[^T]+T?`` where T is every character with the
-Unicode property Sentence_Terminal (``SENTENCE_PATTERN``, Unicode 17.0.0 from
-``unicode_tables.py``); without one, the published ``[^.]+\\.?`` of ``extraction.py``.
-
-Thai marks a sentence's end with white space, not with a terminal, so with ``language="th"``
-a text is also cut at every run of white space (``str.isspace``) with a Thai letter, mark or
-digit (``unicode_tables.THAI``) on each side (``SpacedSentencePattern``). The rule is a
-stated one, not a trained segmenter, and errs where Thai puts a space inside a sentence
-(between clauses, around ``ๆ``): see docs/languages.md. Lao, Khmer and Burmese keep the
-terminals: their texts end sentences with ``.``, ``។`` and ``။``, which are terminals.
+Unicode property Sentence_Terminal (``SENTENCE_PATTERN``, Unicode 17.0.0); without one, the
+published ``[^.]+\\.?`` of ``extraction.py``. With ``language="th"`` a text is also cut at every
+run of white space with a Thai letter, mark or digit on each side (``SpacedSentencePattern``),
+a stated rule whose errors docs/languages.md describes.
 """
 
 import re
@@ -23,11 +18,8 @@ from .unicode_tables import SENTENCE_TERMINALS, THAI
 
 
 class SentencePattern:
-    """``[^T]+T?`` for the sentence terminals T, with the ``finditer`` and ``findall`` of a pattern.
-
-    On ASCII text (``str.isascii``) it runs the same pattern over the ASCII terminals only,
-    which finds the same matches faster.
-    """
+    """``[^T]+T?`` for the sentence terminals T, with a pattern's ``finditer`` and ``findall`` (on
+    ASCII text, the same pattern over the ASCII terminals only, faster)."""
 
     def __init__(self, terminals: Ranges):
         self.full = re.compile(f"{one_of(terminals, negate=True)}+{one_of(terminals)}?")
@@ -51,11 +43,8 @@ SENTENCE_PATTERN = SentencePattern(SENTENCE_TERMINALS)
 
 
 class SpacedSentencePattern:
-    """``SENTENCE_PATTERN``'s segments, each cut again at every run of white space that has a
-    character of ``script`` on both sides, with a pattern's ``finditer`` and ``findall``.
-
-    ``name`` names the cut in the signature (``seg:...&space-between-<name>``).
-    """
+    """``SENTENCE_PATTERN``'s segments, each cut again at every run of white space with a character of
+    ``script`` on both sides; ``name`` names the cut in the signature."""
 
     def __init__(self, name: str, script: Ranges):
         letter = f"[{character_class(script)}]"

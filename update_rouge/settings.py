@@ -2,14 +2,12 @@
 
 ``OPTIONS`` is the one table of the options a user can give (name, type, default, help,
 choices); each help is written once, naming options as the errors do, and each door renders it
-in its own words (``rendered``). ``compute``'s defaults, the evaluate module's argument description and ``_compute``
-signature, the command line's options, the Trainer helper and the demo are all derived from it.
-``Settings`` holds the options that change a score or a statistic, checked once when built;
-the signature (``signature.py``) is read off a ``Settings``, so it states what was computed.
+in its own words (``rendered``): ``compute``, the evaluate module, the command line, the
+Trainer helper and the demo all derive theirs from it. ``Settings`` holds the options that
+change a score or a statistic, checked once when built; the signature is read off it.
 
-Adding an option (see docs/architecture.md): one ``Option`` in ``OPTIONS``; if it changes a
-number, one field of ``Settings`` with its check in ``__post_init__`` and one signature field;
-then its use where the data flows through it.
+Adding an option (docs/architecture.md): one ``Option`` in ``OPTIONS``; if it changes a number,
+one field of ``Settings`` with its check and one signature field.
 """
 
 import contextvars
@@ -61,16 +59,11 @@ def rendered(text: Text, spelling: Spelling, code: str = "") -> str:
 
 @dataclass(frozen=True)
 class Option:
-    """One option of ``compute``.
-
-    ``type`` is the type as the evaluate description states it; ``help`` one paragraph without
-    the default, written once for every door (a ``Text``: options are mentioned as the errors
-    mention them). ``shown_default`` is the default in words (a ``Text``) where its value does
-    not say it (``None``: no limit). ``cli`` is the command line's argument group (``None``: not
-    offered there); ``parse`` turns the command line's text into the value: ``bool`` (a switch),
-    ``list`` (one or more words), ``int``, ``parse_level``, or ``None`` for a string (from
-    ``choices`` when given).
-    """
+    """One option of ``compute``: ``type`` as the evaluate description states it; ``help`` one
+    paragraph without the default (a ``Text``); ``shown_default`` the default in words where its
+    value does not say it; ``cli`` the command line's argument group (``None``: not offered there);
+    ``parse`` turns the command line's text into the value (``bool``: a switch, ``list``, ``int``,
+    ``parse_level``, or ``None`` for a string)."""
 
     name: str
     type: str
@@ -412,6 +405,7 @@ OPTIONS: tuple[Option, ...] = (
             Name("protocol"),
             ".",
         ),
+        cli=SCORING,
         shown_default="no entity scores",
     ),
     Option(
@@ -456,15 +450,11 @@ def compute_parameters(leading: Sequence[str]) -> inspect.Signature:
 class Settings:
     """The options that change a score or a statistic, checked and normalised once.
 
-    Built from ``compute``'s keyword arguments (``Settings(rouge_types=["rouge1"], seed=7)``);
-    ``use_stemmer`` is only an alias, resolved into ``stemmer`` (one of ``STEMMERS``), and
-    ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``ValueError`` naming the
-    argument for any value ``compute`` would refuse, the allowed range of a number among them
-    included (every numeric part of a rouge type too: ``rougeW-<weight>``, ``rougeS<d>``). A
-    number may be of any integral or real type (``option_numbers``: NumPy scalars too, never a
-    bool or a string) and is kept as the Python ``int`` or ``float`` it equals. ``engine`` and ``num_proc`` never change a
-    number (every engine is bit-identical, workers reassemble in input order); they are here
-    because they are how a scorer runs.
+    Built from ``compute``'s keyword arguments; ``use_stemmer`` is resolved into ``stemmer`` and
+    ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``ValueError`` (``OptionError``) for any value
+    ``compute`` would refuse, with advice that works (``_working_advice``). A number may be of any
+    integral or real type (``option_numbers``) and is kept as the Python ``int`` or ``float`` it
+    equals. ``engine`` and ``num_proc`` never change a number; they are how a scorer runs.
     """
 
     # Typed as they are once checked: None (the defaults) is resolved in __post_init__.
@@ -576,23 +566,19 @@ class Settings:
         return cls(**{name: value for name, value in options.items() if name in names})
 
     def text_tokenizer(self):
-        """A new tokenizer of these settings: rouge-score's (stemmed or not), ROUGE-1.5.5's, the
-        ``language``'s, or the user's callable, with the stopwords removed where asked for
-        (``tokens.tokenizer_for``)."""
+        """A new tokenizer of these settings (``tokens.tokenizer_for``)."""
         return tokenizer_for(self.stemmer, self.tokenizer, self.remove_stopwords, self.language)
 
     def additions_tokenizer(self):
-        """A new tokenizer of the additions: ``text_tokenizer``'s, or with ``additions="edits"``
-        the one that gives back the runs' tokens (``tokens.edit_run_tokenizer``), which are
-        already the text tokenizer's."""
+        """A new tokenizer of the additions: ``text_tokenizer``'s, or with ``additions="edits"`` the one
+        that gives back the runs' tokens (``tokens.edit_run_tokenizer``)."""
         tokenizer = self.text_tokenizer()
         return tokenizer if self.additions == "sentences" else edit_run_tokenizer(tokenizer)
 
     def change_index(self) -> Callable[[str], Any]:
-        """source -> an object whose ``additions(text)`` are the additions of ``text`` to that
-        source and ``deletions(text)`` the source's segments ``text`` lacks:
-        ``extraction.SourceIndex`` (``"sentences"``), ``edits.EditIndex`` (``"edits"``) or,
-        under a ``protocol``, ``protocols.ProtocolIndex`` (its published rule)."""
+        """source -> an object whose ``additions(text)`` and ``deletions(text)`` are the changes of
+        ``text`` to that source: ``extraction.SourceIndex``, ``edits.EditIndex`` or, under a
+        ``protocol``, ``protocols.ProtocolIndex``."""
         if self.protocol is not None:
             return functools.partial(ProtocolIndex, protocol=self.protocol)
         if self.additions == "edits":
@@ -623,9 +609,8 @@ class Settings:
 
 
 def _working_advice(given: dict[str, Any], changes: tuple[Setting, ...]) -> tuple[Setting, ...] | None:
-    """``changes`` to ``given`` (the arguments of ``Settings``) without those that change nothing
-    (leaving out what was not given), if ``Settings`` accept the result; else ``None``: an advice
-    is given only where following it works."""
+    """``changes`` to ``given`` (the arguments of ``Settings``) without those that change nothing, if
+    ``Settings`` accept the result; else ``None``."""
     changes = tuple(
         change
         for change in changes

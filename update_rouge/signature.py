@@ -1,43 +1,12 @@
 """A one-line signature of every setting that can change an UpdateROUGE number.
 
 In the spirit of sacreBLEU's signatures: ``field:value`` pairs joined by ``|``, in this order:
-
-- ``refs``: references per example, ``1``, a range such as ``1-3`` when it varies, or
-  ``unknown`` when no references were given (the count is known only from the data);
-- ``protocol``: with ``protocol=``, the published script reproduced and the commit read
-  (``fruit@865fae6``, ``editeval@013cd20``, ``autometrics@0e97645``), in place of ``seg`` and
-  ``join``, which it fixes; ``multiref`` is then its rule (``one``, ``slot-mean``, ``first``)
-  and ``agg`` its corpus value (``bootstrap-median-x100``, ``bootstrap-median``, ``mean``);
-- ``lang``: the ``language=`` code, present only when one is given;
-- ``seg``: the segmentation regular expression (``LANGUAGE_SEGMENTS`` with a language,
-  followed by ``&space-between-thai`` for ``th``, whose segments are also cut at white space
-  between Thai characters: ``sentences.SPACED_SENTENCES``), or instead ``additions:edits``
-  with ``additions="edits"`` (the diff of ``edits.py``);
-  ``join``: the separator between additions; ``del``: with ``deletions=True`` only, how the
-  deletions were found and scored beside the additions, ``sentences`` (the source's segments a
-  text lacks) or ``edits`` (the source's token runs the diff deletes or replaces);
-- ``tok``: ``rouge-score`` (its default tokenizer), ``custom`` (a ``tokenizer=`` callable) or,
-  with a language, ``LANGUAGE_TOKENS`` (the rules of ``languages.py`` and their Unicode
-  versions: 13.0.0 for NFKC and lower-casing, 17.0.0 for the L, M and N word characters);
-- ``segmenter``: with ``zh``, ``ja`` or ``th``, the word segmenter's packages and versions
-  (``word_segmenters.segmenter_versions``), whose dictionaries decide the tokens;
-- ``stem``: ``none``, ``porter`` (rouge-score's Porter stemmer), ``rouge155`` (ROUGE-1.5.5's
-  ``-m``) or ``snowball`` (with a language), as ``stemming.resolve_stemmer`` names it;
-- ``types``: the rouge types, comma-separated (a skip-bigram type's name carries its skip
-  distance, e.g. ``rougeSU4``); ``multiref``: how several references combine (``max_f1``,
-  ``pooled`` or ``best_recall``); only when not at their defaults, ROUGE-1.5.5's
-  ``stopwords:rouge155`` (``-s``), ``words:N`` (``-l N``) or ``bytes:N`` (``-b N``) and
-  ``alpha:A`` (``-p A``); ``ent``: with ``entities=``, the extractor
-  (``entity_extractors.extractor_field``: ``custom`` for a callable, else spaCy's version, the
-  pipeline's and the labels counted); ``agg``: ``mean`` over examples (``average="macro"``), ``micro``
-  (``average="micro"``: from counts summed over examples), or ``none`` (per-example values);
-- ``boot`` and ``seed``: bootstrap resamples and seed when an interval or a paired test is
-  computed, else ``boot:none`` alone; ``ci``: the confidence level, or ``none``;
-- ``update-rouge``, ``rouge-score`` and ``numpy``: the versions of this package and of the
-  libraries that compute the scores and draw the resamples; ``nltk``: NLTK's version, only
-  with ``stem:porter`` or ``stem:snowball``, whose stemmers it provides.
-
-docs/dependencies.md says what each dependency can change and how that is kept visible.
+``refs``, ``lang``, then ``seg`` (or ``additions``), ``join`` and ``del``, or ``protocol`` in
+their place; ``tok``, ``segmenter``, ``stem``, ``types``, ``multiref``, ``stopwords``,
+``words``, ``bytes``, ``alpha``, ``ent``, ``agg``, ``boot``, ``seed``, ``ci``, then the versions
+``update-rouge``, ``rouge-score``, ``numpy`` and ``nltk``; a field that does not apply is left
+out. docs/statistics.md ("Signature") says what each field holds, docs/dependencies.md what
+each dependency can change.
 """
 
 import json
@@ -63,8 +32,8 @@ LANGUAGE_TOKENS = f"nfkc-lower-unicode{NORMALISATION_UNICODE_VERSION}-lmn-unicod
 
 
 def version(package: str) -> str:
-    """The installed version of ``package`` (``importlib.metadata.version``). Imported at first
-    use: importlib.metadata is a tenth of a worker process's imports, and workers never sign."""
+    """The installed version of ``package``, importlib.metadata imported at first use (workers never
+    sign)."""
     from importlib.metadata import version as installed_version
 
     return installed_version(package)
@@ -97,12 +66,8 @@ def aggregate_field(settings: Settings) -> str:
 
 
 def signature(settings: Settings, references: Sequence[Any] | None = None, paired: bool = False) -> str:
-    """The signature of scoring with ``settings`` (see the module docstring).
-
-    ``references`` gives the ``refs`` field (``None``: ``refs:unknown``); ``paired`` says whether
-    a paired test against a baseline uses the bootstrap. ``engine`` and ``num_proc`` do not
-    change it: every engine gives bit-identical scores, in input order.
-    """
+    """The signature of scoring with ``settings``: ``references`` gives the ``refs`` field (``None``:
+    ``refs:unknown``); ``paired`` says whether a paired test uses the bootstrap."""
     import numpy as np
 
     if paired:
@@ -156,13 +121,10 @@ def build_signature(
     references: Sequence[Any] | None = None,
     **options: Any,
 ) -> str:
-    """The signature of a ``compute`` call with these keyword arguments.
-
-    Takes every argument ``compute`` takes, so ``build_signature(**compute_kwargs)`` works;
-    ``sources`` and ``predictions`` do not change it, ``references`` gives the ``refs`` field
-    and ``baseline_predictions`` only whether a paired test uses the bootstrap. Raises
-    ``OptionError`` for options ``compute`` would reject, ``UnknownOptionError`` for unknown ones.
-    """
+    """The signature of a ``compute`` call with these keyword arguments (``build_signature(**compute_kwargs)``):
+    ``references`` gives the ``refs`` field and ``baseline_predictions`` only whether a paired test
+    uses the bootstrap. ``OptionError`` for options ``compute`` would refuse, ``UnknownOptionError``
+    for unknown ones."""
     unknown_options(options, OPTION_BY_NAME, "build_signature()")
     paired = options.get("baseline_predictions") is not None
     return signature(Settings.from_options(options), references, paired)

@@ -1,19 +1,13 @@
 """Skip-bigram co-occurrence counts of ROUGE-S and ROUGE-SU, as ROUGE-1.5.5 counts them (``-2 d -U``).
 
-The grams of a token sequence t_0 .. t_{n-1} (all lines of a text joined, so sentence boundaries
-do not count) are the ordered pairs (t_i, t_j) with i < j, only those with j - i <= d + 1 for a
-skip distance d >= 0 (d = 0 gives ordinary bigrams), all n(n-1)/2 for unlimited distance. ROUGE-SU
-adds the unigrams t_0 .. t_{n-2}: never the last token, so a one-token text has no grams at all.
-Hits are the sum over distinct grams of min(count in the reference, count in the prediction).
+The grams of a token sequence t_0 .. t_{n-1} (all lines of a text joined) are the ordered pairs
+(t_i, t_j) with i < j, only those with j - i <= d + 1 for a skip distance d >= 0 (d = 0:
+bigrams). ROUGE-SU adds the unigrams t_0 .. t_{n-2} (never the last token). Hits are the sum
+over distinct grams of min(count in the reference, count in the prediction). Type names:
+``rougeS`` and ``rougeSU`` (unlimited distance), ``rougeS<d>`` and ``rougeSU<d>``.
 
-Rouge type names: ``rougeS`` and ``rougeSU`` (unlimited distance), ``rougeS<d>`` and
-``rougeSU<d>`` (distance d, written without leading zeros; ``rougeSU4`` is the common one).
-
-Counting is per distinct token pair, not per position pair: only tokens present in both texts
-can make a hit, and for m such positions over V such distinct tokens the pair counts of a text
-come from prefix counts of each token in O(m * V) vectorized integer operations (exact), a few
-first tokens at a time to bound memory. A window shorter than V is cheaper to list: its
-n * (d + 1) position pairs, coded as integers and counted with ``np.unique``.
+Pairs are counted per distinct shared token pair, exactly, from prefix counts in blocks that
+bound memory; a short window lists its position pairs instead.
 """
 
 from __future__ import annotations
@@ -29,8 +23,8 @@ if TYPE_CHECKING:
 
 SKIP_BIGRAM_TYPE_PATTERN = re.compile(r"rouge(SU|S)(0|[1-9][0-9]*)?")
 MAX_SKIP_DISTANCE = 2**63 - 2
-"""The largest skip distance: the window d + 1 must fit NumPy's int64 (a larger one raised
-``OverflowError`` while counting); any distance at or above a text's token count equals rougeS."""
+"""The largest skip distance (the window d + 1 must fit NumPy's int64); any distance at or above a
+text's token count equals rougeS."""
 # Cells of the prefix-count block held at once: bounds memory at a few tens of MiB.
 _BLOCK_CELLS = 1 << 21
 
@@ -43,10 +37,8 @@ class SkipBigramType(NamedTuple):
 
 
 def parse_skip_bigram_type(rouge_type: str) -> SkipBigramType | None:
-    """The ``SkipBigramType`` of a name such as ``rougeSU4``, or None if it names no skip-bigram type.
-
-    A distance above ``MAX_SKIP_DISTANCE`` raises ``ValueError`` naming the type and the range.
-    """
+    """The ``SkipBigramType`` of a name such as ``rougeSU4``, or None if it names no skip-bigram type;
+    ``ValueError`` for a distance above ``MAX_SKIP_DISTANCE``."""
     match = SKIP_BIGRAM_TYPE_PATTERN.fullmatch(rouge_type)
     if match is None:
         return None

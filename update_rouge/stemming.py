@@ -1,14 +1,9 @@
 """Which stemmer a call asks for: the one place ``use_stemmer``, ``stemmer`` and ``tokenizer`` meet.
 
-Stemmer names:
-
-- ``"none"``: rouge-score's tokens, no stemming;
-- ``"porter"``: rouge-score's Porter stemmer (NLTK), what ``use_stemmer=True`` selects, as in
-  evaluate's ``rouge``;
-- ``"rouge155"``: ROUGE-1.5.5's own tokens and ``-m`` stemming (``rouge155_tokens.py``), the only one
-  whose stemmed scores equal the original Perl ROUGE-1.5.5;
-- ``"snowball"`` (``LANGUAGE_STEMMER``): NLTK's Snowball stemmer of the ``language=`` on its
-  tokens (``languages.py``), what ``use_stemmer=True`` selects with a language.
+``"none"``: rouge-score's tokens; ``"porter"``: rouge-score's Porter stemmer (NLTK), what
+``use_stemmer=True`` selects; ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming
+(``rouge155_tokens.py``); ``"snowball"`` (``LANGUAGE_STEMMER``): NLTK's Snowball stemmer of the
+``language=``, what ``use_stemmer=True`` selects with a language.
 """
 
 from collections.abc import Callable
@@ -29,15 +24,9 @@ def resolve_stemmer(
     tokenizer: Callable[[str], list[str]] | None = None,
     language: str | None = None,
 ) -> str:
-    """The stemmer name (in ``STEMMERS``) that the arguments select; ``OptionError`` if they disagree.
-
-    ``stemmer=None`` means ``"none"``; ``use_stemmer=True`` is an alias of ``"porter"``, or of
-    ``"snowball"`` (``LANGUAGE_STEMMER``) when a ``language`` is given. ``"snowball"`` needs a
-    ``language``; ``"porter"`` and ``"rouge155"`` stem rouge-score's and ROUGE-1.5.5's English
-    tokens, so they exclude one. A custom ``tokenizer`` does its own stemming, if any, so it
-    resolves to ``"none"`` and cannot be combined with a stemmer, nor with a language (which
-    brings its own tokens).
-    """
+    """The stemmer name (in ``STEMMERS``) that the arguments select; ``OptionError`` if they disagree:
+    ``"snowball"`` needs a ``language``, ``"porter"`` and ``"rouge155"`` exclude one, and a custom
+    ``tokenizer`` (which resolves to ``"none"``) excludes both a stemmer and a language."""
     check_switch("use_stemmer", use_stemmer)
     if stemmer is not None and stemmer not in STEMMERS:
         raise OptionError(

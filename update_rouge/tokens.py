@@ -1,16 +1,11 @@
-"""Tokenizers: text -> list of tokens, each an object with a ``tokenize(text)`` method, and
-``tokenizer_for``, the one that a stemmer name and the options imply (``Settings.text_tokenizer``).
+"""Tokenizers: objects with a ``tokenize(text)`` method, and ``tokenizer_for``, the one that the
+options imply (``Settings.text_tokenizer``).
 
-``DefaultTokenizer`` reproduces rouge-score's tokenizer token for token (lower-case, every run of
-characters outside [a-z0-9] separates tokens, tokens of more than 3 characters optionally
-Porter-stemmed with NLTK's stemmer as rouge-score does), with stems memoized.
-``CallableTokenizer`` wraps a user's callable ``text -> list of tokens``. A tokenizer's
-``stopwords`` (empty by default) are dropped from its tokens before stemming.
-
-``splits_on_newlines`` tells the scoring engine whether the tokens of a text are always the
-concatenation of the tokens of its lines; then each line is tokenized once and rougeLsum and
-the other types share the result (with ``tokenize_lines``, a tokenizer's own one pass over all
-the lines, where it has one: ``DefaultTokenizer``).
+``DefaultTokenizer`` reproduces rouge-score's tokenizer token for token; ``CallableTokenizer``
+wraps a user's callable. A tokenizer's ``stopwords`` (empty by default) are dropped before
+stemming. ``splits_on_newlines``: whether a text's tokens are always the concatenation of its
+lines' tokens, so that each line is tokenized once for every type (in one pass with
+``tokenize_lines`` where a tokenizer has it).
 """
 
 import re
@@ -39,20 +34,15 @@ def _porter_stem(token: str) -> str | None:
 
 @cache
 def _porter():
-    """NLTK's Porter stemmer, imported on first use: a process (each ``num_proc`` worker among
-    them) that runs without a stemmer does not import NLTK (its cost: docs/speed.md)."""
+    """NLTK's Porter stemmer, imported on first use (a process without a stemmer never imports NLTK)."""
     from nltk.stem import porter
 
     return porter.PorterStemmer()
 
 
 def _words(text: str) -> str:
-    """``text`` lower-cased, every character but [a-z0-9] and the line end "\\n" made a space.
-
-    Its white-space separated words are the maximal runs of [a-z0-9] of ``text.lower()``,
-    rouge-score's tokens before stemming: every non-ASCII character (one "?" each once encoded)
-    and every other ASCII character separates them, and the line ends stay where they were.
-    """
+    """``text`` lower-cased, every character but [a-z0-9] and "\\n" made a space: its words are
+    rouge-score's tokens before stemming, its line ends where they were."""
     return text.lower().encode("ascii", "replace").translate(_WORD_BYTES).decode("ascii")
 
 
@@ -96,20 +86,15 @@ class TokenizerError(InputError):
         self.args = (problem, text, where, texts)
 
     def shifted(self, offset: int) -> "TokenizerError":
-        return (
-            self
-            if self.where is None
-            else TokenizerError(self.problem, self.text, self.where.shifted(offset), self.texts)
-        )
+        if self.where is None:
+            return self
+        return TokenizerError(self.problem, self.text, self.where.shifted(offset), self.texts)
 
 
 class CallableTokenizer:
-    """A user's callable ``text -> list of tokens``; called exactly where rouge-score calls it.
-
-    What it returns is checked: a ``list`` or ``tuple`` of ``str``, else ``TokenizerError``
-    naming ``tokenizer``, what it returned and the text; an exception it raises is wrapped in a
-    ``TokenizerError`` (``from`` the original). ``example_pipeline.naming_examples`` adds the example's field and index.
-    """
+    """A user's callable ``text -> list of tokens``, called exactly where rouge-score calls it. A
+    result other than a ``list`` or ``tuple`` of ``str``, or an exception it raises, becomes a
+    ``TokenizerError`` (``example_pipeline.naming_examples`` adds the example's field and index)."""
 
     splits_on_newlines = False
 
@@ -153,10 +138,9 @@ class WhiteSpaceTokenizer:
 
 
 def edit_run_tokenizer(tokenizer):
-    """The tokenizer that gives back exactly the tokens of ``additions="edits"``'s runs (tokens
-    of ``tokenizer``, joined by spaces and lines): rouge-score's plain tokenizer for rouge-score's
-    tokens (``[a-z0-9]+`` whether stemmed or not, so every engine can score them), else
-    ``WhiteSpaceTokenizer`` (``edits.EditIndex`` refuses tokens holding white space)."""
+    """The tokenizer that gives back exactly the tokens of ``additions="edits"``'s runs: rouge-score's
+    plain tokenizer for rouge-score's tokens (so every engine can score them), else
+    ``WhiteSpaceTokenizer``."""
     return DefaultTokenizer() if type(tokenizer) is DefaultTokenizer else WhiteSpaceTokenizer()
 
 
@@ -166,15 +150,11 @@ def tokenizer_for(
     remove_stopwords: bool = False,
     language: str | None = None,
 ):
-    """The tokenizer for a stemmer name resolved by ``stemming.resolve_stemmer``.
-
-    ``"none"`` and ``"porter"``: rouge-score's tokenizer, without or with its Porter stemmer;
-    ``"rouge155"``: ROUGE-1.5.5's tokens and ``-m`` stemming; a custom ``tokenizer`` (only with
-    ``"none"``) replaces them. ``remove_stopwords`` drops ROUGE-1.5.5's stopwords before
-    stemming (from a custom tokenizer's output). With a ``language`` (``"none"`` or
-    ``LANGUAGE_STEMMER``): that language's tokens, Snowball-stemmed for the latter
-    (``languages.LanguageTokenizer``); ``Settings`` refuses stopwords with a language.
-    """
+    """The tokenizer for a stemmer name (``stemming.resolve_stemmer``'s): rouge-score's without or with
+    its Porter stemmer (``"none"``, ``"porter"``), ROUGE-1.5.5's (``"rouge155"``), a custom
+    ``tokenizer`` (with ``"none"``), or with a ``language`` its ``languages.LanguageTokenizer``
+    (Snowball-stemmed with ``LANGUAGE_STEMMER``). ``remove_stopwords`` drops ROUGE-1.5.5's stopwords
+    before stemming."""
     if language is not None:
         return LanguageTokenizer(language, stem=stemmer == LANGUAGE_STEMMER)
     stopwords = STOPWORDS if remove_stopwords else frozenset()

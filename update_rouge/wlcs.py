@@ -13,22 +13,14 @@ are the union over all prediction lines.
 
 Hits: the reference lines are read in order, each position in order; a marked position whose
 token still has a count left on both sides (counts of the whole, possibly truncated, texts,
-shared by all lines and decremented at each hit) extends the current run; the run is added as
-f(run length) to the hits and restarted when the next position is unmarked or the line ends.
-A marked position whose token has no count left neither extends nor ends the run (so a run
-can continue past it, and a run pending at a line's last position is dropped if that position
-fails): ROUGE-1.5.5's bookkeeping, kept as is.
+decremented at each hit) extends the current run; the run is added as f(run length) to the
+hits and restarted when the next position is unmarked or the line ends. A marked position whose
+token has no count left neither extends nor ends the run: ROUGE-1.5.5's bookkeeping, kept as is.
 
 Totals: ``target`` = sum over reference lines of f(line length), ``prediction`` = the number
 of prediction tokens. Scores: recall f^-1(hits / f(target)), precision
-f^-1(hits / f(prediction)), 0 where the denominator is 0 (ROUGE-1.5.5 dies dividing by zero
-when the reference has no words). Floating-point operations are those of ROUGE-1.5.5, in its
-order, so ties between cells are broken as it breaks them.
-
-Cost: the table is O(len(r) * len(c)) per line pair, computed in pure Python for small tables
-and by anti-diagonals with NumPy for large ones (same operations, same doubles); a prediction
-line that could only mark reference positions already marked (in particular one without a
-shared token) cannot change the union and is skipped.
+f^-1(hits / f(prediction)), 0 where the denominator is 0. Floating-point operations are those of
+ROUGE-1.5.5, in its order, so ties between cells are broken as it breaks them.
 """
 
 from __future__ import annotations
@@ -48,8 +40,7 @@ WEIGHTED_LCS_TYPE_PATTERN = re.compile(r"rougeW(?:-([0-9]+(?:\.[0-9]+)?))?")
 DEFAULT_WEIGHT = 1.2
 MAX_WEIGHT = 5.0
 """The largest ROUGE-W weight w: scores take f(f(n)) <= n ** (w * w) for n tokens, which at w = 5
-stays a finite double below 2 * 10**12 tokens (far beyond the LCS limit); rougeW-2000 overflowed
-at two tokens."""
+stays a finite double below 2 * 10**12 tokens."""
 _DIAGONAL, _UP, _LEFT = 0, 1, 2
 NUMPY_CELLS = 1 << 14
 """Tables with more cells than this are filled by anti-diagonals with NumPy (``_mark_large``), others
@@ -57,12 +48,8 @@ in pure Python (``_mark_small``); ``lcs_limits.wlcs_tables_cost`` prices the two
 
 
 class WeightedCounts(NamedTuple):
-    """ROUGE-W totals of one (target, prediction) pair for one weight.
-
-    ``hits``: the sum of f(run length) over the runs; ``target``: the sum over target lines of
-    f(line length); ``prediction``: the number of prediction tokens (an integer);
-    ``weight``: the exponent of f.
-    """
+    """ROUGE-W totals of one (target, prediction) pair for one weight: ``hits`` (the sum of f(run
+    length)), ``target`` (the sum of f(line length)), ``prediction`` (the prediction's tokens)."""
 
     hits: float
     target: float
@@ -71,10 +58,8 @@ class WeightedCounts(NamedTuple):
 
 
 def parse_weighted_lcs_type(rouge_type: str) -> float | None:
-    """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>`` (1 < weight <= ``MAX_WEIGHT``), else None.
-
-    A name that matches the pattern with a weight outside that range raises ``ValueError``.
-    """
+    """The weight of ``rougeW`` (1.2) or ``rougeW-<weight>``, else None; ``ValueError`` for a weight
+    outside 1 < weight <= ``MAX_WEIGHT``."""
     match = WEIGHTED_LCS_TYPE_PATTERN.fullmatch(rouge_type)
     if match is None:
         return None
@@ -99,10 +84,9 @@ def _mark_small(
 ) -> None:
     """Set ``marks[i]`` for the reference positions i on ROUGE-1.5.5's weighted-LCS path.
 
-    A row's cells between two match cells take the running maximum of the row above, started
-    at the left match cell's value (a cell's value does not depend on the tie rule), so each
-    such stretch is one ``accumulate``; the moves are recovered from the stored rows while
-    walking back, by the same comparison ROUGE-1.5.5 makes.
+    A row's cells between two match cells take the running maximum of the row above (a cell's value
+    does not depend on the tie rule), so each such stretch is one ``accumulate``; the walk back
+    recovers the moves by ROUGE-1.5.5's comparison.
     """
     n = len(prediction)
     positions: dict[Hashable, list[int]] = {}
@@ -147,12 +131,8 @@ def _mark_small(
 
 
 def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarray, marks: list) -> None:
-    """``_mark_small`` by anti-diagonals d = i + j, each a NumPy vector indexed by i.
-
-    Three buffers hold diagonals d, d - 1 and d - 2 in turn without being cleared: the cells a
-    diagonal reads outside the previous diagonals' interiors are boundary cells (i = 0 or
-    j = 0), at indices no earlier diagonal has written, so they hold 0.
-    """
+    """``_mark_small`` by anti-diagonals d = i + j, each a NumPy vector indexed by i, in three
+    buffers never cleared: the boundary cells a diagonal reads were never written, so hold 0."""
     import numpy as np
 
     m, n = len(reference), len(prediction)
@@ -194,11 +174,8 @@ def weighted_lcs_counts(
     prediction_tokens: Sequence[Hashable],
     weight: float,
 ) -> WeightedCounts:
-    """ROUGE-W totals: lines for the tables, whole-text tokens for the counts that clip hits.
-
-    Without length limits the tokens are the lines' tokens; under ``max_bytes`` ROUGE-1.5.5's
-    lines and tokens differ (see ``rouge155_options``).
-    """
+    """ROUGE-W totals: lines for the tables, whole-text tokens for the counts that clip hits (under
+    ``max_bytes`` ROUGE-1.5.5's lines and tokens differ: ``rouge155_options``)."""
     import numpy as np
 
     weights = _weights(max((len(line) for line in target_lines), default=0), weight)
@@ -245,10 +222,8 @@ def _inverse(ratio: float, weight: float) -> float:
 
 
 def weighted_score(per_reference: Sequence[WeightedCounts]) -> Score:
-    """Precision, recall and F1 of ROUGE-W from one reference's totals, or several pooled (``-f A``).
-
-    Pooled, as ROUGE-1.5.5 sums them: hits, f(target) and f(prediction) over the references.
-    """
+    """Precision, recall and F1 of ROUGE-W from one reference's totals, or several pooled as
+    ROUGE-1.5.5's ``-f A`` sums them (hits, f(target) and f(prediction))."""
     hits = target = prediction = 0.0
     for counts in per_reference:
         hits += counts.hits
@@ -261,8 +236,5 @@ def weighted_score(per_reference: Sequence[WeightedCounts]) -> Score:
 
 
 def selection_recall(counts: WeightedCounts) -> float:
-    """The recall by which ROUGE-1.5.5's ``-f B`` compares references for ROUGE-W (unrounded).
-
-    It is f^-1(hits / target) with ``target`` the sum of f(line length), not yet weighted again.
-    """
+    """The recall by which ROUGE-1.5.5's ``-f B`` compares references for ROUGE-W (unrounded)."""
     return _inverse(counts.hits / counts.target, counts.weight) if counts.target else 0.0

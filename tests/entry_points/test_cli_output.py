@@ -61,7 +61,10 @@ def test_standard_input_errors_are_named_stdin_and_csv_needs_the_input_format(mo
     piped(monkeypatch, b'{"source": "a", "reference": "b", "prediction": "c"}\n{"source": 1}\n')
     status, out, err = run_main(["-"], capsys)
     assert (status, out) == (2, "")
-    assert err == "update-rouge: error: <stdin>:2: missing field(s) reference, prediction\n"
+    assert err == (
+        "update-rouge: error: <stdin>:2: missing field(s) reference, prediction (the line has source); if FILE names "
+        "them otherwise, give --reference-field NAME, --prediction-field NAME\n"
+    )
     piped(monkeypatch, b"")
     no_examples = "<stdin>: no examples to score; give at least one example"
     assert run_main(["-"], capsys) == (2, "", f"update-rouge: error: {no_examples}\n")

@@ -234,7 +234,10 @@ def test_a_baseline_column_gives_the_paired_test_of_compute(tmp_path):
     assert table_rows(without_interval["paired"])[0][2] == f"{100 * expected['update_rouge1_delta']:+.1f}"
     assert out["paired_box"] == {"__type__": "update", "visible": True}
     missing = score_file(path, ["rouge1"], "none", "0.95", demo_options.NO_LANGUAGE, False, 0, 0, 0.5, "baseline")
-    assert missing["status"] == "Error: with_baseline.csv:1: the header row lacks the column(s) baseline"
+    assert missing["status"] == (
+        "Error: with_baseline.csv:1: the header row lacks the column(s) baseline "
+        "(it names source, reference, prediction, other system)"
+    )
 
 
 def test_opening_a_table_row_shows_that_example_scored_in_the_one_example_view():

@@ -97,29 +97,26 @@ ENTITIES = " entities evidence"
 TYPED = SCORING.replace("tokenizer ", "")
 CALLABLE = "no control: a callable cannot be given here"
 PENDING = "not yet: issue 53 is building it at this door"
-# The entity scores (docs/entities.md) at the command line and the demo come later.
-NO_ENTITY_FLAG = "not offered: no --entities flag nor evidence field yet; compute(..., entities=...) scores entities"
+# The entity scores (docs/entities.md) at the demo come later.
 NO_ENTITY_CONTROL = "no control yet: the page scores no entities; compute(..., entities=...) does"
 DOORS = {
     "compute": door(SCORING + STATISTICS + SHAPE + ENTITIES),
     "evaluate": door(SCORING + STATISTICS + SHAPE + ENTITIES),
     "cli score": door(
-        TYPED + STATISTICS + "group_by return_signature",  # group_by: --group-by FIELD, a field of the input
+        # group_by: --group-by FIELD, evidence: --evidence-field NAME, a field of the input
+        TYPED + STATISTICS + "group_by return_signature" + ENTITIES,
         tokenizer=CALLABLE,
         use_aggregator="not offered: it prints corpus values; --per-example FILE writes each example's beside them",
         baseline_predictions="not offered: a baseline is a system of update-rouge compare (--baseline NAME)",
-        entities=NO_ENTITY_FLAG,
-        evidence=NO_ENTITY_FLAG,
     ),
+    # evidence: its update_ent_unsupported is in the per-example file (compare's corpus keys are F values).
     "cli compare": door(
-        TYPED + STATISTICS,
+        TYPED + STATISTICS + ENTITIES,
         tokenizer=CALLABLE,
         use_aggregator="not offered: it compares corpus values; --per-example FILE writes each example's",
         baseline_predictions="not offered: the baseline is one of the systems compared (--baseline NAME)",
         group_by="not offered: a comparison is not grouped",
         return_signature="not offered: its output always holds the signature",
-        entities=NO_ENTITY_FLAG,
-        evidence=NO_ENTITY_FLAG,
     ),
     "demo": door(
         "rouge_types stemmer multi_ref remove_stopwords max_words max_bytes alpha language additions deletions"
@@ -210,10 +207,31 @@ def test_the_evaluate_module_honours_every_option(option, evaluate_metric):
     assert got == expected(option)
 
 
+# The entity options at the command line: a spaCy pipeline named "capitalised" (which extracts as
+# ``capitalised`` does, ``pipeline_of_capitalised``) and the evidence field of ``write_input``.
+CLI_ENTITIES = {"entities": ["--entities", "spacy:capitalised"], "evidence": ["--evidence-field", "evidence"]}
+
+
 def cli_words(option):
     """The options of ``inputs(option)`` as argv words, ``--stemmer porter`` (``runner.FLAGS``:
     the command line's spelling)."""
-    return [word for name, value in inputs(option)[3].items() for word in FLAGS.setting(name, value).split()]
+    options = inputs(option)[3].items()
+    return [word for name, value in options for word in CLI_ENTITIES.get(name) or FLAGS.setting(name, value).split()]
+
+
+def pipeline_of_capitalised(monkeypatch):
+    """The spaCy pipeline ``spacy:capitalised`` extracts the entities ``capitalised`` does (and
+    signs as it: ``ent:custom``)."""
+    from update_rouge import entities, signature
+    from update_rouge.entity_extractors import SpacyExtractor
+
+    monkeypatch.setattr(signature, "extractor_field", lambda extractor: "custom")
+    real = entities.extract
+    monkeypatch.setattr(
+        entities,
+        "extract",
+        lambda extractor, texts: real(capitalised if isinstance(extractor, SpacyExtractor) else extractor, texts),
+    )
 
 
 def write_input(tmp_path, option):
@@ -222,13 +240,17 @@ def write_input(tmp_path, option):
     labels = VALUES["group_by"]
     rows = zip(sources, predictions, references, labels)
     path.write_text(
-        "".join(json.dumps({"source": s, "prediction": p, "reference": r, "g": g}) + "\n" for s, p, r, g in rows)
+        "".join(
+            json.dumps({"source": s, "prediction": p, "reference": r, "g": g, "evidence": r}) + "\n"
+            for s, p, r, g in rows
+        )
     )
     return path
 
 
 @pytest.mark.parametrize("option", slow_if_workers(door_options("cli score", H)))
-def test_update_rouge_score_honours_its_options(option, tmp_path, capsys):
+def test_update_rouge_score_honours_its_options(option, tmp_path, capsys, monkeypatch):
+    pipeline_of_capitalised(monkeypatch)
     path = write_input(tmp_path, option)
     words = ["--group-by", "g"] if option == "group_by" else cli_words(option)
     status, out, err = run_main(["score", path, "-f", "json", *words], capsys)
@@ -243,7 +265,8 @@ def test_update_rouge_score_honours_its_options(option, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("option", slow_if_workers(door_options("cli compare", H)))
-def test_update_rouge_compare_honours_its_options(option, tmp_path, capsys):
+def test_update_rouge_compare_honours_its_options(option, tmp_path, capsys, monkeypatch):
+    pipeline_of_capitalised(monkeypatch)
     path = write_input(tmp_path, option)
     words = cli_words(option)
     argv = ["compare", path, "--system", "prediction", "--system", "source", "-f", "json", *words]

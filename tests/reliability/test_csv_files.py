@@ -123,6 +123,6 @@ def test_the_0_1_0_name_csv_records_reads_the_records_after_a_header():
     from update_rouge.files.csv_files import CsvColumns
 
     records = csv_records("d.csv", ['A.,"B.\n', 'C.",D.\n', "\n", "E.,F.\n"], 2, CsvColumns(3, (0, 1, 2)))
-    assert next(records) == (2, "A.", ["B.\nC."], ["D."], None, None)
+    assert next(records) == (2, "A.", ["B.\nC."], ["D."], None, None, None)
     with pytest.raises(InputFileError, match=r"^d\.csv:5: 2 cells, but the header has 3$"):
         next(records)

@@ -43,6 +43,6 @@ def test_a_comparison_reads_one_prediction_column_per_system_from_jsonl_and_csv(
     csv = write(tmp_path / "d.csv", b"b,source,a,reference\nY.,A.,X.,A. B.\n")
     for path, file_format, example_id in ((jsonl, "jsonl", "3"), (csv, "csv", None)):
         (row,) = read_systems(path, file_format, ["a", "b"])
-        assert row == (1 + (file_format == "csv"), "A.", ["A. B."], {"a": "X.", "b": "Y."}, example_id)
+        assert row == (1 + (file_format == "csv"), "A.", ["A. B."], {"a": "X.", "b": "Y."}, example_id, None)
     with pytest.raises(InputFileError, match=r"d\.csv:1: the header row lacks the column\(s\) c"):
         list(read_systems(csv, "csv", ["a", "c"]))

@@ -16,6 +16,7 @@ tests run.
 import argparse
 import contextlib
 import functools
+from typing import Any
 
 from ..comparison.report import DEFAULT_LEVEL, Method, per_example_lines, render
 from ..comparison.report import FORMATS as OUTPUT_FORMATS
@@ -28,25 +29,21 @@ from ..comparison.systems import (
     comparison_signature,
     score_systems,
 )
-from ..files import (
-    STDIN,
-    SystemsRow,
-    check_output_paths,
-    format_of,
-    open_examples,
-    output_file,
-    read_systems,
-)
+from ..entities import check_evidence_given
+from ..files import STDIN, SystemsRow, check_output_paths, open_examples, output_file, read_systems
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
 from .runner import (
-    INPUT_FORMATS,
+    FIELD_FLAGS,
     TABLE_FLAGS,
     Flags,
     add_file_argument,
     add_output_format,
+    add_reading_options,
     add_table_options,
+    check_input_paths,
     compute_options,
+    fields_from,
     no_examples,
     run_command,
     stdin_piped,
@@ -74,9 +71,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         inputs,
         "JSONL or CSV file with source, reference and one column per system; - (or no input named): standard input",
     )
-    inputs.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
-    )
+    add_reading_options(inputs, ("source", "reference"))  # each system names its column: --system NAME=COLUMN
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument(
@@ -125,6 +120,8 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
         if args.sources is not None or args.references is not None:
             parser.error("give either FILE or --sources and --references, not both")
         return [args.file]
+    if args.evidence_field is not None:
+        parser.error("--evidence-field reads a field of each example: give a JSONL or CSV FILE")
     if args.sources is None or args.references is None:
         parser.error(
             "give a JSONL or CSV FILE, or --sources and --references with --system NAME=FILE, "
@@ -133,25 +130,35 @@ def _input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser, syst
     return [args.sources, args.references, *systems.values()]
 
 
-def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[list[str]], dict[str, list[str]]]:
-    """Lines, sources, references and each system's predictions, read from the files named."""
+def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[list[str]], dict[str, list[str]], Any]:
+    """Lines, sources, references, each system's predictions and the evidence (``None``: not
+    read), read from the files named."""
     if args.file is not None:
-        file_format = format_of(args.file, args.input_format)
-        rows: list[SystemsRow] = list(read_systems(args.file, file_format, list(systems.values())))
+        columns = list(systems.values())
+        rows: list[SystemsRow] = list(read_systems(args.file, args.input_format, columns, fields=fields_from(args)))
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
-        return [row.line for row in rows], [row.source for row in rows], [row.references for row in rows], predictions
+        evidence = None if args.evidence_field is None else [row.evidence for row in rows]
+        lines, sources, references = (
+            [row.line for row in rows],
+            [row.source for row in rows],
+            [row.references for row in rows],
+        )
+        return lines, sources, references, predictions, evidence
     predictions, text_rows = {}, []
     for name, path in systems.items():
         text_rows = list(open_examples(text_files=(args.sources, args.references, path))[1]())
         predictions[name] = [row.prediction for row in text_rows]
     lines = [row.line for row in text_rows]
-    return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions
+    return lines, [row.source for row in text_rows], [row.references for row in text_rows], predictions, None
 
 
 # The comparison's own options beside the table's.
 COMPARE_FLAGS = Flags(
     {
         **TABLE_FLAGS,
+        **FIELD_FLAGS,
+        "prediction_field": "--system NAME=COLUMN",
+        "evidence": "--evidence-field",
         "n_trials": "--n-trials",
         "method": "--method",
         "correction": "--correction",
@@ -180,13 +187,15 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     call = {**compute_options(args, (SCORING, STATISTICS, RUNNING)), "baseline": baseline}
     call.update(method=args.method, correction=args.correction, n_trials=args.n_trials)
     test, settings = check_comparison(list(systems), call)
+    check_evidence_given(settings.entities, args.evidence_field)
+    check_input_paths(paths)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
-    lines, sources, references, predictions = _read(args, systems)
+    lines, sources, references, predictions, evidence = _read(args, systems)
     if not lines:
         raise no_examples(paths, "compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
-        scored = score_systems(sources, references, predictions, settings)
+        scored = score_systems(sources, references, predictions, settings, evidence)
         if per_example is not None:
             per_example.writelines(per_example_lines(lines, scored.tables))
     if args.per_example not in (None, "-"):

@@ -20,12 +20,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError, InputFile, Part, Spelling, UpdateRougeError
 from ..extras import MissingExtra
-from ..files import input_name, shown_path
+from ..files import STDIN, Fields, InputFileError, input_name, shown_path
 from ..rouge_types import check_rouge_types
 from ..settings import OPTIONS, RUNNING, SCORING, STATISTICS, Option, Settings
 from ..stop_signals import NOTHING_CHANGED, STOP_SIGNALS, interrupted_line
@@ -77,6 +77,58 @@ def _argparse_options(option: Option) -> dict[str, Any]:
     if option.choices is not None:
         arguments["choices"] = option.choices
     return arguments
+
+
+def field_name(text: str) -> str:
+    """A flag's name of a field, not empty (no message could show an empty one)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected the name of a JSON field or CSV column, got an empty name")
+    return text
+
+
+def add_reading_options(group: argparse._ArgumentGroup, roles: Sequence[str] = ("source", "reference", "prediction")):
+    """Add ``--input-format``, for each of ``roles`` the flag that names the field a FILE holds it
+    in (``--source-field NAME``), and ``--evidence-field NAME`` to ``group`` (``fields_from``)."""
+    group.add_argument(
+        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
+    )
+    for role in roles:
+        group.add_argument(
+            f"--{role}-field",
+            metavar="NAME",
+            type=field_name,
+            default=role,
+            help=f"the JSON field or CSV column of each example's {role} in FILE (default {role})",
+        )
+    group.add_argument(
+        "--evidence-field",
+        metavar="NAME",
+        type=field_name,
+        help="with --entities, read each example's evidence (a text or a JSON array of texts) from NAME in FILE",
+    )
+
+
+def check_input_paths(paths: Iterable[str | None]) -> None:
+    """``OSError`` in one line for an input path that is a directory or does not exist (``-``,
+    standard input, is neither; ``None``: no path), before its format is told from its name."""
+    for path in paths:
+        if path is None or path == STDIN:
+            continue
+        if os.path.isdir(path):
+            raise IsADirectoryError(f"{shown_path(path)} is a directory, not a file of examples")
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{shown_path(path)}: no such file")
+
+
+def fields_from(args: argparse.Namespace) -> Fields:
+    """The fields of FILE the command line names (``add_reading_options``, ``--group-by``, ``--evidence-field``)."""
+    prediction = getattr(args, "prediction_field", "prediction")
+    extra = (getattr(args, "group_by", None), getattr(args, "evidence_field", None))
+    return Fields(args.source_field, args.reference_field, (prediction,), *extra)
+
+
+FIELD_FLAGS = {f"{role}_field": f"--{role}-field" for role in ("source", "reference", "prediction", "evidence")}
+"""The flags that name a FILE's fields, by the option names of ``InputFileError.missing``."""
 
 
 def add_file_argument(parser: argparse.ArgumentParser, group: argparse._ArgumentGroup, help: str) -> None:
@@ -272,8 +324,17 @@ def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = (),
         return pipe_closed()
     except (OSError, ValueError, RuntimeError, MissingExtra) as error:
         text = error.render(flags) if isinstance(error, UpdateRougeError) else str(error)
-        print(f"{prog}: error: {text}", file=sys.stderr)
+        print(f"{prog}: error: {text}{_naming(error, flags)}", file=sys.stderr)
         return 1 if isinstance(error, RuntimeError) else 2
+
+
+def _naming(error: BaseException, flags: Flags) -> str:
+    """How to name the fields a file lacks (``InputFileError.missing``) with ``flags``' flags, if any."""
+    named = [flags.name(option) for option in getattr(error, "missing", ()) if option in flags.flags]
+    if not isinstance(error, InputFileError) or not named:
+        return ""
+    given = ", ".join(flag if " " in flag else f"{flag} NAME" for flag in named)
+    return f"; if FILE names {'it' if len(named) == 1 else 'them'} otherwise, give {given}"
 
 
 def _outputs_told(written: Sequence[str]) -> str:

@@ -24,6 +24,7 @@ import os
 import sys
 from typing import IO
 
+from ..entities import check_evidence_given
 from ..errors import LEFT_OUT, Name, OptionError, Setting, advised
 from ..files import STDIN, Output, check_output_paths, no_progress, open_reader, output_file, score_chunks
 from ..files.chunks import CHUNK_LINES, Reader
@@ -31,12 +32,16 @@ from ..parallel import available_cpus
 from ..settings import RUNNING
 from ..version import __version__
 from .runner import (
-    INPUT_FORMATS,
+    FIELD_FLAGS,
     TABLE_FLAGS,
     Flags,
     add_file_argument,
     add_output_format,
+    add_reading_options,
     add_table_options,
+    check_input_paths,
+    field_name,
+    fields_from,
     no_examples,
     run_command,
     settings_from,
@@ -46,7 +51,17 @@ from .runner import (
 from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
 
 PROG = "update-rouge"
-SCORE_FLAGS = Flags({**TABLE_FLAGS, "ray": "--ray", "score_only": "-b/--score-only", "output_format": "-f/--format"})
+SCORE_FLAGS = Flags(
+    {
+        **TABLE_FLAGS,
+        **FIELD_FLAGS,
+        "ray": "--ray",
+        "score_only": "-b/--score-only",
+        "output_format": "-f/--format",
+        "group_by": "--group-by",
+        "evidence": "--evidence-field",
+    }
+)
 RAY_ADVICE = "ray start --head --node-ip-address 127.0.0.1 --port 6379"
 """How the refusal of ``--ray`` without an address says to start a cluster (Ray's own command)."""
 
@@ -67,16 +82,14 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     add_file_argument(
         parser, inputs, "JSONL or CSV file with source, reference and prediction; - (or no input named): standard input"
     )
-    inputs.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="format of FILE (default: from its extension; stdin: jsonl)"
-    )
+    add_reading_options(inputs)
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
     inputs.add_argument(
         "--group-by",
         metavar="FIELD",
-        type=_field_name,
+        type=field_name,
         help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
     )
     running = add_table_options(parser)[RUNNING]
@@ -111,13 +124,6 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     return parser
 
 
-def _field_name(text: str) -> str:
-    """``--group-by``: the name of a field, not empty (no message could show an empty one)."""
-    if not text:
-        raise argparse.ArgumentTypeError("expected the name of a JSON field or CSV column, got an empty name")
-    return text
-
-
 def _width(text: str) -> int:
     """``--width``: a number of decimals, 0 to 17."""
     if not text.isdigit() or int(text) > 17:
@@ -127,15 +133,19 @@ def _width(text: str) -> int:
 
 def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Reader:
     """The reader of the input files named on the command line (``-`` for standard input: see
-    the module docstring; ``files.open_reader``); a usage error when they do not name one layout."""
+    the module docstring; ``files.open_reader``); a usage error when they do not name one layout,
+    ``OSError`` for one that is a directory or does not exist (``runner.check_input_paths``)."""
     text_files = (args.sources, args.references, args.predictions)
     file = args.file
     if file is None and text_files == (None, None, None) and stdin_piped():
         file = STDIN
+    check_input_paths([file])  # before its format is told from its name
     try:
-        return open_reader(file, args.input_format, text_files, args.group_by)
+        reader = open_reader(file, args.input_format, text_files, fields_from(args))
     except ValueError as error:
         parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
+    check_input_paths(reader.paths)
+    return reader
 
 
 LINE_KEY = b'{"line": '
@@ -230,6 +240,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     reader = read_examples(args, parser)
     paths = reader.paths
     settings = settings_from(args)
+    check_evidence_given(settings.entities, args.evidence_field)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if address is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
@@ -282,5 +293,6 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         "protocol": settings.protocol,
         "reference_slots": max(corpus.reference_counts),
         "deletions": settings.deletions,
+        "entities": settings.entities is not None,
     }
     return write_stdout(report(result, counts, settings.rouge_types, how))

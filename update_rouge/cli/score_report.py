@@ -7,10 +7,14 @@
   interval when there is one, P and R, with ``width`` decimals; then the signature. With
   ``--deletions`` each row group also has a row ``del <type>`` per type, after the additions'
   rows: the same columns for what the texts delete (``update_del_<type>``).
+  With ``--entities`` each row group also has a row ``ent`` (``update_ent``, its interval, P and
+  R) after the rouge types', and a line under the table gives the other entity keys
+  (``_entities``).
 - ``markdown``: the same table in Markdown, the signature in backticks.
 - ``score_only`` (sacreBLEU's ``-b``; the command refuses it with a format or a signature, so
   ``format`` is then ``json``): one corpus F per rouge type, one per line (with ``--deletions``
-  then one ``update_del_<type>`` per type: ``example_tables.score_keys``'s order); with groups,
+  then one ``update_del_<type>`` per type: ``example_tables.score_keys``'s order; with
+  ``--entities`` then ``update_ent``); with groups,
   one line per row group of the table (the whole corpus first, then each group in the order it
   first appeared): its label, a tab, and those F values separated by spaces.
 
@@ -24,6 +28,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..entities import ENTITY_KEY, OUTDATED_KEY, UNSUPPORTED_KEY
 from ..example_tables import ADDITIONS_PREFIX, DELETIONS_PREFIX, score_keys
 from ..protocols import rules_of
 
@@ -49,7 +54,7 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
         (_label(label), count if groups else None, group) for (label, group), count in zip(groups.items(), counts[1:])
     ]
     width = how["width"]
-    keys = score_keys(rouge_types, how.get("deletions", False))
+    keys = score_keys(rouge_types, how.get("deletions", False)) + ([ENTITY_KEY] if ENTITY_KEY in result else [])
     if how["score_only"]:
         if not groups:
             return "".join(f"{result[key]:.{width}f}\n" for key in keys)
@@ -59,7 +64,7 @@ def report(result: Mapping[str, Any], counts: Sequence[int], rouge_types: Sequen
     table = _table(rows, keys, how)
     described = _described(how, counts[0])
     signature = result.get("signature")
-    unchanged = _unchanged(result, counts[0], how["average"])
+    unchanged = _unchanged(result, counts[0], how["average"]) + _entities(result, counts[0], width, how["average"])
     if how["format"] == "markdown":
         lines = ["| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |" for cells in table]
         lines.insert(1, "|" + "---|" * len(table[0]))
@@ -91,6 +96,26 @@ def _unchanged(result: Mapping[str, Any], count: int, average: str) -> str:
     if average == "micro":
         return line + " (such an example adds no counts to the micro values)."
     return line + " (each such example scores 1.0)."
+
+
+def _entities(result: Mapping[str, Any], count: int, width: int, average: str) -> str:
+    """With the entity keys (docs/entities.md), what the ``ent`` row does not show: in how many
+    examples neither side adds an entity (``_ent_both_empty``), the share of the entities the
+    references drop that the predictions keep (``update_ent_outdated_kept``, over the
+    ``_ent_outdated_defined`` examples where a reference drops one) and, with evidence, the
+    unsupported entities per example (``update_ent_unsupported``); else nothing."""
+    if ENTITY_KEY not in result:
+        return ""
+    scored = "adds no counts" if average == "micro" else "scores 1.0"
+    line = (
+        f" Entities: neither side adds one in {result['_ent_both_empty']} of the {count} (each such example {scored})"
+    )
+    kept, defined = result[OUTDATED_KEY], result["_ent_outdated_defined"]
+    share = "no value" if kept is None else f"{kept:.{width}f}"
+    line += f"; outdated kept {share} (of the entities the reference drops, in the {defined} examples that drop one)"
+    if UNSUPPORTED_KEY in result:
+        line += f"; unsupported {result[UNSUPPORTED_KEY]:.{width}f} per example (in neither source nor evidence)"
+    return line + "."
 
 
 def _label(label: Any) -> str:
@@ -159,4 +184,5 @@ def _described(how: Mapping[str, Any], count: int) -> str:
         )
     under = f" ({rules.owner} protocol)" if rules.name is not None else ""
     removed = "; the del rows: the same for what the texts delete from their sources" if how.get("deletions") else ""
+    removed += "; the ent row: the same for the named entities they add" if how.get("entities") else ""
     return f"UpdateROUGE of {count} example{'s' if count != 1 else ''}{under}: {values}{intervals}{removed}."

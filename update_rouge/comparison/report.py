@@ -1,14 +1,11 @@
 """A comparison of systems (``systems.compare``'s result) as a table people read.
 
-Formats: ``text`` (aligned columns for a terminal), ``markdown``, ``latex`` (a ``tabular``),
-``csv`` (one row per system and type, machine-readable) and ``json`` (each system name -> its
-dict from ``compare``, plus ``signature``). Systems are rows, the baseline first and the others
-in their order; per rouge type the mean F1 (the micro F1 under ``average="micro"``, named ``micro``) with its
-interval, and for the other systems the delta and the p-value, marked ``*`` when it is below the
-significance level. The human-readable formats state the method above the table and print the
-signature under it. Under ``deletions=True`` the deletions' keys ``update_del_<type>`` follow the
-additions' in every format (columns of the tables, rows of the CSV, keys of the JSON), and the
-line above the table says what they are.
+Formats (``FORMATS``): ``text``, ``markdown``, ``latex``, ``csv`` (one row per system and type)
+and ``json`` (``compare``'s dict plus ``signature``). Systems are rows, the baseline first; per
+rouge type the mean F1 (``micro`` under ``average="micro"``) with its interval and, for the other
+systems, the delta and the p-value, marked ``*`` below the significance level. The human-readable
+formats state the method above the table and the signature under it. Under ``deletions=True``
+the ``update_del_<type>`` keys follow the additions' in every format.
 """
 
 import csv
@@ -45,9 +42,9 @@ class Method:
         return "micro" if self.average == "micro" else "mean"
 
     def describe(self, n_comparisons: int, deletions: bool = False) -> str:
-        """One sentence: intervals, test, p-value direction, correction and the significance mark;
-        with ``deletions``, a second one saying what the ``update_del_<type>`` columns are (no angle
-        brackets: Markdown would take ``<type>`` for a tag)."""
+        """One sentence: intervals, test, p-value direction, correction and the significance mark; with
+        ``deletions``, a second one on the ``update_del_`` keys (no angle brackets: Markdown would read a
+        tag)."""
         if self.confidence_level is None:
             intervals = "no intervals"
         else:
@@ -191,19 +188,8 @@ def _latex(results, baseline: str, method: Method, signature: str | None) -> str
     return "\n".join(lines) + "\n"
 
 
-CSV_COLUMNS = (
-    "system",
-    "baseline",
-    "type",
-    "mean",
-    "low",
-    "high",
-    "delta",
-    "delta_low",
-    "delta_high",
-    "p_value",
-    "significant",
-    "signature",
+CSV_COLUMNS = tuple(
+    "system baseline type mean low high delta delta_low delta_high p_value significant signature".split()
 )
 
 

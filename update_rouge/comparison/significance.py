@@ -1,39 +1,18 @@
 """Paired approximate randomization, its exact counterpart, and Holm-Bonferroni adjustment.
 
-The test (the contract ``compare(method="randomization")`` reports under):
+The test (docs/compare.md): with ``d_i = system F1 - baseline F1`` per example, a trial swaps
+each example's pair independently with probability 1/2 (``T = sum(s_i * d_i)``); the one-sided
+p-value that the system is not better is ``(1 + k) / (R + 1)``, ``k`` the trials of the ``R``
+with ``T >= D - n * eps * sum(|d_i|)`` (``D = sum(d_i)``, ``eps`` = 2**-52: a bound on the
+rounding of the two sums, so that exact ties count). Trial ``t`` swaps example ``i`` when bit
+``i % 64`` of word ``i // 64`` of row ``t`` of ``np.random.default_rng(seed).integers(0, 2**64
+- 1, size=(R, ceil(n / 64)), dtype=np.uint64, endpoint=True)`` is 1, drawn in blocks of one
+stream; every system and rouge type is tested on the same trials.
 
-- Data. Per example ``i`` of ``n``, ``d_i = system F1 - baseline F1``; the observed statistic
-  is the sum ``D = sum(d_i)`` (``n`` times the mean difference, so the same test).
-- Null hypothesis. The two systems are exchangeable on every example: swapping an example's
-  pair of scores (``d_i -> -d_i``) is as likely as not. A trial swaps each example
-  independently with probability 1/2 and gives ``T = sum(s_i * d_i)`` with ``s_i`` in {+1, -1}.
-- p-value. One-sided, that the system is not better than the baseline (the direction of the
-  paired bootstrap in ``bootstrap.py``): ``(1 + k) / (R + 1)``, where ``k`` is the number of
-  the ``R`` trials with ``T >= D``. The ``+ 1`` counts the observed assignment, one of the
-  equally likely ones under the null, so that ``P(p <= alpha) <= alpha`` holds for every ``R``
-  and the p-value is above zero. Identical systems get 1.0; the smallest value is ``1 / (R + 1)``.
-- Ties. ``T`` and ``D`` are floating-point sums in different orders; a trial counts when
-  ``T >= D - n * eps * sum(|d_i|)`` (``eps`` = 2**-52), a bound on the rounding error of the two
-  sums, so that sign patterns tying with the observed one in real numbers count as ties
-  whatever the summation order and the representation error (swaps of examples with
-  ``d_i = 0``; ``0.1 + 0.2 - 0.3`` and its negation, both 0 but about +-5.6e-17 as floats).
-- Trials. Trial ``t`` swaps example ``i`` when bit ``i % 64`` of 64-bit word ``i // 64`` of row
-  ``t`` of ``np.random.default_rng(seed).integers(0, 2**64 - 1, size=(R, ceil(n / 64)),
-  dtype=np.uint64, endpoint=True)`` is 1 (the generator's raw 64-bit outputs). The generator is
-  local; the matrix is drawn in blocks of rows that continue one stream, so the result does not
-  depend on the block size, and every row of ``differences`` (every system and rouge type) is
-  tested on the same trials.
-
-Under ``average="micro"`` (``micro_randomization_p_values``) the test is the same with the
-micro F in place of the sum of per-example differences: an example's pair of count triples
-(hits, target, prediction; ``micro.py``) is what a trial swaps, on the same sign matrix, and the
-statistic is the micro F of the system's summed counts minus the baseline's, ``T`` in a trial and
-``D`` without swaps. Both F come from exact integer sums by one formula (``micro.micro_scores``),
-so equal sums give equal values; a trial counts when ``T >= D - 8 * eps`` (the F are in [0, 1]:
-eight units in the last place of 1 bound the rounding of the two formulas).
-
-``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns, its sums exact: it is the
-value the approximate test estimates, ``#{s: T(s) >= D - n * eps * sum(|d_i|)} / 2**n``.
+Under ``average="micro"`` a trial swaps each example's count triples instead and the statistic
+is the difference of the micro F of the summed counts (``micro.micro_scores``), ties within
+``8 * eps``. ``exact_permutation_p_value`` enumerates all ``2**n`` sign patterns with exact sums:
+the value the approximate test estimates.
 """
 
 import itertools
@@ -49,16 +28,15 @@ from ..option_numbers import is_integer
 
 DEFAULT_N_TRIALS = 10000
 MAX_N_TRIALS = 10_000_000
-"""The most randomization trials, as ``bootstrap.MAX_N_BOOTSTRAP`` bounds the resamples: at 10
-million the Monte Carlo standard error of a p-value is at most 0.00016. Checked before scoring."""
+"""The most randomization trials (a p-value's Monte Carlo standard error is then at most 0.00016).
+Checked before scoring."""
 MAX_EXACT_EXAMPLES = 16
 _SIGNS_PER_BLOCK = 1 << 22
 _WORD_BITS = 64
 
 
 def check_n_trials(n_trials: int) -> None:
-    """Raise ``ValueError`` unless ``n_trials`` is a positive integer (booleans are not) at most
-    ``MAX_N_TRIALS``."""
+    """``OptionError`` unless ``n_trials`` is a positive integer (not a boolean) at most ``MAX_N_TRIALS``."""
     if not is_integer(n_trials) or n_trials < 1:
         raise OptionError(
             "n_trials",

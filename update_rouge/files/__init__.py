@@ -12,8 +12,10 @@ Four layouts, all UTF-8, lines ending at ``\\r\\n``, ``\\n`` or a lone ``\\r`` (
 - Standard input, the path ``-`` (``STDIN``): JSONL unless the format says CSV, named
   ``<stdin>`` in messages.
 
-An example's optional ``id`` is kept as text in ``Row.id``, a group label (``group_by``) in
-``Row.group``; for a comparison of systems (``read_systems``), one prediction column per system.
+The fields (JSON) or columns (CSV) read are ``Fields``' (by default ``source``, ``reference``,
+``prediction``). An example's optional ``id`` is kept as text in ``Row.id``, a group label
+(``Fields.group_by``) in ``Row.group``, its evidence (``Fields.evidence``) in ``Row.evidence``;
+for a comparison of systems (``read_systems``), one prediction column per system.
 Unusable input is an ``InputFileError`` naming the file and line (a line longer than
 ``max_line_bytes()``, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``, among it).
 
@@ -31,7 +33,7 @@ from .csv_files import csv_records
 from .jsonl_files import jsonl_id, jsonl_values
 from .lines import STDIN, InputFileError, input_name, max_line_bytes, shown_path
 from .outputs import check_output_paths, output_file
-from .rows import Row, SystemsRow, no_progress
+from .rows import Fields, Row, SystemsRow, no_progress
 
 
 def read_jsonl(path: str, advance: Callable[[int], None] = no_progress, group_by: str | None = None) -> Iterator[Row]:
@@ -51,6 +53,7 @@ def read_text_files(sources: str, references: str, predictions: str, advance=no_
 
 __all__ = [
     "FORMATS",
+    "Fields",
     "STDIN",
     "InputFileError",
     "Output",

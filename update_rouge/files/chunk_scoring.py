@@ -142,16 +142,18 @@ def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., 
     (none for a chunk of blank lines), stand-in references (a list of the fewest and one of the
     most references an example has: all ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables``
     of the examples (the per-example tables, the baseline's with ``paired``, the tokenless count,
-    the micro counts), ``render(table, ids)`` (``None`` without ``render``) and the group labels
-    (``None`` when the rows have none)."""
+    the micro counts; the entity keys with the rows' ``evidence``, if any), ``render(table, ids)``
+    (``None`` without ``render``) and the group labels (``None`` when the rows have none)."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only
         return Scored([], [])
     lines = [row.line for row in rows]
     references = [row.references for row in rows]
     baselines = [row.baseline for row in rows] if paired else None
+    evidence = None if getattr(rows[0], "evidence", None) is None else [row.evidence for row in rows]
+    sources, predictions = [row.source for row in rows], [row.prediction for row in rows]
     try:
-        tables = scorer.tables([row.source for row in rows], [row.prediction for row in rows], references, baselines)
+        tables = scorer.tables(sources, predictions, references, baselines, evidence)
     except LcsTableTooLarge as error:
         if error.index is None:
             raise

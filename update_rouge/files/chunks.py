@@ -24,7 +24,7 @@ from ..parallel import guided_share
 from .csv_files import csv_file_records
 from .jsonl_files import json_file_records, jsonl_records
 from .lines import STDIN, InputFileError, file_lines, shown_path
-from .rows import Record, Row, SystemsRow, as_rows, no_progress
+from .rows import DEFAULT_FIELDS, Fields, Record, Row, SystemsRow, as_rows, no_progress
 from .text_files import aligned_lines, text_records
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
@@ -130,26 +130,25 @@ def open_reader(
     file: str | None = None,
     file_format: str | None = None,
     text_files: Sequence[str | None] = (),
-    group_by: str | None = None,
-    columns: Sequence[str] = ("prediction",),
+    fields: Fields = DEFAULT_FIELDS,
 ) -> Reader:
     """The reader of ``file`` (JSONL or CSV; ``file_format`` "jsonl" or "csv", else told by the
-    extension as in ``FORMATS``; ``-`` for standard input) with the prediction ``columns``, or of
-    ``text_files``: the sources, references and predictions files. ``group_by`` names the field
-    of each example's group label (a FILE only). ``ValueError`` when the arguments do not name one
-    of these layouts."""
+    extension as in ``FORMATS``; ``-`` for standard input), its examples read from ``fields``, or
+    of ``text_files``: the sources, references and predictions files. ``ValueError`` when the
+    arguments do not name one of these layouts (a group label or evidence is a FILE's field)."""
     given = [path for path in text_files if path is not None]
     if file is not None:
         if given:
             raise ValueError("give either FILE or --sources, --references and --predictions, not both")
-        source = (file, tuple(columns), group_by)
+        source = (file, fields)
         if format_of(file, file_format) == "csv":
             return Reader([file], functools.partial(csv_file_records, *source))
         if file.lower().endswith(".json"):
             return Reader([file], functools.partial(json_file_records, *source))
         return Reader([file], functools.partial(file_lines, file), jsonl_records, source)
-    if group_by is not None:
-        raise ValueError("--group-by reads a field of each example: give a JSONL or CSV FILE")
+    if fields.group_by is not None or fields.evidence is not None:
+        flag = "--group-by" if fields.group_by is not None else "--evidence-field"
+        raise ValueError(f"{flag} reads a field of each example: give a JSONL or CSV FILE")
     if len(given) != 3:
         raise ValueError("give a JSONL or CSV FILE, or all three of --sources, --references and --predictions")
     return Reader(given, functools.partial(aligned_lines, given), text_records)
@@ -162,16 +161,21 @@ def open_examples(
     group_by: str | None = None,
 ) -> tuple[list[str], Callable[..., Iterator[Row]]]:
     """The paths to read and a function ``read(advance=...)`` yielding their examples as
-    ``Row``s; the arguments are ``open_reader``'s."""
-    reader = open_reader(file, file_format, text_files, group_by)
+    ``Row``s; the arguments are ``open_reader``'s (``group_by``: ``Fields.group_by``)."""
+    reader = open_reader(file, file_format, text_files, Fields(group_by=group_by))
     return reader.paths, lambda advance=no_progress: as_rows(reader.records(advance))
 
 
 def read_systems(
-    path: str, file_format: str, systems: Sequence[str], advance: Callable[[int], None] = no_progress
+    path: str,
+    file_format: str | None,
+    systems: Sequence[str],
+    advance: Callable[[int], None] = no_progress,
+    fields: Fields = DEFAULT_FIELDS,
 ) -> Iterator[SystemsRow]:
-    """Yield the examples of a JSONL or CSV file (``file_format`` ``"jsonl"`` or ``"csv"``) with
-    one column of predictions per system: ``source``, ``reference`` and each name in ``systems``."""
-    records = open_reader(path, file_format, columns=systems).records(advance)
-    for line, source, references, predictions, example_id, _ in records:
-        yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id)
+    """Yield the examples of a JSONL or CSV file (``file_format`` as ``open_reader`` takes it)
+    with one column of predictions per system: the source, the reference (``fields``') and each
+    name in ``systems``."""
+    records = open_reader(path, file_format, fields=fields._replace(predictions=tuple(systems))).records(advance)
+    for line, source, references, predictions, example_id, _, evidence in records:
+        yield SystemsRow(line, source, references, dict(zip(systems, predictions)), example_id, evidence)

@@ -1,10 +1,9 @@
 """Reading CSV files of examples: the header row's columns, then one example per record.
 
-A CSV file has a header row naming the columns ``source``, ``reference`` and the prediction
-columns (``prediction``, or for a comparison each system's; others are ignored), then one
+A CSV file has a header row naming the columns of ``rows.Fields`` (others are ignored), then one
 example per record (quoted cells may span lines); a column named twice is refused. A reference
-cell that starts with ``[`` and parses as a JSON array is a list of references (it must then hold
-one or more strings, ``rows.reference_list``); any other cell is one reference. An ``id``
+or evidence cell that starts with ``[`` and parses as a JSON array is a list of texts (a
+reference's holds one or more strings, ``rows.text_list``); any other cell is one text. An ``id``
 column's cell is kept as is in ``Row.id``, the ``group_by`` column's in ``Row.group``. The file
 is read strictly (a quote out of place is refused) by ``csv.reader``, in the process that reads
 the file; each record is held to ``max_line_bytes()``, the limit of one line, and refused once
@@ -13,34 +12,34 @@ more than that of it is read, before the rest is read.
 
 import csv
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from .lines import InputFileError, LineTooLong, decode_line, max_line_bytes, open_input, raw_lines, too_long
-from .rows import Record, no_progress, reference_list
+from .rows import Fields, Record, check_present, in_other_format, no_progress, text_list
 
 
-def _csv_reference_list(cell: str, path: str, line: int) -> list[str]:
+def _csv_text_list(cell: str, path: str, line: int, field: str, empty: bool = False) -> list[str]:
     if cell.lstrip().startswith("["):
         try:
             value = json.loads(cell)
         except json.JSONDecodeError:
             return [cell]
         if isinstance(value, list):
-            return reference_list(value, path, line)
+            return text_list(value, path, line, field, empty)
     return [cell]
 
 
 class CsvColumns(NamedTuple):
     """Where a CSV file's header row puts the columns: how many cells it has (``width``, which
-    every record must have), the cells of ``source``, ``reference`` and the predictions, the
-    cell of ``id`` (``None`` without that column) and that of the group label (``None`` without
-    ``group_by``)."""
+    every record must have), the cells of the source, the reference and the predictions, and
+    those of ``id``, the group label and the evidence (``None``: not read)."""
 
     width: int
     positions: tuple[int, ...]
     id_at: int | None = None
     group_at: int | None = None
+    evidence_at: int | None = None
 
 
 class _Lines:
@@ -55,6 +54,7 @@ class _Lines:
         self.number = first - 1  # the last line read
         self.start = first
         self.held = 0
+        self.text = ""  # the last line read
 
     def __iter__(self) -> "_Lines":
         return self
@@ -68,7 +68,8 @@ class _Lines:
         self.held += len(raw)
         if self.held > self.limit:
             raise too_long(self.path, self.start, "record")
-        return decode_line(raw, self.number, self.path)
+        self.text = decode_line(raw, self.number, self.path)
+        return self.text
 
     def record_read(self) -> int:
         """The line the record just read starts on; the next one starts after it."""
@@ -103,26 +104,21 @@ class _CsvReader:
             yield self.lines.record_read(), record
 
 
-def _columns(
-    path: str, reader: Iterator[tuple[int, list[str]]], columns: Sequence[str], group_by: str | None
-) -> CsvColumns:
-    """The ``CsvColumns`` of the header row that ``reader`` reads first (the prediction
-    ``columns`` and the column ``group_by``, if given, must be among its names)."""
-    grouped = [group_by] if group_by is not None else []
-    needed = ("source", "reference", *columns, *grouped)
+def _columns(path: str, reader: Iterator[tuple[int, list[str]]], fields: Fields) -> CsvColumns:
+    """The ``CsvColumns`` of the header row that ``reader`` reads first, naming every field of ``fields``."""
+    names = [name for name, _ in fields.needed]
     header = next(reader, (1, None))[1]
     if header is None:
-        raise InputFileError(path, 1, f"empty file: expected a header row naming {', '.join(needed)}")
+        raise InputFileError(path, 1, f"empty file: expected a header row naming {fields.names}")
     twice = sorted({column for column in header if header.count(column) > 1})
     if twice:
         raise InputFileError(path, 1, f"the header row names the column(s) {', '.join(twice)} more than once")
-    missing = [column for column in needed if column not in header]
-    if missing:
-        raise InputFileError(path, 1, f"the header row lacks the column(s) {', '.join(missing)}")
+    check_present(fields, header, path, 1, "the header row lacks the column(s)", "it names")
+    at = {name: header.index(name) for name in names}
+    group_at, evidence_at = (None if name is None else at[name] for name in (fields.group_by, fields.evidence))
+    positions = tuple(at[name] for name in names[: 2 + len(fields.predictions)])
     id_at = header.index("id") if "id" in header else None
-    group_at = None if group_by is None else header.index(group_by)
-    positions = tuple(header.index(column) for column in needed[: len(needed) - len(grouped)])
-    return CsvColumns(len(header), positions, id_at, group_at)
+    return CsvColumns(len(header), positions, id_at, group_at, evidence_at)
 
 
 def _records(path: str, reader: Iterable[tuple[int, list[str]]], columns: CsvColumns) -> Iterator[Record]:
@@ -133,20 +129,21 @@ def _records(path: str, reader: Iterable[tuple[int, list[str]]], columns: CsvCol
         if len(record) != columns.width:
             raise InputFileError(path, line, f"{len(record)} cells, but the header has {columns.width}")
         source, reference, *predictions = (record[position] for position in columns.positions)
-        example_id = None if columns.id_at is None else record[columns.id_at]
-        group = None if columns.group_at is None else record[columns.group_at]
-        yield line, source, _csv_reference_list(reference, path, line), predictions, example_id, group
+        example_id, group, cell = (None if at is None else record[at] for at in columns[2:5])
+        evidence = None if cell is None else _csv_text_list(cell, path, line, "evidence", empty=True)
+        yield line, source, _csv_text_list(reference, path, line, "reference"), predictions, example_id, group, evidence
 
 
-def csv_file_records(
-    path: str, columns: Sequence[str], group_by: str | None, advance: Callable[[int], None]
-) -> Iterator[Record]:
-    """Line, source, references, the texts of the prediction ``columns``, the ``id`` and the
-    group label of each record of the CSV file ``path``, header row and all."""
+def csv_file_records(path: str, fields: Fields, advance: Callable[[int], None]) -> Iterator[Record]:
+    """The examples of the CSV file ``path``, header row and all, read from their ``fields``."""
     with open_input(path) as handle:
         limit = max_line_bytes()
-        reader = iter(_CsvReader(_Lines(path, raw_lines(handle, limit), limit, advance)))
-        yield from _records(path, reader, _columns(path, reader, columns, group_by))
+        reader = iter(_CsvReader(lines := _Lines(path, raw_lines(handle, limit), limit, advance)))
+        try:
+            columns = _columns(path, reader, fields)
+        except InputFileError as error:
+            raise in_other_format(error, lines.text, fields, "jsonl") from None
+        yield from _records(path, reader, columns)
 
 
 def csv_records(path: str, lines: Iterable[str], first: int, columns: CsvColumns) -> Iterator[Record]:

@@ -1,13 +1,13 @@
 """Reading JSONL files: one JSON object per line, blank lines skipped; a ``.json`` file may
 instead hold one JSON array of such objects.
 
-Each line's object has ``source``, ``reference`` (a string or a non-empty array of strings) and
-the prediction columns (``prediction``, or for a comparison each system's). An ``id`` is kept
-as text: a JSON string as is (its JSON text if it holds a lone surrogate), any other JSON value
-as the JSON text Python writes for it; ``None`` for a JSON ``null`` or no ``id``. A group label
-(``group_by``) is kept as text as ``id`` is; every example must have that field, and not as a
-JSON ``null``. A key given twice in an object, JSON nested too deeply or a number Python refuses
-to convert is an ``InputFileError`` naming the file and line.
+Each line's object has the fields of ``rows.Fields``: ``source``, ``reference`` (a string or a
+non-empty array of strings), the prediction columns, the evidence (a string or an array of
+strings) if read. An ``id`` is kept as text: a JSON string as is (its JSON text if it holds a
+lone surrogate), any other JSON value as the JSON text Python writes for it; ``None`` for a JSON
+``null`` or no ``id``. A group label (``group_by``) is kept as text as ``id`` is; every example
+must have that field, and not as a JSON ``null``. A key given twice in an object, JSON nested
+too deeply or a number Python refuses to convert is an ``InputFileError`` naming the file and line.
 
 JSONL lines are read one way, whoever reads them: ``jsonl_values`` parses numbered raw lines
 (``lines.file_lines``), for the readers of examples (``jsonl_records``, in whichever process
@@ -19,12 +19,12 @@ import bisect
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..inputs import lone_surrogate
 from .lines import InputFileError, decode_line, file_lines
-from .rows import Record, reference_list, text_field
+from .rows import Fields, Record, check_present, in_other_format, text_field, text_list
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -80,41 +80,44 @@ def jsonl_id(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=isinstance(value, str))
 
 
-def _record(value: Any, path: str, number: int, columns: Sequence[str], group_by: str | None) -> Record:
-    """Line, source, references, the texts of the prediction ``columns``, the id and the label
-    of the field ``group_by`` (``None`` without it) of one JSON object."""
-    needed = ("source", "reference", *columns, *([group_by] if group_by is not None else []))
+def _record(value: Any, path: str, number: int, fields: Fields) -> Record:
+    """The example of one JSON object, read from its ``fields``."""
     if not isinstance(value, dict):
-        raise InputFileError(path, number, f"expected a JSON object with {', '.join(needed)}")
-    missing = [field for field in needed if field not in value]
-    if missing:
-        raise InputFileError(path, number, f"missing field(s) {', '.join(missing)}")
+        raise InputFileError(path, number, f"expected a JSON object with {fields.names}")
+    check_present(fields, list(value), path, number, "missing field(s)", "the line has")
     group = None
-    if group_by is not None:
-        if value[group_by] is None:  # compute takes no None label
-            raise InputFileError(path, number, f"group field {group_by!r} is null")
-        group = jsonl_id(value[group_by])
+    if fields.group_by is not None:
+        if value[fields.group_by] is None:  # compute takes no None label
+            raise InputFileError(path, number, f"group field {fields.group_by!r} is null")
+        group = jsonl_id(value[fields.group_by])
+    evidence = (
+        None if fields.evidence is None else text_list(value[fields.evidence], path, number, fields.evidence, True)
+    )
     return (
         number,
-        text_field(value["source"], path, number, "source"),
-        reference_list(value["reference"], path, number),
-        [text_field(value[column], path, number, column) for column in columns],
+        text_field(value[fields.source], path, number, fields.source),
+        text_list(value[fields.reference], path, number, fields.reference),
+        [text_field(value[column], path, number, column) for column in fields.predictions],
         jsonl_id(value.get("id")),
         group,
+        evidence,
     )
 
 
-def jsonl_value(line: str, number: int, path: str, start: int = 0) -> Any:
+def jsonl_value(line: str, number: int, path: str, start: int = 0, fields: Fields | None = None) -> Any:
     """The JSON value of the JSONL line ``number`` of the file ``path`` (not blank), read from
     ``line[start]`` on; ``InputFileError`` naming the file and line for anything but one JSON
-    value (a key given twice in an object included)."""
-    value, end = _parse_json(line, _skip_space(line, start), path, lambda _position: number)
+    value (a key given twice in an object included; ``rows.in_other_format`` of the ``fields`` read)."""
+    try:
+        value, end = _parse_json(line, _skip_space(line, start), path, lambda _position: number)
+    except InputFileError as error:
+        raise error if fields is None else in_other_format(error, line, fields, "csv") from None
     if line[_skip_space(line, end) :]:
         raise InputFileError(path, number, "not valid JSON (extra data after the object)")
     return value
 
 
-def jsonl_values(path: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Any]]:
+def jsonl_values(path: str, lines: Iterable[tuple[int, bytes]], fields: Fields | None = None) -> Iterator[Any]:
     """The line number and JSON value of each line of some numbered raw ``lines`` of the JSONL
     file ``path`` that is not blank: the one reading of JSONL lines. ``InputFileError`` naming
     the file and line for text that is not UTF-8 or for anything but one JSON value on a line."""
@@ -122,21 +125,17 @@ def jsonl_values(path: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[tupl
         line = decode_line(raw, number, path)
         start = _skip_space(line)
         if start < len(line):
-            yield number, jsonl_value(line, number, path, start)
+            yield number, jsonl_value(line, number, path, start, fields)
 
 
-def jsonl_records(
-    path: str, columns: Sequence[str], group_by: str | None, lines: Iterable[tuple[int, bytes]]
-) -> Iterator[Record]:
+def jsonl_records(path: str, fields: Fields, lines: Iterable[tuple[int, bytes]]) -> Iterator[Record]:
     """The examples of some numbered raw ``lines`` of the JSONL file ``path`` (``jsonl_values``),
-    with the prediction ``columns`` and the group labels of the field ``group_by``."""
-    for number, value in jsonl_values(path, lines):
-        yield _record(value, path, number, columns, group_by)
+    read from their ``fields``."""
+    for number, value in jsonl_values(path, lines, fields):
+        yield _record(value, path, number, fields)
 
 
-def json_file_records(
-    path: str, columns: Sequence[str], group_by: str | None, advance: Callable[[int], None]
-) -> Iterator[Record]:
+def json_file_records(path: str, fields: Fields, advance: Callable[[int], None]) -> Iterator[Record]:
     """The examples of a ``.json`` file: one JSON array of objects, if its first character that
     is not white space is ``[``, else JSONL lines (``jsonl_records``)."""
     lines = file_lines(path, advance)
@@ -146,14 +145,14 @@ def json_file_records(
         if start == len(line):
             continue
         if not line.startswith("[", start):
-            yield from jsonl_records(path, columns, group_by, itertools.chain([(number, raw)], lines))
+            yield from jsonl_records(path, fields, itertools.chain([(number, raw)], lines))
             return
         rest = "".join(decode_line(raw, number, path) for number, raw in lines)
-        yield from _json_array("\n" * (number - 1) + line + rest, path, columns, group_by)
+        yield from _json_array("\n" * (number - 1) + line + rest, path, fields)
         return
 
 
-def _json_array(text: str, path: str, columns: Sequence[str], group_by: str | None) -> Iterator[Record]:
+def _json_array(text: str, path: str, fields: Fields) -> Iterator[Record]:
     """The examples of a JSON text holding one array of objects, each named by its first line."""
     starts = [0] + [end.end() for end in _TEXT_LINE_END.finditer(text)]
 
@@ -164,7 +163,7 @@ def _json_array(text: str, path: str, columns: Sequence[str], group_by: str | No
     closed = text.startswith("]", position)
     while not closed:
         value, end = _parse_json(text, position, path, line_of)
-        yield _record(value, path, line_of(position), columns, group_by)
+        yield _record(value, path, line_of(position), fields)
         position = _skip_space(text, end)
         closed = text.startswith("]", position)
         if not closed and not text.startswith(",", position):

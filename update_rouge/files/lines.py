@@ -56,14 +56,15 @@ class InputFileError(InputError):
     """Unusable input, an ``InputError`` of an input file: ``path`` and ``line`` (1-based) say
     where, ``problem`` what; its message is ``path:line: problem`` (the path as ``input_name``
     shows it, ``<stdin>`` for standard input). ``where`` is None: a file's line is no example
-    index of ``compute``'s lists."""
+    index of ``compute``'s lists. ``missing``: the options that name the fields it lacks
+    (``rows.Fields.needed``), for a door to advise in its words."""
 
-    def __init__(self, path: str, line: int, problem: str):
+    def __init__(self, path: str, line: int, problem: str, missing: tuple[str, ...] = ()):
         super().__init__(None, (InputFile(path, input_name(path)), f":{line}: ", problem))
-        self.path, self.line, self.problem = path, line, problem
+        self.path, self.line, self.problem, self.missing = path, line, problem, missing
 
     def __reduce__(self):  # raised in worker processes, re-raised in their parent
-        return InputFileError, (self.path, self.line, self.problem)
+        return InputFileError, (self.path, self.line, self.problem, self.missing)
 
     def shifted(self, offset: int) -> "InputFileError":
         """Itself: it names a file's line, not an example index that a batch's offset moves."""

@@ -63,4 +63,4 @@ def text_records(lines: Iterable[Aligned]) -> Iterator[Record]:
         if error is not None:
             raise error
         source, reference, prediction = texts
-        yield number, source, [reference], [prediction], None, None
+        yield number, source, [reference], [prediction], None, None, None
