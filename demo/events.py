@@ -94,18 +94,30 @@ class Page(SimpleNamespace):
         """gradio's ``(fn, inputs, outputs)`` for ``handler(values)`` (``handler(values, row)`` for a
         select event, ``on_select``), ``values`` mapping each of ``inputs`` to its component's value,
         run in its session's ``line``. ``fn`` gives one value per output, ``gr.skip()`` for those
-        ``handler`` leaves out; ``KeyError`` for a result that is not an output."""
-        by_component = {getattr(self, name): name for name in inputs}
+        ``handler`` leaves out; ``KeyError`` for a result that is not an output.
+
+        A name of an entry of the page's ``remembered`` record (a ``gr.State`` of a dict, one per
+        session) is read and written there as the handler runs in its line, not as a component:
+        gradio reads a State input when the event reaches the server and writes a State output
+        once the event has ended, so an event that reached the server before another one and ran
+        after it would act on what was remembered before that one ran."""
+        kept = {name for name in (*inputs, *outputs) if name in self.remembered.value}
+        by_component = {getattr(self, name): name for name in inputs if name not in kept}
+        record = self.remembered
+        shown_outputs = [name for name in outputs if name not in kept]
         turns = self.turns()
 
         def results(given: dict[Any, Any], *row: int) -> Any:
-            shown = handler({by_component[component]: value for component, value in given.items()}, *row)
+            remembered = given.pop(record, {})
+            values = {by_component[component]: value for component, value in given.items()}
+            shown = handler({**values, **{name: remembered[name] for name in inputs if name in kept}}, *row)
             stray = sorted(set(shown) - set(outputs))
             if stray:
                 raise KeyError(f"{handler.__name__} writes {stray}, not among its outputs")
-            values = [shown.get(name, gr.skip()) for name in outputs]
+            remembered.update((name, shown[name]) for name in outputs if name in kept and name in shown)
+            answers = [shown.get(name, gr.skip()) for name in shown_outputs]
             # gradio takes one output's value as it is, not in a list.
-            return values[0] if len(values) == 1 else values
+            return answers[0] if len(answers) == 1 else answers
 
         async def run(given: dict[Any, Any], request: gr.Request) -> Any:
             return await turns.run((line, session_of(request)), bound(results, given))
@@ -116,7 +128,7 @@ class Page(SimpleNamespace):
         fn = run_selected if on_select else run
         # gradio's event list, and the tests that read it, name each event by its handler.
         fn.__name__ = fn.__qualname__ = handler.__name__
-        return fn, set(by_component), self(*outputs)
+        return fn, {*by_component, record} if kept else set(by_component), self(*shown_outputs)
 
 
 # The browser saves a Reproduce box's code as DOWNLOAD_NAME (gradio's own button says "file.py").

@@ -243,13 +243,19 @@ def build_demo() -> gr.Blocks:
                 _one_example_tab(page)
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
-        page.scored_texts = gr.State(Texts(*DAN_EXAMPLE))
-        # The options of what the one-example view and the file view show (None: none shown, or
-        # cleared): an edit's late clearing keeps results scored with the options it was sent for.
-        page.scored_options = gr.State(ScreenOptions.of())
-        page.file_options = gr.State(None)
-        # What the last Score file click scored (options, baseline column, upload), never cleared.
-        page.file_scoring = gr.State(None)
+        # What the views show was scored from, per session (read and written in the session's
+        # lines: demo.events.Page.event): the texts and options of the example shown, the options
+        # of the file shown (None: none shown, or cleared: an edit's late clearing keeps results
+        # scored with the options it was sent for), and what the last Score file click scored
+        # (options, baseline column, upload; never cleared).
+        page.remembered = gr.State(
+            {
+                "scored_texts": Texts(*DAN_EXAMPLE),
+                "scored_options": ScreenOptions.of(),
+                "file_options": None,
+                "file_scoring": None,
+            }
+        )
         with gr.Accordion("About UpdateROUGE (the metric card)", open=False):
             card = (REPO / "README.md").read_text(encoding="utf-8")
             gr.Markdown(metric_card(card, os.environ.get("SPACE_ID")), elem_id="metric-card")

@@ -9,6 +9,7 @@ import inspect
 import gradio
 import pandas
 from app_calls import DAN, ONE_EXAMPLE, table_rows
+from gradio.state_holder import SessionState
 
 from demo import events, file_handlers, handlers, style
 from demo import options as demo_options
@@ -312,3 +313,113 @@ def test_matched_tokens_of_takes_a_stale_value_after_gradio_rebuilt_it_for_new_c
         pass
     else:
         raise AssertionError("a radio outside LENIENT_RADIOS took a value not among its choices")
+
+
+# gradio reads an event's inputs, the session's State among them, as the event reaches the server
+# (its first step), and runs it in the session's line later: the tests below take those steps
+# themselves, in the order the CI's browser runs saw them under load.
+def _named(block):
+    return getattr(block, "option", None) or block.elem_id or getattr(block, "label", None)
+
+
+def _listener(page, name, trigger):
+    """The one event of ``page`` whose handler is named ``name`` and that ``trigger`` (a
+    component's name and an event; ``(None, "then")`` for a step of a chain) starts."""
+    (function,) = [
+        f
+        for f in page.fns.values()
+        if getattr(f.fn, "__name__", None) == name
+        and any((None if b is None else _named(page.blocks[b]), e) == trigger for b, e in f.targets)
+    ]
+    return function
+
+
+async def _reached(page, function, state, shown):
+    """gradio's first step of ``function``'s event as it reaches the server: its inputs read,
+    the page's values (as built, ``shown``'s by name) and the session's State."""
+    sent = [shown.get(_named(block), block.value) for block in function.inputs]
+    return await page.preprocess_data(function, sent, state)
+
+
+async def _ran(page, function, state, inputs):
+    """The event's turn, on the ``inputs`` read as it reached the server: its outputs by name
+    (``{"__type__": "update"}``: left as shown), written to the session's State."""
+    result = await page.call_function(function, inputs, state=state)
+    return await _written(page, function, state, result)
+
+
+async def _written(page, function, state, result):
+    """gradio's last step of an event, once its turn has ended: its ``result`` written to the
+    session's State, its outputs by name (``{"__type__": "update"}``: left as shown)."""
+    data = await page.postprocess_data(function, result["prediction"], state)
+    return {_named(block): value for block, value in zip(function.outputs, data)}
+
+
+LEFT = {"__type__": "update"}
+
+
+def test_a_clearing_that_reached_the_server_before_score_and_ran_after_it_leaves_the_scores(space_page):
+    # Texts edited, then Score: the edit's clearing reached the server first, but Score's first
+    # step (the texts remembered as scored) took the line first. The clearing finds the texts
+    # scored, and a later option edit still says to score again (the browser test of deletions
+    # saw the scored notes kept instead, once in two CI runs).
+    state = SessionState(space_page)
+    texts = {"Source": DAN[0], "Reference": DAN[1], "Prediction": f"{DAN[2]} Dan sells bread."}
+    clearing = _listener(space_page, "clear_unless_scored", ("Prediction", "change"))
+    remember = _listener(space_page, "_remember_scored", (None, "click"))
+    edit = _listener(space_page, "options_changed", ("deletions", "input"))
+
+    async def scenario():
+        read = await _reached(space_page, clearing, state, texts)
+        await _ran(space_page, remember, state, await _reached(space_page, remember, state, texts))
+        late = await _ran(space_page, clearing, state, read)
+        edited = {**texts, "deletions": True}
+        return late, await _ran(space_page, edit, state, await _reached(space_page, edit, state, edited))
+
+    late, edited = asyncio.run(scenario())
+    assert late["note"] == LEFT and late["scores"] == LEFT
+    assert edited["note"] == "Options changed: press Score again." and edited["scores"]["data"] == []
+
+
+def test_what_score_remembered_stays_when_a_clearing_that_ran_before_it_is_written_after_it(space_page):
+    # The clearing ran first in the line, but gradio wrote its results once Score's first step had
+    # run too (a turn ends before gradio writes an event's results): what Score remembered stays,
+    # and an option edit says to score again (the served app's log showed this order under load).
+    state = SessionState(space_page)
+    texts = {"Source": DAN[0], "Reference": DAN[1], "Prediction": f"{DAN[2]} Dan sells bread."}
+    clearing = _listener(space_page, "clear_unless_scored", ("Prediction", "change"))
+    remember = _listener(space_page, "_remember_scored", (None, "click"))
+    edit = _listener(space_page, "options_changed", ("deletions", "input"))
+
+    async def scenario():
+        cleared = await space_page.call_function(
+            clearing, await _reached(space_page, clearing, state, texts), state=state
+        )
+        await _ran(space_page, remember, state, await _reached(space_page, remember, state, texts))
+        await _written(space_page, clearing, state, cleared)
+        edited = {**texts, "deletions": True}
+        return await _ran(space_page, edit, state, await _reached(space_page, edit, state, edited))
+
+    assert asyncio.run(scenario())["note"] == "Options changed: press Score again."
+
+
+def test_a_baseline_edit_that_reached_the_server_before_score_file_and_ran_after_it_leaves_the_results(space_page):
+    # The baseline column typed, then Score file: the edit's check reached the server first, but
+    # Score file's first step (what it scores remembered) took the line first. Once the file is
+    # scored its results stay (the phone's browser test saw them replaced by "Options changed").
+    state = SessionState(space_page)
+    shown = {"baseline-column": "baseline"}
+    edit = _listener(space_page, "file_inputs_changed", ("baseline-column", "change"))
+    remember = _listener(space_page, "_remember_file_options", (None, "click"))
+    scored = _listener(space_page, "file_inputs_changed", (None, "then"))
+
+    async def scenario():
+        read = await _reached(space_page, edit, state, shown)
+        await _ran(space_page, remember, state, await _reached(space_page, remember, state, shown))
+        late = await _ran(space_page, edit, state, read)
+        done = {**shown, "batch-status": "Scored 3 examples from paired.jsonl."}
+        return late, await _ran(space_page, scored, state, await _reached(space_page, scored, state, done))
+
+    late, checked = asyncio.run(scenario())
+    assert late["batch-status"] == LEFT
+    assert checked["batch-status"] == LEFT and checked["corpus-summary"] == LEFT
