@@ -226,24 +226,37 @@ class WorkerPool:
 
     def __enter__(self) -> "WorkerPool":
         if self.num_proc > 1:
-            # Building the pool creates its semaphores and may start multiprocessing's resource
-            # tracker, and a submit starts the workers; a signal's exception in the middle would
-            # leave a worker half started, or a semaphore the tracker then reports as leaked on
-            # our standard error.
-            with stop_signals_deferred(), _sigint_blocked():
-                _start_resource_tracker()
-                self._pool = ProcessPoolExecutor(
-                    self._workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_install,
-                    initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
-                )
-            # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
-            # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
-            with stop_signals_deferred(), _sigint_blocked():
-                for _ in range(self._workers):  # each submit starts one more worker, up to _workers
-                    self._pool.submit(_started)
+            try:
+                self._start()
+            except BaseException as error:
+                # A signal's exception (raised when the deferral ends) or a failed start: the
+                # workers started so far are killed, since the block's end will not come. One
+                # started after the pool broke (a worker killed by the same signal) is one the
+                # pool never stops, and its manager thread, which the interpreter joins at exit,
+                # waits for it for ever.
+                self.__exit__(type(error))
+                raise
         return self
+
+    def _start(self) -> None:
+        """Build the pool and start its workers."""
+        # Building the pool creates its semaphores and may start multiprocessing's resource
+        # tracker, and a submit starts the workers; a signal's exception in the middle would
+        # leave a worker half started, or a semaphore the tracker then reports as leaked on
+        # our standard error.
+        with stop_signals_deferred(), _sigint_blocked():
+            _start_resource_tracker()
+            self._pool = ProcessPoolExecutor(
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_install,
+                initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
+            )
+        # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
+        # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
+        with stop_signals_deferred(), _sigint_blocked():
+            for _ in range(self._workers):  # each submit starts one more worker, up to _workers
+                self._pool.submit(_started)
 
     @property
     def _workers(self) -> int:

@@ -109,6 +109,28 @@ def test_a_helping_pool_raises_the_first_error_in_input_order():
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_an_exception_while_the_workers_start_leaves_no_worker_running(monkeypatch):
+    # A stop signal's exception raised as the workers' start ends (or a failed start) skips the
+    # block, and so its end: a worker started then was left running, and the interpreter's exit
+    # waited for it for ever when the pool had broken meanwhile (tests/reliability/test_signals.py).
+    import update_rouge.parallel
+
+    class Interrupted(Exception):
+        pass
+
+    class StoppedAtTheSecondSubmit(update_rouge.parallel.ProcessPoolExecutor):
+        def submit(self, *args, **kwargs):
+            if self._processes:  # one worker started: the signal comes now
+                raise Interrupted
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(update_rouge.parallel, "ProcessPoolExecutor", StoppedAtTheSecondSubmit)
+    with pytest.raises(Interrupted), WorkerPool(pid_of, 2):
+        pass
+    assert multiprocessing.active_children() == []
+
+
 def test_two_processes_give_the_same_per_example_scores(iterater):
     one = compute(**iterater, use_aggregator=False)
     two = compute(**iterater, use_aggregator=False, num_proc=2)
