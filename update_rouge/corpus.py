@@ -14,8 +14,6 @@ from array import array
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
-import numpy as np
-
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
 from .entities import ENTITY_KEY, OUTDATED_KEY, pooled_outdated
@@ -55,6 +53,8 @@ def corpus_statistics(
     result is ``protocols.published_statistics``' (no baseline).
     """
     if rules_of(settings.protocol).bootstrap_median:
+        import numpy as np
+
         if baseline is not None:
             check_protocol_paired(settings.protocol)
         arrays = {key: np.asarray(values, dtype=np.float64) for key, values in system.items()}
@@ -160,6 +160,8 @@ class Corpus:
         result = self.totals.result()
         system: dict[str, Any] = self.f1
         if self.published:
+            import numpy as np
+
             system = {
                 key: np.frombuffer(column, dtype=np.float64).reshape(self.totals.count, -1)
                 for key, column in self.f1.items()

@@ -11,23 +11,19 @@ At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more w
 share the same cores). The workers share the CPUs with their native thread pools too: each
 worker's Rayon pool (the threads of the accelerator rouge-score-rs) gets ``available_cpus() //
 num_proc`` threads, at least one, unless the environment already sets ``RAYON_NUM_THREADS``
-(``worker_threads``); left at Rayon's default, every worker would start a thread per CPU, and
-the workers would compete for the same cores (docs/speed.md). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
-the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
-without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
-parent builds the pool, starts a worker or hands it work, so that a signal's exception never
-leaves a worker half started (one that nobody stops, or whose pipe nobody reads) nor a
-semaphore half made. A worker whose parent is gone (killed with SIGKILL, say) notices within
-``PARENT_CHECK_SECONDS`` and exits. Multiprocessing's resource tracker, which this process
-starts with its first pool, is started with SIGHUP blocked (``_start_resource_tracker``): it
-ignores SIGINT and SIGTERM itself but not SIGHUP, and a SIGHUP to the process group (a closed
-terminal) would kill it, so that the run's clean-up would start a new one, which prints a warning
-and a ``KeyError`` traceback for each semaphore it has not seen. It ends when this process and its
-workers have ended.
+(``worker_threads``; ``POOL_SHARE`` in a process that scores beside them); left at Rayon's
+default, every worker would start a thread per CPU on the same cores (docs/speed.md). Workers
+are started with SIGINT blocked: a Ctrl-C at a terminal reaches the whole process group, and
+the parent, which gets it too, stops them (``starmap_in_order``) without a traceback from
+each. The stop signals (``STOP_SIGNALS``) are held back while the parent builds the pool,
+starts a worker or hands it work, so that a signal's exception never leaves a worker half
+started (one that nobody stops, or whose pipe nobody reads) nor a semaphore half made. A worker
+whose parent is gone (killed with SIGKILL, say) notices within ``PARENT_CHECK_SECONDS`` and
+exits. Multiprocessing's resource tracker, started with this process's first pool, survives a
+SIGHUP to the process group (``_start_resource_tracker``). A pool imports its modules as it starts.
 """
 
 import contextlib
-import multiprocessing
 import os
 import pickle
 import signal
@@ -36,13 +32,14 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer
 from .stop_signals import STOP_SIGNALS
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _worker_function: Callable[..., Any] | None = None
 
@@ -52,6 +49,9 @@ BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
 """The variable that sizes OpenBLAS's thread pool (NumPy's wheels) when NumPy is imported: the
 pool's threads start then and spin a while before they sleep (docs/speed.md), one per CPU but
 one, whether or not a matrix product ever runs. Nothing this package scores with uses BLAS."""
+POOL_SHARE = threading.local()
+"""Its ``cpus``, in the thread that runs a ``WorkerPool`` that ``helps`` (else ``None`` or unset): the
+CPUs that the pieces scored here may use while the pool runs, a worker's share (``worker_threads``)."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
 FEEDER_JOIN_SECONDS = 2.0
@@ -180,10 +180,6 @@ def _call(arguments: tuple) -> Any:
     return _worker_function(*arguments)
 
 
-def _started() -> None:
-    """The call that makes a new pool start its worker processes at once (``WorkerPool``)."""
-
-
 class WorkerPool:
     """``num_proc`` spawned worker processes calling ``function`` (a context manager), started
     when the block begins, so that they import the package while this process prepares their
@@ -191,10 +187,10 @@ class WorkerPool:
 
     With ``helps``, this process is one of the ``num_proc`` that score: ``num_proc - 1``
     workers start, and while they start, and whenever each has its two pieces of work in
-    flight, this process calls ``function`` on the next piece itself (``starmap``). It has its
-    imports done, so it scores from the first moment, while the workers start, and one process
-    fewer starts. Its results, exceptions included, take
-    their place in input order like the workers'.
+    flight, this process calls ``function`` on the next piece itself (``starmap``), counting a
+    worker's share of the CPUs for its native threads meanwhile (``POOL_SHARE``). It has its
+    imports done, so it scores from the first moment, and one process fewer starts. Its
+    results, exceptions included, take their place in input order like the workers'.
 
     ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;
     with one process, or a ``function`` that cannot be pickled (a lambda tokenizer, say: then
@@ -240,10 +236,12 @@ class WorkerPool:
 
     def _start(self) -> None:
         """Build the pool and start its workers."""
-        # Building the pool creates its semaphores and may start multiprocessing's resource
-        # tracker, and a submit starts the workers; a signal's exception in the middle would
-        # leave a worker half started, or a semaphore the tracker then reports as leaked on
-        # our standard error.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Building the pool creates semaphores and may start the resource tracker, and a submit
+        # starts a worker: a signal's exception in the middle would leave a worker half started,
+        # or a semaphore the tracker reports as leaked on our standard error.
         with stop_signals_deferred(), _sigint_blocked():
             _start_resource_tracker()
             self._pool = ProcessPoolExecutor(
@@ -255,8 +253,9 @@ class WorkerPool:
         # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
         # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
         with stop_signals_deferred(), _sigint_blocked():
-            for _ in range(self._workers):  # each submit starts one more worker, up to _workers
-                self._pool.submit(_started)
+            for _ in range(self._workers):  # each submit (of int(), which does nothing) starts a worker
+                self._pool.submit(int)
+        POOL_SHARE.cpus = worker_threads(self.num_proc) if self.helps else None
 
     @property
     def _workers(self) -> int:
@@ -272,6 +271,8 @@ class WorkerPool:
             for item in items:
                 yield self.function(*item)
             return
+        from concurrent.futures import Future
+
         self._unfinished = True
         pending: deque[Future] = deque()
         in_flight = 2 * self._workers
@@ -280,8 +281,13 @@ class WorkerPool:
                 while self.helps and pending and pending[0].done():
                     yield pending.popleft().result()
                 if self.helps and sum(not future.done() for future in pending) >= in_flight:
-                    if len(pending) < 4 * self.num_proc:
-                        pending.append(self._here(item))
+                    if len(pending) < 4 * self.num_proc:  # scored here: a done future, raised in its place
+                        here: Future = Future()
+                        try:
+                            here.set_result(self.function(*item))
+                        except Exception as error:
+                            here.set_exception(error)
+                        pending.append(here)
                         continue
                     yield pending.popleft().result()
                 with stop_signals_deferred(), _sigint_blocked():
@@ -292,19 +298,10 @@ class WorkerPool:
                 yield pending.popleft().result()
         self._unfinished = False
 
-    def _here(self, item: tuple) -> Future:
-        """``function(*item)`` called in this process, as a done ``Future``: its result, or its
-        ``Exception``, which ``starmap`` raises in its place in the order."""
-        future: Future = Future()
-        try:
-            future.set_result(self.function(*item))
-        except Exception as error:
-            future.set_exception(error)
-        return future
-
     def __exit__(self, kind: Any, *_: Any) -> None:
         if self._pool is None:
             return
+        vars(POOL_SHARE).pop("cpus", None)
         feeder = _stop_workers(self._pool) if kind is not None or self._unfinished else None
         self._pool.shutdown(wait=True, cancel_futures=True)
         if feeder is not None:
@@ -318,6 +315,8 @@ class WorkerPool:
 def _broken_pool_explained() -> Iterator[None]:
     """Raise a ``BrokenProcessPool`` (a worker that could not start or died) as a ``RuntimeError``
     that says what commonly causes it."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         yield
     except BrokenProcessPool as error:
@@ -337,7 +336,7 @@ def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_p
         yield from pool.starmap(items)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
+def _stop_workers(pool: "ProcessPoolExecutor") -> threading.Thread | None:
     """Kill the pool's workers now, so that an interrupted run leaves no process behind; return
     the thread that feeds the pool's work queue (``None`` if it never started), which nobody joins.
 
@@ -346,11 +345,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
     cleaning up, so SIGKILL (which a worker still starting cannot block) loses nothing.
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    # Killed workers leave the pool's feeder thread blocked writing work into their pipe on some
-    # interpreters (Debian's Python 3.11.2 lacks CPython's fix for issue 94777), and shutdown()
-    # would join it for ever. The feeder is a daemon thread and the work it holds is abandoned,
-    # so it is not joined. (Closing the pipe ourselves would race with the pool's own threads,
-    # which close it on other interpreters.)
+    # Killed workers leave the feeder thread blocked writing into their pipe on some interpreters
+    # (Debian's Python 3.11.2 lacks CPython's fix for issue 94777) and shutdown() would join it for
+    # ever: the feeder, a daemon thread whose work is abandoned, is not joined. (Closing the pipe
+    # ourselves would race with the pool's own threads, which close it on other interpreters.)
     call_queue = pool._call_queue  # type: ignore[attr-defined]
     call_queue.cancel_join_thread()
     for process in processes:
@@ -358,9 +356,8 @@ def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
     for process in processes:
         process.join(timeout=10)
     if all(process.exitcode is not None for process in processes):
-        # A worker killed while writing its result leaves part of a message in the result pipe,
-        # and the pool's manager thread, which shutdown() joins, waits for the rest for ever:
-        # this process holds the pipe's other write end. With every worker gone, closing it ends
-        # that read with EOFError, which the pool takes for a broken pool.
+        # A worker killed while writing its result leaves part of a message in the result pipe, and
+        # the manager thread that shutdown() joins waits for the rest for ever (this process holds
+        # the pipe's other write end): closing it ends that read with EOFError, a broken pool.
         pool._result_queue._writer.close()  # type: ignore[attr-defined]
     return getattr(call_queue, "_thread", None)

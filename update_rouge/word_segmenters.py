@@ -6,7 +6,6 @@ raises ``MissingExtra`` naming the pip line. Their versions go into the signatur
 (``segmenter_versions``), as their dictionaries decide the tokens.
 """
 
-import logging
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -57,6 +56,8 @@ def segmenter_versions(language: str) -> str | None:
 
 
 def _jieba_segmenter():
+    import logging
+
     import jieba
 
     logger = logging.getLogger("jieba")

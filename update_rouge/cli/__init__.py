@@ -82,13 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in COMMANDS:
         argv = ["score", *argv]
-    modules = {name: importlib.import_module(f".{name}", __name__) for name in COMMANDS}
-    parser = CommandParser(prog=modules["score"].PROG)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    parsers = {name: command.add_parser(commands) for name, command in modules.items()}
+    # Only the command given is imported (the others' imports would cost its start), and only its
+    # parser is made: its usage and its flags in its errors, never the top level's.
+    module = importlib.import_module(f".{argv[0]}", __name__)
+    parser = CommandParser(prog=program_name([]))
+    command = module.add_parser(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
     try:
-        # The command's own parser: its usage and its flags in its errors, never the top level's.
-        args = parsers[argv[0]].parse_args(argv[1:], argparse.Namespace(command=argv[0]))
+        args = command.parse_args(argv[1:], argparse.Namespace(command=argv[0]))
     except SystemExit:
         try:
             sys.stdout.flush()
@@ -98,4 +98,4 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # a --help longer than the output buffer, written to a closed pipe
         pipe_closed()
         return 0
-    return modules[args.command].run(args, parsers[args.command])
+    return module.run(args, command)

@@ -26,7 +26,7 @@ from typing import IO
 
 from ..entities import check_evidence_given
 from ..errors import LEFT_OUT, Name, OptionError, Setting, advised
-from ..files import STDIN, Output, check_output_paths, open_reader, output_file, score_chunks
+from ..files import STDIN, Output, check_output_paths, no_progress, open_reader, output_file, score_chunks
 from ..files.chunks import CHUNK_LINES, Reader
 from ..parallel import available_cpus
 from ..settings import RUNNING
@@ -245,8 +245,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     if address is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
     total_bytes = sum(os.path.getsize(path) for path in paths if path != STDIN) or None
-    # tqdm's disable=None: a bar only when stderr is a terminal.
-    bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
+    # A bar when asked, else only when stderr is a terminal (as tqdm's disable=None): tqdm is imported then only.
+    bar_shown = args.progress or (args.progress is None and sys.stderr.isatty())
     with contextlib.ExitStack() as run:
         workers = None
         if address is not None:
@@ -255,10 +255,12 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             workers = run.enter_context(ray_workers(address))
             # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
             settings = dataclasses.replace(settings, num_proc=workers.count)
-        # Imported here: the workers import this module for per_example_tails and show no bar.
-        from tqdm import tqdm
+        advance = no_progress
+        if bar_shown:
+            from tqdm import tqdm
 
-        bar = run.enter_context(tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options))
+            bar = tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, delay=0 if args.progress else 1)
+            advance = run.enter_context(bar).update
         per_example = (
             None if args.per_example is None else run.enter_context(output_file(args.per_example, binary=True))
         )
@@ -268,7 +270,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             else Output(functools.partial(write_per_example, per_example), per_example_tails)
         )
         count = min(settings.num_proc, available_cpus()) if workers is None else workers.count
-        chunks = reader.chunks(bar.update, CHUNK_LINES, count)
+        chunks = reader.chunks(advance, CHUNK_LINES, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise no_examples(paths, "score")

@@ -24,7 +24,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, TextIO, cast
 
@@ -119,6 +118,8 @@ class _TextBytes:
 def _replacing(target: str, mode: int | None, binary: bool = False) -> Iterator[IO]:
     """A temporary file beside ``target`` (for bytes with ``binary``) that replaces it, with
     permission bits ``mode``, on success."""
+    import tempfile  # here: a run without an output file does not import it
+
     directory, name = os.path.split(target)
     try:
         handle = tempfile.NamedTemporaryFile(
