@@ -200,12 +200,17 @@ def source_masks(source: Sequence[Hashable]) -> MaskLookup:
 
 
 def lcs_walk(
-    text: Sequence[Hashable], source: Sequence[Hashable], masks: MaskLookup, start: int = 0, end: int | None = None
+    text: Sequence[Hashable],
+    source: Sequence[Hashable],
+    masks: MaskLookup,
+    start: int = 0,
+    end: int | None = None,
+    offset: int = 0,
 ) -> tuple[list[int], int]:
     """The walk from the start through the LCS table of the suffixes of ``text`` and
     ``source[start:end]`` (``masks``: ``source_masks(source)``): the ascending positions of the
     text tokens it keeps, and the text position where it stops (``len(text)`` once it has read
-    the text; below, it has read the source first).
+    the text; below, it has read the source first), each plus ``offset``.
 
     With L(i, j) the LCS length of text[i:] and source[j:end], the walk at (i, j) keeps text[i]
     and goes to (i + 1, j + 1) when text[i] == source[j]; otherwise it goes to (i, j + 1) when
@@ -217,7 +222,7 @@ def lcs_walk(
     """
     end = len(source) if end is None else end
     if not text or start >= end:
-        return [], 0
+        return [], offset
     m = len(source)
     low = 1 << (m - end)  # the lowest bit of the source before ``end``
     width = (1 << (m - start)) - low
@@ -226,9 +231,10 @@ def lcs_walk(
     kept: list[int] = []
     j = start
     rows_j, top, rows = -1, 0, 0  # 1 << (m - j) and the bits of source[j:end], for j == rows_j
-    first = 0  # the text position of the block's first state
+    first = 0  # the index in ``text`` of the block's first state
     for befores in blocks:
-        for i, token in enumerate(text[first : first + len(befores)], first):
+        shift = offset + first  # i below is the text index plus ``offset``
+        for i, token in enumerate(text[first : first + len(befores)], shift):
             if token != source[j]:
                 match = masks(token)
                 if match is None:
@@ -239,7 +245,7 @@ def lcs_walk(
                 ahead = match & rows
                 if not ahead:
                     continue  # no match in source[j:end]: L(i, j) == L(i + 1, j)
-                before = befores[i - first]
+                before = befores[i - shift]
                 if (before & rows) + (before & ahead) < top:
                     continue  # the carry stops below bit m - j: L(i, j) == L(i + 1, j)
                 j = m - ahead.bit_length()
@@ -248,7 +254,7 @@ def lcs_walk(
             if j == end:
                 return kept, i + 1
         first += len(befores)
-    return kept, len(text)
+    return kept, offset + len(text)
 
 
 def summary_lines(text: str) -> list[str]:
