@@ -137,7 +137,10 @@ def _advance(state: int, tokens: Sequence[Hashable], masks: MaskLookup, width: i
 def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
 ) -> Iterator[int]:
-    """The DP column after each token of ``line`` (non-empty), from the last to the first."""
+    """The DP column after each token of ``line`` (non-empty), from the last to the first: all kept
+    within ``COLUMN_BUDGET_BYTES``, else recomputed from checkpoints (``_column_blocks``)."""
+    if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
+        return reversed(_advance(start, line, masks, width))
     return chain.from_iterable(_column_blocks(start, line, masks, width, n_bytes))
 
 
