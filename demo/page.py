@@ -206,11 +206,7 @@ def _file_tab(page: Page) -> None:
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of", elem_id="histogram-of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
         page.per_example = gr.Dataframe(
-            label=PER_EXAMPLE_LABEL,
-            interactive=False,
-            elem_id="per-example-scores",
-            max_height=400,
-            wrap=True,
+            label=PER_EXAMPLE_LABEL, interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
         )
     page.per_example_state = gr.State()
     _reproduce_box(page, "reproduce_box", reproduce(ScreenOptions.of()), "reproduce")

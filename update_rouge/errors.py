@@ -4,26 +4,19 @@ Every refusal of a user's mistake is an ``UpdateRougeError``, one of these (all 
 ``update_rouge``; docs/guarantees.md lists them, and a test holds that list to this hierarchy):
 
 - ``OptionError`` (a ``ValueError``): an option refused: ``option``, the ``value`` given, and
-  ``instead``, the changes that would be accepted (each a tuple of ``Setting``; a ``Setting``
-  whose value is ``LEFT_OUT`` means "leave that option out"); an environment variable's limit
-  is an option too (``UPDATE_ROUGE_MAX_LINE_BYTES``, ``environment.py``);
-  ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``, as Python's unexpected keyword
-  argument is) is one that no door knows, or that the call cannot take beside another
-  (``UpdateRougeScorer(settings, seed=1)``);
-- ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
-  ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
-  is the whole column; ``InputFileError`` (``files/lines.py``, an ``InputError``) is one of an
-  input file instead: ``path`` and ``line`` (``where`` None), the message ``path:line: problem``;
-  ``TokenizerError`` (``tokens.py``) one of a custom tokenizer; ``LcsTableTooLarge``
+  ``instead``, the changes that would be accepted (each a tuple of ``Setting``; ``LEFT_OUT``:
+  leave that option out); ``UnknownOptionError`` (also a ``TypeError``) is one that no door
+  knows, or that the call cannot take beside another;
+- ``InputError`` (a ``ValueError``): a bad input at ``field``, ``index`` and ``item`` (``None``
+  where the problem is the whole column); ``InputFileError`` (``files/lines.py``) one of an input
+  file's line, ``TokenizerError`` (``tokens.py``) one of a custom tokenizer, ``LcsTableTooLarge``
   (``lcs_limits.py``) a pair beyond an LCS limit;
 - ``MissingExtra`` (``extras.py``, an ``ImportError``): an optional extra is not installed.
 
-``advised`` keeps of a refusal's advice what the whole call accepts once followed.
-
-A message is ``parts``: plain text and *mentions* (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
-``Spelling`` writes as its door spells them: ``PYTHON`` (keywords, ``str(error)``), the command
-line's flags (``cli.runner.FLAGS``), the demo's labels, a reward's column names. No door reads a
-message back: it renders the parts.
+``advised`` keeps of a refusal's advice what the whole call accepts once followed. A message is
+``parts``: plain text and mentions (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
+``Spelling`` writes as its door spells them (``PYTHON``, the command line's flags, the demo's
+labels, a reward's column names). No door reads a message back.
 """
 
 import copy
@@ -154,13 +147,7 @@ class OptionError(UpdateRougeError, ValueError):
     because of ``parts``; ``instead``, the alternatives that would be accepted, each a tuple of
     ``Setting`` applied together (rendered after the message: "; instead: ...")."""
 
-    def __init__(
-        self,
-        option: str,
-        value: Any,
-        parts: Sequence[Part],
-        instead: Sequence[Sequence[Setting]] = (),
-    ):
+    def __init__(self, option: str, value: Any, parts: Sequence[Part], instead: Sequence[Sequence[Setting]] = ()):
         self.option, self.value = option, value
         self.parts = tuple(parts)
         self.instead = tuple(tuple(changes) for changes in instead)

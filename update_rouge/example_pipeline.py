@@ -1,12 +1,10 @@
 """An example's way through the metric, from checked inputs to what the corpus adds up: each
-text's additions (and, with ``deletions=True``, deletions) against its source, their scores
-(``example_scoring.score_changes``), the per-example table, the tokenless flags and the micro
-counts.
+text's additions (and deletions) against its source, their scores, the per-example table, the
+tokenless flags and the micro counts.
 
-These are the functions a worker runs on a shard of checked inputs (``example_workers``):
-``score_checked`` (one ``ExampleScore`` per example) and ``table_checked`` (a ``Shard``), whose
-shards ``merged_tables`` joins again in order. ``naming_examples`` re-raises a custom
-tokenizer's ``TokenizerError`` naming the example and field it came from.
+A worker runs ``score_checked`` (one ``ExampleScore`` per example) or ``table_checked`` (a
+``Shard``) on a shard of checked inputs; ``merged_tables`` joins the shards in order.
+``naming_examples`` re-raises a custom tokenizer's ``TokenizerError`` naming the example and field.
 """
 
 import contextlib

@@ -272,14 +272,7 @@ OPTIONS: tuple[Option, ...] = (
             ")",
         ),
     ),
-    Option(
-        "multi_ref",
-        "`str`",
-        DEFAULT_MULTI_REF,
-        _MULTI_REF_HELP,
-        choices=MULTI_REF_MODES,
-        cli=SCORING,
-    ),
+    Option("multi_ref", "`str`", DEFAULT_MULTI_REF, _MULTI_REF_HELP, choices=MULTI_REF_MODES, cli=SCORING),
     Option(
         "remove_stopwords",
         "`bool`",

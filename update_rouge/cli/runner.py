@@ -1,16 +1,13 @@
 """What every command of the command line shares: its exit status, its options from the table,
 and its errors in the words the user typed.
 
-Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
-options or a missing optional extra (one line naming file and line, the option, or the pip
-command), 1 when a worker process fails, 128 + the signal on SIGINT (130), SIGTERM (143) or
-SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as they were
-unless already completed, one line on stderr that names any completed), 141 when the reader of
-the output goes away (``write_stdout``).
+Exit status (``run_command``; docs/guarantees.md): 0 on success, 2 for unusable input or options
+or a missing optional extra (one line), 1 when a worker process fails, 128 + the signal on
+SIGINT, SIGTERM or SIGHUP (workers stopped, temporary files removed, existing outputs unchanged
+unless completed, one line on stderr), 141 when the reader of the output goes away (``write_stdout``).
 
 The options of the table (``settings.OPTIONS``) are added by ``add_table_options``; an error of
-``errors``' family reaches the user rendered in flags (``Flags``: ``--alpha must be ...``, not
-``alpha must be ...``; "leave out --protocol", ``--confidence-level none``).
+``errors``' family reaches the user rendered in flags (``Flags``: ``--alpha must be ...``).
 """
 
 import argparse

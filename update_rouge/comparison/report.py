@@ -219,11 +219,7 @@ def _csv(results, baseline: str, method: Method, signature: str | None) -> str:
 
 
 def render(
-    results: Mapping[str, Any],
-    baseline: str,
-    method: Method,
-    output_format: str = "text",
-    signature: str | None = None,
+    results: Mapping[str, Any], baseline: str, method: Method, output_format: str = "text", signature: str | None = None
 ) -> str:
     """``results`` (``compare``'s dict, with or without its ``signature`` key) in ``output_format``.
 

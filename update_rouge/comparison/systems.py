@@ -1,35 +1,23 @@
 """Several systems against one baseline on the same examples: means, intervals and paired tests.
 
-The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``), with the
-methods stated:
+The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``):
 
-- Scores. Each system is scored by ``metric.score_examples`` with the same options, so its
-  means are ``compute``'s. Under ``average="micro"`` a system's value is its micro F
-  (``micro.py``: from its counts summed over the examples), and its intervals and paired
-  bootstrap test are ``micro.micro_bootstrap_statistics``'s, from the resampled sums: each
-  system paired with the baseline equals ``compute(..., average="micro",
-  baseline_predictions=...)`` bit for bit.
-- Intervals. The percentile bootstrap of ``bootstrap.py`` for every system (the baseline too),
-  all on the one resample matrix that ``seed`` draws for the number of examples.
-- ``method="bootstrap"``. ``bootstrap.py``'s paired test of each system against the baseline on
-  those same resamples: with one system it equals ``compute(..., baseline_predictions=...)``
-  bit for bit, and a system's numbers do not depend on which other systems are compared.
-- ``method="randomization"``. ``significance.py``'s paired approximate randomization, every
-  system and type on the same ``n_trials`` trials drawn from ``seed`` (under ``average="micro"``
-  a trial swaps examples' count triples and compares micro F). Both tests are one-sided,
-  that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
-- ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
-  baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
-- ``deletions=True``. Each system's deletions (``update_del_<type>``) are compared as its
-  additions are, key by key: on the same resamples or trials, so the additions' numbers do not
-  move, and Holm-adjusted per key, the deletions of a type apart from its additions (each is its
-  own family of ``m`` tests, as each rouge type is): ``comparisons:<m>`` still counts the tests
-  of one key.
-- ``entities=``. Each system's ``update_ent`` (docs/entities.md) is compared as a rouge type is,
-  on the same resamples or trials (micro: its entity counts), and Holm-adjusted as a key of its
-  own; every distinct text is extracted once for all the systems (``entities.entity_columns``),
-  with the ``evidence`` of each example shared by them all. ``update_ent_outdated_kept`` and
-  ``update_ent_unsupported`` are in each system's per-example table (``ScoredSystems.tables``).
+- Scores: each system by ``metric.score_examples`` with the same options, so its means are
+  ``compute``'s (under ``average="micro"``, its micro F, with ``micro.micro_bootstrap_statistics``'
+  intervals and test).
+- Intervals: ``bootstrap.py``'s percentile bootstrap for every system (the baseline too), all on
+  the one resample matrix that ``seed`` draws.
+- ``method="bootstrap"``: ``bootstrap.py``'s paired test of each system against the baseline on
+  those resamples: with one system it equals ``compute(..., baseline_predictions=...)`` bit for
+  bit, and a system's numbers do not depend on which other systems are compared.
+- ``method="randomization"``: ``significance.py``'s paired approximate randomization, every
+  system and key on the same ``n_trials`` trials drawn from ``seed``. Both tests are one-sided
+  (the system is not better than the baseline), with p-values ``(1 + k) / (R + 1)``.
+- ``correction="holm"``: per key, the p-values of the ``m`` systems compared with the baseline
+  are Holm-Bonferroni adjusted (``significance.holm``).
+- ``deletions=True`` and ``entities=``: ``update_del_<type>`` and ``update_ent`` are compared as a
+  rouge type is, on the same resamples or trials, each a family of ``m`` tests of its own; every
+  distinct text is extracted once for all the systems (``entities.entity_columns``).
 """
 
 import functools

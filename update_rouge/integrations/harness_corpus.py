@@ -1,11 +1,9 @@
-"""What the evaluation-harness integrations share: their settings, the keys they report, and the
-corpus result of the triples a harness collected, computed once by ``UpdateRougeScorer``.
+"""What the evaluation-harness integrations (``inspect``, ``lm_eval``, ``lighteval``) share: their
+settings, the keys they report, and the corpus result of the triples a harness collected.
 
-The harnesses (``inspect``, ``lm_eval``, ``lighteval``) each collect one (source, prediction,
-references) triple per sample in their own loop and then ask for corpus values one key at a
-time; ``corpus_result`` scores the triples once per collection, as ``compute`` does (the same
-scorer, so the same numbers, intervals and signature), and hands every key from that one result.
-Needs no extra.
+A harness collects one (source, prediction, references) triple per sample, then asks for corpus
+values one key at a time; ``corpus_result`` scores the triples once per collection with
+``compute``'s scorer (the same numbers, intervals and signature). Needs no extra.
 """
 
 import dataclasses

@@ -2,25 +2,16 @@
 other online trainers that take ``reward_funcs``).
 
 ``update_rouge_reward(...)`` returns a callable in TRL's reward contract: called as
-``reward(prompts=..., completions=..., **columns)`` with one completion per row and the
-dataset's other columns repeated to match, it returns one float per completion. Each reward is
-the per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion
-and references (the no-additions rule included), or a weighted mean of several such scores.
-A term ``del_<type>`` (``del_rouge1_recall``) is the score of what the completion deletes from
-its source (``update_del_<type>`` of ``compute(..., deletions=True)``): a ``del_`` term scores
-the deletions by itself, so that a reward can pay for the right deletions and penalise wrong
-ones beside the additions.
-Entity terms (``ent_recall``, ``ent_unsupported``; ``reward_terms``) score the completion's
-entities under ``entities=``, the evidence read from a dataset column (``evidence_column=``).
-Where TRL passes its hooks (``log_metric``, ``log_extra``), the reward logs its parts: each term's
-mean and the shares of examples that the no-additions (no-deletions) rule decided, and on request
-each completion's additions; ``abstain=True`` returns ``None`` (TRL: not applicable) where those
-rules decide every term.
-It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
-refuses every other option of the table when it is built, naming it, rather than ignore one
-(``average="micro"`` would have no effect on a per-example score): the rouge types come from
-``reward=``, and a corpus option has nothing to act on. Nothing here needs TRL, torch or
-transformers.
+``reward(prompts=..., completions=..., **columns)`` (one row per completion), it returns one float per completion: the
+per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion and
+references (the no-additions rule included), or a weighted mean of several such scores. A term
+``del_<type>`` scores what the completion deletes from its source (``update_del_<type>``); entity
+terms (``ent_recall``, ``ent_unsupported``; ``reward_terms``) score its entities under
+``entities=``, the evidence read from a dataset column (``evidence_column=``). Where TRL passes
+its hooks (``log_metric``, ``log_extra``), the reward logs its parts; ``abstain=True`` returns
+``None`` where the no-additions (no-deletions) rules decide every term. It takes ``compute``'s
+options that make or run a per-example score (``REWARD_OPTIONS``) and refuses every other option
+of the table when it is built, naming it. Nothing here needs TRL, torch or transformers.
 """
 
 import math

@@ -1,15 +1,11 @@
 """A ``compute_metrics`` for transformers' ``Seq2SeqTrainer`` with ``predict_with_generate=True``.
 
 Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
-model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
-prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset. Under
-``entities=`` the entity keys (docs/entities.md) join the result, with ``evidence=`` (one entry
-per example, in the order of the eval dataset, as ``sources=``) ``update_ent_unsupported`` too.
-
-With ``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last
-one. It forgets them after that last batch and after any error raised inside it; an evaluation
-interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from inside
-``compute_metrics``, so ``attach(trainer)`` makes every evaluation start empty.
+model inputs (``include_for_metrics=["inputs"]``, the task prefix stripped) or from ``sources=``
+in the order of the eval dataset (and ``evidence=`` so, under ``entities=``). With
+``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last one,
+and forgets them after it or any error inside it; ``attach(trainer)`` makes every evaluation
+start empty, even after one interrupted elsewhere.
 """
 
 import dataclasses
