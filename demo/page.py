@@ -262,10 +262,9 @@ its choices (``lenient``)."""
 
 def lenient(radio: gr.Radio) -> gr.Radio:
     """``radio`` (its ``elem_id`` one of ``LENIENT_RADIOS``), whose value reaches the handlers even
-    when it is no longer among its choices (an event sent before the page applied narrower choices);
-    the handlers choose among the ticked types themselves. It patches ``gr.Radio.preprocess`` for
-    these ids only: gradio builds a new ``gr.Radio`` from the arguments on a choices update, and
-    writes a ``.pyi`` file beside the module of a component subclass."""
+    when it is no longer among its choices (an event sent before the page applied narrower
+    choices). It patches ``gr.Radio.preprocess`` for these ids only (not a subclass: gradio
+    rebuilds a ``gr.Radio`` on a choices update)."""
     if radio.elem_id not in LENIENT_RADIOS:
         raise ValueError(f"{radio.elem_id!r} is not one of LENIENT_RADIOS")
     if not getattr(gr.Radio.preprocess, "lenient", False):

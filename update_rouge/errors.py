@@ -171,9 +171,8 @@ class OptionError(UpdateRougeError, ValueError):
 
 class UnknownOptionError(OptionError, TypeError):
     """An option no door of this call knows (``option``, the first such, at ``value``), or one it
-    cannot take beside another: a ``TypeError`` as Python's unexpected keyword argument is, and
-    an ``OptionError`` whose advice leaves it out or, where one is spelt alike, gives its value
-    to the option meant."""
+    cannot take beside another: a ``TypeError`` too, whose advice leaves it out or, where one is
+    spelt alike, gives its value to the option meant."""
 
 
 class InputError(UpdateRougeError, ValueError):
@@ -248,11 +247,9 @@ def followed(call: Mapping[str, Any], changes: Sequence[Setting]) -> dict[str, A
 
 def advised(check: Callable[[dict[str, Any]], Call], call: Mapping[str, Any], defaults: Mapping[str, Any]) -> Call:
     """``check(call)``'s result; the ``OptionError`` it raises with only the alternatives whose
-    call, ``followed``, ``check`` accepts: the advice is tried on the whole call, not on the
-    option refused alone. An alternative that leads to another refusal is completed by each of
-    that refusal's alternatives (once): "leave out deletions" that would meet "protocol='fruit'
-    has no paired test" becomes "leave out deletions and protocol='autometrics'". A change that
-    changes nothing (leaving out an option not given, or at its ``defaults`` value) is dropped."""
+    call, ``followed``, ``check`` accepts. An alternative that leads to another refusal is
+    completed by each of that refusal's alternatives (once); a change that changes nothing
+    (leaving out an option not given, or at its ``defaults`` value) is dropped."""
     try:
         return check(dict(call))
     except OptionError as error:

@@ -119,11 +119,9 @@ def naming_examples(
 ) -> Iterator[None]:
     """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
 
-    Only on that error path are the examples searched, in input order, for the first field
-    whose newline-joined additions (or, under ``deletions=True``, deletions) contain the text the
-    tokenizer failed on (the engines give a tokenizer those joined additions or their lines, the no-token check single additions;
-    with ``additions="edits"``, whose whole text contains it, sources included), so the
-    default path costs nothing; if none does (a text cut by ``max_words``), the error is
+    Only on that error path are the examples searched, in input order, for the first field whose
+    newline-joined additions (or deletions; with ``additions="edits"``, whose whole text) contain
+    the text the tokenizer failed on; if none does (a text cut by ``max_words``), the error is
     raised as it is.
     """
     try:

@@ -150,10 +150,8 @@ LINE_KEY = b'{"line": '
 
 def per_example_tails(table: dict[str, list], ids: list[str | None]) -> list[bytes]:
     """The per-example file's lines of a chunk but their start (``LINE_KEY`` and the file line,
-    which the process that writes them adds: ``write_per_example``): one JSON object per example,
-    its file ``line``, its ``id`` (only for an example that has one) and its per-example scores,
-    as ``json.dumps`` writes the object, ASCII. Made in the worker that scored the chunk
-    (``score_chunks``'s ``render``)."""
+    which ``write_per_example`` adds): one JSON object per example, its file ``line``, its ``id``
+    (if it has one) and its per-example scores, ASCII. Made in the worker that scored the chunk."""
     tails = []
     for index, example_id in enumerate(ids):
         rest = ({} if example_id is None else {"id": example_id}) | {

@@ -90,11 +90,9 @@ def _unchanged(result: Mapping[str, Any], count: int, average: str) -> str:
 
 
 def _entities(result: Mapping[str, Any], count: int, width: int, average: str) -> str:
-    """With the entity keys (docs/entities.md), what the ``ent`` row does not show: in how many
-    examples neither side adds an entity (``_ent_both_empty``), the share of the entities the
-    references drop that the predictions keep (``update_ent_outdated_kept``, over the
-    ``_ent_outdated_defined`` examples where a reference drops one) and, with evidence, the
-    unsupported entities per example (``update_ent_unsupported``); else nothing."""
+    """With the entity keys (docs/entities.md), what the ``ent`` row does not show
+    (``_ent_both_empty``, ``update_ent_outdated_kept`` over the ``_ent_outdated_defined`` examples,
+    and with evidence ``update_ent_unsupported``); else nothing."""
     if ENTITY_KEY not in result:
         return ""
     scored = "adds no counts" if average == "micro" else "scores 1.0"

@@ -1,11 +1,10 @@
 """A comparison of systems (``systems.compare``'s result) as a table people read.
 
-Formats (``FORMATS``): ``text``, ``markdown``, ``latex``, ``csv`` (one row per system and type)
-and ``json`` (``compare``'s dict plus ``signature``). Systems are rows, the baseline first; per
-rouge type the mean F1 (``micro`` under ``average="micro"``) with its interval and, for the other
-systems, the delta and the p-value, marked ``*`` below the significance level. The human-readable
-formats state the method above the table and the signature under it. Under ``deletions=True``
-the ``update_del_<type>`` keys follow the additions' in every format.
+Formats (``FORMATS``): ``text``, ``markdown``, ``latex``, ``csv`` (one row per system and type) and
+``json`` (``compare``'s dict plus ``signature``). Systems are rows, the baseline first; per key the
+mean F1 (``micro`` under ``average="micro"``) with its interval and, for the other systems, the
+delta and the p-value, marked ``*`` below the significance level. The human-readable formats
+state the method above the table and the signature under it.
 """
 
 import csv

@@ -114,10 +114,8 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
 
 def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["SignificanceTest", Settings]:
     """The test and the settings of a comparison of the systems ``names``, its ``call`` holding
-    ``baseline``, the test's options (``TEST_DEFAULTS``) and ``compute``'s (not those a
-    comparison has no use for): ``UnknownOptionError`` for an unknown one, else ``OptionError``
-    whose advice works for the whole call (``errors.advised``: "leave out deletions" that would
-    meet "protocol='fruit' has no paired test" is completed or dropped)."""
+    ``baseline``, the test's options (``TEST_DEFAULTS``) and ``compute``'s: ``UnknownOptionError``
+    for an unknown one, else ``OptionError`` whose advice works for the whole call (``errors.advised``)."""
     return advised(functools.partial(_comparison, names), call, {**DEFAULTS, **TEST_DEFAULTS})
 
 
@@ -136,11 +134,9 @@ def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["Significan
 
 
 class ScoredSystems(NamedTuple):
-    """``score_systems``'s result, per system name in the given order: ``tables``, its
-    per-example table (the keys of ``compute(use_aggregator=False)``), and ``columns``, what
-    ``compare_scores`` takes: per output key ``update_<type>`` (and with ``deletions``
-    ``update_del_<type>``, with ``entities`` ``update_ent``) the F1 of each example or, under
-    ``average="micro"``, its counts (``micro.CountColumns``)."""
+    """``score_systems``'s result, per system name in the given order: ``tables``, its per-example
+    table, and ``columns``, what ``compare_scores`` takes: per output key the F1 of each example
+    or, under ``average="micro"``, its counts (``micro.CountColumns``)."""
 
     tables: dict[str, dict[str, list]]
     columns: dict[str, Mapping[str, Any]]
@@ -201,13 +197,11 @@ def compare_scores(
 ) -> dict[str, dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
-    ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
-    ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them; under
-    ``settings.average == "micro"`` the counts of each example, ``n x 3`` integers: hits,
-    target, prediction, as ``micro.CountColumns``); every system has the same keys and the same
-    examples. ``test`` defaults to the paired bootstrap; ``settings`` (default ``Settings()``)
-    give the bootstrap's ``confidence_level``, ``n_bootstrap`` and ``seed`` (which also seeds
-    the randomization's trials), and ``average`` and ``alpha``. Returns, per system in the order
+    ``scores`` maps each system name to its per-example columns keyed by output key (F1 per
+    example, as ``corpus.f1_columns`` gives them; under ``average="micro"`` the ``n x 3`` counts
+    of ``micro.CountColumns``); every system has the same keys and examples. ``test`` defaults to
+    the paired bootstrap; ``settings`` (default ``Settings()``) give ``confidence_level``,
+    ``n_bootstrap``, ``seed`` (of the randomization's trials too), ``average`` and ``alpha``. Returns, per system in the order
     of ``scores``, each key's mean (micro F under ``average="micro"``) and, unless
     ``confidence_level`` is ``None``, ``<key>_low`` and ``<key>_high``; for each system other
     than ``baseline`` also ``<key>_delta`` (its value minus the baseline's) and

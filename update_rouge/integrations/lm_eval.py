@@ -118,14 +118,10 @@ with ``deletions=True`` (the deletions' ``update_del_<type>`` keys and their int
 
 def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]:
     """The shipped task's ``custom_dataset``: the JSONL file ``data_files`` (from ``--metadata``)
-    as the split ``test``, read as the command line reads JSONL (UTF-8, a byte order mark
-    dropped, blank lines skipped). Each line has ``source``, ``reference`` (a string or a list
-    of strings) and optionally ``id``, kept as text as the command line keeps it (a string as
-    is, another JSON value as its JSON text; the line number where it is absent or ``null``);
-    other fields are kept.
-    ``metadata``'s other entries (the task's ``version``, a model's settings) are not ours and
-    are ignored. Raises ``InputFileError`` (a ``ValueError``), ``path:line: what is wrong``, for
-    a bad line."""
+    as the split ``test``, read as the command line reads JSONL. Each line has ``source``,
+    ``reference`` (a string or a list of strings) and optionally ``id``, kept as text as the
+    command line keeps it (the line number where it is absent or ``null``); other fields are kept,
+    ``metadata``'s other entries ignored. Raises ``InputFileError`` for a bad line."""
     import datasets
 
     if not data_files:

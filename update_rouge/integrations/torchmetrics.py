@@ -69,12 +69,10 @@ _DOOR = "UpdateRougeMetric"
 class UpdateRougeMetric(Metric):
     """UpdateROUGE's corpus means as a ``torchmetrics.Metric`` (see the module docstring).
 
-    ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
-    (``process_group``, ``dist_sync_on_step``, ...). Raises ``OptionError`` (a ``ValueError``)
-    naming the keyword for an option ``compute`` refuses and for the corpus options this metric
-    does not honour (``_REFUSED``, a ``confidence_level`` other than ``None``, and
-    ``protocol="fruit"`` or ``"editeval"``, whose corpus value is an order-dependent bootstrap
-    median; ``protocol="autometrics"``, an exact mean, is taken).
+    ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``. Raises
+    ``OptionError`` naming the keyword for an option ``compute`` refuses and for the corpus options
+    this metric does not honour (``_REFUSED``, a ``confidence_level`` other than ``None``, and a
+    protocol whose corpus value is an order-dependent bootstrap median).
     """
 
     is_differentiable = False
