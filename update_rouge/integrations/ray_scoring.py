@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LEFT_OUT, OptionError, Setting
+from ..errors import LEFT_OUT, Field, InputError, OptionError, Setting
 from ..extras import extra_imports
 
 with extra_imports(
@@ -49,9 +49,12 @@ def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column
     check_columns(batch.column_names, {"row_column": row_column, "reference_column": reference_column})
     missing = [key for key in keys if key not in batch.column_names]
     if missing:
-        raise ValueError(
-            f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
-            "(average='micro' adds the count columns, deletions=True the deletions' columns)"
+        raise InputError(
+            Field("scored"),
+            (
+                f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
+                "(average='micro' adds the count columns, deletions=True the deletions' columns)",
+            ),
         )
     reference = batch.column(reference_column)
     counts = (
@@ -85,12 +88,15 @@ def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, r
     except ray.exceptions.RayTaskError as error:
         raise worker_error(error) from None
     if totals.count == 0:
-        raise ValueError("the dataset has no rows: there is nothing to score")
+        raise InputError(Field("scored"), ("the dataset has no rows: there is nothing to score",))
     row = np.concatenate(rows)
     order = np.argsort(row, kind="stable")
     repeated = np.flatnonzero(np.diff(row[order]) == 0)
     if repeated.size:
-        raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
+        raise InputError(
+            Field(row_column),
+            (f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique",),
+        )
     ordered = {key: np.concatenate(key_parts)[order] for key, key_parts in parts.items()}
     return totals, row[order], ordered, (int(low), int(high))
 
@@ -122,7 +128,9 @@ def corpus_scores(
     if baseline is not None:
         _, baseline_rows, baseline_ordered, _ = _gather(baseline, keys, ordered_keys, row_column, reference_column)
         if not np.array_equal(rows, baseline_rows):
-            raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
+            raise InputError(
+                Field("baseline"), (f"baseline must hold the same {row_column} values as the scored dataset",)
+            )
     if micro:
         ordered = count_arrays(ordered, settings.rouge_types, settings.deletions)
         if baseline_ordered is not None:

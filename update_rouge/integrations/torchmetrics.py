@@ -51,7 +51,7 @@ from ..entities import (
     entity_table,
     pooled_outdated,
 )
-from ..errors import LEFT_OUT, InputError, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..micro import micro_means
 from ..protocols import rules_of
@@ -202,9 +202,12 @@ class UpdateRougeMetric(Metric):
         if with_evidence == int(self.n_examples):
             means[UNSUPPORTED_KEY] = float(unsupported) / with_evidence  # compute's exact sum over the examples
         elif with_evidence:
-            raise ValueError(
-                f"evidence was given for {with_evidence} of the {int(self.n_examples)} examples: give update(..., "
-                "evidence=...) every batch or none"
+            raise InputError(
+                Field("evidence"),
+                (
+                    f"evidence was given for {with_evidence} of the {int(self.n_examples)} examples: give "
+                    "update(..., evidence=...) every batch or none",
+                ),
             )
         return means
 
