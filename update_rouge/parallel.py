@@ -162,18 +162,17 @@ def _call(arguments: tuple) -> Any:
 
 class WorkerPool:
     """``num_proc`` spawned worker processes calling ``function`` (a context manager), started
-    when the block begins; ``starmap`` hands them the work, once or several times.
-
-    With ``helps``, this process is one of the ``num_proc`` that score: ``num_proc - 1`` workers
-    start, and while they start, and whenever each has its two pieces in flight, this process
-    calls ``function`` on the next piece itself, counting a worker's share of the CPUs for its
-    native threads (``POOL_SHARE``); its results, exceptions included, keep their input order.
+    when the block begins; ``starmap`` hands them the work, once or several times. With ``helps``,
+    this process is one of the ``num_proc`` that score: ``num_proc - 1`` workers start, and while
+    they start, and whenever each has its two pieces in flight, this process calls ``function`` on
+    the next piece itself (its native threads a worker's share, ``POOL_SHARE``), its results,
+    exceptions included, in their input order.
 
     ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;
     with one process, or a ``function`` that cannot be pickled (then with a ``UserWarning``), the
-    calls run in this process, with the same results. A worker that cannot start or dies raises
-    ``RuntimeError``. When the block ends early (an exception, including a signal's) or a
-    ``starmap`` was left unfinished, the workers are killed at once; otherwise they are shut down.
+    calls run in this process. A worker that cannot start or dies raises ``RuntimeError``. When
+    the block ends early (an exception, including a signal's) or a ``starmap`` was left
+    unfinished, the workers are killed at once; otherwise they are shut down.
     """
 
     def __init__(self, function: Callable[..., Any], num_proc: int, helps: bool = False):

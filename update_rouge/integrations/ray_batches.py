@@ -79,15 +79,14 @@ class BatchScorer:
     """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
     Constructed once per Ray actor: it sizes the actor's Rayon pool to the CPUs Ray assigned it
-    (``ray_chunks.size_native_threads``) and scores one tiny example, which checks the options and
-    fills the caches every later batch reuses. Each batch (a ``pyarrow.Table``) comes back with the
-    columns of ``output_columns(rouge_types, deletions)`` appended (replacing any of the same
-    name): float64 scores and lengths, and the booleans ``_both_empty`` (and ``_both_kept``);
-    under ``average="micro"`` then the int64 columns of ``ray_counts.count_column_names``. A bad
-    row raises ``InputError`` at ``Field(column, row)``, e.g. ``row 7: source must be a string,
-    got None`` (a tokenizer's ``TokenizerError`` and ``LcsTableTooLarge`` at its row too); a batch
-    without one of the columns ``OptionError`` naming its ``*_column`` option. The user's errors
-    reach the driver as they are (``ray_errors.carried``).
+    (``ray_chunks.size_native_threads``) and scores one tiny example (the options checked, the
+    caches filled). Each batch (a ``pyarrow.Table``) comes back with the float64 columns of
+    ``output_columns(rouge_types, deletions)`` (booleans ``_both_empty``, ``_both_kept``) appended,
+    replacing any of the same name, then under ``average="micro"`` the int64 ``ray_counts``
+    columns. A bad row raises ``InputError`` at ``Field(column, row)`` (``row 7: source must be a
+    string, got None``; a tokenizer's error and ``LcsTableTooLarge`` at its row too); a batch
+    without a column, ``OptionError`` naming its ``*_column`` option. The user's errors reach the
+    driver as they are (``ray_errors.carried``).
     """
 
     def __init__(
@@ -211,15 +210,11 @@ def _mapped(ds: "ray.data.Dataset", batch_size: int | None, concurrency: int | N
 
 
 def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "ray.data.Dataset":
-    """The examples of the JSONL file ``path`` (``source``, ``reference``, ``prediction`` and an
-    optional ``id`` per line, as the command line reads them) with the per-example columns, as
-    ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
-    ``options`` are ``compute``'s scoring keyword arguments, checked first.
-
-    This process reads the file with the command line's reader and puts its examples into Ray's
-    object store in blocks of ``BLOCK_ROWS``, scored by at most ``concurrency`` actors; the rows
-    are ``example_table``'s. A bad line raises the reader's ``InputFileError`` here, before
-    anything is scored."""
+    """The examples of the JSONL file ``path``, read here as the command line reads them, with the
+    per-example columns ``score_dataset`` gives, for ``corpus_scores``; lazy. ``options`` are
+    ``compute``'s scoring keyword arguments, checked first. The examples go into Ray's object store
+    in blocks of ``BLOCK_ROWS`` (rows as ``example_table`` makes them), scored by at most
+    ``concurrency`` actors. A bad line raises the reader's ``InputFileError`` before anything is scored."""
     scoring = _scoring_options(options)
     compute(*_WARM_UP, use_aggregator=False, **scoring)
     _, read = open_examples(path, "jsonl")

@@ -2,13 +2,11 @@
 as worker processes score them without ``--ray``.
 
 ``ray_workers(address)`` joins the running cluster at ``address`` (``join``: this never starts
-one) and leaves it running at the end. ``files.score_chunks`` hands out the file's chunks and
-adds up their tables in input order; ``RayWorkers`` puts Ray tasks where the worker processes
-would be: one task a chunk, one CPU each, results in input order. So a run with ``--ray`` gives
-the same results and errors as one without it, bit for bit: the same code scores every chunk.
-Ray runs a task again when its worker dies (``MAX_RETRIES`` times); the tasks still running when
-a run stops early are cancelled. Tasks, not actors (a task goes to a worker process the cluster
-has started already), and not Ray Data (docs/ray.md).
+one) and leaves it running at the end. ``RayWorkers`` puts Ray tasks where ``files.score_chunks``
+would start worker processes: one task a chunk, one CPU each, results in input order, so a run
+with ``--ray`` gives the same results and errors as one without it, bit for bit. Ray runs a task
+again when its worker dies (``MAX_RETRIES`` times); the tasks still running when a run stops
+early are cancelled. Tasks, not actors or Ray Data (docs/ray.md).
 """
 
 import contextlib
