@@ -2,11 +2,9 @@
 tests here.
 
 ``corpus_statistics`` turns per-example columns (F1 values, or counts under ``average="micro"``)
-into each rouge type's corpus value, bootstrap interval and, against a baseline, paired test.
-``Corpus`` accumulates per-example tables chunk by chunk, in memory of a few numbers per example
-and type; its result equals ``compute`` on all the examples at once, bit for bit, however they
-were chunked. Given group labels (``add_tables``) its result also holds ``groups``: label -> the
-result of that label's examples, in the order the labels first appeared.
+into each key's corpus value, bootstrap interval and paired test. ``Corpus`` accumulates
+per-example tables chunk by chunk, a few numbers per example and type; its result equals
+``compute``'s on all the examples at once, bit for bit, ``groups`` included (``add_tables``).
 """
 
 import itertools

@@ -1,12 +1,10 @@
 """The rules of three published UpdateROUGE scripts, so that ``protocol=`` reproduces their numbers.
 
-``"fruit"`` (google-research/language ``fruit/metrics.py``), ``"editeval"`` (facebookresearch/EditEval
-``update_rouge.py``) and ``"autometrics"`` (SALT-NLP/autometrics ``UpdateROUGE``), each restated in
-our own code: their additions, join, rouge types, no-additions score, reference handling and corpus
-value. docs/published-protocols.md gives the sources, the commits read and what differs from our
-rules (FRUIT's repaired no-additions score among them). The bootstrap of ``"fruit"`` and
-``"editeval"`` replays rouge-score 0.1.2's ``BootstrapAggregator`` on a local
-``np.random.RandomState(seed)``: NumPy's global generator is neither read nor changed.
+``"fruit"``, ``"editeval"`` and ``"autometrics"``, each restated in our own code: their additions,
+join, rouge types, no-additions score, reference handling and corpus value (docs/published-protocols.md
+gives the sources and what differs from our rules). The bootstrap of ``"fruit"`` and ``"editeval"``
+replays rouge-score 0.1.2's ``BootstrapAggregator`` on a local ``np.random.RandomState(seed)``:
+NumPy's global generator is neither read nor changed.
 """
 
 from __future__ import annotations

@@ -1,18 +1,14 @@
 """``update-rouge [score]``: score a file of examples, print the corpus scores.
 
-Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
-line-aligned text files; see ``files``. ``-`` as FILE, or no input named while standard input
-is not a terminal (``cat data.jsonl | update-rouge``), reads standard input (JSONL unless
-``--input-format csv``), named ``<stdin>`` in messages. The output is JSON, a table or the
-numbers alone (``score_report``); ``--group-by FIELD`` adds the corpus scores of each group of
-examples that share the field's value. The examples are read, scored and written in
-chunks, so memory does not grow with the number of examples, and the corpus means are exact
-running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
-example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
-as ``files.output_file`` writes (an existing file is replaced only when every example was
-scored and the corpus can be computed from them (``Corpus.check``), never an input, standard
-input's file included: ``check_output_paths``), and closed before the bootstrap runs, so nothing
-after it can lose it. Exit status: ``runner``.
+Input is one JSONL or CSV file or three line-aligned text files (``files``); ``-`` as FILE, or
+no input named while standard input is not a terminal, reads standard input. The output is
+JSON, a table or the numbers alone (``score_report``); ``--group-by FIELD`` adds the corpus
+scores of each group. The examples are read, scored and written in chunks, so memory does not
+grow with their number, and the corpus means are ``compute``'s bit for bit. ``--per-example
+FILE`` gets one JSON line per example (its ``line``, its ``id`` when it has one, its scores), as
+``files.output_file`` writes: an existing file is replaced only when every example was scored
+and the corpus can be computed (``Corpus.check``), never an input, and it is closed before the
+bootstrap runs. Exit status: ``runner``.
 """
 
 import argparse
@@ -154,10 +150,8 @@ LINE_KEY = b'{"line": '
 
 def per_example_tails(table: dict[str, list], ids: list[str | None]) -> list[bytes]:
     """The per-example file's lines of a chunk but their start (``LINE_KEY`` and the file line,
-    which the process that writes them adds: ``write_per_example``): one JSON object per example,
-    its file ``line``, its ``id`` (only for an example that has one) and its per-example scores,
-    as ``json.dumps`` writes the object, ASCII. Made in the worker that scored the chunk
-    (``score_chunks``'s ``render``)."""
+    which ``write_per_example`` adds): one JSON object per example, its file ``line``, its ``id``
+    (if it has one) and its per-example scores, ASCII. Made in the worker that scored the chunk."""
     tails = []
     for index, example_id in enumerate(ids):
         rest = ({} if example_id is None else {"id": example_id}) | {
