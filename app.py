@@ -1,10 +1,8 @@
 """The UpdateROUGE Space: score one example or a file of them, and see what was counted.
 
-Run with ``python app.py``. Gradio serves on 127.0.0.1 (``GRADIO_SERVER_NAME`` overrides it,
-as a Hugging Face Space does) at the port in ``GRADIO_SERVER_PORT`` (7860 when unset). Analytics
-are off and the default theme's fonts are bundled with gradio, so nothing is fetched from the
-network. The page is the package ``demo/`` (``demo.page.build_demo``); it scores with the
-package ``update_rouge/`` beside it.
+Run with ``python app.py``. Gradio serves on 127.0.0.1 (``GRADIO_SERVER_NAME`` overrides it) at
+the port in ``GRADIO_SERVER_PORT`` (7860 when unset), with analytics off and nothing fetched from
+the network. The page is the package ``demo/`` (``demo.page.build_demo``).
 """
 
 import signal

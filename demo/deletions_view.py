@@ -1,7 +1,6 @@
 """What the demo shows of deletions (``deletions=True``): the source with what each side drops
-struck through, the deletion rows of the tables, their notes and their type names. Nothing here
-scores; a deletion score's type is shown as ``del_<type>``, the suffix of its output key
-``update_del_<type>``, so that ``demo.render``'s tables and histogram read it as a type.
+struck through, the deletion rows of the tables, their notes and their type names (``del_<type>``,
+the suffix of ``update_del_<type>``, so that ``demo.render`` reads it as a type). Nothing here scores.
 """
 
 import html

@@ -1,9 +1,8 @@
 """What the page shows of a long text: the first part of its highlights and of its matched tokens.
 
-A 10,000-line reference drew ~390 KB of highlights, which froze the tab once scored; each view now
-holds at most ``MAX_MARKED`` marked segments (or added runs) and ``MAX_UNITS`` tokens (or n-grams),
-and the note says how many of how many are shown. Only what is shown is cut: the scores and the
-counts behind them are the whole text's.
+Each view holds at most ``MAX_MARKED`` marked segments (or added runs) and ``MAX_UNITS`` tokens
+(or n-grams), and the note says how many of how many are shown. Only what is shown is cut: the
+scores and the counts behind them are the whole text's.
 """
 
 from collections.abc import Sequence

@@ -107,9 +107,8 @@ def max_request_seconds(environ=os.environ) -> float:
 
 
 def serve_limits(environ: MutableMapping[str, str] | None = None) -> None:
-    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` (``os.environ`` as it is at
-    the call, by default) unless it is set there: run when the demo is served, so that one example
-    holds the (one-at-a-time) queue seconds, not minutes."""
+    """Lower the LCS limit to ``DEMO_MAX_LCS_CELLS`` in ``environ`` (default ``os.environ``) unless
+    it is set there: run when the demo is served, so that one example holds the queue seconds."""
     (os.environ if environ is None else environ).setdefault(MAX_PYTHON_LCS_CELLS_VARIABLE, str(DEMO_MAX_LCS_CELLS))
 
 
@@ -252,9 +251,8 @@ SCREEN = Screen()
 
 
 def in_page_words(error: Exception, files: Mapping[str, str] = MappingProxyType({})) -> str:
-    """``error``'s message as the page says it: one of the package's errors rendered in the
-    controls' labels and values (``Screen``), an input file by its name in ``files`` (path ->
-    name); any other as it is."""
+    """``error``'s message as the page says it: the package's errors in the controls' words
+    (``Screen``), an input file by its name in ``files`` (path -> name); any other as it is."""
     return error.render(Screen(files)) if isinstance(error, UpdateRougeError) else str(error)
 
 
@@ -345,11 +343,9 @@ def option_component(kind: Any, name: str, **kwargs: Any) -> Any:
 
 def option_number(option: str, **kwargs: Any) -> gr.Number:
     """A ``gr.Number`` for option ``option`` (``option_component``) whose value gradio's own
-    conversion refuses (out of its bounds, NaN or an infinity where a whole number is expected,
-    text) reaches the handlers as it was typed, not as gradio's pop-up error: ``ScreenOptions``
-    names the option and the demo's rule, once, where the results would be. Its ``preprocess``
-    is wrapped, not overridden in a subclass: gradio writes a ``.pyi`` file beside the module of
-    every component subclass."""
+    conversion refuses reaches the handlers as it was typed, not as gradio's pop-up error:
+    ``ScreenOptions`` names the option and the demo's rule. Its ``preprocess`` is wrapped, not
+    overridden (gradio writes a ``.pyi`` file beside the module of every component subclass)."""
     number = option_component(gr.Number, option, **kwargs)
     convert = number.preprocess
 

@@ -206,11 +206,7 @@ def _file_tab(page: Page) -> None:
         page.histogram_of = gr.Dropdown([], label="Histogram of the per-example F1 of", elem_id="histogram-of")
         page.histogram = gr.HTML(label="Histogram", elem_id="histogram")
         page.per_example = gr.Dataframe(
-            label=PER_EXAMPLE_LABEL,
-            interactive=False,
-            elem_id="per-example-scores",
-            max_height=400,
-            wrap=True,
+            label=PER_EXAMPLE_LABEL, interactive=False, elem_id="per-example-scores", max_height=400, wrap=True
         )
     page.per_example_state = gr.State()
     _reproduce_box(page, "reproduce_box", reproduce(ScreenOptions.of()), "reproduce")
@@ -272,10 +268,9 @@ its choices (``lenient``)."""
 
 def lenient(radio: gr.Radio) -> gr.Radio:
     """``radio`` (its ``elem_id`` one of ``LENIENT_RADIOS``), whose value reaches the handlers even
-    when it is no longer among its choices (an event sent before the page applied narrower choices);
-    the handlers choose among the ticked types themselves. It patches ``gr.Radio.preprocess`` for
-    these ids only: gradio builds a new ``gr.Radio`` from the arguments on a choices update, and
-    writes a ``.pyi`` file beside the module of a component subclass."""
+    when it is no longer among its choices (an event sent before the page applied narrower
+    choices). It patches ``gr.Radio.preprocess`` for these ids only (not a subclass: gradio
+    rebuilds a ``gr.Radio`` on a choices update)."""
     if radio.elem_id not in LENIENT_RADIOS:
         raise ValueError(f"{radio.elem_id!r} is not one of LENIENT_RADIOS")
     if not getattr(gr.Radio.preprocess, "lenient", False):

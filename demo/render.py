@@ -342,9 +342,9 @@ def file_status(  # noqa: PLR0913 (the counts a status line reports)
     micro: bool = False,
 ) -> str:
     """The status line of a scored file, with the no-token warning when ``tokenless`` > 0
-    (``NO_WORDS`` where no side holds a word) counting deletions' too with ``deletions``, and where
-    the summary has ``intervals``, a warning below ``FEW_EXAMPLES`` examples. Under the ``micro``
-    average an example that adds nothing adds no counts (it does not score 1.0)."""
+    (``NO_WORDS`` where no side holds a word; deletions' too with ``deletions``), and with
+    ``intervals`` a warning below ``FEW_EXAMPLES`` examples. Under ``micro`` an example that adds
+    nothing adds no counts (it does not score 1.0)."""
     if examples == 1:
         kept = "it adds no counts, so the micro values are 0.0." if micro else "it scores 1.0."
         scored = f"Scored 1 example from {name}; " + (

@@ -1,13 +1,9 @@
 """The upload cap (``UPDATE_ROUGE_DEMO_MAX_MB``, ``demo.options.max_upload_mb``): the words that
 refuse a file over it, said by the server for a file it was given and by the page for a file that
-gradio refused before sending it.
-
-``app.py`` gives gradio the cap as its ``max_file_size`` (in bytes), so gradio's page refuses a
-larger file itself, with a pop-up of its own, and sends nothing: no handler hears of it, and the
-Status box kept what it said before. So the page's own script (``over_limit_js``, run once the page
-has loaded) watches the files chosen or dropped on the upload box and, for one over the cap, writes
-the refusal into the Status box through the hidden button ``#upload-over-limit``'s event (a
-script-only event: nothing is sent to the server).
+gradio refused before sending it (gradio's ``max_file_size``: no handler hears of it). The page's
+own script (``over_limit_js``) watches the files chosen or dropped on the upload box and, for one
+over the cap, writes the refusal into the Status box through the hidden button
+``#upload-over-limit``'s script-only event.
 """
 
 import json

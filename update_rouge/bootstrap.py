@@ -11,18 +11,22 @@ resamples whose mean ``d`` is ``<= 0``; the difference's interval as above, over
 signature.
 """
 
+from __future__ import annotations
+
 import math
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .example_tables import mean
 from .option_numbers import is_integer, is_real
 from .parallel import available_cpus
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    import numpy as np
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_N_BOOTSTRAP = 1000
@@ -108,6 +112,8 @@ def resample_means(columns: np.ndarray, n_bootstrap: int, seed: int, threads: in
     the ``n_bootstrap`` resamples; shape ``k x n_bootstrap``, the same numbers on any number of
     ``threads``. NumPy means (pairwise summation): they can differ from ``corpus.mean``'s in the
     last bits."""
+    import numpy as np
+
     n_columns, n_examples = columns.shape
     means = np.empty((n_columns, n_bootstrap))
 
@@ -143,6 +149,8 @@ def over_resamples(
             for number in range(n_tasks):
                 task(number, start, stop, indices)
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(threads, thread_name_prefix="update-rouge-bootstrap") as pool:
         held: deque[list[Future]] = deque()
         for block in blocks:
@@ -161,6 +169,8 @@ def resample_blocks(
     """The resamples in blocks ``(start, stop, indices)``: rows ``start`` to ``stop`` of the
     ``n_bootstrap x n_examples`` matrix of example indices, at most ``_INDICES_PER_BLOCK`` indices
     (a row at least) and ``most_rows`` rows a block."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     rows_per_block = max(1, min(_INDICES_PER_BLOCK // n_examples, most_rows or n_bootstrap))
     for start in range(0, n_bootstrap, rows_per_block):
@@ -170,6 +180,8 @@ def resample_blocks(
 
 def percentile_intervals(means: np.ndarray, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     """Low and high percentile bootstrap bounds of each row of resample ``means`` (``k x B``)."""
+    import numpy as np
+
     alpha = 1.0 - confidence_level
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=1, method="linear")
     return low, high
@@ -178,6 +190,8 @@ def percentile_intervals(means: np.ndarray, confidence_level: float) -> tuple[np
 def p_values_not_better(mean_differences: np.ndarray) -> np.ndarray:
     """One-sided p-value per row of resample mean differences (``k x B``, system minus baseline):
     ``(1 + number of resamples <= 0) / (B + 1)``, in (0, 1]."""
+    import numpy as np
+
     n_bootstrap = mean_differences.shape[1]
     return (1 + np.count_nonzero(mean_differences <= 0, axis=1)) / (n_bootstrap + 1)
 
@@ -201,11 +215,13 @@ def bootstrap_statistics(
     """
     interval_keys = list(system) if confidence_level is not None else []
     test_keys = list(system) if baseline is not None else []
+    if not interval_keys + test_keys:
+        return {}
+    import numpy as np
+
     columns = [np.asarray(system[key], dtype=float) for key in interval_keys]
     if baseline is not None:
         columns += [np.asarray(system[key], dtype=float) - np.asarray(baseline[key], dtype=float) for key in test_keys]
-    if not columns:
-        return {}
     means = resample_means(np.vstack(columns), n_bootstrap, seed, threads)
     results: dict[str, float] = {}
     if confidence_level is not None and interval_keys:

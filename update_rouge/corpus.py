@@ -2,19 +2,15 @@
 tests here.
 
 ``corpus_statistics`` turns per-example columns (F1 values, or counts under ``average="micro"``)
-into each rouge type's corpus value, bootstrap interval and, against a baseline, paired test.
-``Corpus`` accumulates per-example tables chunk by chunk, in memory of a few numbers per example
-and type; its result equals ``compute`` on all the examples at once, bit for bit, however they
-were chunked. Given group labels (``add_tables``) its result also holds ``groups``: label -> the
-result of that label's examples, in the order the labels first appeared.
+into each key's corpus value, bootstrap interval and paired test. ``Corpus`` accumulates
+per-example tables chunk by chunk, a few numbers per example and type; its result equals
+``compute``'s on all the examples at once, bit for bit, ``groups`` included (``add_tables``).
 """
 
 import itertools
 from array import array
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
-
-import numpy as np
 
 from .bootstrap import Resampling, bootstrap_statistics
 from .engines import Counts
@@ -55,6 +51,8 @@ def corpus_statistics(
     result is ``protocols.published_statistics``' (no baseline).
     """
     if rules_of(settings.protocol).bootstrap_median:
+        import numpy as np
+
         if baseline is not None:
             check_protocol_paired(settings.protocol)
         arrays = {key: np.asarray(values, dtype=np.float64) for key, values in system.items()}
@@ -160,6 +158,8 @@ class Corpus:
         result = self.totals.result()
         system: dict[str, Any] = self.f1
         if self.published:
+            import numpy as np
+
             system = {
                 key: np.frombuffer(column, dtype=np.float64).reshape(self.totals.count, -1)
                 for key, column in self.f1.items()

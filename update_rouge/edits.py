@@ -17,6 +17,7 @@ exactly its tokens. The walk is ``lcs.lcs_walk``'s, refused beyond
 """
 
 from collections.abc import Callable, Hashable, Sequence
+from itertools import chain
 
 from .lcs import MaskLookup, common_ends, lcs_walk, source_masks
 from .lcs_limits import check_lcs_time
@@ -44,9 +45,8 @@ def kept_positions(
     if prefix < end and prefix < source_end:
         check_lcs_time("additions='edits'", end - prefix, source_end - prefix)
         lookup = source_masks(source_tokens) if masks is None else masks()
-        middle, stop = lcs_walk(text_tokens[prefix:end], source_tokens, lookup, prefix, source_end)
-        kept.extend(map(prefix.__add__, middle))
-        position += stop
+        middle, position = lcs_walk(text_tokens[prefix:end], source_tokens, lookup, prefix, source_end, prefix)
+        kept.extend(middle)
     for offset in range(suffix):
         if position == end + offset:  # the text's own copy of the suffix: kept in place
             kept.extend(range(position, len(text_tokens)))
@@ -77,11 +77,13 @@ def paired_source_positions(
 
 def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[list[str]]:
     """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order."""
-    return [
-        list(tokens[before + 1 : after])
-        for before, after in zip([-1, *kept], [*kept, len(tokens)])
-        if after - before > 1
-    ]
+    runs = []
+    before = -1
+    for after in chain(kept, [len(tokens)]):
+        if after - before > 1:
+            runs.append(list(tokens[before + 1 : after]))
+        before = after
+    return runs
 
 
 def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:

@@ -1,6 +1,7 @@
 """Engines: score one (target, prediction) text pair exactly as rouge-score's ``RougeScorer.score``.
 
-Every engine returns, for each rouge type, a rouge-score ``Score`` bit-identical to rouge-score's:
+Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score's fields; under
+``RougeScoreEngine`` rouge-score's own) bit-identical to rouge-score's:
 
 - ``PythonEngine`` (pure Python, the default): the only one that also computes the skip-bigram
   types (``skipbigrams``), ROUGE-W (``wlcs``), stopword removal and length limits
@@ -19,8 +20,6 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import chain, repeat
 from typing import Any, NamedTuple
 
-from rouge_score.scoring import Score, fmeasure
-
 from .errors import LEFT_OUT, OptionError, Part, Setting
 from .lcs import lcs_length, summary_lcs_hits, summary_lines
 from .lcs_limits import (
@@ -35,6 +34,7 @@ from .lcs_limits import (
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
 from .rust_engine import RustEngine, accelerator_threads, rust_available
+from .scores import Score, fmeasure
 from .skipbigrams import skip_bigram_counts
 from .tokens import DefaultTokenizer
 from .wlcs import WeightedCounts, weighted_lcs_counts, weighted_score
@@ -325,9 +325,11 @@ def make_engine(
 ):
     """The engine called ``name`` (``OptionError`` where ``check_engine_exact`` refuses it). "auto"
     is the accelerator where it is installed and exact for the settings and has two or more threads
-    (``accelerator_threads``; with one it is slower, docs/speed.md), else Python; ``options`` reach
-    the Python engine only. Under "auto" the accelerator hands the pairs it would refuse to the
-    Python engine, so "auto" refuses only what the Python engine refuses.
+    (``accelerator_threads``, this process's share of the CPUs: one in each of N processes that score
+    on N CPUs, the workers and a process that scores beside them; with one it is slower,
+    docs/speed.md), else Python; ``options`` reach the Python engine only. Under "auto" the
+    accelerator hands the pairs it would refuse to the Python engine, so "auto" refuses only what
+    the Python engine refuses.
     """
     auto = check_engine(name) == "auto"
     if auto:

@@ -25,12 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rouge_score.scoring import Score
-
 from .engines import Counts
 from .entity_extractors import Extractor, SpacyExtractor, extract
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .rouge155_options import DEFAULT_ALPHA, alpha_score
+from .scores import Score
 
 ENTITY_KEY = "update_ent"
 OUTDATED_KEY = "update_ent_outdated_kept"

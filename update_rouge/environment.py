@@ -1,9 +1,8 @@
 """Limits read from environment variables: one rule for every ``UPDATE_ROUGE_*`` number.
 
-A variable that is unset gives the default. A set one must hold a number greater than 0 (and
-finite); anything else is an ``OptionError`` (the variable is the option) that repeats its text,
-says what it should hold and advises the default, so a typo in a job script fails at once
-instead of lifting a limit.
+An unset variable gives the default. A set one must hold a finite number greater than 0; anything
+else is an ``OptionError`` (the variable is the option) that advises the default, so a typo in a
+job script fails at once instead of lifting a limit.
 """
 
 import math

@@ -4,26 +4,19 @@ Every refusal of a user's mistake is an ``UpdateRougeError``, one of these (all 
 ``update_rouge``; docs/guarantees.md lists them, and a test holds that list to this hierarchy):
 
 - ``OptionError`` (a ``ValueError``): an option refused: ``option``, the ``value`` given, and
-  ``instead``, the changes that would be accepted (each a tuple of ``Setting``; a ``Setting``
-  whose value is ``LEFT_OUT`` means "leave that option out"); an environment variable's limit
-  is an option too (``UPDATE_ROUGE_MAX_LINE_BYTES``, ``environment.py``);
-  ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``, as Python's unexpected keyword
-  argument is) is one that no door knows, or that the call cannot take beside another
-  (``UpdateRougeScorer(settings, seed=1)``);
-- ``InputError`` (a ``ValueError``): a bad input: ``field`` (``sources``, ``predictions``, ...),
-  ``index`` (the example) and ``item`` (the reference within it), or ``None`` where the problem
-  is the whole column; ``InputFileError`` (``files/lines.py``, an ``InputError``) is one of an
-  input file instead: ``path`` and ``line`` (``where`` None), the message ``path:line: problem``;
-  ``TokenizerError`` (``tokens.py``) one of a custom tokenizer; ``LcsTableTooLarge``
+  ``instead``, the changes that would be accepted (each a tuple of ``Setting``; ``LEFT_OUT``:
+  leave that option out); ``UnknownOptionError`` (also a ``TypeError``) is one that no door
+  knows, or that the call cannot take beside another;
+- ``InputError`` (a ``ValueError``): a bad input at ``field``, ``index`` and ``item`` (``None``
+  where the problem is the whole column); ``InputFileError`` (``files/lines.py``) one of an input
+  file's line, ``TokenizerError`` (``tokens.py``) one of a custom tokenizer, ``LcsTableTooLarge``
   (``lcs_limits.py``) a pair beyond an LCS limit;
 - ``MissingExtra`` (``extras.py``, an ``ImportError``): an optional extra is not installed.
 
-``advised`` keeps of a refusal's advice what the whole call accepts once followed.
-
-A message is ``parts``: plain text and *mentions* (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
-``Spelling`` writes as its door spells them: ``PYTHON`` (keywords, ``str(error)``), the command
-line's flags (``cli.runner.FLAGS``), the demo's labels, a reward's column names. No door reads a
-message back: it renders the parts.
+``advised`` keeps of a refusal's advice what the whole call accepts once followed. A message is
+``parts``: plain text and mentions (``Name``, ``Setting``, ``Field``, ``InputFile``) that a
+``Spelling`` writes as its door spells them (``PYTHON``, the command line's flags, the demo's
+labels, a reward's column names). No door reads a message back.
 """
 
 import copy
@@ -154,13 +147,7 @@ class OptionError(UpdateRougeError, ValueError):
     because of ``parts``; ``instead``, the alternatives that would be accepted, each a tuple of
     ``Setting`` applied together (rendered after the message: "; instead: ...")."""
 
-    def __init__(
-        self,
-        option: str,
-        value: Any,
-        parts: Sequence[Part],
-        instead: Sequence[Sequence[Setting]] = (),
-    ):
+    def __init__(self, option: str, value: Any, parts: Sequence[Part], instead: Sequence[Sequence[Setting]] = ()):
         self.option, self.value = option, value
         self.parts = tuple(parts)
         self.instead = tuple(tuple(changes) for changes in instead)
@@ -184,9 +171,8 @@ class OptionError(UpdateRougeError, ValueError):
 
 class UnknownOptionError(OptionError, TypeError):
     """An option no door of this call knows (``option``, the first such, at ``value``), or one it
-    cannot take beside another: a ``TypeError`` as Python's unexpected keyword argument is, and
-    an ``OptionError`` whose advice leaves it out or, where one is spelt alike, gives its value
-    to the option meant."""
+    cannot take beside another: a ``TypeError`` too, whose advice leaves it out or, where one is
+    spelt alike, gives its value to the option meant."""
 
 
 class InputError(UpdateRougeError, ValueError):
@@ -261,11 +247,9 @@ def followed(call: Mapping[str, Any], changes: Sequence[Setting]) -> dict[str, A
 
 def advised(check: Callable[[dict[str, Any]], Call], call: Mapping[str, Any], defaults: Mapping[str, Any]) -> Call:
     """``check(call)``'s result; the ``OptionError`` it raises with only the alternatives whose
-    call, ``followed``, ``check`` accepts: the advice is tried on the whole call, not on the
-    option refused alone. An alternative that leads to another refusal is completed by each of
-    that refusal's alternatives (once): "leave out deletions" that would meet "protocol='fruit'
-    has no paired test" becomes "leave out deletions and protocol='autometrics'". A change that
-    changes nothing (leaving out an option not given, or at its ``defaults`` value) is dropped."""
+    call, ``followed``, ``check`` accepts. An alternative that leads to another refusal is
+    completed by each of that refusal's alternatives (once); a change that changes nothing
+    (leaving out an option not given, or at its ``defaults`` value) is dropped."""
     try:
         return check(dict(call))
     except OptionError as error:

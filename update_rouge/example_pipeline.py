@@ -1,12 +1,10 @@
 """An example's way through the metric, from checked inputs to what the corpus adds up: each
-text's additions (and, with ``deletions=True``, deletions) against its source, their scores
-(``example_scoring.score_changes``), the per-example table, the tokenless flags and the micro
-counts.
+text's additions (and deletions) against its source, their scores, the per-example table, the
+tokenless flags and the micro counts.
 
-These are the functions a worker runs on a shard of checked inputs (``example_workers``):
-``score_checked`` (one ``ExampleScore`` per example) and ``table_checked`` (a ``Shard``), whose
-shards ``merged_tables`` joins again in order. ``naming_examples`` re-raises a custom
-tokenizer's ``TokenizerError`` naming the example and field it came from.
+A worker runs ``score_checked`` (one ``ExampleScore`` per example) or ``table_checked`` (a
+``Shard``) on a shard of checked inputs; ``merged_tables`` joins the shards in order.
+``naming_examples`` re-raises a custom tokenizer's ``TokenizerError`` naming the example and field.
 """
 
 import contextlib
@@ -121,11 +119,9 @@ def naming_examples(
 ) -> Iterator[None]:
     """Re-raise a custom tokenizer's ``TokenizerError`` naming the example and field it came from.
 
-    Only on that error path are the examples searched, in input order, for the first field
-    whose newline-joined additions (or, under ``deletions=True``, deletions) contain the text the
-    tokenizer failed on (the engines give a tokenizer those joined additions or their lines, the no-token check single additions;
-    with ``additions="edits"``, whose whole text contains it, sources included), so the
-    default path costs nothing; if none does (a text cut by ``max_words``), the error is
+    Only on that error path are the examples searched, in input order, for the first field whose
+    newline-joined additions (or deletions; with ``additions="edits"``, whose whole text) contain
+    the text the tokenizer failed on; if none does (a text cut by ``max_words``), the error is
     raised as it is.
     """
     try:

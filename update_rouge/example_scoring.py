@@ -1,14 +1,12 @@
 """UpdateROUGE's scoring rules on top of an engine that reproduces rouge-score: each side's changes
 joined one per line and scored as ``RougeScorer.score(target=reference changes,
 prediction=prediction changes)``, the rule for examples without changes and the choice among
-several references. Scores are rouge-score ``Score`` tuples, each measure in [0, 1].
+several references. Scores are ``scores.Score`` tuples (rouge-score's fields), each measure in [0, 1].
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import cast
-
-from rouge_score.scoring import Score
 
 from .engines import Counts, TypeCounts, make_engine, score_from_counts, score_of
 from .extraction import join_segments
@@ -17,6 +15,7 @@ from .micro import NO_COUNTS
 from .protocols import adds_nothing, joined, rules_of
 from .rouge155_options import alpha_score
 from .rouge_types import parse_rouge_type
+from .scores import Score
 from .settings import Settings
 from .wlcs import WeightedCounts, selection_recall, weighted_score
 
@@ -83,7 +82,12 @@ def score_changes(
             for _ in references
         ]
         raise error.at(examples[error.index], "example") from None
-    combines = {"max_f1": best_by_f1, "pooled": pooled_scores, "best_recall": best_by_recall, "mean": mean_scores}
+    combines: dict[str, Callable[..., dict[str, Score]]] = {
+        "max_f1": best_by_f1,
+        "pooled": pooled_scores,
+        "best_recall": best_by_recall,
+        "mean": mean_scores,
+    }
     combine = combines[multi_ref]
     perfect = {rouge_type: PERFECT for rouge_type in rouge_types}
     no_counts = {rouge_type: NO_COUNTS for rouge_type in rouge_types} if micro else None

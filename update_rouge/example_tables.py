@@ -12,9 +12,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rouge_score.scoring import Score
-
 from .entities import ENTITY_COUNT_KEYS, ENTITY_KEY, EntityScore
+from .scores import Score
 
 ADDITIONS_PREFIX, DELETIONS_PREFIX = "update_", "update_del_"
 COUNT_KEYS = ("_both_empty", "_both_kept", *ENTITY_COUNT_KEYS)

@@ -1,13 +1,10 @@
 """Examples spread over processes: the one path of ``compute(..., num_proc=N)`` (``metric``)
 and of ``files.score_chunks`` (the command line, the demo, Ray).
 
-``ExampleWorkers`` starts the processes that score (``parallel.WorkerPool``: ``process_count``
-of them, no more than the CPUs available or the pieces of work) or takes ``Workers`` elsewhere
-(Ray tasks), hands them pieces of work and yields the results in input order (``in_order``);
-a piece's ``LcsTableTooLarge`` is placed at its example in the whole input where the pieces'
-first examples are known. ``compute``'s pieces are shards of its checked inputs (``in_shards``,
-cut by ``shard_starts``), scored by ``example_pipeline``'s functions. ``score_chunks``'s pieces
-are chunks of rows, which place their errors at their file lines themselves.
+``ExampleWorkers`` starts the processes that score (``parallel.WorkerPool``) or takes ``Workers``
+elsewhere (Ray tasks) and yields their results in input order (``in_order``). ``compute``'s pieces
+are shards of its checked inputs (``in_shards``, cut by ``shard_starts``); ``score_chunks``'s are
+chunks of rows, which place their errors at their file lines themselves.
 """
 
 import math
@@ -18,9 +15,8 @@ from .lcs_limits import LcsTableTooLarge
 from .parallel import WorkerPool, available_cpus, guided_share
 
 SHARD_CHARACTERS = 1 << 22
-"""A shard of ``compute(..., num_proc=N)`` ends once its texts hold this many characters: long
-examples make more, smaller shards, so that the workers finish together (the last shard of one
-worker is then a small part of the run), and the texts in flight stay bounded."""
+"""A shard of ``compute(..., num_proc=N)`` ends once its texts hold this many characters, so that
+the workers finish together and the texts in flight stay bounded."""
 LEAST_SHARD_CHARACTERS = 1 << 16
 """Towards the end of the examples the shards get smaller (``parallel.guided_share`` of the
 characters left), down to this many characters."""
@@ -38,9 +34,8 @@ class Workers(Protocol):
 
 
 def process_count(num_proc: int, pieces: int | None = None, workers: Workers | None = None) -> int:
-    """The processes that score: ``num_proc`` capped at ``available_cpus()`` (or, with
-    ``workers`` elsewhere, as many as they have), and at the ``pieces`` of work when known
-    (at least 1)."""
+    """The processes that score: ``num_proc`` capped at ``available_cpus()`` (``workers``
+    elsewhere: as many as they have), and at the ``pieces`` of work when known (at least 1)."""
     count = min(num_proc, available_cpus()) if workers is None else workers.count
     return count if pieces is None else min(count, max(1, pieces))
 
@@ -68,9 +63,9 @@ class ExampleWorkers:
             self.pool.__exit__(*exception)
 
     def in_order(self, pieces: Iterable[tuple], firsts: Sequence[int] | None = None) -> Generator[Any, None, None]:
-        """Yield ``function(*piece)`` for each piece, in the order of ``pieces`` (at most two per
-        process in flight). An ``LcsTableTooLarge`` at an example of a piece is re-raised at
-        ``firsts[k]`` (the first example of piece ``k`` in the whole input) plus its index."""
+        """Yield ``function(*piece)`` for each piece, in order (at most two per process in flight).
+        An ``LcsTableTooLarge`` at an example of piece ``k`` is re-raised at ``firsts[k]`` (its
+        first example in the whole input) plus its index."""
         if self.pool is None:
             results = self.workers.starmap_in_order(self.function, pieces, self.num_proc)  # type: ignore[union-attr]
         else:

@@ -1,10 +1,8 @@
 """The optional extras: the error when one is missing, and what counts as installed.
 
-A package counts as installed only when Python finds the package itself: a module or a regular
-package, not a namespace package, which any folder of that name on the path makes (Ray's own
-``/tmp/ray`` for a program run in ``/tmp``, a ``jieba/`` folder beside a script run with
-``python -m``) and which holds none of the package's code. ``installed`` asks without
-importing; ``extra_imports`` checks what a block of imports gave.
+A package counts as installed only when Python finds the package itself, not a namespace package
+(which any folder of that name on the path makes, holding none of its code). ``installed`` asks
+without importing; ``extra_imports`` checks what a block of imports gave.
 """
 
 import contextlib
@@ -19,11 +17,9 @@ class MissingExtra(UpdateRougeError, ImportError):
     """An optional extra of update-rouge is not installed (a language's word segmenter, Ray): an
     ``UpdateRougeError`` and an ``ImportError``.
 
-    Its message, ``parts``, is one line naming the ``pip install`` command that installs it, the
-    advice, and the option that needs it as a mention (``Setting("language", "zh")``), which each
-    door renders in its own words (``language='zh'``, ``--language zh``): ``compute``, the
-    evaluate module and the worker processes raise it as it is, the command line prints it and
-    exits with status 2, the demo shows it.
+    Its message, ``parts``, is one line naming the ``pip install`` command that installs it and
+    the option that needs it as a mention (``Setting("language", "zh")``), which each door
+    renders in its own words (``language='zh'``, ``--language zh``).
     """
 
     def __init__(self, *parts: Part):

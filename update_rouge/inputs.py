@@ -1,10 +1,9 @@
 """Checks on what users pass in, before any scoring, with errors that name the field and the example
 index, so that a bad example is reported instead of being dropped, truncated or misread.
 
-Every door checks its texts here. A text that starts with a byte order mark (U+FEFF, ``BOM``) is
-scored without it, so that it cannot make the first sentence an addition, except under a
-published protocol (``keep_bom``), as the published scripts score it; a U+FEFF anywhere else is
-kept. A file's BOM is its encoding, dropped by the file readers before any check.
+Every door checks its texts here. A leading byte order mark (U+FEFF, ``BOM``) is dropped, so that
+it cannot make the first sentence an addition, except under a published protocol (``keep_bom``);
+a U+FEFF anywhere else is kept.
 """
 
 import math

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import chain, compress, islice
+from itertools import chain, compress
 from math import isqrt
 
 MASK_BUDGET_BYTES = 64 << 20
@@ -138,23 +138,26 @@ def _columns_backwards(
     start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
 ) -> Iterator[int]:
     """The DP column after each token of ``line`` (non-empty), from the last to the first: all kept
-    within ``COLUMN_BUDGET_BYTES``, else recomputed from checkpoints every isqrt(len(line)) columns."""
+    within ``COLUMN_BUDGET_BYTES``, else recomputed from checkpoints (``_column_blocks``)."""
     if len(line) * n_bytes <= COLUMN_BUDGET_BYTES:
         return reversed(_advance(start, line, masks, width))
-    return _blocks_backwards(start, line, masks, width, max(isqrt(len(line)), 1))
+    return chain.from_iterable(_column_blocks(start, line, masks, width, n_bytes))
 
 
-def _blocks_backwards(start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, block: int) -> Iterator[int]:
-    """``_columns_backwards`` from checkpoints every ``block`` columns, one block of columns at a time."""
+def _column_blocks(
+    start: int, line: Sequence[Hashable], masks: MaskLookup, width: int, n_bytes: int
+) -> Iterator[list[int]]:
+    """``_columns_backwards`` in lists of consecutive columns: one list within ``COLUMN_BUDGET_BYTES``,
+    else lists of isqrt(len(line)) columns, each recomputed from its checkpoint when reached."""
+    block = max(len(line) if len(line) * n_bytes <= COLUMN_BUDGET_BYTES else isqrt(len(line)), 1)
     starts = range(0, len(line), block)
-    checkpoints = []
-    state = start
-    for first in starts:
-        checkpoints.append(state)
-        state = _advance(state, line[first : first + block], masks, width)[-1]
-    for index in range(len(starts) - 1, -1, -1):
-        columns = _advance(checkpoints[index], line[starts[index] : starts[index] + block], masks, width)
-        yield from reversed(columns)
+    checkpoints = [start]
+    for first in starts[1:]:
+        checkpoints.append(_advance(checkpoints[-1], line[first - block : first], masks, width)[-1])
+    for first, checkpoint in zip(reversed(starts), reversed(checkpoints)):
+        columns = _advance(checkpoint, line[first : first + block], masks, width)
+        columns.reverse()
+        yield columns
         del columns
 
 
@@ -200,12 +203,17 @@ def source_masks(source: Sequence[Hashable]) -> MaskLookup:
 
 
 def lcs_walk(
-    text: Sequence[Hashable], source: Sequence[Hashable], masks: MaskLookup, start: int = 0, end: int | None = None
+    text: Sequence[Hashable],
+    source: Sequence[Hashable],
+    masks: MaskLookup,
+    start: int = 0,
+    end: int | None = None,
+    offset: int = 0,
 ) -> tuple[list[int], int]:
     """The walk from the start through the LCS table of the suffixes of ``text`` and
     ``source[start:end]`` (``masks``: ``source_masks(source)``): the ascending positions of the
     text tokens it keeps, and the text position where it stops (``len(text)`` once it has read
-    the text; below, it has read the source first).
+    the text; below, it has read the source first), each plus ``offset``.
 
     With L(i, j) the LCS length of text[i:] and source[j:end], the walk at (i, j) keeps text[i]
     and goes to (i + 1, j + 1) when text[i] == source[j]; otherwise it goes to (i, j + 1) when
@@ -217,34 +225,39 @@ def lcs_walk(
     """
     end = len(source) if end is None else end
     if not text or start >= end:
-        return [], 0
+        return [], offset
     m = len(source)
-    low = m - end  # the bits of the source after ``end``
-    width = (1 << (m - start)) - (1 << low)
-    # The state of text[i + 1:] for i = read, read + 1, ...
-    befores = chain(_columns_backwards(width, text[:0:-1], masks, width, (m + 7) // 8), [width])
-    read = 0
+    low = 1 << (m - end)  # the lowest bit of the source before ``end``
+    width = (1 << (m - start)) - low
+    # Lists of the states of text[i + 1:] for i = 0, 1, ... in turn.
+    blocks = chain(_column_blocks(width, text[:0:-1], masks, width, (m + 7) // 8), [[width]])
     kept: list[int] = []
     j = start
-    for i, token in enumerate(text):
-        if token != source[j]:
-            match = masks(token)
-            if match is None:
-                continue
-            ahead = match & ((1 << (m - j)) - 1)  # its positions from j on
-            if ahead >> low == 0:
-                continue  # none before ``end``: L(i, j) == L(i + 1, j)
-            before = next(islice(befores, i - read, None))
-            read = i + 1
-            carried = before & match
-            if not ((before + carried) ^ before ^ carried) >> (m - j) & 1:
-                continue  # no carry through bit m - 1 - j: L(i, j) == L(i + 1, j)
-            j = m - ahead.bit_length()
-        kept.append(i)
-        j += 1
-        if j == end:
-            return kept, i + 1
-    return kept, len(text)
+    rows_j, top, rows = -1, 0, 0  # 1 << (m - j) and the bits of source[j:end], for j == rows_j
+    first = 0  # the index in ``text`` of the block's first state
+    for befores in blocks:
+        shift = offset + first  # i below is the text index plus ``offset``
+        for i, token in enumerate(text[first : first + len(befores)], shift):
+            if token != source[j]:
+                match = masks(token)
+                if match is None:
+                    continue
+                if rows_j != j:
+                    rows_j, top = j, 1 << (m - j)
+                    rows = top - low
+                ahead = match & rows
+                if not ahead:
+                    continue  # no match in source[j:end]: L(i, j) == L(i + 1, j)
+                before = befores[i - shift]
+                if (before & rows) + (before & ahead) < top:
+                    continue  # the carry stops below bit m - j: L(i, j) == L(i + 1, j)
+                j = m - ahead.bit_length()
+            kept.append(i)
+            j += 1
+            if j == end:
+                return kept, i + 1
+        first += len(befores)
+    return kept, offset + len(text)
 
 
 def summary_lines(text: str) -> list[str]:

@@ -1,11 +1,9 @@
 """UpdateROUGE end to end: texts -> additions -> scores -> per-example table or corpus means,
 with bootstrap intervals, a paired test against a baseline and the settings signature.
 
-``UpdateRougeScorer`` is the metric as an object holding its ``Settings`` (in the spirit of
-rouge-score's ``RougeScorer`` and sacreBLEU's ``BLEU``); ``compute`` builds one per call. This is
-the whole metric without ``evaluate``; the evaluate module calls ``compute`` here. This module
-holds the public API only: how the examples are spread over processes is ``example_workers``'s,
-and what each process runs on them ``example_pipeline``'s.
+``UpdateRougeScorer`` is the metric as an object holding its ``Settings``; ``compute`` builds one
+per call (the evaluate module calls ``compute`` here). The public API only: the examples are
+spread over processes by ``example_workers``, and scored there by ``example_pipeline``.
 """
 
 import dataclasses
@@ -145,11 +143,10 @@ class UpdateRougeScorer:
         evidence: Any = None,
     ) -> "Tables":
         """The per-example table of the predictions (``compute(use_aggregator=False)``'s), that
-        of ``baseline_predictions`` on the same examples (``None`` without them), the number
-        of examples in which either system's additions have no token (not warned here) and,
-        under ``average="micro"``, each system's ``micro.count_columns`` (see ``Tables``). Under
-        ``entities=`` the tables (and counts) hold the entity keys too, extracted in this process
-        (``entities.entity_columns``) with the ``evidence`` of each example."""
+        of ``baseline_predictions`` on the same examples (``None`` without them), the number of
+        examples in which either system's additions have no token (not warned here) and, under
+        ``average="micro"``, each system's ``micro.count_columns`` (``Tables``). Under ``entities=``
+        the tables (and counts) hold the entity keys too, with the ``evidence`` of each example."""
         check_evidence_given(self.settings.entities, evidence)
         # The workers start first: they import the package while this process checks the inputs.
         with self._workers(table_checked, sources) as workers:

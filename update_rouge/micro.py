@@ -9,9 +9,10 @@ the examples as ``bootstrap`` does and sums each resample's counts into a micro 
 no micro average: ROUGE-1.5.5 defines no sums of its weighted counts.
 """
 
-from collections.abc import Mapping, Sequence
+from __future__ import annotations
 
-import numpy as np
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .bootstrap import Resampling, over_resamples, p_values_not_better, percentile_intervals
 from .engines import Counts
@@ -19,11 +20,14 @@ from .errors import LEFT_OUT, Name, OptionError, Setting
 from .rouge155_options import DEFAULT_ALPHA
 from .rouge_types import parse_rouge_type
 
+if TYPE_CHECKING:
+    import numpy as np
+
 AVERAGES = ("macro", "micro")
 DEFAULT_AVERAGE = "macro"
 NO_COUNTS = Counts(0, 0, 0)
 
-CountColumns = Mapping[str, np.ndarray]
+CountColumns = Mapping[str, "np.ndarray"]
 """Per output key ``update_<type>``, an ``n x 3`` integer array: hits, target, prediction per example."""
 
 
@@ -58,12 +62,16 @@ def count_columns(
 
 def as_arrays(columns: Mapping[str, Sequence[Counts]]) -> dict[str, np.ndarray]:
     """``count_columns`` as ``n x 3`` int64 arrays (``CountColumns``)."""
+    import numpy as np
+
     return {key: np.asarray(rows, dtype=np.int64).reshape(-1, 3) for key, rows in columns.items()}
 
 
 def micro_scores(sums: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F of summed counts (``sums[..., 0:3]``: hits, target, prediction),
     by the formulas of the module docstring."""
+    import numpy as np
+
     hits, target, prediction = (sums[..., field].astype(np.float64) for field in range(3))
     precision = np.divide(hits, prediction, out=np.zeros_like(hits), where=prediction > 0)
     recall = np.divide(hits, target, out=np.zeros_like(hits), where=target > 0)
@@ -88,6 +96,8 @@ def micro_means(counts: CountColumns, alpha: float) -> dict[str, float]:
 def _resample_f(counts: CountColumns, alpha: float, n_bootstrap: int, seed: int, threads: int) -> np.ndarray:
     """The micro F of each key (rows, in key order) in each resample (columns), computed on
     ``threads`` threads (``bootstrap.over_resamples``)."""
+    import numpy as np
+
     keys = list(counts)
     n_examples = len(counts[keys[0]])
     values = np.empty((len(keys), n_bootstrap))

@@ -1,11 +1,9 @@
 """What the options accept as a number (any integral or real number type, never a bool or a
 string) and as a switch (``True`` or ``False`` only).
 
-Python's ``int`` and ``float``, NumPy's scalars (``np.int64``, ``np.float32``), ``Fraction``:
-whatever registers as ``numbers.Integral`` or ``numbers.Real``. ``bool`` (and NumPy's ``bool_``)
-and strings are refused, so ``True`` is never taken for 1 nor ``"0.5"`` for 0.5. An accepted
-value is used as ``int(value)`` or ``float(value)``, so a NumPy scalar gives the same numbers as
-the Python number it equals.
+Whatever registers as ``numbers.Integral`` or ``numbers.Real`` (NumPy's scalars, ``Fraction``) is a
+number; ``bool`` (and NumPy's ``bool_``) and strings are refused. An accepted value is used as
+``int(value)`` or ``float(value)``, so a NumPy scalar gives the numbers of the Python number it equals.
 """
 
 import numbers

@@ -1,33 +1,21 @@
 """Running a function over chunks of work in worker processes, results in input order.
 
-Workers are started with the ``spawn`` method on every platform, so the behaviour is the same
-on Linux, macOS and Windows and safe in a process that already runs threads (PyTorch, a
-Trainer, a Gradio server). Under ``spawn`` a script that uses ``num_proc > 1`` must guard its
-entry point with ``if __name__ == "__main__":``, and the function (with everything bound to
-it, such as a custom tokenizer) must be importable in a fresh Python process: defined at the
-top level of a module or script file, not a lambda, not in a notebook cell.
+Workers are started with ``spawn`` on every platform (the same on Linux, macOS and Windows, and
+safe beside threads): a script using ``num_proc > 1`` must guard its entry point with ``if
+__name__ == "__main__":``, and the function (a custom tokenizer bound to it too) must be
+importable in a fresh process: top level of a module or script file, not a lambda or notebook cell.
 
-At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for (more would only
-share the same cores). The workers share the CPUs with their native thread pools too: each
-worker's Rayon pool (the threads of the accelerator rouge-score-rs) gets ``available_cpus() //
-num_proc`` threads, at least one, unless the environment already sets ``RAYON_NUM_THREADS``
-(``worker_threads``); left at Rayon's default, every worker would start a thread per CPU, and
-the workers would compete for the same cores (docs/speed.md). Workers are started with SIGINT blocked: a Ctrl-C at a terminal reaches
-the whole process group, and the parent, which gets it too, stops them (``starmap_in_order``)
-without a traceback from each. The stop signals (``STOP_SIGNALS``) are held back while the
-parent builds the pool, starts a worker or hands it work, so that a signal's exception never
-leaves a worker half started (one that nobody stops, or whose pipe nobody reads) nor a
-semaphore half made. A worker whose parent is gone (killed with SIGKILL, say) notices within
-``PARENT_CHECK_SECONDS`` and exits. Multiprocessing's resource tracker, which this process
-starts with its first pool, is started with SIGHUP blocked (``_start_resource_tracker``): it
-ignores SIGINT and SIGTERM itself but not SIGHUP, and a SIGHUP to the process group (a closed
-terminal) would kill it, so that the run's clean-up would start a new one, which prints a warning
-and a ``KeyError`` traceback for each semaphore it has not seen. It ends when this process and its
-workers have ended.
+At most ``available_cpus()`` workers run, whatever ``num_proc`` asks for. Each worker's Rayon
+pool (rouge-score-rs's threads) gets ``worker_threads`` (``POOL_SHARE`` in a process scoring
+beside them) unless ``RAYON_NUM_THREADS`` is set (docs/speed.md). Workers start with SIGINT
+blocked: the parent, which gets a terminal's Ctrl-C too, stops them without a traceback from
+each. The stop signals (``STOP_SIGNALS``) are held back while the parent builds the pool, starts
+a worker or hands it work, so that a signal's exception never leaves a worker half started nor a
+semaphore half made. A worker whose parent is gone exits within ``PARENT_CHECK_SECONDS``.
+Multiprocessing's resource tracker survives a SIGHUP to the process group (``_start_resource_tracker``).
 """
 
 import contextlib
-import multiprocessing
 import os
 import pickle
 import signal
@@ -36,32 +24,33 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer
 from .stop_signals import STOP_SIGNALS
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _worker_function: Callable[..., Any] | None = None
 
 THREADS_VARIABLE = "RAYON_NUM_THREADS"
 """The variable that sizes a process's Rayon thread pool when that pool starts (rouge-score-rs's)."""
 BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
-"""The variable that sizes OpenBLAS's thread pool (NumPy's wheels) when NumPy is imported: the
-pool's threads start then and spin a while before they sleep (docs/speed.md), one per CPU but
-one, whether or not a matrix product ever runs. Nothing this package scores with uses BLAS."""
+"""The variable that sizes OpenBLAS's thread pool (NumPy's wheels), whose threads start when NumPy
+is imported and spin a while (docs/speed.md). Nothing this package scores with uses BLAS."""
+POOL_SHARE = threading.local()
+"""Its ``cpus``, in the thread that runs a ``WorkerPool`` that ``helps`` (else ``None`` or unset): the
+CPUs that the pieces scored here may use while the pool runs, a worker's share (``worker_threads``)."""
 PARENT_CHECK_SECONDS = 0.2
 """How often a worker process checks that its parent process is still there."""
 FEEDER_JOIN_SECONDS = 2.0
-"""How long a stopped run waits for its work queue's feeder thread to end (it ends at once
-unless a killed worker left it blocked, as on Debian's Python 3.11.2; it is then abandoned)."""
+"""How long a stopped run waits for its work queue's feeder thread to end (else it is abandoned)."""
 
 
 def check_num_proc(num_proc: Any) -> int:
-    """``num_proc`` as an ``int`` if it is a whole number of processes >= 1 (``option_numbers``);
-    ``ValueError`` otherwise."""
+    """``num_proc`` as an ``int`` if it is a whole number of processes >= 1, else ``ValueError``."""
     if not is_integer(num_proc) or num_proc < 1:
         raise OptionError(
             "num_proc",
@@ -80,17 +69,14 @@ def available_cpus() -> int:
 
 
 def worker_threads(num_proc: int) -> int:
-    """The native threads each of ``num_proc`` worker processes may start: its share of
-    ``available_cpus()``, at least 1."""
+    """The native threads each of ``num_proc`` workers may start: its share of ``available_cpus()``, at least 1."""
     return max(1, available_cpus() // num_proc)
 
 
 def guided_share(remaining: int, num_proc: int, most: int, least: int) -> int:
     """How much the next piece of work may hold (bytes, characters, ...): ``most``, and with
-    several workers the share ``remaining / (2 * num_proc)`` of what is left once that is
-    smaller, though never less than ``least``. Large pieces while much is left, small ones at the
-    end (guided self-scheduling), so that the workers finish together instead of one idling while
-    another scores the last large piece. ``remaining`` is 0 when it is not known (a pipe)."""
+    several workers ``remaining / (2 * num_proc)`` once that is smaller, never less than ``least``
+    (guided self-scheduling: the workers finish together). ``remaining`` is 0 when not known."""
     if num_proc <= 1 or remaining <= 0:
         return most
     return max(least, min(most, remaining // (2 * num_proc)))
@@ -98,10 +84,8 @@ def guided_share(remaining: int, num_proc: int, most: int, least: int) -> int:
 
 def _install(pickled_function: bytes, parent: int, threads: int) -> None:
     """Worker initializer: size the Rayon pool to ``threads`` and OpenBLAS's to one thread,
-    each unless the environment already does; then unpickle the function and keep it (sent
-    pickled, so that its modules, and NumPy with them, are imported after this, in a worker
-    whose parent's main module did not import NumPy: the CLI's, a script run with ``-c``);
-    exit when the process ``parent`` is gone."""
+    each unless the environment already does; then unpickle the function and keep it (pickled,
+    so that its modules are imported after this); exit when the process ``parent`` is gone."""
     global _worker_function
     os.environ.setdefault(THREADS_VARIABLE, str(threads))
     os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
@@ -111,35 +95,36 @@ def _install(pickled_function: bytes, parent: int, threads: int) -> None:
 
 
 def _exit_when_orphaned(parent: int) -> None:
-    """Exit this process at once when its parent ``parent`` is gone: on POSIX an orphan is
-    adopted by another process, so its parent pid changes."""
+    """Exit this process at once when its parent ``parent`` is gone (an orphan's parent pid changes)."""
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK_SECONDS)
     os._exit(1)
 
 
 @contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread within the block (where the platform can): a SIGINT that
-    arrives meanwhile is delivered when it ends, and the processes and threads started within
-    inherit the blocked mask, so workers never see the Ctrl-C that their parent handles."""
+def _blocked(number: int) -> Iterator[None]:
+    """Block the signal ``number`` in this thread within the block (where the platform can): it
+    is delivered when the block ends, and the processes and threads started within inherit it blocked."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {number})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+def _sigint_blocked() -> contextlib.AbstractContextManager[None]:
+    """SIGINT ``_blocked``: workers never see the Ctrl-C that their parent handles."""
+    return _blocked(signal.SIGINT)
+
+
 @contextlib.contextmanager
 def stop_signals_deferred() -> Iterator[None]:
     """Within the block, a stop signal is only noted; when the block ends, the handlers are put
-    back and the first signal noted is raised again, to be handled as if it arrived then. So
-    the exception a handler raises never leaves a worker half started. (Blocking the signal
-    is not enough: another thread may receive it.) Only the main thread runs signal handlers:
-    elsewhere the block changes nothing."""
+    back and the first signal noted is raised again, as if it arrived then (blocking it is not
+    enough: another thread may receive it). Outside the main thread the block changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -159,19 +144,14 @@ def stop_signals_deferred() -> Iterator[None]:
 
 
 def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker, if it is not running, with SIGHUP blocked in
-    this thread: it inherits the blocked signal (and never unblocks it), so a SIGHUP to the
-    process group leaves it running; a SIGHUP this process gets meanwhile waits until the block
-    ends. Nothing to do where the platform has no SIGHUP or no resource tracker (Windows)."""
-    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
-        return
-    from multiprocessing import resource_tracker
+    """Start multiprocessing's resource tracker, if it is not running, with SIGHUP ``_blocked``:
+    it inherits the blocked signal (and never unblocks it), so a SIGHUP to the process group
+    leaves it running. Nothing to do without SIGHUP or ``pthread_sigmask`` (Windows)."""
+    if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask"):
+        from multiprocessing import resource_tracker
 
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        with _blocked(signal.SIGHUP):
+            resource_tracker.ensure_running()
 
 
 def _call(arguments: tuple) -> Any:
@@ -180,28 +160,19 @@ def _call(arguments: tuple) -> Any:
     return _worker_function(*arguments)
 
 
-def _started() -> None:
-    """The call that makes a new pool start its worker processes at once (``WorkerPool``)."""
-
-
 class WorkerPool:
     """``num_proc`` spawned worker processes calling ``function`` (a context manager), started
-    when the block begins, so that they import the package while this process prepares their
-    work; ``starmap`` hands them the work, once or several times.
-
-    With ``helps``, this process is one of the ``num_proc`` that score: ``num_proc - 1``
-    workers start, and while they start, and whenever each has its two pieces of work in
-    flight, this process calls ``function`` on the next piece itself (``starmap``). It has its
-    imports done, so it scores from the first moment, while the workers start, and one process
-    fewer starts. Its results, exceptions included, take
-    their place in input order like the workers'.
+    when the block begins; ``starmap`` hands them the work, once or several times. With ``helps``,
+    this process is one of the ``num_proc`` that score: ``num_proc - 1`` workers start, and while
+    they start, and whenever each has its two pieces in flight, this process calls ``function`` on
+    the next piece itself (its native threads a worker's share, ``POOL_SHARE``), its results,
+    exceptions included, in their input order.
 
     ``function`` is sent to each worker once. ``num_proc`` is capped at ``available_cpus()``;
-    with one process, or a ``function`` that cannot be pickled (a lambda tokenizer, say: then
-    with a ``UserWarning``), the calls run in this process: the results are the same, only
-    slower. A worker that cannot start or dies raises ``RuntimeError``. When the block ends
-    early (an exception, including a signal's) or a ``starmap`` was left unfinished, the workers
-    are killed at once; otherwise they are shut down.
+    with one process, or a ``function`` that cannot be pickled (then with a ``UserWarning``), the
+    calls run in this process. A worker that cannot start or dies raises ``RuntimeError``. When
+    the block ends early (an exception, including a signal's) or a ``starmap`` was left
+    unfinished, the workers are killed at once; otherwise they are shut down.
     """
 
     def __init__(self, function: Callable[..., Any], num_proc: int, helps: bool = False):
@@ -226,24 +197,40 @@ class WorkerPool:
 
     def __enter__(self) -> "WorkerPool":
         if self.num_proc > 1:
-            # Building the pool creates its semaphores and may start multiprocessing's resource
-            # tracker, and a submit starts the workers; a signal's exception in the middle would
-            # leave a worker half started, or a semaphore the tracker then reports as leaked on
-            # our standard error.
-            with stop_signals_deferred(), _sigint_blocked():
-                _start_resource_tracker()
-                self._pool = ProcessPoolExecutor(
-                    self._workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_install,
-                    initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
-                )
-            # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
-            # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
-            with stop_signals_deferred(), _sigint_blocked():
-                for _ in range(self._workers):  # each submit starts one more worker, up to _workers
-                    self._pool.submit(_started)
+            try:
+                self._start()
+            except BaseException as error:
+                # A signal's exception (raised when the deferral ends) or a failed start: the
+                # workers started so far are killed, since the block's end will not come. One
+                # started after the pool broke (a worker killed by the same signal) is one the
+                # pool never stops, and its manager thread, which the interpreter joins at exit,
+                # waits for it for ever.
+                self.__exit__(type(error))
+                raise
         return self
+
+    def _start(self) -> None:
+        """Build the pool and start its workers."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Building the pool creates semaphores and may start the resource tracker, and a submit
+        # starts a worker: a signal's exception in the middle would leave a worker half started,
+        # or a semaphore the tracker reports as leaked on our standard error.
+        with stop_signals_deferred(), _sigint_blocked():
+            _start_resource_tracker()
+            self._pool = ProcessPoolExecutor(
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_install,
+                initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
+            )
+        # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
+        # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
+        with stop_signals_deferred(), _sigint_blocked():
+            for _ in range(self._workers):  # each submit (of int(), which does nothing) starts a worker
+                self._pool.submit(int)
+        POOL_SHARE.cpus = worker_threads(self.num_proc) if self.helps else None
 
     @property
     def _workers(self) -> int:
@@ -259,6 +246,8 @@ class WorkerPool:
             for item in items:
                 yield self.function(*item)
             return
+        from concurrent.futures import Future
+
         self._unfinished = True
         pending: deque[Future] = deque()
         in_flight = 2 * self._workers
@@ -267,8 +256,13 @@ class WorkerPool:
                 while self.helps and pending and pending[0].done():
                     yield pending.popleft().result()
                 if self.helps and sum(not future.done() for future in pending) >= in_flight:
-                    if len(pending) < 4 * self.num_proc:
-                        pending.append(self._here(item))
+                    if len(pending) < 4 * self.num_proc:  # scored here: a done future, raised in its place
+                        here: Future = Future()
+                        try:
+                            here.set_result(self.function(*item))
+                        except Exception as error:
+                            here.set_exception(error)
+                        pending.append(here)
                         continue
                     yield pending.popleft().result()
                 with stop_signals_deferred(), _sigint_blocked():
@@ -279,25 +273,13 @@ class WorkerPool:
                 yield pending.popleft().result()
         self._unfinished = False
 
-    def _here(self, item: tuple) -> Future:
-        """``function(*item)`` called in this process, as a done ``Future``: its result, or its
-        ``Exception``, which ``starmap`` raises in its place in the order."""
-        future: Future = Future()
-        try:
-            future.set_result(self.function(*item))
-        except Exception as error:
-            future.set_exception(error)
-        return future
-
     def __exit__(self, kind: Any, *_: Any) -> None:
         if self._pool is None:
             return
+        vars(POOL_SHARE).pop("cpus", None)
         feeder = _stop_workers(self._pool) if kind is not None or self._unfinished else None
         self._pool.shutdown(wait=True, cancel_futures=True)
-        if feeder is not None:
-            # The feeder drops the queue's last semaphores when it ends; frozen in the middle
-            # of that by the interpreter's exit, it leaves the resource tracker a semaphore to
-            # report as leaked on our standard error.
+        if feeder is not None:  # frozen by the interpreter's exit, it would leave a semaphore leaked
             feeder.join(timeout=FEEDER_JOIN_SECONDS)
 
 
@@ -305,6 +287,8 @@ class WorkerPool:
 def _broken_pool_explained() -> Iterator[None]:
     """Raise a ``BrokenProcessPool`` (a worker that could not start or died) as a ``RuntimeError``
     that says what commonly causes it."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         yield
     except BrokenProcessPool as error:
@@ -316,28 +300,22 @@ def _broken_pool_explained() -> Iterator[None]:
 
 
 def starmap_in_order(function: Callable[..., Any], items: Iterable[tuple], num_proc: int) -> Generator[Any, None, None]:
-    """Yield ``function(*item)`` for each item, in the order of ``items``, called in a
-    ``WorkerPool`` of ``num_proc`` processes (its contract). If the caller stops early (an
-    exception, including a signal's, or an abandoned generator), the workers are killed at once.
-    """
+    """Yield ``function(*item)`` for each item, in the order of ``items``, called in a ``WorkerPool``
+    of ``num_proc`` processes (its contract: stopped early, the workers are killed at once)."""
     with WorkerPool(function, num_proc) as pool:
         yield from pool.starmap(items)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
+def _stop_workers(pool: "ProcessPoolExecutor") -> threading.Thread | None:
     """Kill the pool's workers now, so that an interrupted run leaves no process behind; return
     the thread that feeds the pool's work queue (``None`` if it never started), which nobody joins.
 
-    ``ProcessPoolExecutor`` has no public way to do this before Python 3.14; its ``_processes``
-    mapping (pid -> process) has been stable since Python 3.2. A worker holds nothing that needs
-    cleaning up, so SIGKILL (which a worker still starting cannot block) loses nothing.
+    ``ProcessPoolExecutor`` has no public way to do this (its ``_processes``: pid -> process). A
+    worker holds nothing that needs cleaning up, so SIGKILL loses nothing.
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    # Killed workers leave the pool's feeder thread blocked writing work into their pipe on some
-    # interpreters (Debian's Python 3.11.2 lacks CPython's fix for issue 94777), and shutdown()
-    # would join it for ever. The feeder is a daemon thread and the work it holds is abandoned,
-    # so it is not joined. (Closing the pipe ourselves would race with the pool's own threads,
-    # which close it on other interpreters.)
+    # Killed workers may leave the feeder thread blocked writing into their pipe (CPython issue
+    # 94777), and shutdown() would join it for ever: the feeder, a daemon thread, is not joined.
     call_queue = pool._call_queue  # type: ignore[attr-defined]
     call_queue.cancel_join_thread()
     for process in processes:
@@ -345,9 +323,7 @@ def _stop_workers(pool: ProcessPoolExecutor) -> threading.Thread | None:
     for process in processes:
         process.join(timeout=10)
     if all(process.exitcode is not None for process in processes):
-        # A worker killed while writing its result leaves part of a message in the result pipe,
-        # and the pool's manager thread, which shutdown() joins, waits for the rest for ever:
-        # this process holds the pipe's other write end. With every worker gone, closing it ends
-        # that read with EOFError, which the pool takes for a broken pool.
+        # A worker killed while writing its result leaves the manager thread that shutdown() joins
+        # waiting for the rest for ever: closing our write end ends that read with EOFError.
         pool._result_queue._writer.close()  # type: ignore[attr-defined]
     return getattr(call_queue, "_thread", None)

@@ -1,22 +1,23 @@
 """The rules of three published UpdateROUGE scripts, so that ``protocol=`` reproduces their numbers.
 
-``"fruit"`` (google-research/language ``fruit/metrics.py``), ``"editeval"`` (facebookresearch/EditEval
-``update_rouge.py``) and ``"autometrics"`` (SALT-NLP/autometrics ``UpdateROUGE``), each restated in
-our own code: their additions, join, rouge types, no-additions score, reference handling and corpus
-value. docs/published-protocols.md gives the sources, the commits read and what differs from our
-rules (FRUIT's repaired no-additions score among them). The bootstrap of ``"fruit"`` and
-``"editeval"`` replays rouge-score 0.1.2's ``BootstrapAggregator`` on a local
-``np.random.RandomState(seed)``: NumPy's global generator is neither read nor changed.
+``"fruit"``, ``"editeval"`` and ``"autometrics"``, each restated in our own code: their additions,
+join, rouge types, no-additions score, reference handling and corpus value (docs/published-protocols.md
+gives the sources and what differs from our rules). The bootstrap of ``"fruit"`` and ``"editeval"``
+replays rouge-score 0.1.2's ``BootstrapAggregator`` on a local ``np.random.RandomState(seed)``:
+NumPy's global generator is neither read nor changed.
 """
+
+from __future__ import annotations
 
 import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T")
 
@@ -242,6 +243,8 @@ def published_bootstrap(
     ``confidence_level`` ``None`` is the aggregator's default, 0.95 (the median does not depend on
     it). Returns per matrix a ``3 x 3`` array: rows low, mid, high; columns precision, recall, F.
     """
+    import numpy as np
+
     generator = np.random.RandomState(seed)
     confidence = 0.95 if confidence_level is None else confidence_level
     delta = (1 - confidence) / 2
@@ -269,6 +272,8 @@ def resample_means(matrix: np.ndarray, n_bootstrap: int, generator: np.random.Ra
     axis=0)`` adds; a block of one resample gathers the rows themselves, since an ``n x 1`` gather
     would be summed pairwise and differ in the last bit.
     """
+    import numpy as np
+
     rows, measures = matrix.shape
     columns = np.ascontiguousarray(matrix.T)
     means = np.empty((measures, n_bootstrap))
@@ -295,6 +300,8 @@ def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> I
     and rejects it above ``high - 1``; the words are drawn in bulk, never more than values still to
     come, so never a word past the last value's.
     """
+    import numpy as np
+
     top = high - 1
     if top == 0:
         for start in range(0, count, WORDS_PER_DRAW):
@@ -312,6 +319,8 @@ def legacy_randint(generator: np.random.RandomState, high: int, count: int) -> I
 
 def in_pieces(values: Iterator[np.ndarray], size: int) -> Iterator[np.ndarray]:
     """The arrays of ``values``, joined, cut anew into arrays of ``size`` (the last: what is left)."""
+    import numpy as np
+
     rest = np.empty(0, dtype=np.uint32)
     for piece in values:
         rest = np.concatenate([rest, piece]) if rest.size else piece
@@ -333,6 +342,8 @@ def published_statistics(
     unless ``confidence_level`` is ``None``, the interval's ends (``_low``, ``_high``), each times
     the protocol's ``scale`` and averaged over slots in slot order.
     """
+    import numpy as np
+
     confidence_level, n_bootstrap, seed = bootstrap
     arrays = {key: np.asarray(values, dtype=np.float64).reshape(n_examples, -1, 3) for key, values in columns.items()}
     slots = next(iter(arrays.values())).shape[1]

@@ -17,11 +17,10 @@
 import re
 from typing import NamedTuple
 
-from rouge_score.scoring import Score
-
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import check_switch, is_integer, is_real
 from .rouge155_stopwords import STOPWORDS_TEXT
+from .scores import Score
 
 STOPWORDS = frozenset(STOPWORDS_TEXT.split("\n")) - {""}
 DEFAULT_ALPHA = 0.5

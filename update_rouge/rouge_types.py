@@ -1,10 +1,8 @@
 """Which rouge types and multi-reference modes can be asked for, and their checks: the one home of
 what the package knows about a rouge type.
 
-``parse_rouge_type(name)`` parses a name once into a ``RougeType`` (its family, parameter and
-properties); every module asks it instead of testing names. ``check_rouge_types`` and
-``check_multi_ref`` raise ``OptionError``; ``settings.Settings`` calls them when built. Adding a
-rouge type: docs/architecture.md.
+``parse_rouge_type(name)`` parses a name once into a ``RougeType``; every module asks it instead of
+testing names. ``check_rouge_types`` and ``check_multi_ref`` raise ``OptionError``.
 """
 
 import functools

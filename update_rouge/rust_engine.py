@@ -7,13 +7,12 @@ import os
 from collections.abc import Sequence
 from typing import Protocol
 
-from rouge_score.scoring import Score
-
 from .errors import LEFT_OUT, OptionError, Setting
 from .extras import is_package
 from .lcs_limits import LcsTableTooLarge, TextPair, refused_pairs
-from .parallel import THREADS_VARIABLE, available_cpus
+from .parallel import POOL_SHARE, THREADS_VARIABLE, available_cpus
 from .rouge_types import SUMMARY_LCS, parse_rouge_type
+from .scores import Score
 from .tokens import DefaultTokenizer
 
 
@@ -103,6 +102,8 @@ class RustEngine:
 
 def accelerator_threads() -> int:
     """The threads the accelerator's Rayon pool has in this process: ``RAYON_NUM_THREADS`` when it is a
-    positive integer, else, as Rayon does, one per CPU (``available_cpus()``)."""
+    positive integer, else, as Rayon does, one per CPU (``available_cpus()``); no more than a worker's
+    share while this process scores as one of a pool's processes (``parallel.POOL_SHARE``)."""
     value = os.environ.get(THREADS_VARIABLE, "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else available_cpus()
+    threads = int(value) if value.isdigit() and int(value) > 0 else available_cpus()
+    return min(threads, getattr(POOL_SHARE, "cpus", None) or threads)

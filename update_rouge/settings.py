@@ -1,11 +1,8 @@
 """Every option of UpdateROUGE in one table, and the settings object built from it.
 
 ``OPTIONS`` is the one table of the options a user can give (name, type, default, help,
-choices); each help is written once, naming options as the errors do, and each door renders it
-in its own words (``rendered``): ``compute``, the evaluate module, the command line, the
-Trainer helper and the demo all derive theirs from it. ``Settings`` holds the options that
-change a score or a statistic, checked once when built; the signature is read off it.
-
+choices); each door renders its help in its own words (``rendered``). ``Settings`` holds the
+options that change a score or a statistic, checked once when built; the signature is read off it.
 Adding an option (docs/architecture.md): one ``Option`` in ``OPTIONS``; if it changes a number,
 one field of ``Settings`` with its check and one signature field.
 """
@@ -272,14 +269,7 @@ OPTIONS: tuple[Option, ...] = (
             ")",
         ),
     ),
-    Option(
-        "multi_ref",
-        "`str`",
-        DEFAULT_MULTI_REF,
-        _MULTI_REF_HELP,
-        choices=MULTI_REF_MODES,
-        cli=SCORING,
-    ),
+    Option("multi_ref", "`str`", DEFAULT_MULTI_REF, _MULTI_REF_HELP, choices=MULTI_REF_MODES, cli=SCORING),
     Option(
         "remove_stopwords",
         "`bool`",
@@ -426,9 +416,8 @@ DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
 
 
 def describe_options(options: Sequence[Option], indent: str = "    ") -> str:
-    """The documentation of ``options``, one paragraph each (name, type, help, choices and
-    default) starting at ``indent``, continued 4 spaces deeper: the evaluate description's and
-    ``compute``'s."""
+    """The documentation of ``options`` (the evaluate description's and ``compute``'s), one
+    paragraph each (name, type, help, choices and default) at ``indent``, continued 4 spaces deeper."""
     lines = []
     for option in options:
         text = f"{option.name} ({option.type}, optional): {option.described()}"
@@ -451,10 +440,9 @@ class Settings:
     """The options that change a score or a statistic, checked and normalised once.
 
     Built from ``compute``'s keyword arguments; ``use_stemmer`` is resolved into ``stemmer`` and
-    ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``ValueError`` (``OptionError``) for any value
-    ``compute`` would refuse, with advice that works (``_working_advice``). A number may be of any
-    integral or real type (``option_numbers``) and is kept as the Python ``int`` or ``float`` it
-    equals. ``engine`` and ``num_proc`` never change a number; they are how a scorer runs.
+    ``rouge_types=None`` becomes ``DEFAULT_ROUGE_TYPES``. Raises ``OptionError`` for any value
+    ``compute`` would refuse, with advice that works. A number is kept as the Python ``int`` or
+    ``float`` it equals. ``engine`` and ``num_proc`` never change a number.
     """
 
     # Typed as they are once checked: None (the defaults) is resolved in __post_init__.

@@ -13,8 +13,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from .bootstrap import check_paired
 from .entity_extractors import extractor_field
 from .errors import unknown_options
@@ -70,6 +68,8 @@ def aggregate_field(settings: Settings) -> str:
 def signature(settings: Settings, references: Sequence[Any] | None = None, paired: bool = False) -> str:
     """The signature of scoring with ``settings``: ``references`` gives the ``refs`` field (``None``:
     ``refs:unknown``); ``paired`` says whether a paired test uses the bootstrap."""
+    import numpy as np
+
     if paired:
         check_paired(settings.use_aggregator)
     protocol, rules = settings.protocol, rules_of(settings.protocol)

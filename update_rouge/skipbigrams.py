@@ -10,12 +10,16 @@ Pairs are counted per distinct shared token pair, exactly, from prefix counts in
 bound memory; a short window lists its position pairs instead.
 """
 
+from __future__ import annotations
+
 import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 SKIP_BIGRAM_TYPE_PATTERN = re.compile(r"rouge(SU|S)(0|[1-9][0-9]*)?")
 MAX_SKIP_DISTANCE = 2**63 - 2
@@ -75,6 +79,8 @@ def skip_bigram_counts(
 
 def _pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], distance: int | None) -> int:
     """Sum over distinct skip-bigrams (pairs only, no unigrams) of the smaller of their two counts."""
+    import numpy as np
+
     shared = set(reference).intersection(prediction)
     if not shared or len(reference) < 2 or len(prediction) < 2:
         return 0
@@ -96,6 +102,8 @@ def _pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], di
 
 def _listed_pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashable], ids: dict, window: int) -> int:
     """``_pair_hits`` for a short window: every position pair of each text listed as a code."""
+    import numpy as np
+
     codes, counts = zip(*(_window_pair_codes(tokens, ids, window) for tokens in (reference, prediction)))
     _, in_reference, in_prediction = np.intersect1d(codes[0], codes[1], assume_unique=True, return_indices=True)
     return int(np.minimum(counts[0][in_reference], counts[1][in_prediction]).sum(dtype=np.int64))
@@ -104,6 +112,8 @@ def _listed_pair_hits(reference: Sequence[Hashable], prediction: Sequence[Hashab
 def _window_pair_codes(tokens: Sequence[Hashable], ids: dict, window: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct pairs of shared tokens at most ``window`` positions apart, coded first * V + second,
     and how often each occurs."""
+    import numpy as np
+
     token_ids = np.array([ids.get(token, -1) for token in tokens], dtype=np.int64)
     codes = []
     for offset in range(1, min(window, len(tokens) - 1) + 1):
@@ -121,6 +131,8 @@ class _SharedTokens:
     """
 
     def __init__(self, tokens: Sequence[Hashable], ids: dict, window: int | None):
+        import numpy as np
+
         found = [(ids[token], position) for position, token in enumerate(tokens) if token in ids]
         self.token_ids, positions = np.array(found, dtype=np.int64).T
         self.size = max(len(self.token_ids), len(ids))
@@ -134,6 +146,8 @@ class _SharedTokens:
 
     def pair_counts(self, firsts: np.ndarray) -> np.ndarray:
         """counts[a - firsts[0], b]: how often first token a precedes second token b, a in ``firsts``."""
+        import numpy as np
+
         # before[a, k]: occurrences of a among the first k shared tokens (k = 0 .. m).
         one_hot = firsts[:, None] == self.token_ids[None, :]
         before = np.zeros((len(firsts), len(self.token_ids) + 1), dtype=self.dtype)

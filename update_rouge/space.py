@@ -1,29 +1,20 @@
 """Write the Hugging Face Space of UpdateROUGE from a checkout: ``python -m update_rouge.space OUT_DIR``.
 
-evaluate's Hub loader (``evaluate.load("<namespace>/update_rouge")``) fetches
-``update_rouge.py`` from the root of the Space repository and then, for every relative import
-``from .x import y`` in it, ``x.py`` from the same root, and nothing else. So the Space folder
-holds, at its root:
+evaluate's Hub loader (``evaluate.load("<namespace>/update_rouge")``) fetches ``update_rouge.py``
+from the root of the Space repository and, for every relative import in it, ``x.py`` from the
+same root, and nothing else. So the Space folder holds, at its root:
 
-- ``update_rouge.py``, the evaluate script, and every module it imports, flat beside it (the
-  list is read from the script with evaluate's own import parser, so it cannot drift);
-- ``app.py``, the demo's entry point, and the package ``demo/`` it serves;
-- ``update_rouge/``, the package itself (every module, as in the checkout), which the demo
-  imports as ``from update_rouge.x import y``: beside the flat ``update_rouge.py``, Python's
-  import finds the package directory first (a directory with ``__init__.py`` wins over a module
-  of the same name in one ``sys.path`` entry), while evaluate reads the flat script by its path;
-- ``README.md``: the metric card, with the Space's YAML header;
-- ``requirements.txt``: the package's dependencies and the extras of ``SPACE_EXTRAS``, from
-  pyproject.toml;
-- the data the demo shows (``DEMO_DATA``), at the same relative paths as in the checkout;
-- ``docs/*.md``, the pages the card links to (the Hub's file view resolves the links there;
-  the demo renders only the card, its links to them made absolute, see ``demo.render.metric_card``).
+- ``update_rouge.py`` and every module it imports, flat beside it (read with evaluate's own
+  import parser);
+- ``app.py`` and the package ``demo/`` it serves;
+- ``update_rouge/``, the package, which the demo imports (a package directory wins over a module
+  of the same name), while evaluate reads the flat script by its path;
+- ``README.md`` (the metric card, with the Space's YAML header) and ``requirements.txt`` (the
+  dependencies and the extras of ``SPACE_EXTRAS``);
+- the data the demo shows (``DEMO_DATA``) and ``docs/*.md``, at their paths in the checkout.
 
-Nothing is kept twice in the repository: the folder is generated from it (the scoring modules
-are there twice, flat for evaluate and in the package for the demo, both copies of the same files). Name the folder
-``update_rouge`` if it is to be loaded with ``evaluate.load(OUT_DIR)`` (evaluate looks for
-``<folder name>.py`` in a folder). The generator needs a checkout (it reads app.py, demo/, README.md
-and pyproject.toml beside the package), not an installed wheel.
+Name the folder ``update_rouge`` to load it with ``evaluate.load(OUT_DIR)``. The generator needs a
+checkout (it reads app.py, demo/, README.md and pyproject.toml beside the package).
 """
 
 import argparse

@@ -1,6 +1,5 @@
-"""The signals that stop a run and the line on stderr of a command they stopped, in a module
-that imports nothing but ``signal``, so that the command line can handle them from its first
-line (``cli.run_program``), before it imports anything else."""
+"""The signals that stop a run and the line on stderr of a command they stopped; imports nothing
+but ``signal``, so that the command line handles them from its first line (``cli.run_program``)."""
 
 import signal
 

@@ -45,6 +45,7 @@ from .rouge155_stopwords import STOPWORDS_TEXT
 from .rouge155_tokens import Rouge155Tokenizer
 from .rouge_types import DEFAULT_ROUGE_TYPES
 from .rust_engine import RustEngine
+from .scores import Score
 from .sentences import SENTENCE_PATTERN
 from .settings import DEFAULTS, OPTIONS, compute_parameters, describe_options
 from .signature import build_signature

@@ -23,14 +23,18 @@ f^-1(hits / f(prediction)), 0 where the denominator is 0. Floating-point operati
 ROUGE-1.5.5, in its order, so ties between cells are broken as it breaks them.
 """
 
+from __future__ import annotations
+
 import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from itertools import accumulate, islice
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-from rouge_score.scoring import Score, fmeasure
+from .scores import Score, fmeasure
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WEIGHTED_LCS_TYPE_PATTERN = re.compile(r"rougeW(?:-([0-9]+(?:\.[0-9]+)?))?")
 DEFAULT_WEIGHT = 1.2
@@ -129,6 +133,8 @@ def _mark_small(
 def _mark_large(reference: np.ndarray, prediction: np.ndarray, weights: np.ndarray, marks: list) -> None:
     """``_mark_small`` by anti-diagonals d = i + j, each a NumPy vector indexed by i, in three
     buffers never cleared: the boundary cells a diagonal reads were never written, so hold 0."""
+    import numpy as np
+
     m, n = len(reference), len(prediction)
     reversed_prediction = prediction[::-1]
     c0, c1, c2 = np.zeros(m + 1), np.zeros(m + 1), np.zeros(m + 1)
@@ -170,6 +176,8 @@ def weighted_lcs_counts(
 ) -> WeightedCounts:
     """ROUGE-W totals: lines for the tables, whole-text tokens for the counts that clip hits (under
     ``max_bytes`` ROUGE-1.5.5's lines and tokens differ: ``rouge155_options``)."""
+    import numpy as np
+
     weights = _weights(max((len(line) for line in target_lines), default=0), weight)
     target_total = 0.0
     for line in target_lines:

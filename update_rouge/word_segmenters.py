@@ -1,12 +1,8 @@
-"""The word segmenters of ``language=``: the packages that cut Chinese, Japanese and Thai
-words, which need the ``multilingual`` extra.
-
-Each is imported and built once per process, at first use (``segmenter``); a missing one
-raises ``MissingExtra`` naming the pip line. Their versions go into the signature
-(``segmenter_versions``), as their dictionaries decide the tokens.
+"""The word segmenters of ``language=``: the packages that cut Chinese, Japanese and Thai words
+(the ``multilingual`` extra), each built once per process at first use (``segmenter``; a missing
+one raises ``MissingExtra``). Their versions go into the signature (``segmenter_versions``).
 """
 
-import logging
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -57,6 +53,8 @@ def segmenter_versions(language: str) -> str | None:
 
 
 def _jieba_segmenter():
+    import logging
+
     import jieba
 
     logger = logging.getLogger("jieba")

@@ -141,6 +141,31 @@ def test_python_m_update_rouge_is_the_program_and_imports_numpy_after_its_settin
     assert done.stdout.splitlines()[-1] == "[] [] False 1", done.stdout + done.stderr
 
 
+IMPORTS_OF_A_RUN = """
+import sys
+from update_rouge.cli import run_program
+sys.argv = ["update-rouge", *sys.argv[1:]]
+status = run_program()
+print(status, sorted({"numpy", "tqdm", "nltk", "rouge_score_rs", "multiprocessing"} & set(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize(
+    "options, imported",
+    [
+        (["--engine", "python", "--confidence-level", "none"], []),
+        (["--engine", "python"], ["numpy"]),  # the bootstrap's
+    ],
+)
+def test_the_command_line_imports_only_what_its_options_need(tmp_path, options, imported):
+    path = tmp_path / "one.jsonl"
+    path.write_text(FRUIT.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-c", IMPORTS_OF_A_RUN, str(path), *options]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert done.stdout.splitlines()[-1] == f"0 {imported}", done.stdout + done.stderr
+
+
 def test_the_installed_command_is_the_program():
     (command,) = (
         entry for entry in importlib.metadata.entry_points(group="console_scripts") if entry.name == "update-rouge"

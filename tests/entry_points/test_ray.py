@@ -13,7 +13,7 @@ import ray
 from conftest import DATA_DIR, TRIPLE_FILES, read_jsonl, run_main
 from ray_helpers import local_cluster
 
-from update_rouge import compute
+from update_rouge import InputError, compute
 from update_rouge.integrations.ray_batches import output_columns, score_dataset, score_jsonl
 from update_rouge.integrations.ray_chunks import RayWorkers
 from update_rouge.integrations.ray_counts import count_column_names
@@ -143,8 +143,9 @@ def test_micro_average_from_the_count_columns_equals_compute_bit_for_bit(cluster
     paired = compute(*columns(rows), baseline_predictions=[r["baseline"] for r in rows], return_signature=True, **micro)
     assert 1 / 301 < paired["update_rouge1_p_value"] < 1  # a real test, not an extreme
     assert corpus_scores(scored, baseline=baseline, return_signature=True, **micro) == paired
-    with pytest.raises(ValueError, match="the scored dataset has no column '_counts_update_rouge1_hits'"):
+    with pytest.raises(InputError, match="the scored dataset has no column '_counts_update_rouge1_hits'") as refused:
         corpus_scores(score_dataset(ds, **options), **micro)
+    assert refused.value.field == "scored"
 
 
 def test_custom_tokenizer_importable_on_workers(cluster):
@@ -224,8 +225,14 @@ def test_a_repeated_row_number_is_refused(cluster):
     rows = numbered(read_jsonl("fruit_triples.jsonl"))
     rows[2]["row"] = 0
     scored = score_dataset(ray.data.from_items(rows))
-    with pytest.raises(ValueError, match="row 0 occurs more than once"):
+    with pytest.raises(InputError, match="row 0 occurs more than once") as refused:
         corpus_scores(scored)
+    assert refused.value.field == "row"
+    with pytest.raises(InputError, match="^baseline must hold the same row values as the scored dataset$"):
+        clean = numbered(read_jsonl("fruit_triples.jsonl"))
+        corpus_scores(score_dataset(ray.data.from_items(clean)), baseline=score_dataset(ray.data.from_items(clean[:2])))
+    with pytest.raises(InputError, match="^the dataset has no rows: there is nothing to score$"):
+        corpus_scores(scored.limit(0))
 
 
 def test_cli_with_ray_prints_what_it_prints_without(cluster, capsys):

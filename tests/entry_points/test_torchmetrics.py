@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import read_jsonl
 
-from update_rouge import OptionError, compute
+from update_rouge import InputError, OptionError, compute
 
 torch = pytest.importorskip(
     "torch", reason="needs torch (tests/run.sh installs torch==2.13.0 where its CPU wheel fits)"
@@ -161,8 +161,9 @@ def test_evidence_goes_to_update_with_every_batch():
     metric = UpdateRougeMetric(entities=capitalised)
     metric.update(["a."], ["a. Eve."], ["a."], evidence=["Eve"])
     metric.update(["a."], ["a. Bob."], ["a."])
-    with pytest.raises(ValueError, match="^evidence was given for 1 of the 2 examples: give update"):
+    with pytest.raises(InputError, match="^evidence was given for 1 of the 2 examples: give update") as refused:
         metric.compute()
+    assert refused.value.field == "evidence"
 
 
 REFUSED = [

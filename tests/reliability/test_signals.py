@@ -183,6 +183,14 @@ def test_a_signal_while_both_workers_score_stops_them_and_leaves_the_output_alon
     _interrupt(run, signum, delay=1, workers=2)
 
 
+def test_a_hangup_as_the_first_worker_starts_ends_the_run(run):
+    # The hang-up killed the first worker while the second was being started: the pool, broken,
+    # never stopped the second, and the interpreter's exit waited for it for ever (a run still
+    # running 20 s later, in about one run of five on a loaded machine).
+    for delay in (0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12):
+        _interrupt(run, signal.SIGHUP, delay)
+
+
 @pytest.mark.parametrize("additions", ["sentences", "edits"])
 def test_a_hangup_of_the_process_group_prints_one_line_and_leaves_nothing(run, additions):
     # It killed multiprocessing's resource tracker: then "process died unexpectedly, relaunching"

@@ -1,12 +1,12 @@
 """Bootstrap intervals and the paired test: the documented method, determinism, coverage, power."""
 
+import concurrent.futures
 import json
 import math
 import os
 import random
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -109,12 +109,12 @@ def test_threads_give_the_numbers_of_one_thread(monkeypatch, paired):
     monkeypatch.setattr(bootstrap, "_INDICES_PER_BLOCK", 3 * 300 * 13)
     submitted = []
 
-    class Recording(ThreadPoolExecutor):
+    class Recording(concurrent.futures.ThreadPoolExecutor):
         def submit(self, *args, **kwargs):
             submitted.append(args[0])
             return super().submit(*args, **kwargs)
 
-    monkeypatch.setattr(bootstrap, "ThreadPoolExecutor", Recording)
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Recording)  # what threads > 1 import
     assert bootstrap_statistics(system, baseline, 0.9, 2000, 11, threads=2) == one
     assert len(submitted) == 154 * len(system) * (2 if paired else 1), "one task per block and column"
 

@@ -18,6 +18,7 @@ import update_rouge
 from update_rouge import compute, example_workers
 from update_rouge.lcs_limits import MAX_PYTHON_LCS_CELLS_VARIABLE, LcsTableTooLarge
 from update_rouge.parallel import WorkerPool, available_cpus, starmap_in_order
+from update_rouge.rust_engine import accelerator_threads
 
 MODULE_DIR = Path(update_rouge.__file__).parent
 REPO = MODULE_DIR.parent
@@ -97,6 +98,34 @@ def test_a_helping_pool_scores_here_too_in_input_order():
     assert results[2][1] == os.getpid() and len(pids) == 2, "this process and one worker"
 
 
+def accelerator_threads_and_pid(_item):
+    return accelerator_threads(), os.getpid()
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_a_helping_process_counts_a_workers_share_of_the_cpus_for_the_accelerator(monkeypatch):
+    # engine="auto" picks the accelerator only where it has two threads or more: this process,
+    # scoring beside its workers, has their share, not every CPU.
+    monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+    with WorkerPool(accelerator_threads_and_pid, 2, helps=True) as pool:
+        results = list(pool.starmap([(i,) for i in range(4)]))
+    assert results[2] == (available_cpus() // 2, os.getpid()), "item 2 is scored here (see above)"
+    assert {threads for threads, _ in results} == {available_cpus() // 2}
+    assert accelerator_threads() == available_cpus(), "every CPU again once it is done"
+
+
+def imports_of_scoring(sources, predictions, references):
+    compute(sources, predictions, references, confidence_level=None, engine="python")
+    return sorted({"numpy", "tqdm", "nltk", "rouge_score_rs"} & set(sys.modules))
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_a_worker_scores_without_importing_numpy_or_the_accelerator(iterater):
+    # NumPy only for a bootstrap (in the calling process), the accelerator only where it may run.
+    columns = (iterater["sources"][:3], iterater["predictions"][:3], iterater["references"][:3])
+    assert list(starmap_in_order(imports_of_scoring, [columns], 2)) == [[]]
+
+
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_a_helping_pool_raises_the_first_error_in_input_order():
     # Item 3 fails in this process at once, item 1 later in the starting worker: item 1's error
@@ -109,6 +138,28 @@ def test_a_helping_pool_raises_the_first_error_in_input_order():
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_an_exception_while_the_workers_start_leaves_no_worker_running(monkeypatch):
+    # A stop signal's exception raised as the workers' start ends (or a failed start) skips the
+    # block, and so its end: a worker started then was left running, and the interpreter's exit
+    # waited for it for ever when the pool had broken meanwhile (tests/reliability/test_signals.py).
+    import concurrent.futures
+
+    class Interrupted(Exception):
+        pass
+
+    class StoppedAtTheSecondSubmit(concurrent.futures.ProcessPoolExecutor):
+        def submit(self, *args, **kwargs):
+            if self._processes:  # one worker started: the signal comes now
+                raise Interrupted
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", StoppedAtTheSecondSubmit)
+    with pytest.raises(Interrupted), WorkerPool(pid_of, 2):
+        pass
+    assert multiprocessing.active_children() == []
+
+
 def test_two_processes_give_the_same_per_example_scores(iterater):
     one = compute(**iterater, use_aggregator=False)
     two = compute(**iterater, use_aggregator=False, num_proc=2)
@@ -118,17 +169,17 @@ def test_two_processes_give_the_same_per_example_scores(iterater):
 
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_a_paired_compute_scores_both_systems_in_one_pool_of_workers(monkeypatch, iterater):
-    import update_rouge.parallel
+    import concurrent.futures
 
     pools = []
 
-    class Counted(update_rouge.parallel.ProcessPoolExecutor):
+    class Counted(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(args[0])
             super().__init__(*args, **kwargs)
 
     expected = compute(**iterater, baseline_predictions=iterater["sources"])
-    monkeypatch.setattr(update_rouge.parallel, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)  # what a pool's start imports
     assert compute(**iterater, baseline_predictions=iterater["sources"], num_proc=2) == expected
     assert pools == [1], "one worker: this process scores too"
 

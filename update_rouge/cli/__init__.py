@@ -1,15 +1,12 @@
 """The ``update-rouge`` command line: ``update-rouge [score] ...`` and ``update-rouge compare ...``.
 
 The first argument names the command when it is one of ``COMMANDS``; any other first argument
-(a FILE, an option, ``--help``, ``--version``) begins the ``score`` command's arguments, so
-``update-rouge FILE ...`` is ``update-rouge score FILE ...``. A file named like a command is
-written with a directory when it comes first: ``update-rouge ./compare``.
+begins the ``score`` command's arguments (``update-rouge FILE ...``). A file named like a command
+is written with a directory when it comes first: ``update-rouge ./compare``.
 
-``runner`` holds what the commands share (exit status, signals, the options of the table,
-errors in flags); ``score`` and ``compare`` are one command each. This module imports them when
-``main`` runs (so that ``run_program`` comes first) and none of them imports it. It imports
-nothing itself but the standard library's ``os``, ``signal`` and ``sys`` and ``stop_signals``,
-so that the program handles the stop signals before its imports (``run_program``).
+``runner`` holds what the commands share; ``score`` and ``compare`` are one command each, imported
+when ``main`` runs. This module imports nothing itself but the standard library's ``os``,
+``signal`` and ``sys`` and ``stop_signals``, so that the program handles the stop signals first.
 """
 
 import os
@@ -26,17 +23,12 @@ def run_program() -> int:
     """The installed ``update-rouge`` command (through ``script``) and ``python -m update_rouge``:
     ``main()``, in a process that is the program.
 
-    Its first act (the installed script's, on importing ``script``) is ``stop_at_once``: from
-    then until a command's own handling takes over (``runner.run_command``), a stop signal
-    (Ctrl-C while the commands are imported, say) ends the process at once with the command's
-    one line and 128 + the signal, not a traceback; nothing has been started or written by
-    then. Once ``main`` has returned, the signals have their default action (the process ends
-    by the signal, which a shell reports as 128 + the signal): the command has done all it had
-    to do.
-
-    Before the commands import NumPy, it sets for itself one OpenBLAS thread unless the
-    environment sets their number (``BLAS_THREADS_VARIABLE``: nothing here multiplies matrices,
-    and the pool would start a thread per CPU but one, fifteen on 16 CPUs, each spinning for a while before it sleeps, in the main process and in every worker process, which inherit the setting)."""
+    Its first act (the installed script's, on importing ``script``) is ``stop_at_once``: until a
+    command's own handling takes over (``runner.run_command``), a stop signal ends the process at
+    once with the command's one line and 128 + the signal, not a traceback. Once ``main`` has
+    returned, the signals have their default action. Before the commands import NumPy, it sets
+    one OpenBLAS thread unless the environment sets their number (``BLAS_THREADS_VARIABLE``;
+    worker processes inherit it)."""
     installed = stop_at_once(program_name(sys.argv[1:]))  # again after script.py's: no harm
     from ..parallel import BLAS_THREADS_VARIABLE
 
@@ -82,13 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in COMMANDS:
         argv = ["score", *argv]
-    modules = {name: importlib.import_module(f".{name}", __name__) for name in COMMANDS}
-    parser = CommandParser(prog=modules["score"].PROG)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    parsers = {name: command.add_parser(commands) for name, command in modules.items()}
+    # Only the command given is imported (the others' imports would cost its start), and only its
+    # parser is made: its usage and its flags in its errors, never the top level's.
+    module = importlib.import_module(f".{argv[0]}", __name__)
+    parser = CommandParser(prog=program_name([]))
+    command = module.add_parser(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
     try:
-        # The command's own parser: its usage and its flags in its errors, never the top level's.
-        args = parsers[argv[0]].parse_args(argv[1:], argparse.Namespace(command=argv[0]))
+        args = command.parse_args(argv[1:], argparse.Namespace(command=argv[0]))
     except SystemExit:
         try:
             sys.stdout.flush()
@@ -98,4 +90,4 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # a --help longer than the output buffer, written to a closed pipe
         pipe_closed()
         return 0
-    return modules[args.command].run(args, parsers[args.command])
+    return module.run(args, command)

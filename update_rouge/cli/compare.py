@@ -1,16 +1,11 @@
 """``update-rouge compare``: several systems against a baseline, as a table with its signature.
 
 Input: line-aligned text files (``--sources S --references R --system NAME=FILE ...``) or one
-JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME``
-or ``--system NAME=COLUMN``); ``-`` as FILE, or no input named while standard input is not a
-terminal (``cat systems.jsonl | update-rouge compare --system a --system b``), reads standard
-input (JSONL unless ``--input-format csv``), as ``update-rouge score`` does. The numbers are
+JSONL or CSV FILE with ``source``, ``reference`` and one column per system (``--system NAME`` or
+``--system NAME=COLUMN``), or standard input as ``update-rouge score`` reads it. The numbers are
 ``comparison.systems.compare``'s, bit for bit; ``--output-format json`` prints exactly
-``compare(..., return_signature=True)``. Exit status as every command's
-(``runner.run_command``). ``--per-example FILE`` is checked and written as in ``update-rouge``
-(``files.outputs``: never an input, standard input's file included; ``-`` for standard output),
-replaces an existing FILE only once every example was scored, and is closed before the paired
-tests run.
+``compare(..., return_signature=True)``. ``--per-example FILE`` is checked and written as in
+``update-rouge`` and closed before the paired tests run. Exit status: ``runner.run_command``.
 """
 
 import argparse

@@ -1,16 +1,13 @@
 """What every command of the command line shares: its exit status, its options from the table,
 and its errors in the words the user typed.
 
-Exit status (``run_command``; see docs/guarantees.md): 0 on success, 2 for unusable input or
-options or a missing optional extra (one line naming file and line, the option, or the pip
-command), 1 when a worker process fails, 128 + the signal on SIGINT (130), SIGTERM (143) or
-SIGHUP (129) (workers stopped, temporary files removed, existing outputs left as they were
-unless already completed, one line on stderr that names any completed), 141 when the reader of
-the output goes away (``write_stdout``).
+Exit status (``run_command``; docs/guarantees.md): 0 on success, 2 for unusable input or options
+or a missing optional extra (one line), 1 when a worker process fails, 128 + the signal on
+SIGINT, SIGTERM or SIGHUP (workers stopped, temporary files removed, existing outputs unchanged
+unless completed, one line on stderr), 141 when the reader of the output goes away (``write_stdout``).
 
 The options of the table (``settings.OPTIONS``) are added by ``add_table_options``; an error of
-``errors``' family reaches the user rendered in flags (``Flags``: ``--alpha must be ...``, not
-``alpha must be ...``; "leave out --protocol", ``--confidence-level none``).
+``errors``' family reaches the user rendered in flags (``Flags``: ``--alpha must be ...``).
 """
 
 import argparse
@@ -34,10 +31,8 @@ INPUT_FORMATS = ("jsonl", "csv")
 
 
 class CommandParser(argparse.ArgumentParser):
-    """A command's parser (``cli.main`` makes the top level's of this class, and argparse makes
-    each command's of its parent's class): an unrecognized argument is refused with the command's
-    own usage and, where one of its flags is spelt alike, that flag (``unrecognized arguments:
-    --rogue-types (did you mean --rouge-types?) rouge1``)."""
+    """A command's parser: an unrecognized argument is refused with the command's own usage and,
+    where one of its flags is spelt alike, that flag (``--rogue-types (did you mean --rouge-types?)``)."""
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         parsed, unrecognized = self.parse_known_args(args, namespace)
@@ -149,11 +144,9 @@ def stdin_piped() -> bool:
 
 
 class _RougeTypesThenFile(argparse.Action):
-    """``--rouge-types`` takes every word up to the next option, a FILE that follows it too
-    (argparse gives a positional no word a ``nargs="+"`` option took): when no FILE came before,
-    a last word of several that is not a rouge type is the FILE, so ``--rouge-types rouge1
-    rouge2 data.jsonl`` reads data.jsonl. Any other word that is not a rouge type is refused
-    when the settings are built."""
+    """``--rouge-types``: when no FILE came before, a last word of several that is not a rouge type
+    is the FILE (``--rouge-types rouge1 rouge2 data.jsonl`` reads data.jsonl); any other word that
+    is not a rouge type is refused when the settings are built."""
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         words = list(values)
@@ -172,9 +165,8 @@ def _is_rouge_type(word: str) -> bool:
 
 def add_output_format(group: argparse._ArgumentGroup, formats: Sequence[str], default: str) -> None:
     """Add ``-f``/``--format``/``--output-format`` (``args.output_format``), the output's format,
-    one of ``formats``, as sacreBLEU's ``-f``. An input format given to it (``--format jsonl``,
-    which meant the input's format in ``update-rouge score`` before) is refused with a usage
-    error that names ``--input-format``."""
+    one of ``formats``, as sacreBLEU's ``-f``. An input format given to it (``--format jsonl``) is
+    refused with a usage error that names ``--input-format``."""
 
     def output_format(text: str) -> str:
         if text in INPUT_FORMATS and text not in formats:
@@ -211,10 +203,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 class Flags(Spelling):
-    """The command line's spelling of options (``errors.Spelling``): each option of ``flags``
-    (name -> flag) as its flag with the value as typed (``--stemmer porter``, ``--use-stemmer``,
-    ``--confidence-level none``, ``--rouge-types rouge1 rouge2``), leaving one out as "leave out
-    --flag"; an option the command line does not offer keeps its keyword."""
+    """The command line's spelling of options (``errors.Spelling``): each option of ``flags`` (name
+    -> flag) as its flag with the value as typed (``--stemmer porter``), leaving one out as "leave
+    out --flag"; an option the command line does not offer keeps its keyword."""
 
     def __init__(self, flags: Mapping[str, str]):
         self.flags = dict(flags)
@@ -307,12 +298,10 @@ def _signals_interrupt() -> Iterator[None]:
 
 def run_command(prog: str, body: Callable[[], int], written: Sequence[str] = (), flags: Flags = FLAGS) -> int:
     """Run a command's ``body`` and turn its ends into one line on stderr and an exit status
-    (an error of ``errors``' family rendered in ``flags``, the command's spelling of options):
-    ``body``'s own status; 2 for ``OSError``, ``ValueError`` (unusable input or options) and
-    ``MissingExtra`` (an optional extra the options need is not installed); 1 for
-    ``RuntimeError`` (a worker failed); 141 for a closed standard output; 128 + the signal when
-    a stop signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP). ``written`` holds the output
-    files ``body`` has finished so far (it appends to it): the line on an interrupt names them."""
+    (an error of ``errors``' family rendered in ``flags``): ``body``'s own status; 2 for
+    ``OSError``, ``ValueError`` and ``MissingExtra``; 1 for ``RuntimeError`` (a worker failed);
+    141 for a closed standard output; 128 + the signal when a stop signal stopped it.
+    ``written`` holds the output files ``body`` has finished so far: the line on an interrupt names them."""
     try:
         with _signals_interrupt():
             return body()

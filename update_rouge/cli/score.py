@@ -1,18 +1,14 @@
 """``update-rouge [score]``: score a file of examples, print the corpus scores.
 
-Input is one JSONL or CSV file (columns ``source``, ``reference``, ``prediction``) or three
-line-aligned text files; see ``files``. ``-`` as FILE, or no input named while standard input
-is not a terminal (``cat data.jsonl | update-rouge``), reads standard input (JSONL unless
-``--input-format csv``), named ``<stdin>`` in messages. The output is JSON, a table or the
-numbers alone (``score_report``); ``--group-by FIELD`` adds the corpus scores of each group of
-examples that share the field's value. The examples are read, scored and written in
-chunks, so memory does not grow with the number of examples, and the corpus means are exact
-running sums, equal to ``compute``'s bit for bit. ``--per-example FILE`` gets one JSON line per
-example (``-`` for standard output; its ``line``, its ``id`` when it has one, its scores), written
-as ``files.output_file`` writes (an existing file is replaced only when every example was
-scored and the corpus can be computed from them (``Corpus.check``), never an input, standard
-input's file included: ``check_output_paths``), and closed before the bootstrap runs, so nothing
-after it can lose it. Exit status: ``runner``.
+Input is one JSONL or CSV file or three line-aligned text files (``files``); ``-`` as FILE, or
+no input named while standard input is not a terminal, reads standard input. The output is
+JSON, a table or the numbers alone (``score_report``); ``--group-by FIELD`` adds the corpus
+scores of each group. The examples are read, scored and written in chunks, so memory does not
+grow with their number, and the corpus means are ``compute``'s bit for bit. ``--per-example
+FILE`` gets one JSON line per example (its ``line``, its ``id`` when it has one, its scores), as
+``files.output_file`` writes: an existing file is replaced only when every example was scored
+and the corpus can be computed (``Corpus.check``), never an input, and it is closed before the
+bootstrap runs. Exit status: ``runner``.
 """
 
 import argparse
@@ -26,7 +22,7 @@ from typing import IO
 
 from ..entities import check_evidence_given
 from ..errors import LEFT_OUT, Name, OptionError, Setting, advised
-from ..files import STDIN, Output, check_output_paths, open_reader, output_file, score_chunks
+from ..files import STDIN, Output, check_output_paths, no_progress, open_reader, output_file, score_chunks
 from ..files.chunks import CHUNK_LINES, Reader
 from ..parallel import available_cpus
 from ..settings import RUNNING
@@ -154,10 +150,8 @@ LINE_KEY = b'{"line": '
 
 def per_example_tails(table: dict[str, list], ids: list[str | None]) -> list[bytes]:
     """The per-example file's lines of a chunk but their start (``LINE_KEY`` and the file line,
-    which the process that writes them adds: ``write_per_example``): one JSON object per example,
-    its file ``line``, its ``id`` (only for an example that has one) and its per-example scores,
-    as ``json.dumps`` writes the object, ASCII. Made in the worker that scored the chunk
-    (``score_chunks``'s ``render``)."""
+    which ``write_per_example`` adds): one JSON object per example, its file ``line``, its ``id``
+    (if it has one) and its per-example scores, ASCII. Made in the worker that scored the chunk."""
     tails = []
     for index, example_id in enumerate(ids):
         rest = ({} if example_id is None else {"id": example_id}) | {
@@ -245,8 +239,8 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     if address is not None and settings.num_proc != 1:
         parser.error("--num-proc does not work with --ray: Ray scores as many chunks at once as the cluster has CPUs")
     total_bytes = sum(os.path.getsize(path) for path in paths if path != STDIN) or None
-    # tqdm's disable=None: a bar only when stderr is a terminal.
-    bar_options = {"disable": None if args.progress is None else not args.progress, "delay": 0 if args.progress else 1}
+    # A bar when asked, else only when stderr is a terminal (as tqdm's disable=None): tqdm is imported then only.
+    bar_shown = args.progress or (args.progress is None and sys.stderr.isatty())
     with contextlib.ExitStack() as run:
         workers = None
         if address is not None:
@@ -255,10 +249,12 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             workers = run.enter_context(ray_workers(address))
             # The cluster's CPUs score; this machine's, as many, compute the bootstrap.
             settings = dataclasses.replace(settings, num_proc=workers.count)
-        # Imported here: the workers import this module for per_example_tails and show no bar.
-        from tqdm import tqdm
+        advance = no_progress
+        if bar_shown:
+            from tqdm import tqdm
 
-        bar = run.enter_context(tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, **bar_options))
+            bar = tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, delay=0 if args.progress else 1)
+            advance = run.enter_context(bar).update
         per_example = (
             None if args.per_example is None else run.enter_context(output_file(args.per_example, binary=True))
         )
@@ -268,7 +264,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
             else Output(functools.partial(write_per_example, per_example), per_example_tails)
         )
         count = min(settings.num_proc, available_cpus()) if workers is None else workers.count
-        chunks = reader.chunks(bar.update, CHUNK_LINES, count)
+        chunks = reader.chunks(advance, CHUNK_LINES, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
             raise no_examples(paths, "score")

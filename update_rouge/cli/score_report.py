@@ -1,27 +1,18 @@
 """The ``score`` command's output: the corpus result as JSON, a table people read, or the numbers alone.
 
 - ``json`` (the default): ``compute``'s result as ``json.dumps(result, indent=2)`` writes it,
-  ``groups`` included (label -> the same keys for that group's examples) with ``--group-by``.
-- ``text``: a line saying what the numbers are (``_described``: the statistic computed, its
-  intervals if any, its scale), then a table with one row per rouge type (and group): F, its
-  interval when there is one, P and R, with ``width`` decimals; then the signature. With
-  ``--deletions`` each row group also has a row ``del <type>`` per type, after the additions'
-  rows: the same columns for what the texts delete (``update_del_<type>``).
-  With ``--entities`` each row group also has a row ``ent`` (``update_ent``, its interval, P and
-  R) after the rouge types', and a line under the table gives the other entity keys
-  (``_entities``).
+  ``groups`` included with ``--group-by``.
+- ``text``: a line saying what the numbers are (``_described``), then a table with one row per
+  rouge type (and group): F, its interval when there is one, P and R, with ``width`` decimals
+  (then a row ``del <type>`` per type with ``--deletions``, a row ``ent`` and a line of the other
+  entity keys with ``--entities``); then the signature.
 - ``markdown``: the same table in Markdown, the signature in backticks.
-- ``score_only`` (sacreBLEU's ``-b``; the command refuses it with a format or a signature, so
-  ``format`` is then ``json``): one corpus F per rouge type, one per line (with ``--deletions``
-  then one ``update_del_<type>`` per type: ``example_tables.score_keys``'s order; with
-  ``--entities`` then ``update_ent``); with groups,
-  one line per row group of the table (the whole corpus first, then each group in the order it
-  first appeared): its label, a tab, and those F values separated by spaces.
+- ``score_only`` (sacreBLEU's ``-b``; ``format`` is then ``json``): one corpus F per key
+  (``example_tables.score_keys``' order, then ``update_ent``), one per line; with groups, one
+  line per row group of the table: its label, a tab, and those F values separated by spaces.
 
-The whole corpus is the row labelled ``ALL``; with groups, each row also states ``n``, its
-number of examples, and a group's label is shown as is unless it could be mistaken for the
-whole corpus or another label (``_label``: a group named ``ALL`` is shown ``'ALL'``). Only the
-formatting differs between the formats: every number is the JSON's.
+The whole corpus is the row ``ALL``, first; with groups, each row also states ``n``, and a label
+that could be mistaken for another is quoted (``_label``). Every number is the JSON's.
 """
 
 import json
@@ -99,11 +90,9 @@ def _unchanged(result: Mapping[str, Any], count: int, average: str) -> str:
 
 
 def _entities(result: Mapping[str, Any], count: int, width: int, average: str) -> str:
-    """With the entity keys (docs/entities.md), what the ``ent`` row does not show: in how many
-    examples neither side adds an entity (``_ent_both_empty``), the share of the entities the
-    references drop that the predictions keep (``update_ent_outdated_kept``, over the
-    ``_ent_outdated_defined`` examples where a reference drops one) and, with evidence, the
-    unsupported entities per example (``update_ent_unsupported``); else nothing."""
+    """With the entity keys (docs/entities.md), what the ``ent`` row does not show
+    (``_ent_both_empty``, ``update_ent_outdated_kept`` over the ``_ent_outdated_defined`` examples,
+    and with evidence ``update_ent_unsupported``); else nothing."""
     if ENTITY_KEY not in result:
         return ""
     scored = "adds no counts" if average == "micro" else "scores 1.0"

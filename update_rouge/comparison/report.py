@@ -1,11 +1,10 @@
 """A comparison of systems (``systems.compare``'s result) as a table people read.
 
-Formats (``FORMATS``): ``text``, ``markdown``, ``latex``, ``csv`` (one row per system and type)
-and ``json`` (``compare``'s dict plus ``signature``). Systems are rows, the baseline first; per
-rouge type the mean F1 (``micro`` under ``average="micro"``) with its interval and, for the other
-systems, the delta and the p-value, marked ``*`` below the significance level. The human-readable
-formats state the method above the table and the signature under it. Under ``deletions=True``
-the ``update_del_<type>`` keys follow the additions' in every format.
+Formats (``FORMATS``): ``text``, ``markdown``, ``latex``, ``csv`` (one row per system and type) and
+``json`` (``compare``'s dict plus ``signature``). Systems are rows, the baseline first; per key the
+mean F1 (``micro`` under ``average="micro"``) with its interval and, for the other systems, the
+delta and the p-value, marked ``*`` below the significance level. The human-readable formats
+state the method above the table and the signature under it.
 """
 
 import csv
@@ -219,11 +218,7 @@ def _csv(results, baseline: str, method: Method, signature: str | None) -> str:
 
 
 def render(
-    results: Mapping[str, Any],
-    baseline: str,
-    method: Method,
-    output_format: str = "text",
-    signature: str | None = None,
+    results: Mapping[str, Any], baseline: str, method: Method, output_format: str = "text", signature: str | None = None
 ) -> str:
     """``results`` (``compare``'s dict, with or without its ``signature`` key) in ``output_format``.
 

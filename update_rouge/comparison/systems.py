@@ -1,35 +1,23 @@
 """Several systems against one baseline on the same examples: means, intervals and paired tests.
 
-The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``), with the
-methods stated:
+The comparison a paper reports (sacreBLEU's ``--paired-bs`` / ``--paired-ar``):
 
-- Scores. Each system is scored by ``metric.score_examples`` with the same options, so its
-  means are ``compute``'s. Under ``average="micro"`` a system's value is its micro F
-  (``micro.py``: from its counts summed over the examples), and its intervals and paired
-  bootstrap test are ``micro.micro_bootstrap_statistics``'s, from the resampled sums: each
-  system paired with the baseline equals ``compute(..., average="micro",
-  baseline_predictions=...)`` bit for bit.
-- Intervals. The percentile bootstrap of ``bootstrap.py`` for every system (the baseline too),
-  all on the one resample matrix that ``seed`` draws for the number of examples.
-- ``method="bootstrap"``. ``bootstrap.py``'s paired test of each system against the baseline on
-  those same resamples: with one system it equals ``compute(..., baseline_predictions=...)``
-  bit for bit, and a system's numbers do not depend on which other systems are compared.
-- ``method="randomization"``. ``significance.py``'s paired approximate randomization, every
-  system and type on the same ``n_trials`` trials drawn from ``seed`` (under ``average="micro"``
-  a trial swaps examples' count triples and compares micro F). Both tests are one-sided,
-  that the system is not better than the baseline, with p-values ``(1 + k) / (R + 1)``.
-- ``correction="holm"``. Per rouge type, the p-values of the ``m`` systems compared with the
-  baseline are Holm-Bonferroni adjusted (``significance.holm``), ``m`` = systems - 1.
-- ``deletions=True``. Each system's deletions (``update_del_<type>``) are compared as its
-  additions are, key by key: on the same resamples or trials, so the additions' numbers do not
-  move, and Holm-adjusted per key, the deletions of a type apart from its additions (each is its
-  own family of ``m`` tests, as each rouge type is): ``comparisons:<m>`` still counts the tests
-  of one key.
-- ``entities=``. Each system's ``update_ent`` (docs/entities.md) is compared as a rouge type is,
-  on the same resamples or trials (micro: its entity counts), and Holm-adjusted as a key of its
-  own; every distinct text is extracted once for all the systems (``entities.entity_columns``),
-  with the ``evidence`` of each example shared by them all. ``update_ent_outdated_kept`` and
-  ``update_ent_unsupported`` are in each system's per-example table (``ScoredSystems.tables``).
+- Scores: each system by ``metric.score_examples`` with the same options, so its means are
+  ``compute``'s (under ``average="micro"``, its micro F, with ``micro.micro_bootstrap_statistics``'
+  intervals and test).
+- Intervals: ``bootstrap.py``'s percentile bootstrap for every system (the baseline too), all on
+  the one resample matrix that ``seed`` draws.
+- ``method="bootstrap"``: ``bootstrap.py``'s paired test of each system against the baseline on
+  those resamples: with one system it equals ``compute(..., baseline_predictions=...)`` bit for
+  bit, and a system's numbers do not depend on which other systems are compared.
+- ``method="randomization"``: ``significance.py``'s paired approximate randomization, every
+  system and key on the same ``n_trials`` trials drawn from ``seed``. Both tests are one-sided
+  (the system is not better than the baseline), with p-values ``(1 + k) / (R + 1)``.
+- ``correction="holm"``: per key, the p-values of the ``m`` systems compared with the baseline
+  are Holm-Bonferroni adjusted (``significance.holm``).
+- ``deletions=True`` and ``entities=``: ``update_del_<type>`` and ``update_ent`` are compared as a
+  rouge type is, on the same resamples or trials, each a family of ``m`` tests of its own; every
+  distinct text is extracted once for all the systems (``entities.entity_columns``).
 """
 
 import functools
@@ -126,10 +114,8 @@ def check_systems(names: Sequence[Any], baseline: Any) -> None:
 
 def check_comparison(names: Sequence[Any], call: Mapping[str, Any]) -> tuple["SignificanceTest", Settings]:
     """The test and the settings of a comparison of the systems ``names``, its ``call`` holding
-    ``baseline``, the test's options (``TEST_DEFAULTS``) and ``compute``'s (not those a
-    comparison has no use for): ``UnknownOptionError`` for an unknown one, else ``OptionError``
-    whose advice works for the whole call (``errors.advised``: "leave out deletions" that would
-    meet "protocol='fruit' has no paired test" is completed or dropped)."""
+    ``baseline``, the test's options (``TEST_DEFAULTS``) and ``compute``'s: ``UnknownOptionError``
+    for an unknown one, else ``OptionError`` whose advice works for the whole call (``errors.advised``)."""
     return advised(functools.partial(_comparison, names), call, {**DEFAULTS, **TEST_DEFAULTS})
 
 
@@ -148,11 +134,9 @@ def _comparison(names: Sequence[Any], call: dict[str, Any]) -> tuple["Significan
 
 
 class ScoredSystems(NamedTuple):
-    """``score_systems``'s result, per system name in the given order: ``tables``, its
-    per-example table (the keys of ``compute(use_aggregator=False)``), and ``columns``, what
-    ``compare_scores`` takes: per output key ``update_<type>`` (and with ``deletions``
-    ``update_del_<type>``, with ``entities`` ``update_ent``) the F1 of each example or, under
-    ``average="micro"``, its counts (``micro.CountColumns``)."""
+    """``score_systems``'s result, per system name in the given order: ``tables``, its per-example
+    table, and ``columns``, what ``compare_scores`` takes: per output key the F1 of each example
+    or, under ``average="micro"``, its counts (``micro.CountColumns``)."""
 
     tables: dict[str, dict[str, list]]
     columns: dict[str, Mapping[str, Any]]
@@ -213,13 +197,11 @@ def compare_scores(
 ) -> dict[str, dict[str, float]]:
     """The statistics of ``compare`` from per-example scores (no texts, no scoring).
 
-    ``scores`` maps each system name to its per-example columns keyed by output key (e.g.
-    ``update_rouge1`` -> F1 per example, as ``corpus.f1_columns`` gives them; under
-    ``settings.average == "micro"`` the counts of each example, ``n x 3`` integers: hits,
-    target, prediction, as ``micro.CountColumns``); every system has the same keys and the same
-    examples. ``test`` defaults to the paired bootstrap; ``settings`` (default ``Settings()``)
-    give the bootstrap's ``confidence_level``, ``n_bootstrap`` and ``seed`` (which also seeds
-    the randomization's trials), and ``average`` and ``alpha``. Returns, per system in the order
+    ``scores`` maps each system name to its per-example columns keyed by output key (F1 per
+    example, as ``corpus.f1_columns`` gives them; under ``average="micro"`` the ``n x 3`` counts
+    of ``micro.CountColumns``); every system has the same keys and examples. ``test`` defaults to
+    the paired bootstrap; ``settings`` (default ``Settings()``) give ``confidence_level``,
+    ``n_bootstrap``, ``seed`` (of the randomization's trials too), ``average`` and ``alpha``. Returns, per system in the order
     of ``scores``, each key's mean (micro F under ``average="micro"``) and, unless
     ``confidence_level`` is ``None``, ``<key>_low`` and ``<key>_high``; for each system other
     than ``baseline`` also ``<key>_delta`` (its value minus the baseline's) and

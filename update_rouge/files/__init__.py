@@ -1,28 +1,15 @@
 """Everything that reads or writes a user's file: examples read from files, one reader per
 layout, scored in chunks, and result files written without losing one.
 
-Four layouts, all UTF-8, lines ending at ``\\r\\n``, ``\\n`` or a lone ``\\r`` (``lines``):
-
-- JSONL (``jsonl_files``): one JSON object per line with ``source``, ``reference`` (a string or a
-  non-empty array of strings) and ``prediction``, blank lines skipped; a ``.json`` file may hold
-  one JSON array of such objects instead.
-- CSV (``csv_files``): a header row naming the columns, then one example per record (quoted cells
-  may span lines); a reference cell holding a JSON array is a list of references.
-- Three line-aligned text files (``text_files``) of sources, references and predictions.
-- Standard input, the path ``-`` (``STDIN``): JSONL unless the format says CSV, named
-  ``<stdin>`` in messages.
-
-The fields (JSON) or columns (CSV) read are ``Fields``' (by default ``source``, ``reference``,
-``prediction``). An example's optional ``id`` is kept as text in ``Row.id``, a group label
-(``Fields.group_by``) in ``Row.group``, its evidence (``Fields.evidence``) in ``Row.evidence``;
-for a comparison of systems (``read_systems``), one prediction column per system.
-Unusable input is an ``InputFileError`` naming the file and line (a line longer than
-``max_line_bytes()``, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``, among it).
+Four layouts, all UTF-8 (``lines``): JSONL or a ``.json`` array (``jsonl_files``), CSV
+(``csv_files``), three line-aligned text files (``text_files``), and standard input, the path
+``-`` (``STDIN``: JSONL unless the format says CSV). The fields read are ``Fields``'; an example
+is a ``Row`` (for a comparison of systems, ``read_systems``, a ``SystemsRow``). Unusable input
+is an ``InputFileError`` naming the file and line.
 
 Each layout is read by one reader (``chunks.open_reader``), whoever reads it: the command line in
-one process or many (``chunks.Reader.chunks``, ``chunk_scoring.score_chunks``), ``compare``
-(``read_systems``), the demo (``open_examples``, ``chunk_scoring.corpus_of_rows``), lm-eval's
-loader (``jsonl_values``) and Ray's file helper. ``outputs`` writes result files.
+one process or many (``chunk_scoring.score_chunks``), ``compare``, the demo (``open_examples``,
+``corpus_of_rows``), lm-eval's loader (``jsonl_values``) and Ray. ``outputs`` writes result files.
 """
 
 from collections.abc import Callable, Iterator

@@ -1,12 +1,10 @@
 """Examples scored in chunks: a file's (the command line, in one process or many, or on Ray)
 or rows read already (the demo's file, ``corpus_of_rows``).
 
-``score_chunks`` hands out chunks of examples (``chunks.Chunk``: a file's raw lines or examples,
-or lists of rows) to worker processes with ``num_proc`` > 1 (``example_workers.ExampleWorkers``,
-the one path of ``compute`` too), which parse and score them, and feeds a ``corpus.Corpus``
-with their per-example tables in input order. The ``Corpus`` result equals ``compute`` on all
-the examples at once, bit for bit. Rows with a group label (``rows.Row.group``, given by
-``--group-by``) also feed the corpus of their group (``Corpus.add_tables``).
+``score_chunks`` hands out chunks of examples to worker processes
+(``example_workers.ExampleWorkers``), which parse and score them, and feeds a ``corpus.Corpus``
+with their per-example tables in input order: its result equals ``compute`` on all the examples
+at once, bit for bit, groups (``rows.Row.group``) included.
 """
 
 import dataclasses
@@ -55,11 +53,9 @@ def corpus_of_rows(
 
 
 class Output(NamedTuple):
-    """What ``score_chunks`` does with each chunk's per-example table: ``render(table, ids)``
-    where the chunk was scored (a worker: a module-level function, so that it pickles; ``None``:
-    the table itself; ``ids``: each example's ``id``, ``None`` for one without), then
-    ``write(lines, rendered)`` here, chunk by chunk in input order, ``lines`` being the examples'
-    file lines."""
+    """What ``score_chunks`` does with each chunk's per-example table: ``render(table, ids)`` where
+    the chunk was scored (a module-level function, so that it pickles; ``None``: the table itself),
+    then ``write(lines, rendered)`` here, in input order, ``lines`` being the examples' file lines."""
 
     write: Callable[[list[int], Any], None]
     render: Callable[[Table, list[str | None]], Any] | None = None
@@ -87,19 +83,14 @@ def score_chunks(
     """Score ``chunks`` of examples with ``settings``; return what the corpus result needs.
 
     A chunk is a list of ``rows.Row``s or a ``chunks.Chunk`` (its ``rows()``, parsed where it is
-    scored), scored in a worker process:
-    ``settings.num_proc`` of them, capped at the CPUs available and at the number of chunks
-    (the first ones are read ahead to know), which ``tell`` is told in one sentence; or by
-    ``workers`` elsewhere (Ray tasks, ``integrations.ray_chunks``), as many as they have but no
-    more than the chunks. This process only hands out the chunks and adds up their per-example
-    tables in input order (at most ``2 * num_proc`` chunks in flight). With an ``output``, each
-    chunk's per-example table (the keys of ``compute(use_aggregator=False)``) and ids go to its
-    ``render`` where the chunk was scored, and what that gives, with the examples' file lines,
-    to its ``write`` here (the per-example file's bytes but the line numbers, say, so that this
-    process writes little more than they). Examples in which the tokenizer finds no token get
-    one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
-    ``LcsTableTooLarge`` naming the example's line; unusable input, the ``InputFileError`` of
-    ``rows()``, naming its file line.
+    scored), scored in one of ``settings.num_proc`` worker processes, capped at the CPUs available
+    and at the number of chunks (the first ones read ahead to know; ``tell`` is told in one
+    sentence), or by ``workers`` elsewhere (Ray tasks), no more than the chunks. This process adds
+    up their per-example tables in input order (at most ``2 * num_proc`` chunks in flight). With an
+    ``output``, each chunk's per-example table and ids go to its ``render`` where it was scored,
+    and what that gives, with the examples' file lines, to its ``write`` here. Examples without a
+    token get one ``NoTokensWarning`` for the whole run. A pair beyond an LCS size limit raises
+    ``LcsTableTooLarge`` naming the example's line; unusable input, ``rows()``'s ``InputFileError``.
     """
     pending = iter(chunks)
     first = list(itertools.islice(pending, process_count(settings.num_proc, workers=workers)))
@@ -139,10 +130,9 @@ def _add_up(results: Generator[Scored, None, None], corpus: Corpus, output: Outp
 
 def _score_chunk(scorer: UpdateRougeScorer, paired: bool, render: Callable[..., Any] | None, chunk: Any) -> Scored:
     """A chunk of ``rows.Row``s, or one whose ``rows()`` are its examples, scored: their lines
-    (none for a chunk of blank lines), stand-in references (a list of the fewest and one of the
-    most references an example has: all ``Corpus.add`` reads of them), ``UpdateRougeScorer.tables``
-    of the examples (the per-example tables, the baseline's with ``paired``, the tokenless count,
-    the micro counts; the entity keys with the rows' ``evidence``, if any), ``render(table, ids)``
+    (none for blank lines only), stand-in references (lists of the fewest and the most references
+    an example has: all ``Corpus.add`` reads), ``UpdateRougeScorer.tables`` of the examples (the
+    baseline's with ``paired``; the entity keys with the rows' ``evidence``), ``render(table, ids)``
     (``None`` without ``render``) and the group labels (``None`` when the rows have none)."""
     rows = chunk if isinstance(chunk, list) else chunk.rows()
     if not rows:  # blank lines only

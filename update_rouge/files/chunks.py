@@ -1,17 +1,12 @@
 """The one reader of each layout, whole or in chunks for the processes that score them.
 
-A ``Reader`` reads a layout in two steps, in this order whoever reads it: ``split`` reads the
-files in the process that opened them, and ``parse`` makes examples of what it gives, in
-whichever process scores them. A JSONL file is split into numbered raw lines that
-``jsonl_files.jsonl_records`` parses, three text files into line-aligned raw lines that
-``text_files.text_records`` parses; a CSV file (``csv.reader`` ends its records) and a ``.json``
-file (one JSON array, parsed whole) are read into examples where they are split. ``chunks``
-hands out what ``split`` gives, ``lines`` at a time, fewer when they reach ``CHUNK_BYTES``
-(for several workers fewer towards the end of the files, ``parallel.guided_share``); one
-process's examples (``records``) are ``parse`` of all that ``split`` gives. So the examples and
-the first unusable input, an ``InputFileError`` naming its file and line, are the same however
-many processes read them: an error met by ``split`` ends the last chunk, raised after the
-examples before it are parsed.
+A ``Reader`` reads a layout in two steps, whoever reads it: ``split`` reads the files in the
+process that opened them (JSONL and text files into raw lines, CSV and ``.json`` files into
+examples), and ``parse`` makes examples of what it gives, in whichever process scores them;
+``chunks`` hands out what ``split`` gives in chunks, ``records`` parses it all in one process. So
+the examples and the first unusable input (an ``InputFileError`` naming its file and line) are the
+same however many processes read them: an error met by ``split`` ends the last chunk, raised
+after the examples before it are parsed.
 """
 
 import functools
@@ -31,8 +26,7 @@ FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv
 CHUNK_LINES = 1000
 """The lines (or records, or examples) of a chunk, unless ``CHUNK_BYTES`` ends it first."""
 CHUNK_BYTES = 1 << 22
-"""A chunk ends once it holds this many bytes (4 MiB): so long examples make more chunks, for
-the workers to share evenly, and the bytes in flight stay bounded."""
+"""A chunk ends once it holds this many bytes (4 MiB): long examples shared evenly, the bytes in flight bounded."""
 LEAST_CHUNK_BYTES = 1 << 16
 """For several workers, the chunks get smaller towards the end of the files, down to this many bytes."""
 

@@ -1,13 +1,10 @@
 """Reading CSV files of examples: the header row's columns, then one example per record.
 
-A CSV file has a header row naming the columns of ``rows.Fields`` (others are ignored), then one
-example per record (quoted cells may span lines); a column named twice is refused. A reference
-or evidence cell that starts with ``[`` and parses as a JSON array is a list of texts (a
-reference's holds one or more strings, ``rows.text_list``); any other cell is one text. An ``id``
-column's cell is kept as is in ``Row.id``, the ``group_by`` column's in ``Row.group``. The file
-is read strictly (a quote out of place is refused) by ``csv.reader``, in the process that reads
-the file; each record is held to ``max_line_bytes()``, the limit of one line, and refused once
-more than that of it is read, before the rest is read.
+The header row names the columns of ``rows.Fields`` (others are ignored; one named twice is
+refused); quoted cells may span lines. A reference or evidence cell that starts with ``[`` and
+parses as a JSON array is a list of texts (``rows.text_list``); any other cell is one text. An
+``id`` cell is kept as is in ``Row.id``, the ``group_by`` column's in ``Row.group``. The file is
+read strictly by ``csv.reader``, each record held to ``max_line_bytes()`` before the rest is read.
 """
 
 import csv
@@ -43,11 +40,9 @@ class CsvColumns(NamedTuple):
 
 
 class _Lines:
-    """The decoded lines of the CSV file ``path`` for ``csv.reader``, from its raw ``lines``
-    (``lines.raw_lines``): ``start`` is the line the record being read starts on (``record_read``
-    moves it on and reports its bytes to ``advance``), whose bytes are held to ``limit``: more is
-    ``lines.too_long``'s record error (its line error, if its first line is too long), before
-    the rest of it is read."""
+    """The decoded lines of the CSV file ``path`` for ``csv.reader``, from its raw ``lines``:
+    ``start`` is the line the record being read starts on (``record_read`` moves it on and reports
+    its bytes to ``advance``), whose bytes are held to ``limit`` (``lines.too_long`` beyond)."""
 
     def __init__(self, path: str, lines: Iterator[bytes], limit: int, advance: Callable[[int], None], first: int = 1):
         self.path, self.lines, self.limit, self.advance = path, lines, limit, advance
@@ -80,9 +75,7 @@ class _Lines:
 
 class _CsvReader:
     """``csv.reader`` over decoded lines, strict, with a cell held to ``max_line_bytes()``
-    characters. The csv module's cell limit is one setting for the whole process: it is set only
-    while a record is read and put back after, so that the caller's program (and libraries in
-    it that read CSV, as ``importlib.metadata`` does) keeps its own."""
+    characters: the csv module's process-wide cell limit, set only while a record is read."""
 
     def __init__(self, lines: _Lines) -> None:
         self.lines = lines

@@ -1,18 +1,13 @@
 """Reading JSONL files: one JSON object per line, blank lines skipped; a ``.json`` file may
-instead hold one JSON array of such objects.
+instead hold one JSON array of such objects (read whole, each example named by the line its
+object starts on: ``json_file_records``).
 
-Each line's object has the fields of ``rows.Fields``: ``source``, ``reference`` (a string or a
-non-empty array of strings), the prediction columns, the evidence (a string or an array of
-strings) if read. An ``id`` is kept as text: a JSON string as is (its JSON text if it holds a
-lone surrogate), any other JSON value as the JSON text Python writes for it; ``None`` for a JSON
-``null`` or no ``id``. A group label (``group_by``) is kept as text as ``id`` is; every example
-must have that field, and not as a JSON ``null``. A key given twice in an object, JSON nested
-too deeply or a number Python refuses to convert is an ``InputFileError`` naming the file and line.
-
-JSONL lines are read one way, whoever reads them: ``jsonl_values`` parses numbered raw lines
-(``lines.file_lines``), for the readers of examples (``jsonl_records``, in whichever process
-scores them) and lm_eval's ``load_jsonl``. A ``.json`` array is read whole into memory, each
-example named by the line its object starts on (``json_file_records``).
+Each object has the fields of ``rows.Fields``: ``source``, ``reference`` (a string or a non-empty
+array of strings), the prediction columns, the evidence (a string or an array of strings) if
+read. An ``id`` and a group label are kept as text (``jsonl_id``); every example must have the
+group field, not ``null``. A key given twice in an object, JSON nested too deeply or a number
+Python refuses to convert is an ``InputFileError`` naming the file and line. ``jsonl_values`` is
+the one reading of JSONL lines (for ``jsonl_records`` and lm_eval's ``load_jsonl``).
 """
 
 import bisect

@@ -2,12 +2,10 @@
 messages name the file.
 
 Lines end at ``\r\n``, ``\n`` or a lone ``\r``, and at nothing else (not at U+2028, U+0085 or a
-form feed); each is read without holding more than ``max_line_bytes()`` of it (default
-100,000,000 bytes, variable ``UPDATE_ROUGE_MAX_LINE_BYTES``), so that a file without line ends,
-such as ``/dev/zero``, cannot fill the memory, and decoded as UTF-8 (a byte order mark starting
-line 1 dropped). Unusable input is an ``InputFileError`` naming the file and line. The path
-``-`` (``STDIN``) is standard input (``open_input``), named ``<stdin>`` in messages
-(``input_name``); other paths as ``shown_path`` shows them.
+form feed); each is read without holding more than ``max_line_bytes()`` of it (so ``/dev/zero``
+cannot fill the memory) and decoded as UTF-8 (a byte order mark starting line 1 dropped).
+Unusable input is an ``InputFileError`` naming the file and line. The path ``-`` (``STDIN``) is
+standard input (``open_input``), named ``<stdin>`` (``input_name``).
 """
 
 import contextlib
@@ -53,11 +51,9 @@ def open_input(path: str) -> AbstractContextManager[BinaryIO]:
 
 
 class InputFileError(InputError):
-    """Unusable input, an ``InputError`` of an input file: ``path`` and ``line`` (1-based) say
-    where, ``problem`` what; its message is ``path:line: problem`` (the path as ``input_name``
-    shows it, ``<stdin>`` for standard input). ``where`` is None: a file's line is no example
-    index of ``compute``'s lists. ``missing``: the options that name the fields it lacks
-    (``rows.Fields.needed``), for a door to advise in its words."""
+    """Unusable input of an input file: ``path`` and ``line`` (1-based) say where, ``problem``
+    what; its message is ``path:line: problem`` (the path as ``input_name`` shows it). ``where``
+    is None. ``missing``: the options that name the fields it lacks, for a door to advise."""
 
     def __init__(self, path: str, line: int, problem: str, missing: tuple[str, ...] = ()):
         super().__init__(None, (InputFile(path, input_name(path)), f":{line}: ", problem))

@@ -1,30 +1,17 @@
 """Writing a result file without ever losing one of the user's files.
 
-``check_output_paths`` refuses, before anything is read, an output path that is empty or that
-names the same file as an input (the same device and inode, so ``./data.jsonl``, a hard link or
-a symbolic link to the input are caught; an output that does not exist yet cannot be an input;
-the input ``-`` is the file behind standard input, ``os.fstat(0)``, so ``update-rouge
---per-example x.jsonl < x.jsonl`` is refused too), and one that is a folder or lies in a folder
-that does not exist or cannot be written in.
-Messages show paths with ``shown_path``, so that a path holding a line end stays on one line,
-and inputs with ``input_name`` (``<stdin>`` for ``-``).
-
-``output_file`` opens the output for writing text (or bytes, ``binary``):
-
-- ``-`` is standard output;
-- a special file (a device such as ``/dev/null``, a FIFO) is written in place, never replaced;
-- a regular file, or a path that does not exist yet, is written to a temporary file beside it
-  that replaces it only when the block succeeds (so an interrupted or failed run leaves the old
-  file as it was and no temporary file behind); the new file gets the old one's permission bits
-  (or, for a new file, the usual ones: 0666 less the umask);
-- a symbolic link is followed: its target is replaced as above and the link stays a link.
+``check_output_paths`` refuses, before anything is read, an output path that would lose a file.
+``output_file`` opens the output for writing: ``-`` is standard output; a special file (a device,
+a FIFO) is written in place; a regular file, or a path that does not exist yet, is written to a
+temporary file beside it that replaces it only when the block succeeds (a failed run leaves the
+old file and no temporary one), keeping its permission bits (a new file: 0666 less the umask); a
+symbolic link is followed: its target is replaced so and the link stays a link.
 """
 
 import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, TextIO, cast
 
@@ -34,10 +21,9 @@ STDOUT = "-"
 
 
 def check_output_paths(inputs: Sequence[str], outputs: Sequence[str]) -> None:
-    """Raise ``ValueError`` if an output path is empty, is the same file as one of ``inputs``
-    (``-`` among them: the file behind standard input), is a folder, or lies in a folder that
-    does not exist or that this process cannot write in: all before anything is read or scored,
-    naming the path as given."""
+    """Raise ``ValueError`` naming the path if an output path is empty, is the same file (device
+    and inode) as one of ``inputs`` (``-``: the file behind standard input), is a folder, or lies
+    in a folder that does not exist or that this process cannot write in."""
     for output in outputs:
         if output == "":
             raise ValueError("an output file name is empty")
@@ -119,6 +105,8 @@ class _TextBytes:
 def _replacing(target: str, mode: int | None, binary: bool = False) -> Iterator[IO]:
     """A temporary file beside ``target`` (for bytes with ``binary``) that replaces it, with
     permission bits ``mode``, on success."""
+    import tempfile  # here: a run without an output file does not import it
+
     directory, name = os.path.split(target)
     try:
         handle = tempfile.NamedTemporaryFile(

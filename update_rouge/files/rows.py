@@ -1,11 +1,8 @@
 """An example as the file readers yield it, and the checks of its fields that they share.
 
-``Row`` is one example of a file; ``Record`` one example with any number of prediction
-columns, as every reader parses it before it becomes a ``Row`` (``as_rows``) or a
-``SystemsRow`` (a comparison's); ``Fields`` names the fields it is read from (``check_present``,
-``in_other_format``). ``text_field`` and ``text_list`` check a source, a prediction, a reference
-and evidence as a JSON value (a CSV cell holding a JSON array too): ``InputFileError`` naming the
-file, the line and the field.
+``Row`` is one example of a file; ``Record`` one with any number of prediction columns, as every
+reader parses it before it becomes a ``Row`` (``as_rows``) or a ``SystemsRow``; ``Fields`` names
+the fields it is read from. ``text_field`` and ``text_list`` check a JSON value's texts.
 """
 
 import csv

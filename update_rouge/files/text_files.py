@@ -1,10 +1,8 @@
 """Reading three line-aligned text files of examples: line N of each is example N.
 
-The files hold the sources, the references and the predictions, one example a line (each line
-one reference); they must have the same number of lines: a file with more lines than another is
-refused at its first extra line, naming the file that ended. ``aligned_lines`` reads their raw
-lines, line number by line number, in the process that reads the files; ``text_records`` makes
-examples of them, in whichever process scores them.
+The files hold the sources, the references and the predictions (one reference a line); a file
+with more lines than another is refused at its first extra line, naming the file that ended.
+``aligned_lines`` reads their raw lines, ``text_records`` makes examples of them.
 """
 
 import itertools
@@ -22,9 +20,7 @@ lines of that number read before it."""
 def aligned_lines(paths: Sequence[str], advance: Callable[[int], None]) -> Iterator[Aligned]:
     """The raw lines of the line-aligned text files ``paths``, line number by line number, each
     one's bytes reported to ``advance``. A line too long, or a file with fewer lines than another,
-    ends them: its ``InputFileError`` comes last, with the lines of that number read before it
-    (``text_records`` checks their decoding before it raises it, as one file's lines are read
-    before the next's)."""
+    ends them: its ``InputFileError`` comes last, with the lines of that number read before it."""
     with open(paths[0], "rb") as s, open(paths[1], "rb") as r, open(paths[2], "rb") as p:
         readers = [numbered_raw_lines(handle, path) for handle, path in zip((s, r, p), paths)]
         for number in itertools.count(1):

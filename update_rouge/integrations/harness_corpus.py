@@ -1,11 +1,9 @@
-"""What the evaluation-harness integrations share: their settings, the keys they report, and the
-corpus result of the triples a harness collected, computed once by ``UpdateRougeScorer``.
+"""What the evaluation-harness integrations (``inspect``, ``lm_eval``, ``lighteval``) share: their
+settings, the keys they report, and the corpus result of the triples a harness collected.
 
-The harnesses (``inspect``, ``lm_eval``, ``lighteval``) each collect one (source, prediction,
-references) triple per sample in their own loop and then ask for corpus values one key at a
-time; ``corpus_result`` scores the triples once per collection, as ``compute`` does (the same
-scorer, so the same numbers, intervals and signature), and hands every key from that one result.
-Needs no extra.
+A harness collects one (source, prediction, references) triple per sample, then asks for corpus
+values one key at a time; ``corpus_result`` scores the triples once per collection with
+``compute``'s scorer (the same numbers, intervals and signature). Needs no extra.
 """
 
 import dataclasses
@@ -29,10 +27,8 @@ Triple = tuple[str, str, tuple[str, ...]]
 
 def harness_settings(options: dict[str, Any]) -> Settings:
     """The ``Settings`` of ``compute``-style ``options``, ``HARNESS_TYPES`` unless ``rouge_types``
-    is given. Raises ``OptionError`` for an option ``compute`` refuses and for the
-    options that are not one corpus value per key (``refusals.NOT_ONE_RESULT``: ``use_aggregator``,
-    ``baseline_predictions``, ``return_signature``, ``group_by``) and for ``evidence``, which a
-    harness's sample does not carry."""
+    is given. Raises ``OptionError`` for an option ``compute`` refuses, for the options that are
+    not one corpus value per key (``refusals.NOT_ONE_RESULT``) and for ``evidence``."""
     refuse_given(options, NOT_ONE_RESULT, "an evaluation harness", "it reports one corpus value per key and run")
     why = "a harness's sample carries its source and references, no evidence; use update_rouge.compute(...)"
     refuse_given(options, ("evidence",), "an evaluation harness", why)
@@ -106,11 +102,9 @@ _NAMED_LOCK = threading.Lock()
 def settings_name(settings: Settings) -> str:
     """A name for ``settings`` that per-sample records carry (readable in a harness's logs): its
     signature (``UpdateRougeScorer.signature``, ``refs:unknown``). Remembered in this process, for
-    ``named_settings``. Settings that differ only in ``engine`` or ``num_proc`` (which never
-    change a number) share the name; the corpus result then runs with the last one's. Two
-    settings that differ otherwise with one signature (two custom tokenizers) cannot be told
-    apart, so the second raises ``OptionError`` naming the first option they differ in, advising
-    the value in use."""
+    ``named_settings``. Settings that differ only in ``engine`` or ``num_proc`` share the name (the
+    last one's runs); two that differ otherwise with one signature (two custom tokenizers): the
+    second raises ``OptionError`` naming the first option they differ in."""
     name = UpdateRougeScorer(settings).signature()
     with _NAMED_LOCK:
         known = _NAMED.get(name)

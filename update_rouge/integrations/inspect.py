@@ -3,18 +3,14 @@
 
 Needs the optional extra ``pip install 'update-rouge[inspect]'``.
 
-``update_rouge_scorer(**options)`` scores each sample's model output (``state.output.completion``)
-against the reference(s) of its target, reading the source from ``Sample.metadata["source"]``
-(``source_key=``); ``options`` are ``compute``'s settings (rouge types ``rouge1``, ``rouge2``,
-``rougeLsum`` unless ``rouge_types`` is given). A sample's value is a dict of its F1 per type
-(``update_rouge1``, ...; with ``deletions=True`` its deletions' too, ``update_del_rouge1``, ...), its metadata the source, references and the settings signature; the
-metric ``update_rouge_corpus`` then scores all the samples at once as ``compute`` does, so the
-log's metrics are ``compute``'s corpus means (``update_<type>``, and ``update_del_<type>``
-with ``deletions=True``) and seeded bootstrap interval (``update_<type>_low``,
-``update_<type>_high``, ...) of the same triples.
-
-Run with one epoch (the default): with several, inspect reduces each sample's values before the
-metric sees them, and the corpus of one (source, output, references) triple per sample is gone.
+``update_rouge_scorer(**options)`` scores each sample's model output against the reference(s) of
+its target, reading the source from ``Sample.metadata["source"]`` (``source_key=``); ``options``
+are ``compute``'s settings. A sample's value is a dict of its F1 per key (``update_rouge1``,
+``update_del_rouge1``, ...), its metadata the source, references and the settings signature; the
+metric ``update_rouge_corpus`` scores all the samples at once, so the log's metrics are
+``compute``'s corpus means and seeded bootstrap interval (``update_<type>_low``, ``_high``) of
+the same triples. Run with one epoch (the default): with several, inspect reduces each sample's
+values before the metric sees them.
 """
 
 from typing import Any

@@ -4,21 +4,17 @@ and a task config for a local FRUIT-style JSONL file (both of lighteval's backen
 Needs the optional extra ``pip install 'update-rouge[lighteval]'``.
 
 ``update_rouge_metric(**options)`` is a ``SampleLevelMetricGrouping`` named ``update_<type>`` per
-type (``rouge1``, ``rouge2``, ``rougeLsum`` unless ``rouge_types`` is given; with
-``deletions=True`` also ``update_del_<type>``, the deletions' F1). Its
-``UpdateRougeComputation`` reads the source from ``Doc.specific["source"]`` (``source_key=``),
-the reference(s) from the gold choices and the prediction from the model's first final text;
-each sample's value is its F1 per type (a float, what lighteval's details show) that also
-carries the sample's triple and its position in the dataset. The corpus value of the first key scores all the triples at once,
-as ``compute`` does, and returns every reported key (``update_<type>`` and, unless
-``confidence_level`` is ``None``, ``update_<type>_low`` and ``update_<type>_high``): lighteval
-records the dict as it is, so the results are ``compute``'s exact means and seeded bootstrap
-interval of the same triples (lighteval's own ``_stderr`` is not computed for them).
+type (and ``update_del_<type>`` with ``deletions=True``). Its ``UpdateRougeComputation`` reads the
+source from ``Doc.specific["source"]`` (``source_key=``), the reference(s) from the gold choices
+and the prediction from the model's first final text; each sample's value is its F1 per type,
+carrying the sample's triple and position. The corpus value of the first key scores all the
+triples at once and returns every reported key (``update_<type>``, ``_low`` and ``_high``), so
+the results are ``compute``'s exact means and seeded bootstrap interval of the same triples.
 
 ``fruit_jsonl_task(name, data_dir)`` is a ``LightevalTaskConfig`` for a folder holding
-``test.jsonl`` (one object per line: ``source``, ``reference`` as a string or a list of strings,
-optional ``id``): this metric for the accelerate/custom-model pipeline, and
-``inspect.update_rouge_scorer`` with ``sample_fields`` for the inspect backend (``lighteval eval``).
+``test.jsonl`` (``source``, ``reference`` as a string or a list of strings, optional ``id``):
+this metric for the accelerate/custom-model pipeline, ``inspect.update_rouge_scorer`` for the
+inspect backend (``lighteval eval``).
 """
 
 from typing import Any, cast

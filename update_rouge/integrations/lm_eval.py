@@ -3,18 +3,15 @@ registered aggregations, and a task for a local FRUIT-style JSONL file.
 
 Needs the optional extra ``pip install 'update-rouge[lm-eval]'``.
 
-lm_eval's default metric call, ``fn(references=..., predictions=...)``, never sees the document,
-so UpdateROUGE, which needs the source, comes in through ``process_results(doc, results)``: it
-returns, for each reported key, the sample's (settings, source, prediction, references) item;
-the aggregation registered under that key (``update_rouge1``, ``update_rouge1_low``, ...; with
-``deletions=True`` the deletions' ``update_del_rouge1``, ``update_del_rouge1_low``, ...) scores
-all the items of the run at once (``harness_corpus.corpus_result``), so the reported values are
-``compute``'s corpus means and bootstrap interval ends on the same triples, bit for bit.
-lm_eval's own ``_stderr`` is ``N/A`` for these keys: the interval keys take its place.
+lm_eval's metric call never sees the document, so UpdateROUGE, which needs the source, comes in
+through ``process_results(doc, results)``: it returns, for each reported key, the sample's
+(settings, source, prediction, references) item; the aggregation registered under that key
+(``update_rouge1``, ``update_rouge1_low``, ``update_del_rouge1``, ...) scores all the items at
+once (``harness_corpus.corpus_result``): ``compute``'s corpus means and interval ends on the same
+triples, bit for bit. The interval keys take the place of lm_eval's ``_stderr`` (``N/A``).
 
-The shipped task ``update_rouge_fruit`` (``TASK_DIR``) reads a JSONL file with ``source``,
-``reference`` (a string or a list of strings) and an optional ``id`` per line (the task
-``update_rouge_fruit_deletions``, the same with ``deletions=True``, reports the deletions too)::
+The shipped tasks ``update_rouge_fruit`` and ``update_rouge_fruit_deletions`` (``TASK_DIR``) read
+a JSONL file with ``source``, ``reference`` (a string or a list of strings) and an optional ``id``::
 
     lm_eval --model hf --model_args pretrained=MODEL --tasks update_rouge_fruit \\
         --include_path "$(python -m update_rouge.integrations.lm_eval)" \\
@@ -121,14 +118,10 @@ with ``deletions=True`` (the deletions' ``update_del_<type>`` keys and their int
 
 def load_jsonl(data_files: str | None = None, **metadata: Any) -> dict[str, Any]:
     """The shipped task's ``custom_dataset``: the JSONL file ``data_files`` (from ``--metadata``)
-    as the split ``test``, read as the command line reads JSONL (UTF-8, a byte order mark
-    dropped, blank lines skipped). Each line has ``source``, ``reference`` (a string or a list
-    of strings) and optionally ``id``, kept as text as the command line keeps it (a string as
-    is, another JSON value as its JSON text; the line number where it is absent or ``null``);
-    other fields are kept.
-    ``metadata``'s other entries (the task's ``version``, a model's settings) are not ours and
-    are ignored. Raises ``InputFileError`` (a ``ValueError``), ``path:line: what is wrong``, for
-    a bad line."""
+    as the split ``test``, read as the command line reads JSONL. Each line has ``source``,
+    ``reference`` (a string or a list of strings) and optionally ``id``, kept as text as the
+    command line keeps it (the line number where it is absent or ``null``); other fields are kept,
+    ``metadata``'s other entries ignored. Raises ``InputFileError`` for a bad line."""
     import datasets
 
     if not data_files:

@@ -2,24 +2,17 @@
 (or each line of a JSONL file) scored where the data flows.
 
 Needs the optional extra ``pip install 'update-rouge[ray]'``. Rows carry ``source``,
-``prediction``, ``reference`` (a string, or a list of strings for several references) and
-``row``: an integer giving the row's place in the input (unique; ascending ``row`` is the input
-order). Other names are set with the ``*_column`` arguments.
+``prediction``, ``reference`` (a string, or a list of strings) and ``row``: a unique integer,
+the row's place in the input. Other names are set with the ``*_column`` arguments.
 
 - ``BatchScorer``: a callable class for ``ds.map_batches`` (``score_dataset`` applies it)
   adding to each row the per-example columns of ``compute(..., use_aggregator=False)``, under
-  the same names and with the same values (with ``deletions=True`` the deletions' columns
-  ``update_del_<type>``, ... and the boolean ``_both_kept`` too); under ``average="micro"`` also
-  the int64 count columns of ``ray_counts`` (``_counts_update_<type>_hits``, ``_target``,
-  ``_prediction``; the deletions' ``_counts_update_del_<type>_hits``, ...).
-- ``score_jsonl``: a JSONL file read by the driver as the command line reads it
-  (``files.open_examples``), its examples handed to Ray in blocks and scored as ``score_dataset``
-  scores them.
+  the same names and with the same values; under ``average="micro"`` also ``ray_counts``' columns.
+- ``score_jsonl``: a JSONL file read by the driver as the command line reads it, its examples
+  handed to Ray in blocks and scored as ``score_dataset`` scores them.
 
-``ray_scoring.corpus_scores`` makes the corpus result of what these give; ``ray_scoring`` is the
-documented import path of the whole (docs/ray.md). Scoring options (``rouge_types``,
-``stemmer``, ``tokenizer``, ...) are ``compute``'s keyword arguments, passed through unchanged;
-a custom tokenizer must be importable on every worker.
+``ray_scoring`` is the documented import path (docs/ray.md). Scoring options are ``compute``'s
+keyword arguments, passed through unchanged; a custom tokenizer must be importable on every worker.
 """
 
 import dataclasses
@@ -85,19 +78,15 @@ def output_columns(rouge_types: Sequence[str] | None = None, deletions: bool = F
 class BatchScorer:
     """``ds.map_batches(BatchScorer, fn_constructor_kwargs=..., batch_format="pyarrow")``.
 
-    Constructed once per Ray actor: it sizes the actor's Rayon pool (rouge-score-rs's threads)
-    to the CPUs Ray assigned the actor (``ray_chunks.size_native_threads``), imports the
-    package and scores one tiny example, which checks the
-    options and fills the per-process caches (tokenizer, stems) that every later batch of that
-    actor reuses. Each batch (a ``pyarrow.Table``) comes back with the columns of
-    ``output_columns(rouge_types, deletions)`` appended (replacing any of the same name): float64 scores
-    and lengths, and the booleans ``_both_empty`` (and ``_both_kept``, with ``deletions=True``);
-    under ``average="micro"`` then the int64 columns of ``ray_counts.count_column_names(rouge_types,
-    deletions)``. A bad row raises ``InputError``
-    at ``Field(column, row)``, e.g. ``row 7: source must be a string, got None`` (``_relocated``:
-    a custom tokenizer's ``TokenizerError`` and ``LcsTableTooLarge`` at its row too); a batch
-    without one of the columns ``OptionError`` naming its ``*_column`` option. In a Ray Data task
-    the user's errors are carried to the driver as they are (``ray_errors.carried``).
+    Constructed once per Ray actor: it sizes the actor's Rayon pool to the CPUs Ray assigned it
+    (``ray_chunks.size_native_threads``) and scores one tiny example (the options checked, the
+    caches filled). Each batch (a ``pyarrow.Table``) comes back with the float64 columns of
+    ``output_columns(rouge_types, deletions)`` (booleans ``_both_empty``, ``_both_kept``) appended,
+    replacing any of the same name, then under ``average="micro"`` the int64 ``ray_counts``
+    columns. A bad row raises ``InputError`` at ``Field(column, row)`` (``row 7: source must be a
+    string, got None``; a tokenizer's error and ``LcsTableTooLarge`` at its row too); a batch
+    without a column, ``OptionError`` naming its ``*_column`` option. The user's errors reach the
+    driver as they are (``ray_errors.carried``).
     """
 
     def __init__(
@@ -166,9 +155,8 @@ class BatchScorer:
                 raise self._at_row(error, row) from None
 
     def _relocated(self, error: InputError, batch: pa.Table) -> InputError:
-        """``error`` of the example at ``error.index`` of ``batch``, at that example's ``row``: a
-        custom tokenizer's ``TokenizerError`` at ``Field(column, row)`` (``on the additions of
-        prediction[7]``, 7 its ``row``), an ``InputError`` as ``_at_row`` gives it; any other as it is."""
+        """``error`` of the example at ``error.index`` of ``batch``, at its ``row``: a tokenizer's
+        ``TokenizerError`` at ``Field(column, row)``, an ``InputError`` as ``_at_row`` gives it, any other as is."""
         where = error.where
         if where is None or where.index is None:
             return error
@@ -199,9 +187,7 @@ def score_dataset(
     """``ds`` with the per-example columns (lazy, as every Ray transform); ``options`` are the
     ``*_column`` names and ``compute``'s scoring keyword arguments. The options are checked here,
     on the driver, before anything runs on the cluster. ``batch_size``: rows an actor scores per
-    task (``None``: one block each; readers cut blocks of about 1 MB, 75 Wikipedia triples, and
-    each task costs Ray tens of milliseconds, so that smaller batches can score faster than whole
-    blocks: docs/speed.md)."""
+    task (``None``: one block each; docs/speed.md)."""
     scoring = _scoring_options({key: value for key, value in options.items() if not key.endswith("_column")})
     compute(*_WARM_UP, use_aggregator=False, **scoring)
     known = ds.columns(fetch_if_missing=False)
@@ -224,17 +210,11 @@ def _mapped(ds: "ray.data.Dataset", batch_size: int | None, concurrency: int | N
 
 
 def score_jsonl(path: str, concurrency: int | None = None, **options: Any) -> "ray.data.Dataset":
-    """The examples of the JSONL file ``path`` (``source``, ``reference``, ``prediction`` and an
-    optional ``id`` per line, as the command line reads them) with the per-example columns, as
-    ``score_dataset`` gives them, for ``corpus_scores``; lazy, as every Ray transform.
-    ``options`` are ``compute``'s scoring keyword arguments, checked first.
-
-    This process reads the file with the command line's reader (``files.open_examples``) and
-    puts its examples into Ray's object store ``BLOCK_ROWS`` at a time, one block each, scored
-    by at most ``concurrency`` actors. The rows carry ``row`` (the line the example is on),
-    ``id`` (text, or null), ``source``, ``prediction`` and ``reference`` (a list of strings). A
-    bad line raises the reader's ``InputFileError`` here (``path:line: problem``), before
-    anything is scored."""
+    """The examples of the JSONL file ``path``, read here as the command line reads them, with the
+    per-example columns ``score_dataset`` gives, for ``corpus_scores``; lazy. ``options`` are
+    ``compute``'s scoring keyword arguments, checked first. The examples go into Ray's object store
+    in blocks of ``BLOCK_ROWS`` (rows as ``example_table`` makes them), scored by at most
+    ``concurrency`` actors. A bad line raises the reader's ``InputFileError`` before anything is scored."""
     scoring = _scoring_options(options)
     compute(*_WARM_UP, use_aggregator=False, **scoring)
     _, read = open_examples(path, "jsonl")

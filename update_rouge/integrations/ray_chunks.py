@@ -1,23 +1,12 @@
 """The command line's ``--ray ADDRESS``: a file's chunks scored by Ray tasks on a running cluster,
 as worker processes score them without ``--ray``.
 
-``ray_workers(address)`` joins the cluster at ``address`` (started by ``ray start``: this never
-starts one) once something accepts a connection there, within
-``UPDATE_ROUGE_RAY_CONNECT_TIMEOUT`` seconds (default 30), and leaves it running at the end.
-``files.score_chunks`` hands out the file's chunks (``files.chunks``) and
-adds up their per-example tables in input order; ``RayWorkers`` puts Ray tasks where the worker
-processes would be: one task a chunk, each calling the function that parses, checks and scores a
-chunk (put in the object store once), one CPU each, at most two per CPU of the cluster submitted
-and not yet taken in, results in input order. So a run with ``--ray`` prints the same result,
-writes the same per-example file and stops at the same first unusable line as one without it,
-bit for bit: the same code scores every chunk. Ray runs a task again on another worker when its
-worker dies (``MAX_RETRIES`` times); the tasks still running when a run stops early are cancelled.
-
-Tasks, not actors: a task goes to a worker process the cluster has started already, where an
-actor starts a process of its own, and the tasks of a busy worker go to the others. Ray Data
-(``ray_batches.score_dataset``) is not on this path either: its executor hands blocks from
-stage to stage one at a time, and on a small machine costs more than the scoring gains from a
-second CPU (docs/ray.md).
+``ray_workers(address)`` joins the running cluster at ``address`` (``join``: this never starts
+one) and leaves it running at the end. ``RayWorkers`` puts Ray tasks where ``files.score_chunks``
+would start worker processes: one task a chunk, one CPU each, results in input order, so a run
+with ``--ray`` gives the same results and errors as one without it, bit for bit. Ray runs a task
+again when its worker dies (``MAX_RETRIES`` times); the tasks still running when a run stops
+early are cancelled. Tasks, not actors or Ray Data (docs/ray.md).
 """
 
 import contextlib
@@ -54,8 +43,7 @@ DEFAULT_CONNECT_TIMEOUT = 30.0
 
 def size_native_threads(cpus: float) -> None:
     """Set ``RAYON_NUM_THREADS`` (rouge-score-rs's threads) to ``cpus``, the CPUs Ray gave this
-    worker (rounded down, at least 1), unless the environment sets it, as Ray does for
-    ``OMP_NUM_THREADS``: left at Rayon's default, every worker would start a thread per CPU."""
+    worker (rounded down, at least 1), unless the environment sets it."""
     os.environ.setdefault(THREADS_VARIABLE, str(max(1, math.floor(cpus))))
 
 
@@ -75,10 +63,8 @@ class RayWorkers:
     def starmap_in_order(
         self, function: Callable[..., Any], items: Iterable[tuple], count: int
     ) -> Generator[Any, None, None]:
-        """Yield ``function(*item)`` for each item, in the order of ``items``, each called in a
-        Ray task, at most ``IN_FLIGHT_PER_CPU * count`` of them submitted and not yet taken in
-        (``parallel.starmap_in_order``'s contract, on Ray). A task's exception is raised as
-        itself, not as Ray's wrapper of it, so that its one-line message reaches the user."""
+        """``parallel.starmap_in_order``'s contract on Ray tasks, at most ``IN_FLIGHT_PER_CPU *
+        count`` of them submitted and not yet taken in. A task's exception is raised as itself."""
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_call)
         shared = ray.put(function)
         pending: deque[Any] = deque()
@@ -105,14 +91,10 @@ def _result(ref: Any) -> Any:
 
 def _cancel(refs: list) -> None:
     """Cancel the tasks ``refs`` and take in what they end with (within ``CANCEL_WAIT_SECONDS``),
-    so that no task of a stopped run goes on scoring, and Ray reports no error nobody read.
-
-    A task that is on its way to a worker when it is cancelled runs all the same (Ray 2.60: one
-    stopped run in three let a task that was just starting finish), so the tasks not yet ended
-    are cancelled again every ``CANCEL_POLL_SECONDS``: by then such a task is running, and is
-    interrupted. Ray interrupts a running task as SIGINT would, so on a cluster started from a
-    process that ignores SIGINT (a shell's background job: its processes inherit that) a running
-    task is not interrupted, and this waits for it to end."""
+    so that no task of a stopped run goes on scoring, and Ray reports no error nobody read. A task
+    on its way to a worker when it is cancelled runs all the same, so the tasks not yet ended are
+    cancelled again every ``CANCEL_POLL_SECONDS``. Ray interrupts a running task as SIGINT would:
+    on a cluster started from a process that ignores SIGINT, this waits for the task to end."""
     deadline = time.monotonic() + CANCEL_WAIT_SECONDS
     while refs and time.monotonic() < deadline:
         for ref in refs:
@@ -143,9 +125,7 @@ def ray_workers(address: str) -> Iterator[RayWorkers]:
     """The Ray workers of a ``--ray`` run for the block: of the cluster at ``address``
     (``join``), disconnected from at the end, or of the Ray this process has initialized
     already (a Python caller's), left connected. Meanwhile, what other threads write to
-    ``sys.stdout`` goes to standard error: Ray's driver prints the cluster's reports (a worker
-    that died, its task retried) to standard output from threads of its own, in the middle of
-    the results a run writes there."""
+    ``sys.stdout`` (Ray's driver's reports of the cluster) goes to standard error."""
     stdout = sys.stdout
     routed = cast(TextIO, _OtherThreadsToStderr(stdout, threading.current_thread()))
     sys.stdout = routed
@@ -164,10 +144,8 @@ def ray_workers(address: str) -> Iterator[RayWorkers]:
 def join(address: str) -> None:
     """Connect this process to the running Ray cluster at ``address``: ``[ray://]HOST:PORT``
     once something accepts a connection there, waiting at most ``connect_timeout()`` seconds
-    (then ``ValueError`` naming the address: ``ray.init`` itself retries a silent address for
-    many minutes, in calls no signal interrupts); other values (``auto``) go to ``ray.init`` as
-    they are. The stop signals' handlers stay the command line's: ``ray.init`` sets a SIGTERM
-    handler of its own, which ``parallel.stop_signals_deferred`` puts back."""
+    (then ``ValueError`` naming the address); other values (``auto``) go to ``ray.init`` as they
+    are. The stop signals' handlers stay the command line's (``ray.init`` sets its own)."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if colon and host and port.isdigit():
         _wait_until_listening(address, host.strip("[]"), int(port), connect_timeout())

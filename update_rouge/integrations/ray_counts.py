@@ -1,17 +1,11 @@
 """The micro average's counts as columns of a scored Ray dataset (``average="micro"``).
 
-Under ``average="micro"`` ``ray_batches.BatchScorer`` adds, per rouge type, three int64
-columns: the counts each example contributes to the micro average (``micro.py``: hits, the
-reference's grams or tokens, the prediction's; 0, 0, 0 for an example the no-additions rule
-scored), named
-
-    _counts_update_<type>_hits, _counts_update_<type>_target, _counts_update_<type>_prediction
-
-and with ``deletions=True`` the same of the deletions' counts, ``_counts_update_del_<type>_hits``,
-... (``count_column_names``). ``ray_scoring.corpus_scores`` reads them back in ``row`` order and
-gives them to ``micro.py`` as ``micro.CountColumns`` (``count_arrays``): integers summed exactly,
-so its result is ``compute(..., average="micro")``'s. A dataset scored under ``average="macro"``
-has none of these columns.
+Under ``average="micro"`` ``ray_batches.BatchScorer`` adds, per output key, three int64 columns:
+the counts each example contributes to the micro average (``micro.py``: hits, the reference's
+grams or tokens, the prediction's), named ``_counts_update_<type>_hits``, ``..._target``,
+``..._prediction`` (and ``_counts_update_del_<type>_hits``, ... with ``deletions=True``:
+``count_column_names``). ``ray_scoring.corpus_scores`` reads them back in ``row`` order
+(``count_arrays``): integers summed exactly, so its result is ``compute(..., average="micro")``'s.
 """
 
 from collections.abc import Mapping, Sequence
@@ -27,9 +21,8 @@ PREFIX = "_counts_"
 
 
 def count_column_names(rouge_types: Sequence[str], deletions: bool = False) -> list[str]:
-    """The count columns of ``rouge_types``, per output key (``update_<type>``, then with
-    ``deletions`` each ``update_del_<type>``: ``example_tables.score_keys``) its hits, target and
-    prediction columns."""
+    """The count columns of ``rouge_types``: per output key (``example_tables.score_keys``) its
+    hits, target and prediction columns."""
     return [f"{PREFIX}{key}_{field}" for key in score_keys(rouge_types, deletions) for field in FIELDS]
 
 
@@ -46,9 +39,8 @@ def count_values(counts: Mapping[str, Sequence[Counts]]) -> dict[str, list[int]]
 def count_arrays(
     columns: Mapping[str, np.ndarray], rouge_types: Sequence[str], deletions: bool = False
 ) -> CountColumns:
-    """``micro.CountColumns`` (per output key of ``score_keys(rouge_types, deletions)``, an ``n x
-    3`` int64 array) of the count columns ``columns`` (name -> its values, every column in the
-    same example order)."""
+    """``micro.CountColumns`` (per output key, an ``n x 3`` int64 array) of the count columns
+    ``columns`` (name -> its values, every column in the same example order)."""
     return {
         key: np.stack(
             [np.asarray(columns[f"{PREFIX}{key}_{field}"], dtype=np.int64) for field in FIELDS], axis=-1

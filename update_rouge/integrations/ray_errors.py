@@ -1,14 +1,10 @@
 """How Ray's door refuses: the errors of Ray Data tasks reach the driver as they were raised,
 and a dataset without the columns it needs is refused in one line.
 
-- ``carried()``: within a scoring task (``BatchScorer``, ``score_jsonl``'s ranges) the user's
-  error (``USER_ERRORS``) is raised as ``CarriedError``, pickled as that error alone;
-  ``own_errors(ds)`` makes Ray Data raise a task's own exception on the driver (not its
-  ``UserCodeException``, which keeps only a message), and ``worker_error`` takes the user's error
-  back out of Ray's task error: the same type and data (``OptionError``, ``InputError``,
-  ``LcsTableTooLarge``, ``MissingExtra``, ``ValueError``), its one-line message unchanged.
-- ``check_columns``: ``OptionError`` naming a missing column and the ``*_column`` option that
-  names it.
+- ``carried()``: within a scoring task the user's error (``USER_ERRORS``) is raised as
+  ``CarriedError``; ``own_errors(ds)`` makes Ray Data raise a task's own exception on the driver,
+  and ``worker_error`` takes the user's error back out of Ray's task error, the same object.
+- ``check_columns``: ``OptionError`` naming a missing column and the ``*_column`` option.
 
 Needs the optional extra ``pip install 'update-rouge[ray]'``.
 """
@@ -35,12 +31,9 @@ among them), ``MissingExtra``, ``ValueError``; ``corpus_scores`` raises it as it
 class CarriedError(Exception):
     """One of ``USER_ERRORS``, ``error``, on its way from a Ray Data task to the driver.
 
-    With ``raise_original_map_exception`` (which ``score_dataset`` and ``score_jsonl`` set on
-    their dataset's context) Ray Data raises a task's own exception, not its ``UserCodeException``
-    (which keeps only a message), but first appends its advice on retries to the exception's
-    ``args``, from which the package's errors are rebuilt on the driver (an ``OptionError``'s
-    ``args`` would change; an ``InputError`` could not be rebuilt: Ray's ``UnserializableException``
-    instead). This carrier is pickled as ``error`` alone, untouched, whatever becomes of its own
+    With ``raise_original_map_exception`` (``own_errors``) Ray Data raises a task's own exception,
+    but first appends its advice on retries to its ``args``, from which errors are rebuilt on the
+    driver. This carrier is pickled as ``error`` alone, untouched, whatever becomes of its own
     ``args``; Ray's task error on the driver holds it as its ``cause``."""
 
     def __init__(self, error: BaseException):

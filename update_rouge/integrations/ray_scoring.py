@@ -3,20 +3,11 @@
 
 Needs the optional extra ``pip install 'update-rouge[ray]'``.
 
-- ``ray_batches``: ``score_dataset`` (``BatchScorer``, a callable class for ``ds.map_batches``)
-  and ``score_jsonl`` add to each row (of a dataset, or of a JSONL file) the per-example columns
-  of ``compute(..., use_aggregator=False)`` (each row carries its place in the input in ``row``);
-  ``output_columns`` names them. They are imported here, where docs/ray.md imports them from.
+- ``ray_batches``' ``score_dataset``, ``BatchScorer``, ``score_jsonl`` and ``output_columns``
+  (the per-example columns), imported here, where docs/ray.md imports them from.
 - ``corpus_scores``: from a scored dataset, what ``compute`` returns for the same examples and
-  options: means summed exactly (``corpus.RunningTotals``), the bootstrap interval (and the
-  paired test against a scored baseline) from the F1 columns put back in ``row`` order (under
-  ``average="micro"``: the micro values, interval and test from the count columns put back in
-  ``row`` order), both by ``corpus.corpus_statistics`` as ``compute``'s, and the signature.
-  Equal bit for bit whatever the blocks, their sizes and their order of completion. The driver
-  reads the scored blocks one at a time and keeps only their numbers.
-
-The command line's ``--ray`` does not go through Ray Data: ``ray_chunks`` scores a file's
-chunks on plain Ray tasks.
+  options, bit for bit whatever the blocks, their sizes and their order of completion. The
+  driver reads the scored blocks one at a time and keeps only their numbers.
 """
 
 import math
@@ -24,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LEFT_OUT, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Field, InputError, OptionError, Setting
 from ..extras import extra_imports
 
 with extra_imports(
@@ -58,9 +49,12 @@ def _numbers(batch: pa.Table, keys: list[str], row_column: str, reference_column
     check_columns(batch.column_names, {"row_column": row_column, "reference_column": reference_column})
     missing = [key for key in keys if key not in batch.column_names]
     if missing:
-        raise ValueError(
-            f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
-            "(average='micro' adds the count columns, deletions=True the deletions' columns)"
+        raise InputError(
+            Field("scored"),
+            (
+                f"the scored dataset has no column {missing[0]!r}: score it with the options given here "
+                "(average='micro' adds the count columns, deletions=True the deletions' columns)",
+            ),
         )
     reference = batch.column(reference_column)
     counts = (
@@ -79,9 +73,7 @@ def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, r
     parts: dict[str, list[np.ndarray]] = {key: [] for key in ordered_keys}
     low, high = math.inf, 0
     selected = list(dict.fromkeys(keys + ordered_keys))
-    # The driver selects the numbers from each block as it arrives, one block at a time: a
-    # selecting Ray stage of its own costs a task per block (seconds per 10,000 rows on a
-    # 2-CPU machine, more than the scoring gains from a second CPU).
+    # The driver selects the numbers from each block as it arrives: a Ray stage would cost a task per block.
     try:
         for block in scored.iter_batches(batch_format="pyarrow", batch_size=None):
             if block.num_rows == 0:
@@ -96,12 +88,15 @@ def _gather(scored, keys: list[str], ordered_keys: list[str], row_column: str, r
     except ray.exceptions.RayTaskError as error:
         raise worker_error(error) from None
     if totals.count == 0:
-        raise ValueError("the dataset has no rows: there is nothing to score")
+        raise InputError(Field("scored"), ("the dataset has no rows: there is nothing to score",))
     row = np.concatenate(rows)
     order = np.argsort(row, kind="stable")
     repeated = np.flatnonzero(np.diff(row[order]) == 0)
     if repeated.size:
-        raise ValueError(f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique")
+        raise InputError(
+            Field(row_column),
+            (f"{row_column} {row[order][repeated[0]]} occurs more than once: {row_column} must be unique",),
+        )
     ordered = {key: np.concatenate(key_parts)[order] for key, key_parts in parts.items()}
     return totals, row[order], ordered, (int(low), int(high))
 
@@ -116,11 +111,9 @@ def corpus_scores(
     """What ``compute(sources, predictions, references, **options)`` returns for the rows of
     ``scored`` (a dataset with the columns ``BatchScorer`` adds, scored with the same
     ``options``), bit for bit. ``baseline``: the same rows scored with the baseline system's
-    predictions (e.g. ``prediction_column="baseline"``), for ``compute``'s paired test.
-    ``options`` are ``compute``'s keyword arguments (``use_aggregator`` must stay true; a
-    signature is added with ``return_signature=True``). Runs ``scored`` (and ``baseline``) once.
-    The error a scoring task raised for the user (``ray_errors.USER_ERRORS``: a bad row's
-    ``InputError``, ``LcsTableTooLarge``, ``MissingExtra``, ...) is raised here as that same
+    predictions, for ``compute``'s paired test. ``options`` are ``compute``'s keyword arguments
+    (``use_aggregator`` must stay true). Runs ``scored`` (and ``baseline``) once. The error a
+    scoring task raised for the user (``ray_errors.USER_ERRORS``) is raised here as that same
     object; any other failure of a task that Ray gave up on as ``RuntimeError``.
     """
     settings = _check_corpus_options(options)
@@ -135,7 +128,9 @@ def corpus_scores(
     if baseline is not None:
         _, baseline_rows, baseline_ordered, _ = _gather(baseline, keys, ordered_keys, row_column, reference_column)
         if not np.array_equal(rows, baseline_rows):
-            raise ValueError(f"baseline must hold the same {row_column} values as the scored dataset")
+            raise InputError(
+                Field("baseline"), (f"baseline must hold the same {row_column} values as the scored dataset",)
+            )
     if micro:
         ordered = count_arrays(ordered, settings.rouge_types, settings.deletions)
         if baseline_ordered is not None:
@@ -160,16 +155,8 @@ def _check_corpus_options(options: dict[str, Any]) -> Settings:
     options ``compute`` refuses or ``corpus_scores`` cannot honour."""
     refuse_unknown(options, "corpus_scores()")
     if options.get("use_aggregator", True) is not True:
-        raise OptionError(
-            "use_aggregator",
-            options["use_aggregator"],
-            (
-                Name("use_aggregator"),
-                " cannot be set for corpus_scores: it gives corpus results; read per-example "
-                "values from the scored dataset",
-            ),
-            [[Setting("use_aggregator", LEFT_OUT)]],
-        )
+        why = "it gives corpus results; read per-example values from the scored dataset"
+        refuse_given(options, ("use_aggregator",), "corpus_scores", why)
     for name, why in NOT_RAY.items():
         if name != "use_aggregator":
             refuse_given(options, (name,), "corpus_scores", why)

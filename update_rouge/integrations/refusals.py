@@ -1,9 +1,7 @@
 """The options of the table (``settings.OPTIONS``) that an integration does not take, refused by
-name before any work, as ``OptionError`` (``errors.py``) whose advice, leaving the option out,
-works when followed. Needs no extra.
-
-Every integration takes each option of the table or refuses it here: none is accepted and then
-computed as if absent (tests/entry_points/test_doors.py holds each door's decision per option).
+name before any work, as ``OptionError`` whose advice, leaving the option out, works when
+followed: none is accepted and then computed as if absent (tests/entry_points/test_doors.py).
+Needs no extra.
 """
 
 from collections.abc import Iterable, Mapping

@@ -1,14 +1,11 @@
 """The terms of a TRL reward (``rewards.update_rouge_reward(reward=...)``): each term parsed and
 checked, and its value on one scored example.
 
-A term is ``"<type>"`` or ``"<type>_<measure>"`` (measure ``f1``, ``precision`` or ``recall``;
-``"rouge2_recall"``): that score of the completion's additions; ``"del_<type>[_<measure>]"``: of
-its deletions (``deletions=True``); ``"ent[_<measure>]"``: of its entities (``update_ent`` of
-``entities=``, docs/entities.md); or ``"ent_unsupported"``: 1 / (1 + n), where n is the
-example's ``update_ent_unsupported`` (the distinct entities the completion adds that neither the
-source nor the evidence holds), so 1.0 without one, 0.5 with one, 1/3 with two. A weighted
-mean of terms is the reward (``parse_reward``: the weights divided by their sum), so the
-unsupported entities lower it as every term does, and the reward stays in [0, 1].
+A term is ``"<type>[_<measure>]"`` (measure ``f1``, ``precision`` or ``recall``): that score of
+the completion's additions; ``"del_<type>[_<measure>]"``: of its deletions; ``"ent[_<measure>]"``:
+of its entities (``update_ent``); or ``"ent_unsupported"``: 1 / (1 + n), n the example's
+``update_ent_unsupported``. The reward is the weighted mean of its terms (``parse_reward``: the
+weights divided by their sum), so it stays in [0, 1].
 """
 
 import math

@@ -2,25 +2,16 @@
 other online trainers that take ``reward_funcs``).
 
 ``update_rouge_reward(...)`` returns a callable in TRL's reward contract: called as
-``reward(prompts=..., completions=..., **columns)`` with one completion per row and the
-dataset's other columns repeated to match, it returns one float per completion. Each reward is
-the per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion
-and references (the no-additions rule included), or a weighted mean of several such scores.
-A term ``del_<type>`` (``del_rouge1_recall``) is the score of what the completion deletes from
-its source (``update_del_<type>`` of ``compute(..., deletions=True)``): a ``del_`` term scores
-the deletions by itself, so that a reward can pay for the right deletions and penalise wrong
-ones beside the additions.
-Entity terms (``ent_recall``, ``ent_unsupported``; ``reward_terms``) score the completion's
-entities under ``entities=``, the evidence read from a dataset column (``evidence_column=``).
-Where TRL passes its hooks (``log_metric``, ``log_extra``), the reward logs its parts: each term's
-mean and the shares of examples that the no-additions (no-deletions) rule decided, and on request
-each completion's additions; ``abstain=True`` returns ``None`` (TRL: not applicable) where those
-rules decide every term.
-It takes ``compute``'s options that make or run a per-example score (``REWARD_OPTIONS``) and
-refuses every other option of the table when it is built, naming it, rather than ignore one
-(``average="micro"`` would have no effect on a per-example score): the rouge types come from
-``reward=``, and a corpus option has nothing to act on. Nothing here needs TRL, torch or
-transformers.
+``reward(prompts=..., completions=..., **columns)`` (one row per completion), it returns one float per completion: the
+per-example score ``compute(..., use_aggregator=False)`` gives the same source, completion and
+references (the no-additions rule included), or a weighted mean of several such scores. A term
+``del_<type>`` scores what the completion deletes from its source (``update_del_<type>``); entity
+terms (``ent_recall``, ``ent_unsupported``; ``reward_terms``) score its entities under
+``entities=``, the evidence read from a dataset column (``evidence_column=``). Where TRL passes
+its hooks (``log_metric``, ``log_extra``), the reward logs its parts; ``abstain=True`` returns
+``None`` where the no-additions (no-deletions) rules decide every term. It takes ``compute``'s
+options that make or run a per-example score (``REWARD_OPTIONS``) and refuses every other option
+of the table when it is built, naming it. Nothing here needs TRL, torch or transformers.
 """
 
 import math
@@ -124,9 +115,8 @@ _REWARD_DEFAULTS = {
 
 
 def _checked_reward(call: dict[str, Any]) -> tuple[list[Term], dict[str, Any]]:
-    """The terms and ``compute``'s options of a reward built with the arguments ``call``, every
-    one checked (a tiny example scored too, so that a bad option fails when the reward is built
-    and not at a training step); ``OptionError`` naming the first refused."""
+    """The terms and ``compute``'s options of a reward built with the arguments ``call``, every one
+    checked (a tiny example scored too); ``OptionError`` naming the first refused."""
     unknown_options(call, [*_REWARD_DEFAULTS, "deletions"], "update_rouge_reward()")
     for option in REFUSED_OPTIONS:
         why = _REFUSAL_REASONS.get(option, "a reward is one score per example, which this option does not change")
@@ -252,14 +242,11 @@ class UpdateRougeReward:
     def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float | None]:
         """One reward in [0, 1] per completion, in order (``None`` where ``abstain`` leaves it out).
 
-        ``completions`` holds strings or conversations (lists of ``{"role", "content"}``
-        messages; the content of the last assistant message is scored, so earlier assistant
-        turns such as tool calls are not). ``columns`` must hold the source and reference
-        columns, one value per completion (a reference is a string or a non-empty list of
-        strings). ``log_metric`` and ``log_extra``, where callable (TRL's hooks), receive the
-        reward's parts (``_log``); other keyword arguments (``completion_ids``, ``trainer_state``,
-        other columns) are ignored. Raises ``InputError`` (a ``ValueError``) naming the column
-        and the row index.
+        ``completions`` holds strings or conversations (lists of ``{"role", "content"}`` messages;
+        the last assistant message's content is scored). ``columns`` must hold the source and
+        reference columns, one value per completion. ``log_metric`` and ``log_extra``, where
+        callable (TRL's hooks), receive the reward's parts (``_log``); other keyword arguments are
+        ignored. Raises ``InputError`` naming the column and the row index.
         """
         try:
             return self._rewards(completions, columns)
@@ -293,12 +280,10 @@ class UpdateRougeReward:
 
     def _log(self, examples: list[ExampleScore], values: list[list[float]], scored: list[bool], hooks: dict) -> None:
         """Through TRL's hooks in ``hooks``, where callable: ``log_metric`` gets
-        ``rewards/<name>/<term>``, each term's mean over the ``scored`` examples (so that the
-        weighted sum of these means is the mean reward), and ``rewards/<name>/both_empty_share``,
-        the share of examples in which neither side adds anything (and ``both_kept_share``,
-        deletes anything, where the deletions are scored; ``ent_both_empty_share``, adds an
-        entity, where the entities are); with ``log_additions``, ``log_extra``
-        gets the column ``<name>/additions``: each completion's additions, one per line."""
+        ``rewards/<name>/<term>``, each term's mean over the ``scored`` examples, and the shares
+        of examples that the no-additions rules decided (``rewards/<name>/both_empty_share``,
+        ``both_kept_share``, ``ent_both_empty_share``, where scored); with ``log_additions``,
+        ``log_extra`` gets the column ``<name>/additions``: each completion's additions."""
         log_metric, log_extra = hooks.get("log_metric"), hooks.get("log_extra")
         if callable(log_metric):
             prefix = f"rewards/{self.__name__}/"

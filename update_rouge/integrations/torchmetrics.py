@@ -3,36 +3,25 @@ across processes (Lightning, DDP).
 
 Needs the optional extra ``pip install 'update-rouge[torchmetrics]'``.
 
-``UpdateRougeMetric(**options)`` takes ``compute``'s settings (``rouge_types``, ``stemmer``,
-``multi_ref``, ``average``, ...). ``update(sources, predictions, references)`` scores a batch
-(references: one string or a non-empty list of strings per example); ``compute()`` returns
-``update_<type>``, ``update_<type>_precision`` and ``update_<type>_recall`` of every type (with
-``deletions=True`` also the deletions' ``update_del_<type>``, ``_precision`` and ``_recall``,
-each kept in states of its own as the additions' are) as 0-dimensional float64 tensors:
+``UpdateRougeMetric(**options)`` takes ``compute``'s settings. ``update(sources, predictions,
+references)`` scores a batch; ``compute()`` returns ``update_<type>``, ``_precision`` and
+``_recall`` of every type (the deletions' ``update_del_<type>`` ... too with ``deletions=True``)
+as 0-dimensional float64 tensors, equal to ``compute``'s means of all the examples on one
+process, bit for bit, whatever the order in which the processes' examples are gathered:
 
-- ``average="macro"`` (the default): each example's precision, recall and F1 are kept (list
-  states reduced by ``cat``); the result is their mean summed exactly (``math.fsum``), so it
-  does not depend on the order in which the processes' examples are gathered: under DDP the
-  synced result equals ``compute``'s means of all the examples on one process, bit for bit.
-- ``average="micro"``: each type keeps its hits, target and prediction counts summed over the
-  examples (int64 states reduced by ``sum``, exact); the result is ``micro.micro_means`` of those
-  sums, equal to ``compute(average="micro")`` bit for bit.
-
-The means are those of ``compute`` (``corpus.mean``, ``micro.micro_means``), not copies of them.
+- ``average="macro"`` (the default): each example's scores are kept (list states reduced by
+  ``cat``); the result is their mean summed exactly (``corpus.mean``).
+- ``average="micro"``: each type's hits, target and prediction counts are summed (int64 states
+  reduced by ``sum``); the result is ``micro.micro_means`` of those sums.
 
 Under ``entities=`` (docs/entities.md) ``update_ent`` and its ``_precision`` and ``_recall`` are
-kept as a rouge type's are (macro: each example's; micro: the entity counts summed), and
-``update_ent_outdated_kept`` as each example's value (``NaN`` where undefined; macro) or the sums
-of the kept and the dropped entities (micro); given ``update(..., evidence=...)`` for every
-batch, ``update_ent_unsupported`` from the summed counts and examples (its mean per example, as
-``compute``'s under both averages). ``update_ent_outdated_kept`` is ``NaN`` where no example
-defines it (``compute``'s ``None``).
+kept as a rouge type's are, ``update_ent_outdated_kept`` as each example's value (macro) or the
+summed counts (micro), ``NaN`` where no example defines it; given ``update(..., evidence=...)``
+for every batch, ``update_ent_unsupported`` too, as ``compute``'s.
 
-No bootstrap interval is computed here: a resample depends on the order of the examples, which
-the gathering across processes does not keep. ``compute`` on the gathered texts gives the
-intervals. ``signature(references)`` is the signature of what this metric computes: that of
-``compute(..., confidence_level=None, return_signature=True)`` with the same options
-(``boot:none|ci:none``).
+No bootstrap interval is computed here (a resample depends on the order of the examples, which
+gathering does not keep). ``signature(references)`` is the signature of what this metric
+computes: ``compute(..., confidence_level=None, return_signature=True)``'s (``boot:none|ci:none``).
 """
 
 import math
@@ -62,7 +51,7 @@ from ..entities import (
     entity_table,
     pooled_outdated,
 )
-from ..errors import LEFT_OUT, InputError, Name, OptionError, Setting
+from ..errors import LEFT_OUT, Field, InputError, Name, OptionError, Setting
 from ..example_tables import DELETIONS_PREFIX, ExampleScore, score_keys
 from ..micro import micro_means
 from ..protocols import rules_of
@@ -80,12 +69,10 @@ _DOOR = "UpdateRougeMetric"
 class UpdateRougeMetric(Metric):
     """UpdateROUGE's corpus means as a ``torchmetrics.Metric`` (see the module docstring).
 
-    ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``
-    (``process_group``, ``dist_sync_on_step``, ...). Raises ``OptionError`` (a ``ValueError``)
-    naming the keyword for an option ``compute`` refuses and for the corpus options this metric
-    does not honour (``_REFUSED``, a ``confidence_level`` other than ``None``, and
-    ``protocol="fruit"`` or ``"editeval"``, whose corpus value is an order-dependent bootstrap
-    median; ``protocol="autometrics"``, an exact mean, is taken).
+    ``options`` are ``compute``'s settings; ``metric_kwargs`` go to ``torchmetrics.Metric``. Raises
+    ``OptionError`` naming the keyword for an option ``compute`` refuses and for the corpus options
+    this metric does not honour (``_REFUSED``, a ``confidence_level`` other than ``None``, and a
+    protocol whose corpus value is an order-dependent bootstrap median).
     """
 
     is_differentiable = False
@@ -215,9 +202,12 @@ class UpdateRougeMetric(Metric):
         if with_evidence == int(self.n_examples):
             means[UNSUPPORTED_KEY] = float(unsupported) / with_evidence  # compute's exact sum over the examples
         elif with_evidence:
-            raise ValueError(
-                f"evidence was given for {with_evidence} of the {int(self.n_examples)} examples: give update(..., "
-                "evidence=...) every batch or none"
+            raise InputError(
+                Field("evidence"),
+                (
+                    f"evidence was given for {with_evidence} of the {int(self.n_examples)} examples: give "
+                    "update(..., evidence=...) every batch or none",
+                ),
             )
         return means
 

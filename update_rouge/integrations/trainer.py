@@ -1,15 +1,11 @@
 """A ``compute_metrics`` for transformers' ``Seq2SeqTrainer`` with ``predict_with_generate=True``.
 
 Needs only numpy; torch and transformers are the caller's. The sources come from the decoded
-model inputs (``include_for_metrics=["inputs"]`` in the training arguments, with the task
-prefix stripped) or, when given, from ``sources=`` in the order of the eval dataset. Under
-``entities=`` the entity keys (docs/entities.md) join the result, with ``evidence=`` (one entry
-per example, in the order of the eval dataset, as ``sources=``) ``update_ent_unsupported`` too.
-
-With ``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last
-one. It forgets them after that last batch and after any error raised inside it; an evaluation
-interrupted elsewhere (an error or Ctrl-C during generation) cannot be seen from inside
-``compute_metrics``, so ``attach(trainer)`` makes every evaluation start empty.
+model inputs (``include_for_metrics=["inputs"]``, the task prefix stripped) or from ``sources=``
+in the order of the eval dataset (and ``evidence=`` so, under ``entities=``). With
+``batch_eval_metrics=True`` the helper keeps the batches of one evaluation until its last one,
+and forgets them after it or any error inside it; ``attach(trainer)`` makes every evaluation
+start empty, even after one interrupted elsewhere.
 """
 
 import dataclasses
@@ -206,12 +202,10 @@ class UpdateRougeComputeMetrics:
     def __call__(self, eval_prediction: Any, compute_result: bool | None = None) -> dict[str, float]:
         """Scores of an ``EvalPrediction``: corpus means as floats, keys ``update_<type>`` etc.
 
-        Without ``compute_result`` (the usual evaluation) the prediction holds the whole eval
-        set. With ``batch_eval_metrics=True`` the Trainer passes one batch at a time and
-        ``compute_result=True`` with the last one: batches are scored and accumulated
-        (``corpus.Corpus``), and the means and intervals of all of them, equal to
-        ``compute``'s on the whole eval set, are returned with the last batch (an empty dict
-        before it).
+        Without ``compute_result`` the prediction holds the whole eval set. With
+        ``batch_eval_metrics=True`` batches are accumulated (``corpus.Corpus``) and the result,
+        ``compute``'s on the whole eval set, is returned with the last one (``compute_result=True``;
+        an empty dict before it).
         """
         try:
             self._add(eval_prediction, last=compute_result is not False)
@@ -233,9 +227,8 @@ class UpdateRougeComputeMetrics:
     def attach(self, trainer: Any) -> Any:
         """Make each of ``trainer``'s evaluations start with no batches; returns ``trainer``.
 
-        Wraps ``trainer.evaluation_loop``, which ``evaluate`` and ``predict`` (also during
-        ``train``) run once per evaluation, so that the batches of an evaluation interrupted
-        outside ``compute_metrics`` never enter the next one.
+        Wraps ``trainer.evaluation_loop`` (once per evaluation), so that the batches of an
+        evaluation interrupted outside ``compute_metrics`` never enter the next one.
         """
         loop = trainer.evaluation_loop
         if getattr(loop, "update_rouge_metrics", None) is self:
