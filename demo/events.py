@@ -96,11 +96,9 @@ class Page(SimpleNamespace):
         run in its session's ``line``. ``fn`` gives one value per output, ``gr.skip()`` for those
         ``handler`` leaves out; ``KeyError`` for a result that is not an output.
 
-        A name of an entry of the page's ``remembered`` record (a ``gr.State`` of a dict, one per
-        session) is read and written there as the handler runs in its line, not as a component:
-        gradio reads a State input when the event reaches the server and writes a State output
-        once the event has ended, so an event that reached the server before another one and ran
-        after it would act on what was remembered before that one ran."""
+        An entry of the page's ``remembered`` record (a ``gr.State`` dict per session) is read and
+        written as the handler runs in its line: gradio reads a State input on arrival and writes it
+        after the event, so an event overtaken in its line would act on what was remembered before."""
         kept = {name for name in (*inputs, *outputs) if name in self.remembered.value}
         by_component = {getattr(self, name): name for name in inputs if name not in kept}
         record = self.remembered

@@ -214,7 +214,7 @@ def score_upload(path: str | None, options: ScreenOptions, baseline_column: str,
         score = functools.partial(corpus_of_rows, on_chunk=collect, chunk_size=CHUNK_SIZE, paired=bool(baseline_column))
         ids: dict[int, str] = {}
         words = [False]  # whether a reference or prediction of the file holds a letter or digit
-        rows = _within_time(_noting_words(_noting_ids(read(advance=advance), ids), words), MAX_REQUEST_SECONDS, name)
+        rows = _within_time(_noting(read(advance=advance), ids, words), MAX_REQUEST_SECONDS, name)
         rows = _same_reference_counts(rows, settings.protocol, name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -340,17 +340,12 @@ def _with_baseline(path: str, file_format: str, column: str, advance) -> Iterato
         yield BaselineRow(row.line, row.source, row.references, predictions["prediction"], predictions[column], row.id)
 
 
-def _noting_ids(rows: Iterator[Any], ids: dict[int, str]) -> Iterator[Any]:
-    """``rows``, noting in ``ids`` each row's ``id`` (when it has one) by its line as they pass."""
+def _noting(rows: Iterator[Any], ids: dict[int, str], words: list[bool]) -> Iterator[Any]:
+    """``rows`` as they are, noting in ``ids`` each row's ``id`` (when it has one) by its line, and
+    setting ``words[0]`` once a reference or prediction holds a letter or digit."""
     for row in rows:
         if row.id is not None:
             ids[row.line] = row.id
-        yield row
-
-
-def _noting_words(rows: Iterator[Any], words: list[bool]) -> Iterator[Any]:
-    """``rows`` as they are, ``words[0]`` set once a reference or prediction holds a letter or digit."""
-    for row in rows:
         if not words[0]:
             words[0] = any(character.isalnum() for text in (row.prediction, *row.references) for character in text)
         yield row

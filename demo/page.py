@@ -239,11 +239,8 @@ def build_demo() -> gr.Blocks:
                 _one_example_tab(page)
             with gr.Tab("A file of examples", id="file"):
                 _file_tab(page)
-        # What the views show was scored from, per session (read and written in the session's
-        # lines: demo.events.Page.event): the texts and options of the example shown, the options
-        # of the file shown (None: none shown, or cleared: an edit's late clearing keeps results
-        # scored with the options it was sent for), and what the last Score file click scored
-        # (options, baseline column, upload; never cleared).
+        # What the views show was scored from, per session (demo.events.Page.event): the example's texts
+        # and options, the file's options (None: none shown or cleared) and the last Score file's (kept).
         page.remembered = gr.State(
             {
                 "scored_texts": Texts(*DAN_EXAMPLE),

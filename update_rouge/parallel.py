@@ -115,11 +115,6 @@ def _blocked(number: int) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _sigint_blocked() -> contextlib.AbstractContextManager[None]:
-    """SIGINT ``_blocked``: workers never see the Ctrl-C that their parent handles."""
-    return _blocked(signal.SIGINT)
-
-
 @contextlib.contextmanager
 def stop_signals_deferred() -> Iterator[None]:
     """Within the block, a stop signal is only noted; when the block ends, the handlers are put
@@ -200,11 +195,8 @@ class WorkerPool:
             try:
                 self._start()
             except BaseException as error:
-                # A signal's exception (raised when the deferral ends) or a failed start: the
-                # workers started so far are killed, since the block's end will not come. One
-                # started after the pool broke (a worker killed by the same signal) is one the
-                # pool never stops, and its manager thread, which the interpreter joins at exit,
-                # waits for it for ever.
+                # A signal's exception or a failed start: no block's end will kill the workers
+                # started, and one started after the pool broke would keep the exit waiting for ever.
                 self.__exit__(type(error))
                 raise
         return self
@@ -217,7 +209,7 @@ class WorkerPool:
         # Building the pool creates semaphores and may start the resource tracker, and a submit
         # starts a worker: a signal's exception in the middle would leave a worker half started,
         # or a semaphore the tracker reports as leaked on our standard error.
-        with stop_signals_deferred(), _sigint_blocked():
+        with stop_signals_deferred(), _blocked(signal.SIGINT):  # workers never see the parent's Ctrl-C
             _start_resource_tracker()
             self._pool = ProcessPoolExecutor(
                 self._workers,
@@ -227,7 +219,7 @@ class WorkerPool:
             )
         # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
         # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
-        with stop_signals_deferred(), _sigint_blocked():
+        with stop_signals_deferred(), _blocked(signal.SIGINT):
             for _ in range(self._workers):  # each submit (of int(), which does nothing) starts a worker
                 self._pool.submit(int)
         POOL_SHARE.cpus = worker_threads(self.num_proc) if self.helps else None
@@ -265,7 +257,7 @@ class WorkerPool:
                         pending.append(here)
                         continue
                     yield pending.popleft().result()
-                with stop_signals_deferred(), _sigint_blocked():
+                with stop_signals_deferred(), _blocked(signal.SIGINT):
                     pending.append(pool.submit(_call, item))
                 if not self.helps and len(pending) >= in_flight:
                     yield pending.popleft().result()

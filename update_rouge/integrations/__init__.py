@@ -8,7 +8,5 @@
   ``harness_corpus``, what they share;
 - ``torchmetrics``: ``UpdateRougeMetric``, a ``torchmetrics.Metric`` that syncs under DDP.
 
-They live in a subpackage, not flat beside the evaluate script, because that script does not
-import them (docs/architecture.md, "The Hub rule"). Import each by its full path; this file
-imports none of them, so ``import update_rouge`` needs no extra.
+Import each by its full path: this file imports none of them, so ``import update_rouge`` needs no extra.
 """
