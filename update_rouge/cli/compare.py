@@ -28,22 +28,7 @@ from ..entities import check_evidence_given
 from ..files import STDIN, SystemsRow, check_output_paths, open_examples, output_file, read_systems
 from ..settings import RUNNING, SCORING, STATISTICS
 from ..version import __version__
-from .runner import (
-    FIELD_FLAGS,
-    TABLE_FLAGS,
-    Flags,
-    add_file_argument,
-    add_output_format,
-    add_reading_options,
-    add_table_options,
-    check_input_paths,
-    compute_options,
-    fields_from,
-    no_examples,
-    run_command,
-    stdin_piped,
-    write_stdout,
-)
+from . import runner
 
 PROG = "update-rouge compare"
 
@@ -61,12 +46,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     inputs = parser.add_argument_group(
         "input: text files (--sources, --references, one per system), or one JSONL or CSV FILE with a column per system"
     )
-    add_file_argument(
+    runner.add_file_argument(
         parser,
         inputs,
         "JSONL or CSV file with source, reference and one column per system; - (or no input named): standard input",
     )
-    add_reading_options(inputs, ("source", "reference"))  # each system names its column: --system NAME=COLUMN
+    runner.add_reading_options(inputs, ("source", "reference"))  # each system names its column: --system NAME=COLUMN
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument(
@@ -86,8 +71,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     test.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level of the * mark")
 
-    output = add_table_options(parser, exclude=("return_signature",))[RUNNING]
-    add_output_format(output, OUTPUT_FORMATS, "text")
+    output = runner.add_table_options(parser, exclude=("return_signature",))[RUNNING]
+    runner.add_output_format(output, OUTPUT_FORMATS, "text")
     output.add_argument("--per-example", metavar="FILE", help="write every system's per-example scores to FILE")
     return parser
 
@@ -130,7 +115,9 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
     read), read from the files named."""
     if args.file is not None:
         columns = list(systems.values())
-        rows: list[SystemsRow] = list(read_systems(args.file, args.input_format, columns, fields=fields_from(args)))
+        rows: list[SystemsRow] = list(
+            read_systems(args.file, args.input_format, columns, fields=runner.fields_from(args))
+        )
         predictions = {name: [row.predictions[column] for row in rows] for name, column in systems.items()}
         evidence = None if args.evidence_field is None else [row.evidence for row in rows]
         lines, sources, references = (
@@ -148,10 +135,10 @@ def _read(args, systems: dict[str, str]) -> tuple[list[int], list[str], list[lis
 
 
 # The comparison's own options beside the table's.
-COMPARE_FLAGS = Flags(
+COMPARE_FLAGS = runner.Flags(
     {
-        **TABLE_FLAGS,
-        **FIELD_FLAGS,
+        **runner.TABLE_FLAGS,
+        **runner.FIELD_FLAGS,
         "prediction_field": "--system NAME=COLUMN",
         "evidence": "--evidence-field",
         "n_trials": "--n-trials",
@@ -167,27 +154,27 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     if not 0 < args.level < 1:
         parser.error(f"--level must be strictly between 0 and 1, got {args.level}")
-    if args.file is None and args.sources is None and args.references is None and stdin_piped():
+    if args.file is None and args.sources is None and args.references is None and runner.stdin_piped():
         args.file = STDIN
     systems = _systems(args, parser)
     paths = _input_paths(args, parser, systems)
     written: list[str] = []
-    return run_command(PROG, functools.partial(_compare, args, systems, paths, written), written, COMPARE_FLAGS)
+    return runner.run_command(PROG, functools.partial(_compare, args, systems, paths, written), written, COMPARE_FLAGS)
 
 
 def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str], written: list[str]) -> int:
     """The command: check everything, score, write the per-example file (appended to ``written``
     once complete), then test and report."""
     baseline = args.baseline if args.baseline is not None else next(iter(systems))
-    call = {**compute_options(args, (SCORING, STATISTICS, RUNNING)), "baseline": baseline}
+    call = {**runner.compute_options(args, (SCORING, STATISTICS, RUNNING)), "baseline": baseline}
     call.update(method=args.method, correction=args.correction, n_trials=args.n_trials)
     test, settings = check_comparison(list(systems), call)
     check_evidence_given(settings.entities, args.evidence_field)
-    check_input_paths(paths)
+    runner.check_input_paths(paths)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     lines, sources, references, predictions, evidence = _read(args, systems)
     if not lines:
-        raise no_examples(paths, "compare")
+        raise runner.no_examples(paths, "compare")
     # Opened before scoring, so that an output that cannot be written is reported first.
     with output_file(args.per_example) if args.per_example is not None else contextlib.nullcontext() as per_example:
         scored = score_systems(sources, references, predictions, settings, evidence)
@@ -200,4 +187,4 @@ def _compare(args: argparse.Namespace, systems: dict[str, str], paths: list[str]
     method = Method(
         args.method, args.correction, args.n_bootstrap, args.n_trials, args.confidence_level, args.level, args.average
     )
-    return write_stdout(render(results, baseline, method, args.output_format, signature))
+    return runner.write_stdout(render(results, baseline, method, args.output_format, signature))

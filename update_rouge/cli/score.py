@@ -27,30 +27,14 @@ from ..files.chunks import CHUNK_LINES, Reader
 from ..parallel import available_cpus
 from ..settings import RUNNING
 from ..version import __version__
-from .runner import (
-    FIELD_FLAGS,
-    TABLE_FLAGS,
-    Flags,
-    add_file_argument,
-    add_output_format,
-    add_reading_options,
-    add_table_options,
-    check_input_paths,
-    field_name,
-    fields_from,
-    no_examples,
-    run_command,
-    settings_from,
-    stdin_piped,
-    write_stdout,
-)
+from . import runner
 from .score_report import DEFAULT_WIDTH, OUTPUT_FORMATS, report
 
 PROG = "update-rouge"
-SCORE_FLAGS = Flags(
+SCORE_FLAGS = runner.Flags(
     {
-        **TABLE_FLAGS,
-        **FIELD_FLAGS,
+        **runner.TABLE_FLAGS,
+        **runner.FIELD_FLAGS,
         "ray": "--ray",
         "score_only": "-b/--score-only",
         "output_format": "-f/--format",
@@ -75,21 +59,21 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     inputs = parser.add_argument_group(
         "input: one JSONL or CSV file (- or a pipe: standard input), or three line-aligned text files"
     )
-    add_file_argument(
+    runner.add_file_argument(
         parser, inputs, "JSONL or CSV file with source, reference and prediction; - (or no input named): standard input"
     )
-    add_reading_options(inputs)
+    runner.add_reading_options(inputs)
     inputs.add_argument("--sources", metavar="S", help="text file, one source per line")
     inputs.add_argument("--references", metavar="R", help="text file, one reference per line")
     inputs.add_argument("--predictions", metavar="P", help="text file, one prediction per line")
     inputs.add_argument(
         "--group-by",
         metavar="FIELD",
-        type=field_name,
+        type=runner.field_name,
         help="also give the corpus scores of each group of examples with the same FIELD (a JSON field or CSV column)",
     )
-    running = add_table_options(parser)[RUNNING]
-    add_output_format(running, OUTPUT_FORMATS, "json")
+    running = runner.add_table_options(parser)[RUNNING]
+    runner.add_output_format(running, OUTPUT_FORMATS, "json")
     parser.set_defaults(output_format=None)  # json; None tells that -f was not given (_check_score_only)
     running.add_argument(
         "-b",
@@ -133,14 +117,14 @@ def read_examples(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     ``OSError`` for one that is a directory or does not exist (``runner.check_input_paths``)."""
     text_files = (args.sources, args.references, args.predictions)
     file = args.file
-    if file is None and text_files == (None, None, None) and stdin_piped():
+    if file is None and text_files == (None, None, None) and runner.stdin_piped():
         file = STDIN
-    check_input_paths([file])  # before its format is told from its name
+    runner.check_input_paths([file])  # before its format is told from its name
     try:
-        reader = open_reader(file, args.input_format, text_files, fields_from(args))
+        reader = open_reader(file, args.input_format, text_files, runner.fields_from(args))
     except ValueError as error:
         parser.error(f"{error}, or pipe JSONL to standard input" if file is None else str(error))
-    check_input_paths(reader.paths)
+    runner.check_input_paths(reader.paths)
     return reader
 
 
@@ -170,7 +154,7 @@ def write_per_example(handle: IO[bytes], lines: list[int], tails: list[bytes]) -
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the command on its parsed ``args``; its exit status (``runner.run_command``)."""
     written: list[str] = []
-    return run_command(PROG, functools.partial(_score, args, parser, written), written, SCORE_FLAGS)
+    return runner.run_command(PROG, functools.partial(_score, args, parser, written), written, SCORE_FLAGS)
 
 
 def _tell(text: str) -> None:
@@ -233,7 +217,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
     address = ray_address(args.ray)
     reader = read_examples(args, parser)
     paths = reader.paths
-    settings = settings_from(args)
+    settings = runner.settings_from(args)
     check_evidence_given(settings.entities, args.evidence_field)
     check_output_paths(paths, [] if args.per_example is None else [args.per_example])
     if address is not None and settings.num_proc != 1:
@@ -267,7 +251,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         chunks = reader.chunks(advance, CHUNK_LINES, count)
         corpus = score_chunks(chunks, settings, output, tell=_tell, workers=workers)
         if corpus.totals.count == 0:
-            raise no_examples(paths, "score")
+            raise runner.no_examples(paths, "score")
         # Before the per-example file replaces FILE: a run refused with status 2 writes nothing.
         corpus.check()
     if args.per_example not in (None, "-"):
@@ -289,4 +273,4 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, written: l
         "deletions": settings.deletions,
         "entities": settings.entities is not None,
     }
-    return write_stdout(report(result, counts, settings.rouge_types, how))
+    return runner.write_stdout(report(result, counts, settings.rouge_types, how))
