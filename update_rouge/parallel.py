@@ -217,6 +217,10 @@ class WorkerPool:
                 initializer=_install,
                 initargs=(self._pickled, os.getpid(), worker_threads(self.num_proc)),
             )
+            # Dead workers (a stop signal to the process group) may leave the feeder thread blocked
+            # for ever writing into their pipe (CPython issue 94777), and the pool's threads, or the
+            # interpreter's exit, would join it: the feeder, a daemon thread, is never joined.
+            self._pool._call_queue.cancel_join_thread()  # type: ignore[attr-defined]
         # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
         # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
         with stop_signals_deferred(), _blocked(signal.SIGINT):
@@ -306,10 +310,6 @@ def _stop_workers(pool: "ProcessPoolExecutor") -> threading.Thread | None:
     worker holds nothing that needs cleaning up, so SIGKILL loses nothing.
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    # Killed workers may leave the feeder thread blocked writing into their pipe (CPython issue
-    # 94777), and shutdown() would join it for ever: the feeder, a daemon thread, is not joined.
-    call_queue = pool._call_queue  # type: ignore[attr-defined]
-    call_queue.cancel_join_thread()
     for process in processes:
         process.kill()
     for process in processes:
@@ -318,4 +318,4 @@ def _stop_workers(pool: "ProcessPoolExecutor") -> threading.Thread | None:
         # A worker killed while writing its result leaves the manager thread that shutdown() joins
         # waiting for the rest for ever: closing our write end ends that read with EOFError.
         pool._result_queue._writer.close()  # type: ignore[attr-defined]
-    return getattr(call_queue, "_thread", None)
+    return getattr(pool._call_queue, "_thread", None)  # type: ignore[attr-defined]

@@ -266,6 +266,41 @@ def test_stopping_while_a_worker_is_half_way_through_writing_its_result_does_not
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
 
 
+FEEDER_BLOCKED = """
+import os, signal, time
+from update_rouge.parallel import WorkerPool, _call
+
+
+def hold(index, payload):
+    time.sleep(120)
+
+
+if __name__ == "__main__":
+    try:
+        with WorkerPool(hold, 2) as pool:
+            futures = [pool._pool.submit(_call, (index, "x" * 4_000_000)) for index in range(4)]
+            time.sleep(3)  # each worker holds an item; the third waits in the feeder, the pipe full
+            for process in list(pool._pool._processes.values()):
+                os.kill(process.pid, signal.SIGKILL)  # as a hang-up to the process group kills them
+            time.sleep(1)  # the pool's manager thread finds it broken and stops its threads
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        print("stopped")
+"""
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
+def test_stopping_after_the_workers_died_with_work_still_to_send_does_not_hang(tmp_path):
+    # The pool's manager thread joined the feeder thread, blocked for ever writing into the dead
+    # workers' pipe, where Python lacks the fix of CPython issue 94777 (Debian's 3.11.2: CI's
+    # test_signals hung after a SIGHUP to the process group).
+    try:
+        done = run_script(tmp_path, FEEDER_BLOCKED, 60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("stopping the run still waited for the feeder thread 60 s later")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
+
+
 BLOCKED_IN_WORKERS = """
 import os, signal
 from update_rouge.parallel import starmap_in_order
