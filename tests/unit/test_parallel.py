@@ -255,14 +255,20 @@ def run_script(folder, text, timeout):
     return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def stopped(folder, text, waited_for):
+    """The run of the script ``text`` (``run_script``), failing the test where it still waited for
+    ``waited_for`` 60 s later."""
+    try:
+        return run_script(folder, text, 60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"stopping the run still waited for {waited_for} 60 s later")
+
+
 @pytest.mark.skipif(available_cpus() < 2, reason="num_proc is capped at the CPUs: two workers need two")
 def test_stopping_while_a_worker_is_half_way_through_writing_its_result_does_not_hang(tmp_path):
     # The pool's manager thread waits for the rest of the message; stopping must not wait with it
     # (a SIGTERM at a random moment hung 1 run in about 100 on a loaded machine).
-    try:
-        done = run_script(tmp_path, HALF_A_RESULT, 60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("stopping the run still waited for the half-written result 60 s later")
+    done = stopped(tmp_path, HALF_A_RESULT, "the half-written result")
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
 
 
@@ -294,10 +300,7 @@ def test_stopping_after_the_workers_died_with_work_still_to_send_does_not_hang(t
     # The pool's manager thread joined the feeder thread, blocked for ever writing into the dead
     # workers' pipe, where Python lacks the fix of CPython issue 94777 (Debian's 3.11.2: CI's
     # test_signals hung after a SIGHUP to the process group).
-    try:
-        done = run_script(tmp_path, FEEDER_BLOCKED, 60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("stopping the run still waited for the feeder thread 60 s later")
+    done = stopped(tmp_path, FEEDER_BLOCKED, "the feeder thread")
     assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
 
 
