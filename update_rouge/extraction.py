@@ -8,9 +8,11 @@ the text. Both keep their order and their duplicates.
 """
 
 import re
+from itertools import compress
 
 SEGMENT_PATTERN = re.compile(r"[^.]+\.?")
 SEGMENT_SEPARATOR = "\n"
+_TAIL = 8  # the characters of a segment's end that ``SourceIndex.deletions`` looks up first
 
 
 def split_segments(text: str, pattern: "re.Pattern[str]" = SEGMENT_PATTERN) -> list[str]:
@@ -34,6 +36,7 @@ class SourceIndex:
         self._segments = split_segments(source, pattern)
         self._present = set(self._segments)
         self._absent: set[str] = set()
+        self._distinct: frozenset[str] | None = None
         self._last: tuple[str, list[str]] | None = None
 
     def additions(self, text: str) -> list[str]:
@@ -52,9 +55,30 @@ class SourceIndex:
         return found
 
     def deletions(self, text: str) -> list[str]:
-        """The segments of the source that are not substrings of ``text``, in source order."""
-        kept = set(self._split(text))
-        return [segment for segment in self._segments if segment not in kept and segment not in text]
+        """The segments of the source that are not substrings of ``text``, in source order; each
+        distinct segment is searched once."""
+        segments = self._split(text)
+        if self._distinct is None:
+            self._distinct = frozenset(self._segments)
+        missing = self._distinct.difference(segments)
+        if not missing:
+            return []
+        # Under [^.]+\.? a segment ending with "." is in a text only as the end of one of the text's
+        # segments (its other characters are no "."; one of them precedes that "." in the text).
+        ends: dict[str, list[str]] = {}
+        for segment in segments:
+            ends.setdefault(segment[-_TAIL:], []).append(segment)
+        by_end = self._pattern is SEGMENT_PATTERN
+        deleted = {
+            segment
+            for segment in missing
+            if not (
+                any(other.endswith(segment) for other in ends.get(segment[-_TAIL:], ()))
+                if by_end and len(segment) >= _TAIL and segment[-1] == "."
+                else segment in text
+            )
+        }
+        return list(compress(self._segments, map(deleted.__contains__, self._segments)))
 
     def _split(self, text: str) -> list[str]:
         """``text``'s segments; the last text's are kept, so its additions and deletions split it once."""
