@@ -145,8 +145,11 @@ class PythonEngine:
     def counts(self, target: str, prediction: str) -> dict[str, TypeCounts]:
         """The raw counts of every rouge type for one (target, prediction) pair."""
         target_tokens, target_lines = self.tokens(target)
-        prediction_tokens, prediction_lines = self.tokens(prediction)
+        same = target == prediction
+        prediction_tokens, prediction_lines = (target_tokens, target_lines) if same else self.tokens(prediction)
         self._check_sizes(target_tokens, target_lines, prediction_tokens, prediction_lines)
+        if same and (same_totals := self._same_text_counts(target_tokens, target_lines)) is not None:
+            return same_totals
         kinds = self._skip_bigram_kinds
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
@@ -169,6 +172,27 @@ class PythonEngine:
             else:
                 totals[parsed.name] = _ngram_totals(target_tokens, prediction_tokens, parsed.n)
         return totals
+
+    def _same_text_counts(self, tokens: Tokens, lines: list[Tokens]) -> dict[str, TypeCounts] | None:
+        """The counts of a text scored against itself, found without comparing its sides, or ``None``
+        where a type or a length limit needs the comparison: every gram, the whole token list and
+        each whole line match themselves, so rouge-n's, rougeL's and rougeLsum's hits are the totals."""
+        if self._options.limits_length or not all(parsed.in_rouge_score for parsed in self._parsed):
+            return None
+        totals: dict[str, TypeCounts] = {}
+        for parsed in self._parsed:
+            if parsed.family == SUMMARY_LCS:
+                total = sum(map(len, lines))
+            else:
+                total = len(tokens) if parsed.family == LCS else max(len(tokens) - parsed.n + 1, 0)
+            totals[parsed.name] = Counts(total, total, total)
+        return totals
+
+    def same_text_score(self, text: str) -> dict[str, Score] | None:
+        """The score of the pair (``text``, ``text``) where ``_same_text_counts`` finds it (1.0, or
+        0.0 for a type without grams), with no LCS limit checked: no LCS is computed."""
+        counts = self._same_text_counts(*self.tokens(text))
+        return None if counts is None else {rouge_type: score_of(c) for rouge_type, c in counts.items()}
 
     def check(self, target: str, prediction: str) -> None:
         """``LcsTableTooLarge`` if ``counts`` would refuse the pair (``_check_sizes``), before any LCS."""

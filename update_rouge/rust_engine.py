@@ -25,6 +25,9 @@ class Fallback(Protocol):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The pair's score of each rouge type."""
 
+    def same_text_score(self, text: str) -> dict[str, Score] | None:
+        """The score of the pair (``text``, ``text``) where found without comparing its sides, else ``None``."""
+
 
 def rust_available() -> bool:
     """Whether the optional ``rouge-score-rs`` accelerator is installed (the package itself, not a
@@ -63,9 +66,9 @@ class RustEngine:
         return type(tokenizer) is DefaultTokenizer
 
     def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
-        """Index -> the fallback's scores of each pair this engine would refuse (``refused_pairs``).
-        Without a fallback the first refusal raises; with one, the fallback's own limits are checked on
-        all those pairs before it scores any."""
+        """Index -> the fallback's scores of each pair this engine would refuse (``refused_pairs``)
+        and of each pair of equal texts (``same_text_score``). Without a fallback the first refusal
+        raises; with one, the fallback's own limits are checked on the refused pairs before it scores any."""
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
@@ -82,7 +85,14 @@ class RustEngine:
                 fallback.check(*pairs[index])
             except LcsTableTooLarge as error:
                 raise error.at(index) from None
-        return {index: fallback.score(*pairs[index]) for index in handed}
+        scores = {index: fallback.score(*pairs[index]) for index in handed}
+        # A pair of equal texts needs no LCS (found within this engine's limits, so none is checked).
+        for index, (target, prediction) in enumerate(pairs):
+            if target == prediction and index not in scores:
+                same = fallback.same_text_score(target)
+                if same is not None:
+                    scores[index] = same
+        return scores
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; before any scoring, ``LcsTableTooLarge`` for a pair beyond a limit unless

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from update_rouge import rust_engine
-from update_rouge.engines import make_engine
+from update_rouge.engines import PythonEngine, make_engine
+from update_rouge.rust_engine import RustEngine
 from update_rouge.tokens import tokenizer_for
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
@@ -76,6 +77,48 @@ def _rust_equals_rouge_score(target, prediction, use_stemmer):
 test_rust_engine_equals_rouge_score, test_rust_engine_equals_rouge_score_full = quick_and_full(
     1500, texts(), texts(), st.booleans()
 )(_rust_equals_rouge_score)
+
+
+class ComparingEngine(PythonEngine):
+    """The python engine that compares the two sides of a pair of equal texts too."""
+
+    def _same_text_counts(self, tokens, lines):
+        return None
+
+
+def _equal_texts_score_as_rouge_score_does(text, types, use_stemmer):
+    # A pair of equal texts is scored without comparing its sides (engines.PythonEngine and, under
+    # "auto", the accelerator handing it over): the counts as the full comparison finds them, and
+    # every float as rouge-score gives it.
+    tokenizer = tokenizer_for("porter" if use_stemmer else "none")
+    counts = PythonEngine(types, tokenizer).counts(text, text)
+    assert counts == ComparingEngine(types, tokenizer).counts(text, text)
+    expected = reference_scores(types, text, text, use_stemmer=use_stemmer)
+    assert engine_scores("python", types, text, text, use_stemmer=use_stemmer) == expected
+    auto = RustEngine(types, tokenizer, fallback=PythonEngine(types, tokenizer))  # "auto" with two threads
+    other = text + " zebra"
+    first, second = auto.score_pairs([(text, text), (text, other)])
+    assert {t: tuple(s) for t, s in first.items()} == expected
+    assert {t: tuple(s) for t, s in second.items()} == reference_scores(types, text, other, use_stemmer=use_stemmer)
+
+
+test_equal_texts_score_as_rouge_score_does, test_equal_texts_score_as_rouge_score_does_full = quick_and_full(
+    2000,
+    texts(),
+    st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True),
+    st.booleans(),
+)(_equal_texts_score_as_rouge_score_does)
+
+
+def test_equal_texts_keep_the_types_that_need_their_comparison():
+    # ROUGE-W and skip-bigrams are not shortcut: their counts are the comparison's.
+    tokenizer = tokenizer_for()
+    text = "the cat sat on the mat\nthe cat ran"
+    for types in (["rouge1", "rougeW"], ["rougeS4", "rougeLsum"]):
+        assert PythonEngine(types, tokenizer)._same_text_counts(*PythonEngine(types, tokenizer).tokens(text)) is None
+        assert PythonEngine(types, tokenizer).counts(text, text) == ComparingEngine(types, tokenizer).counts(text, text)
+    rouge1, rouge2 = PythonEngine(["rouge1", "rouge2"], tokenizer).counts("one", "one").values()
+    assert (rouge1, rouge2) == ((1, 1, 1), (0, 0, 0))
 
 
 def long_text(rng, n_tokens, n_lines, vocabulary):
