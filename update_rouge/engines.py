@@ -12,7 +12,8 @@ Every engine returns, for each rouge type, a ``Score`` (``scores``: rouge-score'
 - ``RougeScoreEngine``: rouge-score itself, the reference.
 
 Every engine refuses a pair beyond the limits of ``lcs_limits`` with ``LcsTableTooLarge``;
-under ``engine="auto"`` the accelerator hands the pairs it would refuse to the Python engine.
+under ``engine="auto"`` the accelerator hands the pairs it would refuse to the Python engine, and
+takes each pair's rougeLsum the cheapest exact way (``rust_engine.summary_way``).
 """
 
 from collections import Counter
@@ -153,6 +154,15 @@ class PythonEngine:
         kinds = self._skip_bigram_kinds
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
+        # Where every target line is a prediction line, each one's union LCS is the whole line and
+        # rougeLsum's counts are rouge1's (the tokens being the lines' tokens, without a limit).
+        lines_repeated = (
+            self._tokenizer.splits_on_newlines
+            and not limited
+            and self._needs_lines
+            and set(map(tuple, target_lines)) <= set(map(tuple, prediction_lines))
+        )
+        unigrams: Counts | None = None
         totals: dict[str, TypeCounts] = {}
         for parsed in self._parsed:
             family = parsed.family
@@ -164,6 +174,8 @@ class PythonEngine:
                 else:
                     clip = (list(chain.from_iterable(target_lines)), list(chain.from_iterable(prediction_lines)))
                 totals[parsed.name] = weighted_lcs_counts(target_lines, prediction_lines, *clip, parsed.weight)
+            elif parsed.n == 1 or (family == SUMMARY_LCS and lines_repeated):
+                totals[parsed.name] = unigrams = unigrams or _ngram_totals(target_tokens, prediction_tokens, 1)
             elif family == SUMMARY_LCS:
                 summary_clip = (target_tokens, prediction_tokens) if limited else None
                 totals[parsed.name] = _summary_totals(target_lines, prediction_lines, summary_clip)
@@ -188,11 +200,12 @@ class PythonEngine:
             totals[parsed.name] = Counts(total, total, total)
         return totals
 
-    def same_text_score(self, text: str) -> dict[str, Score] | None:
-        """The score of the pair (``text``, ``text``) where ``_same_text_counts`` finds it (1.0, or
-        0.0 for a type without grams), with no LCS limit checked: no LCS is computed."""
-        counts = self._same_text_counts(*self.tokens(text))
-        return None if counts is None else {rouge_type: score_of(c) for rouge_type, c in counts.items()}
+    def summary_score(self, target: str, prediction: str) -> dict[str, Score]:
+        """The pair's score of each rougeLsum type only (rouge-score's, no length limit), no limit
+        checked: the accelerator hands over pairs within its own limits, which are lower."""
+        lines = self.tokens(target)[1], self.tokens(prediction)[1]
+        family = [parsed.name for parsed in self._parsed if parsed.family == SUMMARY_LCS]
+        return {rouge_type: score_from_counts(_summary_totals(*lines)) for rouge_type in family}
 
     def check(self, target: str, prediction: str) -> None:
         """``LcsTableTooLarge`` if ``counts`` would refuse the pair (``_check_sizes``), before any LCS."""
@@ -353,7 +366,7 @@ def make_engine(
     on N CPUs, the workers and a process that scores beside them; with one it is slower,
     docs/speed.md), else Python; ``options`` reach the Python engine only. Under "auto" the
     accelerator hands the pairs it would refuse to the Python engine, so "auto" refuses only what
-    the Python engine refuses.
+    the Python engine refuses, and a pair's rougeLsum where the Python engine's costs less.
     """
     auto = check_engine(name) == "auto"
     if auto:

@@ -25,8 +25,8 @@ class Fallback(Protocol):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The pair's score of each rouge type."""
 
-    def same_text_score(self, text: str) -> dict[str, Score] | None:
-        """The score of the pair (``text``, ``text``) where found without comparing its sides, else ``None``."""
+    def summary_score(self, target: str, prediction: str) -> dict[str, Score]:
+        """The pair's score of each rougeLsum type only, no limit checked."""
 
 
 def rust_available() -> bool:
@@ -60,15 +60,23 @@ class RustEngine:
         self._tokenizer = tokenizer
         self._fallback = fallback
         self._scorer = rouge_score_rs.RougeScorer(list(rouge_types), use_stemmer=tokenizer.use_stemmer)
+        # With a fallback, a pair's rougeLsum may come a cheaper way (summary_way): the pair is then
+        # scored here without it, and with rouge1.
+        self._summary_types = [t for t in rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
+        self._other_types = [t for t in rouge_types if t not in self._summary_types]
+        self._others = None
+        if fallback is not None and self._summary_types:
+            others = list(dict.fromkeys([*self._other_types, "rouge1"]))
+            self._others = rouge_score_rs.RougeScorer(others, use_stemmer=tokenizer.use_stemmer)
 
     @staticmethod
     def supports(tokenizer) -> bool:
         return type(tokenizer) is DefaultTokenizer
 
     def _fallback_scores(self, pairs: Sequence[TextPair]) -> dict[int, dict[str, Score]]:
-        """Index -> the fallback's scores of each pair this engine would refuse (``refused_pairs``)
-        and of each pair of equal texts (``same_text_score``). Without a fallback the first refusal
-        raises; with one, the fallback's own limits are checked on the refused pairs before it scores any."""
+        """Index -> the fallback's scores of each pair this engine would refuse (``refused_pairs``).
+        Without a fallback the first refusal raises; with one, the fallback's own limits are checked on
+        all those pairs before it scores any."""
         # The accelerator's own tables are those of rougeLsum's line pairs (rougeL it runs in linear memory).
         lcs_types = [t for t in self.rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
         slow, oversized = refused_pairs(self.name, pairs, self._tokenizer, self.rouge_types, lcs_types)
@@ -85,29 +93,50 @@ class RustEngine:
                 fallback.check(*pairs[index])
             except LcsTableTooLarge as error:
                 raise error.at(index) from None
-        scores = {index: fallback.score(*pairs[index]) for index in handed}
-        # A pair of equal texts needs no LCS (found within this engine's limits, so none is checked).
-        for index, (target, prediction) in enumerate(pairs):
-            if target == prediction and index not in scores:
-                same = fallback.same_text_score(target)
-                if same is not None:
-                    scores[index] = same
-        return scores
+        return {index: fallback.score(*pairs[index]) for index in handed}
 
     def score_pairs(self, pairs: Sequence[TextPair]) -> list[dict[str, Score]]:
         """Scores of each pair; before any scoring, ``LcsTableTooLarge`` for a pair beyond a limit unless
-        the fallback scores it within its own limits."""
-        fallback_scores = self._fallback_scores(pairs)
-        rest = [pair for index, pair in enumerate(pairs) if index not in fallback_scores]
-        results = iter(self._scorer.score_batch(*map(list, zip(*rest))) if rest else ())
-        scores = []
-        for index in range(len(pairs)):
-            if index in fallback_scores:
-                scores.append(fallback_scores[index])
-            else:
-                result = next(results)
-                scores.append({t: Score(*result[t]) for t in self.rouge_types})
-        return scores
+        the fallback scores it within its own limits. With a fallback, each other pair's rougeLsum
+        comes the way ``summary_way`` finds cheapest."""
+        scores: dict[int, dict[str, Score]] = self._fallback_scores(pairs)
+        threads = accelerator_threads()
+        ways = {}
+        if self._others is not None:
+            ways = {i: way for i, pair in enumerate(pairs) if i not in scores and (way := summary_way(*pair, threads))}
+        whole = [i for i in range(len(pairs)) if i not in scores and i not in ways]
+        for indices, scorer in ((whole, self._scorer), (list(ways), self._others)):
+            results = scorer.score_batch(*map(list, zip(*(pairs[i] for i in indices)))) if indices and scorer else ()
+            for i, result in zip(indices, results):
+                scores[i] = {t: Score(*score) for t, score in result.items()}
+        for i, way in ways.items():
+            rouge1 = scores[i]["rouge1"]
+            summary = self._fallback.summary_score(*pairs[i]) if way == "python" and self._fallback else {}
+            scores[i].update({t: summary.get(t, rouge1) for t in self._summary_types})
+        return [{t: scores[i][t] for t in self.rouge_types} for i in range(len(pairs))]
+
+
+# The prices of rougeLsum on one pair, in units of one cell (a character by a character) of the python
+# engine's pass over the target lines that no prediction line repeats (docs/speed.md, "auto").
+PYTHON_LINES_PER_CHARACTER = 2_200  # its tokens and lines, per character of either side
+ACCELERATOR_PER_CELL = 2.5  # the accelerator's table, per character by character of the two sides
+ACCELERATOR_PER_CHARACTER = 700
+
+
+def summary_way(target: str, prediction: str, threads: int) -> str | None:
+    """The way to the pair's rougeLsum that costs less time than the accelerator's table on
+    ``threads`` threads, or ``None``: ``"rouge1"`` where every line of the target is a line of the
+    prediction (each target line's union LCS is then the whole line, so rougeLsum's counts are
+    rouge1's); ``"python"`` where the python engine's costs less by the prices above (it compares
+    only the target lines that no prediction line repeats)."""
+    repeated = set(prediction.split("\n"))
+    compared = sum(len(line) + 1 for line in target.split("\n") if line and line not in repeated)
+    if not compared:
+        return "rouge1"
+    characters = len(target) + len(prediction)
+    accelerator = ACCELERATOR_PER_CELL * len(target) * len(prediction) + ACCELERATOR_PER_CHARACTER * characters
+    python = PYTHON_LINES_PER_CHARACTER * characters + compared * len(prediction)
+    return "python" if python * threads < accelerator else None
 
 
 def accelerator_threads() -> int:

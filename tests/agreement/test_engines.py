@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from update_rouge import rust_engine
-from update_rouge.engines import PythonEngine, make_engine
+from update_rouge.engines import PythonEngine, _summary_totals, make_engine
 from update_rouge.rust_engine import RustEngine
 from update_rouge.tokens import tokenizer_for
 
@@ -35,6 +35,22 @@ def _python_equals_rouge_score(target, prediction, types):
 test_python_engine_equals_rouge_score, test_python_engine_equals_rouge_score_full = quick_and_full(
     4000, texts(), texts(), st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True)
 )(_python_equals_rouge_score)
+
+
+def _python_rouge1_and_rougelsum_equal_rouge_score(target, prediction):
+    # Both always drawn (the lists above rarely draw rougeLsum): rougeLsum's counts are rouge1's only
+    # where every target line is a prediction line.
+    _python_equals_rouge_score(target, prediction, ["rouge1", "rougeLsum"])
+
+
+# Lines of a few words of four, so that word order often matters to rougeLsum.
+few_word_lines = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=6), min_size=1, max_size=5).map(
+    lambda lines: "\n".join(map(" ".join, lines))
+)
+(
+    test_python_rouge1_and_rougelsum_equal_rouge_score,
+    test_python_rouge1_and_rougelsum_equal_rouge_score_full,
+) = quick_and_full(3000, few_word_lines, few_word_lines)(_python_rouge1_and_rougelsum_equal_rouge_score)
 
 
 def _python_equals_rouge_score_with_porter_stemming(target, prediction):
@@ -87,9 +103,9 @@ class ComparingEngine(PythonEngine):
 
 
 def _equal_texts_score_as_rouge_score_does(text, types, use_stemmer):
-    # A pair of equal texts is scored without comparing its sides (engines.PythonEngine and, under
-    # "auto", the accelerator handing it over): the counts as the full comparison finds them, and
-    # every float as rouge-score gives it.
+    # A pair of equal texts is scored without comparing its sides (engines.PythonEngine; under "auto"
+    # the accelerator takes its rougeLsum from rouge1): the counts as the full comparison finds them,
+    # and every float as rouge-score gives it.
     tokenizer = tokenizer_for("porter" if use_stemmer else "none")
     counts = PythonEngine(types, tokenizer).counts(text, text)
     assert counts == ComparingEngine(types, tokenizer).counts(text, text)
@@ -108,6 +124,28 @@ test_equal_texts_score_as_rouge_score_does, test_equal_texts_score_as_rouge_scor
     st.lists(st.sampled_from(ALL_TYPES), min_size=1, max_size=3, unique=True),
     st.booleans(),
 )(_equal_texts_score_as_rouge_score_does)
+
+
+def _repeated_lines_score_as_rouge_score_does(lines, picks, use_stemmer):
+    # Every target line a prediction line: rougeLsum's counts are rouge1's, which the python engine
+    # and, under "auto", the accelerator take; against rouge-score and the full comparison.
+    prediction = "\n".join(lines)
+    target = "\n".join(lines[pick % len(lines)] for pick in picks)
+    types = ["rouge2", "rougeLsum"]
+    tokenizer = tokenizer_for("porter" if use_stemmer else "none")
+    expected = reference_scores(types, target, prediction, use_stemmer=use_stemmer)
+    auto = RustEngine(types, tokenizer, fallback=PythonEngine(types, tokenizer))
+    assert rust_engine.summary_way(target, prediction, 2) == "rouge1"
+    assert {t: tuple(s) for t, s in auto.score_pairs([(target, prediction)])[0].items()} == expected
+    python = PythonEngine(types, tokenizer)
+    assert {t: tuple(s) for t, s in python.score_pairs([(target, prediction)])[0].items()} == expected
+    target_lines, prediction_lines = python.tokens(target)[1], python.tokens(prediction)[1]
+    assert python.counts(target, prediction)["rougeLsum"] == _summary_totals(target_lines, prediction_lines)
+
+
+test_repeated_lines_score_as_rouge_score_does, test_repeated_lines_score_as_rouge_score_does_full = quick_and_full(
+    2000, st.lists(texts(max_words=8), min_size=1, max_size=6), st.lists(st.integers(0, 9), max_size=8), st.booleans()
+)(_repeated_lines_score_as_rouge_score_does)
 
 
 def test_equal_texts_keep_the_types_that_need_their_comparison():

@@ -1,5 +1,6 @@
 """The accelerator's adapter (rust_engine): installed where the tests run, its threads, its
-refusal of other tokens, and the pairs above its LCS limit handed to its fallback or refused."""
+refusal of other tokens, the pairs above its LCS limit handed to its fallback or refused, and the
+ways to a pair's rougeLsum."""
 
 import pytest
 from rouge_score import rouge_scorer
@@ -63,3 +64,42 @@ def test_a_pair_above_its_limit_goes_to_the_fallback_or_is_refused_at_its_index(
     with pytest.raises(LcsTableTooLarge, match=r"\(a cost of 27,200 cells\)") as caught:
         RustEngine(["rougeLsum"], tokenizer, fallback=fallback).score_pairs(pairs)
     assert caught.value.index == 1
+
+
+def test_rougelsum_comes_the_cheapest_way():
+    # Every target line a prediction line (in any order, repeated or not): rouge1's counts.
+    assert rust_engine.summary_way("b c\na b\na b", "a b\nx y\nb c", 2) == "rouge1"
+    assert rust_engine.summary_way("a b\n\nb c", "b c\na b", 16) == "rouge1"
+    # Small pairs stay with the accelerator; long ones whose target lines the prediction mostly
+    # repeats go to the python engine while few threads share the accelerator's table.
+    assert rust_engine.summary_way("a b\nc d", "a b\nd c", 1) is None
+    lines = [f"sentence {i} of a long text with its words." for i in range(200)]
+    target, prediction = "\n".join([*lines, "a new one."]), "\n".join(lines[::-1])
+    assert rust_engine.summary_way(target, prediction, 2) == "python"
+    assert rust_engine.summary_way(target, prediction, 64) is None
+    assert rust_engine.summary_way("\n".join(f"other {i}." for i in range(200)), prediction, 2) is None
+
+
+def test_each_way_to_rougelsum_gives_the_accelerators_own_scores(monkeypatch):
+    # The Wikipedia triples' additions and deletions: "auto" on two threads, rougeLsum taken from
+    # rouge1 or the python engine where summary_way says, against the accelerator alone (which its
+    # differential tests hold to rouge-score).
+    import json
+    from pathlib import Path
+
+    from update_rouge.extraction import SourceIndex, join_segments
+
+    monkeypatch.setattr(rust_engine, "accelerator_threads", lambda: 2)
+    rows = Path(__file__).resolve().parents[1].joinpath("data", "wiki_triples.jsonl").read_text().splitlines()
+    pairs = []
+    for row in map(json.loads, rows):
+        index = SourceIndex(row["source"])
+        for changes in (index.additions, index.deletions):
+            pairs.append((join_segments(changes(row["reference"])), join_segments(changes(row["prediction"]))))
+    ways = [rust_engine.summary_way(*pair, 2) for pair in pairs]
+    counts = {way: ways.count(way) for way in (None, "rouge1", "python")}
+    assert min(counts.values()) > 100, f"each way must be taken by many pairs: {counts}"
+    tokenizer = tokenizer_for()
+    for types in (["rouge1", "rouge2", "rougeLsum"], ["rougeLsum"], ["rouge2", "rougeL", "rougeLsum"]):
+        alone = RustEngine(types, tokenizer).score_pairs(pairs)
+        assert RustEngine(types, tokenizer, fallback=PythonEngine(types, tokenizer)).score_pairs(pairs) == alone
