@@ -34,7 +34,7 @@ from .lcs_limits import (
 )
 from .rouge155_options import DEFAULT_OPTIONS, TextOptions, limited_lines, limited_text
 from .rouge_types import LCS, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS, parse_rouge_type
-from .rust_engine import RustEngine, accelerator_threads, rust_available
+from .rust_engine import RustEngine, rust_available
 from .scores import Score, fmeasure
 from .skipbigrams import skip_bigram_counts
 from .tokens import DefaultTokenizer
@@ -361,18 +361,15 @@ def make_engine(
     options: TextOptions = DEFAULT_OPTIONS,
 ):
     """The engine called ``name`` (``OptionError`` where ``check_engine_exact`` refuses it). "auto"
-    is the accelerator where it is installed and exact for the settings and has two or more threads
-    (``accelerator_threads``, this process's share of the CPUs: one in each of N processes that score
-    on N CPUs, the workers and a process that scores beside them; with one it is slower,
-    docs/speed.md), else Python; ``options`` reach the Python engine only. Under "auto" the
-    accelerator hands the pairs it would refuse to the Python engine, so "auto" refuses only what
-    the Python engine refuses, and a pair's rougeLsum where the Python engine's costs less.
+    is the accelerator where it is installed and exact for the settings, else Python; ``options``
+    reach the Python engine only. Under "auto" the accelerator hands the pairs it would refuse to
+    the Python engine, so "auto" refuses only what the Python engine refuses, and a pair's rougeLsum
+    where the Python engine's costs less on this process's share of the CPUs (``accelerator_threads``).
     """
     auto = check_engine(name) == "auto"
     if auto:
         exact = inexact_reason("rust", rouge_types, needs_counts, options) is None
-        faster = accelerator_threads() > 1
-        name = "rust" if exact and faster and RustEngine.supports(tokenizer) and rust_available() else "python"
+        name = "rust" if exact and RustEngine.supports(tokenizer) and rust_available() else "python"
     check_engine_exact(name, rouge_types, needs_counts, options, RustEngine.supports(tokenizer))
     if name == "python":
         return PythonEngine(rouge_types, tokenizer, options)

@@ -189,17 +189,10 @@ def test_auto_uses_python_for_a_custom_tokenizer():
     assert make_engine("auto", ["rouge1"], tokenizer_for(tokenizer=str.split)).name == "python"
 
 
-@pytest.mark.parametrize(
-    "threads, expected", [("1", "python"), ("2", "rust"), ("16", "rust"), ("0", None), ("many", None), (None, None)]
-)
-def test_auto_uses_the_accelerator_only_with_two_threads_or_more(monkeypatch, threads, expected):
-    # One accelerator thread scored slower than the Python engine (docs/speed.md); unset or
-    # unusable, RAYON_NUM_THREADS leaves Rayon one thread per CPU.
-    if threads is None:
-        monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
-    else:
-        monkeypatch.setenv("RAYON_NUM_THREADS", threads)
-    monkeypatch.setattr(rust_engine, "available_cpus", lambda: 1)
-    assert make_engine("auto", ["rouge1"], tokenizer_for()).name == (expected or "python")
-    monkeypatch.setattr(rust_engine, "available_cpus", lambda: 4)
-    assert make_engine("auto", ["rouge1"], tokenizer_for()).name == (expected or "rust")
+@pytest.mark.parametrize("threads", ["1", "2", "16"])
+def test_auto_uses_the_accelerator_on_any_number_of_threads(monkeypatch, threads):
+    # On one thread too: its rouge-n and rougeL cost less than the Python engine's, and a pair's
+    # rougeLsum goes to the Python engine where that costs less (rust_engine.summary_way).
+    monkeypatch.setenv("RAYON_NUM_THREADS", threads)
+    engine = make_engine("auto", ["rouge1", "rougeLsum"], tokenizer_for())
+    assert (engine.name, engine._fallback.name) == ("rust", "python")
