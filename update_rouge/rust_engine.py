@@ -63,11 +63,10 @@ class RustEngine:
         # With a fallback, a pair's rougeLsum may come a cheaper way (summary_way): the pair is then
         # scored here without it, and with rouge1.
         self._summary_types = [t for t in rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
-        self._other_types = [t for t in rouge_types if t not in self._summary_types]
+        self._other_types = [*(t for t in rouge_types if t not in self._summary_types and t != "rouge1"), "rouge1"]
         self._others = None
         if fallback is not None and self._summary_types:
-            others = list(dict.fromkeys([*self._other_types, "rouge1"]))
-            self._others = rouge_score_rs.RougeScorer(others, use_stemmer=tokenizer.use_stemmer)
+            self._others = rouge_score_rs.RougeScorer(self._other_types, use_stemmer=tokenizer.use_stemmer)
 
     @staticmethod
     def supports(tokenizer) -> bool:
@@ -105,10 +104,13 @@ class RustEngine:
         if self._others is not None:
             ways = {i: way for i, pair in enumerate(pairs) if i not in scores and (way := summary_way(*pair, threads))}
         whole = [i for i in range(len(pairs)) if i not in scores and i not in ways]
-        for indices, scorer in ((whole, self._scorer), (list(ways), self._others)):
+        for indices, scorer, types in (
+            (whole, self._scorer, self.rouge_types),
+            (list(ways), self._others, self._other_types),
+        ):
             results = scorer.score_batch(*map(list, zip(*(pairs[i] for i in indices)))) if indices and scorer else ()
             for i, result in zip(indices, results):
-                scores[i] = {t: Score(*score) for t, score in result.items()}
+                scores[i] = {t: Score(*result[t]) for t in types}
         for i, way in ways.items():
             rouge1 = scores[i]["rouge1"]
             summary = self._fallback.summary_score(*pairs[i]) if way == "python" and self._fallback else {}
