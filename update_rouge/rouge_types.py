@@ -18,6 +18,8 @@ NGRAM, LCS, SUMMARY_LCS, SKIP_BIGRAM, WEIGHTED_LCS = "n-gram", "lcs", "summary-l
 """The families of rouge types: rouge1-9, rougeL, rougeLsum, rougeS/SU(<d>), rougeW(-<weight>)."""
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
+UNIGRAMS = "rouge1"
+"""rouge1, whose counts are rougeLsum's where every reference line is a prediction line."""
 _ROUGE_TYPE_PATTERN = re.compile(
     rf"rouge[1-9]|rougeL|rougeLsum|{SKIP_BIGRAM_TYPE_PATTERN.pattern}|{WEIGHTED_LCS_TYPE_PATTERN.pattern}"
 )

@@ -11,7 +11,7 @@ from .errors import LEFT_OUT, OptionError, Setting
 from .extras import is_package
 from .lcs_limits import LcsTableTooLarge, TextPair, refused_pairs
 from .parallel import POOL_SHARE, THREADS_VARIABLE, available_cpus
-from .rouge_types import SUMMARY_LCS, parse_rouge_type
+from .rouge_types import SUMMARY_LCS, UNIGRAMS, parse_rouge_type
 from .scores import Score
 from .tokens import DefaultTokenizer
 
@@ -63,7 +63,7 @@ class RustEngine:
         # With a fallback, a pair's rougeLsum may come a cheaper way (summary_way): the pair is then
         # scored here without it, and with rouge1.
         self._summary_types = [t for t in rouge_types if parse_rouge_type(t).family == SUMMARY_LCS]
-        self._other_types = [*(t for t in rouge_types if t not in self._summary_types and t != "rouge1"), "rouge1"]
+        self._other_types = list(dict.fromkeys([*(t for t in rouge_types if t not in self._summary_types), UNIGRAMS]))
         self._others = None
         if fallback is not None and self._summary_types:
             self._others = rouge_score_rs.RougeScorer(self._other_types, use_stemmer=tokenizer.use_stemmer)
@@ -112,29 +112,30 @@ class RustEngine:
             for i, result in zip(indices, results):
                 scores[i] = {t: Score(*result[t]) for t in types}
         for i, way in ways.items():
-            rouge1 = scores[i]["rouge1"]
+            unigrams = scores[i][UNIGRAMS]
             summary = self._fallback.summary_score(*pairs[i]) if way == "python" and self._fallback else {}
-            scores[i].update({t: summary.get(t, rouge1) for t in self._summary_types})
+            scores[i].update({t: summary.get(t, unigrams) for t in self._summary_types})
         return [{t: scores[i][t] for t in self.rouge_types} for i in range(len(pairs))]
 
 
 # The prices of rougeLsum on one pair, in units of one cell (a character by a character) of the python
-# engine's pass over the target lines that no prediction line repeats (docs/speed.md, "auto").
-PYTHON_LINES_PER_CHARACTER = 2_200  # its tokens and lines, per character of either side
-ACCELERATOR_PER_CELL = 2.5  # the accelerator's table, per character by character of the two sides
-ACCELERATOR_PER_CHARACTER = 700
+# engine's pass over the target lines that no prediction line repeats: benchmarks/summary_prices.py,
+# docs/speed.md ("auto's rougeLsum").
+PYTHON_LINES_PER_CHARACTER = 3_500  # its tokens and lines, per character of either side
+ACCELERATOR_PER_CELL = 3.3  # the accelerator's table on one thread, per character by character
+ACCELERATOR_PER_CHARACTER = 1_000
 
 
 def summary_way(target: str, prediction: str, threads: int) -> str | None:
     """The way to the pair's rougeLsum that costs less time than the accelerator's table on
-    ``threads`` threads, or ``None``: ``"rouge1"`` where every line of the target is a line of the
+    ``threads`` threads, or ``None``: ``"unigrams"`` where every line of the target is a line of the
     prediction (each target line's union LCS is then the whole line, so rougeLsum's counts are
     rouge1's); ``"python"`` where the python engine's costs less by the prices above (it compares
     only the target lines that no prediction line repeats)."""
     repeated = set(prediction.split("\n"))
     compared = sum(len(line) + 1 for line in target.split("\n") if line and line not in repeated)
     if not compared:
-        return "rouge1"
+        return "unigrams"
     characters = len(target) + len(prediction)
     accelerator = ACCELERATOR_PER_CELL * len(target) * len(prediction) + ACCELERATOR_PER_CHARACTER * characters
     python = PYTHON_LINES_PER_CHARACTER * characters + compared * len(prediction)

@@ -68,8 +68,8 @@ def test_a_pair_above_its_limit_goes_to_the_fallback_or_is_refused_at_its_index(
 
 def test_rougelsum_comes_the_cheapest_way():
     # Every target line a prediction line (in any order, repeated or not): rouge1's counts.
-    assert rust_engine.summary_way("b c\na b\na b", "a b\nx y\nb c", 2) == "rouge1"
-    assert rust_engine.summary_way("a b\n\nb c", "b c\na b", 16) == "rouge1"
+    assert rust_engine.summary_way("b c\na b\na b", "a b\nx y\nb c", 2) == "unigrams"
+    assert rust_engine.summary_way("a b\n\nb c", "b c\na b", 16) == "unigrams"
     # Small pairs stay with the accelerator; long ones whose target lines the prediction mostly
     # repeats go to the python engine while few threads share the accelerator's table.
     assert rust_engine.summary_way("a b\nc d", "a b\nd c", 1) is None
@@ -97,7 +97,7 @@ def test_each_way_to_rougelsum_gives_the_accelerators_own_scores(monkeypatch):
         for changes in (index.additions, index.deletions):
             pairs.append((join_segments(changes(row["reference"])), join_segments(changes(row["prediction"]))))
     ways = [rust_engine.summary_way(*pair, 2) for pair in pairs]
-    counts = {way: ways.count(way) for way in (None, "rouge1", "python")}
+    counts = {way: ways.count(way) for way in (None, "unigrams", "python")}
     assert min(counts.values()) > 100, f"each way must be taken by many pairs: {counts}"
     tokenizer = tokenizer_for()
     for types in (["rouge1", "rouge2", "rougeLsum"], ["rougeLsum"], ["rouge2", "rougeL", "rougeLsum"]):
