@@ -54,8 +54,7 @@ def main() -> None:
     python = PythonEngine(["rougeLsum"], DefaultTokenizer())
     rows = []
     for target, prediction in pairs:
-        repeated = set(prediction.split("\n"))
-        compared = sum(len(line) + 1 for line in target.split("\n") if line and line not in repeated)
+        compared = rust_engine.compared_characters(target, prediction)
         rust_s = best_of_3(accelerator.score_batch, [target], [prediction])
         python_s = best_of_3(python.summary_score, target, prediction)
         rows.append((len(target), len(prediction), compared, rust_s, python_s))

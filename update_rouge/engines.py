@@ -154,14 +154,6 @@ class PythonEngine:
         kinds = self._skip_bigram_kinds
         skip_bigram_totals = dict(zip(kinds, skip_bigram_counts(target_tokens, prediction_tokens, kinds)))
         limited = self._options.limits_length
-        # Where every target line is a prediction line, each one's union LCS is the whole line and
-        # rougeLsum's counts are rouge1's (the tokens being the lines' tokens, without a limit).
-        lines_repeated = (
-            self._tokenizer.splits_on_newlines
-            and not limited
-            and self._needs_lines
-            and set(map(tuple, target_lines)) <= set(map(tuple, prediction_lines))
-        )
         unigrams: Counts | None = None
         totals: dict[str, TypeCounts] = {}
         for parsed in self._parsed:
@@ -174,7 +166,8 @@ class PythonEngine:
                 else:
                     clip = (list(chain.from_iterable(target_lines)), list(chain.from_iterable(prediction_lines)))
                 totals[parsed.name] = weighted_lcs_counts(target_lines, prediction_lines, *clip, parsed.weight)
-            elif parsed.n == 1 or (family == SUMMARY_LCS and lines_repeated):
+            elif parsed.n == 1 or (family == SUMMARY_LCS and self._lines_repeated(target_lines, prediction_lines)):
+                # rougeLsum's counts are rouge1's where every target line is a prediction line.
                 totals[parsed.name] = unigrams = unigrams or _ngram_totals(target_tokens, prediction_tokens, 1)
             elif family == SUMMARY_LCS:
                 summary_clip = (target_tokens, prediction_tokens) if limited else None
@@ -184,6 +177,15 @@ class PythonEngine:
             else:
                 totals[parsed.name] = _ngram_totals(target_tokens, prediction_tokens, parsed.n)
         return totals
+
+    def _lines_repeated(self, target_lines: list[Tokens], prediction_lines: list[Tokens]) -> bool:
+        """Whether every target line is a prediction line, the tokens being the lines' tokens (no length
+        limit): each target line's union LCS is then the whole line."""
+        return (
+            self._tokenizer.splits_on_newlines
+            and not self._options.limits_length
+            and set(map(tuple, target_lines)) <= set(map(tuple, prediction_lines))
+        )
 
     def _same_text_counts(self, tokens: Tokens, lines: list[Tokens]) -> dict[str, TypeCounts] | None:
         """The counts of a text scored against itself, found without comparing its sides, or ``None``

@@ -36,7 +36,6 @@ class SourceIndex:
         self._segments = split_segments(source, pattern)
         self._present = set(self._segments)
         self._absent: set[str] = set()
-        self._distinct: frozenset[str] | None = None
         self._last: tuple[str, list[str]] | None = None
 
     def additions(self, text: str) -> list[str]:
@@ -58,17 +57,15 @@ class SourceIndex:
         """The segments of the source that are not substrings of ``text``, in source order; each
         distinct segment is searched once."""
         segments = self._split(text)
-        if self._distinct is None:
-            self._distinct = frozenset(self._segments)
-        missing = self._distinct.difference(segments)
+        missing = set(self._segments).difference(segments)
         if not missing:
             return []
         # Under [^.]+\.? a segment ending with "." is in a text only as the end of one of the text's
         # segments (its other characters are no "."; one of them precedes that "." in the text).
-        ends: dict[str, list[str]] = {}
-        for segment in segments:
-            ends.setdefault(segment[-_TAIL:], []).append(segment)
         by_end = self._pattern is SEGMENT_PATTERN
+        ends: dict[str, list[str]] = {}
+        for segment in segments if by_end else ():
+            ends.setdefault(segment[-_TAIL:], []).append(segment)
         deleted = {
             segment
             for segment in missing

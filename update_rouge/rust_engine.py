@@ -126,14 +126,19 @@ ACCELERATOR_PER_CELL = 3.3  # the accelerator's table on one thread, per charact
 ACCELERATOR_PER_CHARACTER = 1_000
 
 
+def compared_characters(target: str, prediction: str) -> int:
+    """The characters (a line end each) of the target lines that no prediction line repeats."""
+    repeated = set(prediction.split("\n"))
+    return sum(len(line) + 1 for line in target.split("\n") if line and line not in repeated)
+
+
 def summary_way(target: str, prediction: str, threads: int) -> str | None:
     """The way to the pair's rougeLsum that costs less time than the accelerator's table on
     ``threads`` threads, or ``None``: ``"unigrams"`` where every line of the target is a line of the
     prediction (each target line's union LCS is then the whole line, so rougeLsum's counts are
     rouge1's); ``"python"`` where the python engine's costs less by the prices above (it compares
     only the target lines that no prediction line repeats)."""
-    repeated = set(prediction.split("\n"))
-    compared = sum(len(line) + 1 for line in target.split("\n") if line and line not in repeated)
+    compared = compared_characters(target, prediction)
     if not compared:
         return "unigrams"
     characters = len(target) + len(prediction)

@@ -82,17 +82,15 @@ def test_rougelsum_comes_the_cheapest_way():
 
 def test_each_way_to_rougelsum_gives_the_accelerators_own_scores(monkeypatch):
     # The Wikipedia triples' additions and deletions: "auto" on two threads, rougeLsum taken from
-    # rouge1 or the python engine where summary_way says, against the accelerator alone (which its
-    # differential tests hold to rouge-score).
-    import json
-    from pathlib import Path
+    # rouge1's counts or the python engine where summary_way says, against the accelerator alone
+    # (which its differential tests hold to rouge-score).
+    from conftest import read_jsonl
 
     from update_rouge.extraction import SourceIndex, join_segments
 
     monkeypatch.setattr(rust_engine, "accelerator_threads", lambda: 2)
-    rows = Path(__file__).resolve().parents[1].joinpath("data", "wiki_triples.jsonl").read_text().splitlines()
     pairs = []
-    for row in map(json.loads, rows):
+    for row in read_jsonl("wiki_triples.jsonl"):
         index = SourceIndex(row["source"])
         for changes in (index.additions, index.deletions):
             pairs.append((join_segments(changes(row["reference"])), join_segments(changes(row["prediction"]))))
