@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import LEFT_OUT, Name, OptionError, Setting
 from .option_numbers import is_integer
-from .stop_signals import STOP_SIGNALS
+from .stop_signals import DeferredStopSignals
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -115,29 +115,6 @@ def _blocked(number: int) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-@contextlib.contextmanager
-def stop_signals_deferred() -> Iterator[None]:
-    """Within the block, a stop signal is only noted; when the block ends, the handlers are put
-    back and the first signal noted is raised again, as if it arrived then (blocking it is not
-    enough: another thread may receive it). Outside the main thread the block changes nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    noted: list[int] = []
-    previous = {}
-    for number in STOP_SIGNALS:
-        handler = signal.getsignal(number)
-        if handler not in (signal.SIG_IGN, None):
-            previous[number] = signal.signal(number, lambda signum, _frame: noted.append(signum))
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if noted:
-            signal.raise_signal(noted[0])
-
-
 def _start_resource_tracker() -> None:
     """Start multiprocessing's resource tracker, if it is not running, with SIGHUP ``_blocked``:
     it inherits the blocked signal (and never unblocks it), so a SIGHUP to the process group
@@ -209,7 +186,7 @@ class WorkerPool:
         # Building the pool creates semaphores and may start the resource tracker, and a submit
         # starts a worker: a signal's exception in the middle would leave a worker half started,
         # or a semaphore the tracker reports as leaked on our standard error.
-        with stop_signals_deferred(), _blocked(signal.SIGINT):  # workers never see the parent's Ctrl-C
+        with DeferredStopSignals(), _blocked(signal.SIGINT):  # workers never see the parent's Ctrl-C
             _start_resource_tracker()
             self._pool = ProcessPoolExecutor(
                 self._workers,
@@ -223,7 +200,7 @@ class WorkerPool:
             self._pool._call_queue.cancel_join_thread()  # type: ignore[attr-defined]
         # Apart: starting the resource tracker (above, once per process) unblocks SIGINT
         # and SIGTERM in this thread, and the workers must start with SIGINT blocked.
-        with stop_signals_deferred(), _blocked(signal.SIGINT):
+        with DeferredStopSignals(), _blocked(signal.SIGINT):
             for _ in range(self._workers):  # each submit (of int(), which does nothing) starts a worker
                 self._pool.submit(int)
         POOL_SHARE.cpus = worker_threads(self.num_proc) if self.helps else None
@@ -261,7 +238,7 @@ class WorkerPool:
                         pending.append(here)
                         continue
                     yield pending.popleft().result()
-                with stop_signals_deferred(), _blocked(signal.SIGINT):
+                with DeferredStopSignals(), _blocked(signal.SIGINT):
                     pending.append(pool.submit(_call, item))
                 if not self.helps and len(pending) >= in_flight:
                     yield pending.popleft().result()

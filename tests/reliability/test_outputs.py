@@ -4,6 +4,7 @@ Each test is one case of the reliability issue; the command-line cases are in te
 """
 
 import os
+import signal
 import stat
 
 import pytest
@@ -57,6 +58,37 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path):
             handle.write("half")
             raise RuntimeError("interrupted")
     assert out.read_text() == "old" and os.listdir(tmp_path) == ["out.jsonl"]
+
+
+def test_a_stop_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_path, monkeypatch):
+    # CI once found ".OUT.l8sg0z90.tmp" beside the output after a Ctrl-C: the signal came after
+    # the temporary file was made and before its name was kept for the clean-up.
+    import tempfile
+
+    class Stopped(Exception):
+        pass
+
+    def stop(signum, _frame):
+        raise Stopped(signum)
+
+    made = tempfile.NamedTemporaryFile
+
+    def made_then_signalled(*args, **kwargs):
+        handle = made(*args, **kwargs)
+        signal.raise_signal(signal.SIGTERM)
+        return handle
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", made_then_signalled)
+    out = tmp_path / "out.jsonl"
+    out.write_text("old")
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stopped):
+            with output_file(str(out)) as handle:
+                handle.write("new")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert out.read_text() == "old" and os.listdir(tmp_path) == ["out.jsonl"], os.listdir(tmp_path)
 
 
 def test_a_fifo_is_written_in_place(tmp_path):

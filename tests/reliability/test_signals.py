@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR
 
-from update_rouge.parallel import available_cpus, stop_signals_deferred
-from update_rouge.stop_signals import STOP_SIGNALS
+from update_rouge.parallel import available_cpus
+from update_rouge.stop_signals import STOP_SIGNALS, DeferredStopSignals
 
 REPO = Path(__file__).resolve().parents[2]
 END_SECONDS = 20  # "within seconds", with room for a loaded CI machine
@@ -299,7 +299,7 @@ def test_a_stop_signal_during_a_worker_start_is_held_until_it_is_started():
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         with pytest.raises(Stopped):
-            with stop_signals_deferred():
+            with DeferredStopSignals():
                 os.kill(os.getpid(), signal.SIGTERM)
                 time.sleep(0.2)  # a handler would have run by now
                 reached = True

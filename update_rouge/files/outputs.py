@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, TextIO, cast
 
+from ..stop_signals import DeferredStopSignals
 from .lines import STDIN, input_name, shown_path
 
 STDOUT = "-"
@@ -108,18 +109,19 @@ def _replacing(target: str, mode: int | None, binary: bool = False) -> Iterator[
     import tempfile  # here: a run without an output file does not import it
 
     directory, name = os.path.split(target)
+    handle = None
     try:
-        handle = tempfile.NamedTemporaryFile(
-            "wb" if binary else "w",
-            encoding=None if binary else "utf-8",
-            dir=directory,
-            prefix=f".{name}.",
-            suffix=".tmp",
-            delete=False,
-        )
-    except OSError as error:
-        raise type(error)(f"cannot write {shown_path(target)}: {error.strerror}") from None
-    try:
+        # Held back so that a stop signal cannot come between the file's creation and its name
+        # being kept here, which would leave the temporary file behind.
+        with DeferredStopSignals():
+            handle = tempfile.NamedTemporaryFile(
+                "wb" if binary else "w",
+                encoding=None if binary else "utf-8",
+                dir=directory,
+                prefix=f".{name}.",
+                suffix=".tmp",
+                delete=False,
+            )
         with handle:
             yield cast(IO, handle)
             handle.flush()
@@ -130,7 +132,10 @@ def _replacing(target: str, mode: int | None, binary: bool = False) -> Iterator[
             mode = 0o666 & ~umask
         os.chmod(handle.name, mode)
         os.replace(handle.name, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
+    except BaseException as error:
+        if handle is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(handle.name)
+        elif isinstance(error, OSError):
+            raise type(error)(f"cannot write {shown_path(target)}: {error.strerror}") from None
         raise

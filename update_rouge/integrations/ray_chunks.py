@@ -22,7 +22,8 @@ from typing import Any, TextIO, cast
 
 from ..environment import positive_number
 from ..extras import extra_imports
-from ..parallel import THREADS_VARIABLE, stop_signals_deferred
+from ..parallel import THREADS_VARIABLE
+from ..stop_signals import DeferredStopSignals
 
 with extra_imports(
     "scoring on Ray needs the optional extra: pip install 'update-rouge[ray]'", {"ray": "is_initialized"}
@@ -149,7 +150,7 @@ def join(address: str) -> None:
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if colon and host and port.isdigit():
         _wait_until_listening(address, host.strip("[]"), int(port), connect_timeout())
-    with stop_signals_deferred():
+    with DeferredStopSignals():
         ray.init(address=address, log_to_driver=False)
 
 
