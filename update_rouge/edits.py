@@ -75,23 +75,18 @@ def paired_source_positions(
     return positions
 
 
-def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[list[str]]:
-    """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order."""
-    runs = []
-    before = -1
-    for after in chain(kept, [len(tokens)]):
-        if after - before > 1:
-            runs.append(list(tokens[before + 1 : after]))
-        before = after
-    return runs
+def runs_outside(tokens: Sequence[str], kept: Sequence[int]) -> list[Sequence[str]]:
+    """The maximal runs of ``tokens`` at positions not in ``kept`` (ascending), in order: slices of ``tokens``."""
+    befores, afters = chain([-1], kept), chain(kept, [len(tokens)])
+    return [tokens[before + 1 : after] for before, after in zip(befores, afters) if after - before > 1]
 
 
-def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
+def edit_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[Sequence[str]]:
     """The maximal runs of ``text_tokens`` outside the kept LCS (``kept_positions``), in order."""
     return runs_outside(text_tokens, kept_positions(text_tokens, source_tokens))
 
 
-def deleted_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[list[str]]:
+def deleted_runs(text_tokens: Sequence[str], source_tokens: Sequence[str]) -> list[Sequence[str]]:
     """The maximal runs of ``source_tokens`` outside the kept LCS, in order: the mirror of ``edit_runs``."""
     kept = kept_positions(text_tokens, source_tokens)
     return runs_outside(source_tokens, paired_source_positions(text_tokens, source_tokens, kept))
