@@ -12,8 +12,8 @@ from served_app import AS_SHIPPED, UI_TIMEOUT_MS, grid_rows, score
 pytest_plugins = ["served_app"]
 pytestmark = AS_SHIPPED
 
-# Records, on every change of the page, whether the file's per-example table is drawn while its
-# progress shows ("Scored N examples", N short of the file's 7200): gradio redraws an output on
+# Records, on every change of the page, [N, whether the file's per-example table is drawn] while
+# its progress shows "Scored N examples", N short of the file's 7200: gradio redraws an output on
 # each progress update.
 WATCH_TABLE_JS = """() => {
     window.tableWhileScoring = [];
@@ -21,7 +21,7 @@ WATCH_TABLE_JS = """() => {
         const progress = /Scored (\\d+) examples/.exec(document.body.innerText);
         if (!progress || Number(progress[1]) >= 7200) return;
         const table = document.querySelector("#per-example-scores");
-        window.tableWhileScoring.push(Boolean(table && table.offsetParent !== null));
+        window.tableWhileScoring.push([Number(progress[1]), Boolean(table && table.offsetParent !== null)]);
     };
     new MutationObserver(record).observe(document.body, {childList: true, subtree: true, characterData: true});
 }"""
@@ -52,7 +52,11 @@ def test_a_7200_row_file_scored_again_is_not_redrawn_while_it_scores(page, tmp_p
     expect(status).to_have_value(re.compile("^Scored 7200 examples"))
     expect(first.first).to_have_text("1")
     seen = page.evaluate("() => window.tableWhileScoring")
-    assert True not in seen, seen
+    # The table is drawn again with the scores (the page may change it before it removes the last
+    # progress line, on a loaded machine): never while an earlier progress line shows.
+    last = max(scored for scored, _ in seen)
+    drawn = sorted({scored for scored, shown in seen if shown})
+    assert drawn in ([], [last]), f"the table was drawn while progress read {drawn} of 7200 (the last: {last})"
     assert page.console_errors == []
 
 
